@@ -1,0 +1,8 @@
+"""The Rummikub rules engine: pure Python, standard library only.
+
+Tiles and notation (:mod:`engine.tiles`), rulesets (:mod:`engine.ruleset`), sets and
+their readings (:mod:`engine.sets`), turn verdicts (:mod:`engine.verdict`), scoring
+(:mod:`engine.scoring`), game flow (:mod:`engine.game`), the exact solver
+(:mod:`engine.solver`), bots (:mod:`engine.bots`) and the JSON line protocol
+(``python -m engine``).
+"""
