@@ -1,0 +1,452 @@
+"""Game flow: set up a game from a seed, apply actions, replay a stored game.
+
+Every function is pure: :func:`apply` returns a new :class:`~engine.state.GameState`
+and never changes the one it was given. Randomness enters only through the seed of
+:func:`new_game`, so a game is fully described by its ruleset, its seed and the list of
+``(player, action)`` pairs, and :func:`replay` rebuilds it exactly.
+
+>>> state = new_game(Ruleset(players=2), seed=2024, starting_player=0)
+>>> len(state.racks[0]), len(state.pool), state.turn_number
+(14, 78, 1)
+>>> state = apply(state, Draw(), player=0)
+>>> len(state.racks[0]), state.current_player, state.turn_number
+(15, 1, 2)
+>>> apply(state, Draw(), player=0)
+Traceback (most recent call last):
+...
+engine.actions.NotYourTurn: it is player 1's turn, not player 0's
+
+Choices this module makes where RULES.md leaves them open:
+
+*First player.* Each player draws a tile from the shuffled tiles; the highest number
+starts. A joker has no number and counts lower than a 1. Players tied for the highest
+draw again, from the tiles still face down (the tiles shown stay out until everyone has
+drawn), and only they draw. Then all tiles go back, are shuffled again and each seat,
+in seat order, is dealt ``ruleset.rack_size`` tiles; the rest is the pool.
+
+*Direction.* Seats are numbered clockwise; ``clockwise`` play goes 0, 1, 2, ...,
+``counter_clockwise`` goes 0, 3, 2, ... (in a game of four).
+
+*Empty pool* (R8.2). ``play_until_blocked``: with the pool empty a player plays or
+passes (a timeout then counts as a pass); the game ends when every player has passed
+in a row. ``immediate``: the game ends as soon as a turn ends with the pool empty.
+``one_more_round``: the draw that takes the last tile ends that player's turn as usual;
+then the final round starts *with that same player* (Jumbo: "every player, starting
+with the one who drew the last tile"), followed by the others in the direction of play;
+after each seat has had that one turn the game ends. In every case a player who
+empties the rack ends the game at once.
+
+*Timeouts* (R4.6). The table and rack stay as they were at the start of the turn; the
+player draws ``failed_turn_penalty_draw`` tiles if they had changed something, else
+``overtime_penalty_draw`` (fewer if the pool holds fewer); the turn passes on. Penalty
+tiles go straight to the rack, also with the River.
+
+*The River* (``draw_mode: "river"``, RULES.md §10). :class:`~engine.actions.Draw` takes
+the two top pool tiles into ``pending_draw`` (seen only by that player) and the turn
+goes on until :class:`~engine.actions.Discard` puts one of them at the right end of the
+River; the other goes to the rack. With a single tile left in the pool the player simply
+takes it (nothing to discard). A timeout while two tiles are pending discards the one
+drawn second and keeps the other, with no further penalty: the player had drawn
+already. :class:`~engine.actions.TakeFromRiver` is judged as a turn whose rack is the
+rack plus the key tile, so before the initial meld the key tile must be part of a
+rack-only initial meld worth ``initial_meld_min``, and after it anything a normal play
+allows; the key tile must be among the tiles played. The plunder is added to the rack
+after the verdict, so it cannot be played that turn. With an empty pool the River can
+still be taken from. Tiles left in the River at the end belong to nobody and are not
+scored.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import Literal
+
+from engine.actions import (
+    Action,
+    Discard,
+    Draw,
+    GameOver,
+    IllegalMove,
+    InvalidAction,
+    NotYourTurn,
+    Pass,
+    Play,
+    Table,
+    TakeFromRiver,
+    Timeout,
+)
+from engine.ruleset import Ruleset
+from engine.scoring import Ending, score_game
+from engine.state import DrawnTile, FirstPlayerDraw, GameState, Outcome, Termination
+from engine.tiles import Tile, full_set
+from engine.verdict import judge_turn
+
+Rack = tuple[Tile, ...]
+
+Seed = int | str
+"""A game seed: a whole number or a text; both give the same game on every machine."""
+
+__all__ = [
+    "ActionType",
+    "Seed",
+    "apply",
+    "legal_action_types",
+    "new_game",
+    "replay",
+]
+
+TurnEnd = Literal["played", "drew", "passed"]
+"""How a turn ended: a pass is a turn that ended with neither a play nor a tile drawn."""
+
+ActionType = str
+"""One of ``"play"``, ``"draw"``, ``"pass"``, ``"discard"``, ``"take_from_river"``."""
+
+
+def new_game(ruleset: Ruleset, seed: Seed, starting_player: int | None = None) -> GameState:
+    """Shuffle, find the first player (unless given) and deal.
+
+    >>> state = new_game(Ruleset(players=3, rack_size=16), seed=4)
+    >>> [len(rack) for rack in state.racks], len(state.pool)
+    ([16, 16, 16], 58)
+    >>> [[f"{d.player}:{d.tile}" for d in draw] for draw in state.first_player_draw]
+    [['0:B3', '1:B7', '2:R7'], ['1:O8', '2:B13']]
+    >>> state.starting_player, state.current_player
+    (2, 2)
+    >>> new_game(Ruleset(players=2), seed=1, starting_player=1).first_player_draw
+    ()
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int | str):
+        raise TypeError(f"a seed must be a whole number or a text, got {seed!r}")
+    rng = random.Random(seed)
+    players = ruleset.players
+    first_player_draw: FirstPlayerDraw = ()
+    if starting_player is None:
+        starting_player, first_player_draw = _draw_for_first_player(rng, players)
+    elif isinstance(starting_player, bool) or starting_player not in range(players):
+        raise ValueError(f"no seat {starting_player!r} at a table of {players}")
+    tiles = list(full_set())
+    rng.shuffle(tiles)
+    size = ruleset.rack_size
+    racks = tuple(tuple(sorted(tiles[seat * size : (seat + 1) * size])) for seat in range(players))
+    return GameState(
+        ruleset=ruleset,
+        racks=racks,
+        pool=tuple(tiles[players * size :]),
+        table=(),
+        river=(),
+        pending_draw=(),
+        current_player=starting_player,
+        starting_player=starting_player,
+        turn_number=1,
+        initial_meld_done=(False,) * players,
+        passes_in_a_row=0,
+        final_turns_left=None,
+        first_player_draw=first_player_draw,
+    )
+
+
+def _draw_rank(tile: Tile) -> int:
+    """A joker has no number: it loses to every numbered tile."""
+    return 0 if tile.is_joker else tile.number
+
+
+def _draw_for_first_player(rng: random.Random, players: int) -> tuple[int, FirstPlayerDraw]:
+    face_down = list(full_set())
+    rng.shuffle(face_down)
+    contenders = list(range(players))
+    draws: list[tuple[DrawnTile, ...]] = []
+    while True:
+        if len(face_down) < len(contenders):
+            # Ties used up the tiles (absurdly unlikely): everything goes back in.
+            face_down = list(full_set())
+            rng.shuffle(face_down)
+        one_draw = tuple(DrawnTile(seat, face_down.pop()) for seat in contenders)
+        draws.append(one_draw)
+        best = max(_draw_rank(drawn.tile) for drawn in one_draw)
+        contenders = [drawn.player for drawn in one_draw if _draw_rank(drawn.tile) == best]
+        if len(contenders) == 1:
+            return contenders[0], tuple(draws)
+
+
+def legal_action_types(state: GameState, player: int) -> frozenset[ActionType]:
+    """The kinds of action ``player`` may send now (what the UI may offer).
+
+    Offering ``"play"`` does not mean a legal play exists; timeouts are sent by the
+    clock, not offered.
+
+    >>> state = new_game(Ruleset(players=2), seed=5, starting_player=0)
+    >>> sorted(legal_action_types(state, 0)), sorted(legal_action_types(state, 1))
+    (['draw', 'play'], [])
+    """
+    if state.is_over or player != state.current_player:
+        return frozenset()
+    if state.pending_draw:
+        return frozenset({"discard"})
+    types = {"play", "draw" if state.pool else "pass"}
+    if state.ruleset.draw_mode == "river" and state.river:
+        types.add("take_from_river")
+    return frozenset(types)
+
+
+def apply(state: GameState, action: Action, player: int) -> GameState:
+    """The state after ``player`` takes ``action``; ``state`` itself is unchanged.
+
+    Raises :class:`~engine.actions.GameOver`, :class:`~engine.actions.NotYourTurn`,
+    :class:`~engine.actions.InvalidAction` (malformed, or impossible in this state)
+    or :class:`~engine.actions.IllegalMove` (against the rules; carries the reason code
+    and a sentence for the player).
+
+    >>> state = new_game(Ruleset(players=2), seed=11, starting_player=1)
+    >>> apply(state, Pass(), 1)
+    Traceback (most recent call last):
+    ...
+    engine.actions.InvalidAction: you can only pass when the pool is empty; draw a tile instead
+    >>> apply(state, Play(()), 1)
+    Traceback (most recent call last):
+    ...
+    engine.actions.IllegalMove: ...
+    """
+    if state.outcome is not None:
+        raise GameOver("the game is over")
+    if not _is_seat(state, player):
+        raise InvalidAction(f"no seat {player!r} at this table")
+    if player != state.current_player:
+        raise NotYourTurn(f"it is player {state.current_player}'s turn, not player {player}'s")
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise InvalidAction(f"{action!r} is not an action")
+    if state.pending_draw and not isinstance(action, Discard | Timeout):
+        raise InvalidAction(
+            "you have drawn two tiles: discard one of them to the River to end your turn"
+        )
+    return handler(state, action)
+
+
+def replay(
+    ruleset: Ruleset,
+    seed: Seed,
+    moves: Iterable[tuple[int, Action]],
+    starting_player: int | None = None,
+) -> GameState:
+    """Rebuild a game from its seed and its ``(player, action)`` pairs, in order.
+
+    >>> moves = [(0, Draw()), (1, Draw())]
+    >>> state = replay(Ruleset(players=2), 99, moves, starting_player=0)
+    >>> state == apply(apply(new_game(Ruleset(players=2), 99, 0), Draw(), 0), Draw(), 1)
+    True
+    """
+    state = new_game(ruleset, seed, starting_player)
+    for player, action in moves:
+        state = apply(state, action, player)
+    return state
+
+
+# --- the actions -------------------------------------------------------------------
+
+
+def _play(state: GameState, action: Action) -> GameState:
+    assert isinstance(action, Play)
+    seat = state.current_player
+    rack = state.racks[seat]
+    played = _judge(state, rack, action.table_after)
+    state = replace(
+        state,
+        table=_without_empty_sets(action.table_after),
+        racks=_with_rack(state, seat, _remove(rack, played)),
+        initial_meld_done=_with_meld_done(state, seat),
+    )
+    return _end_turn(state, "played")
+
+
+def _draw(state: GameState, action: Action) -> GameState:
+    assert isinstance(action, Draw)
+    if not state.pool:
+        raise InvalidAction("the pool is empty: play or pass")
+    if state.ruleset.draw_mode == "river" and len(state.pool) >= 2:
+        return replace(state, pending_draw=state.pool[:2], pool=state.pool[2:])
+    return _end_turn(_take_from_pool(state, 1), "drew")
+
+
+def _discard(state: GameState, action: Action) -> GameState:
+    assert isinstance(action, Discard)
+    if not state.pending_draw:
+        raise InvalidAction("there is nothing to discard: you discard only after drawing two")
+    if action.tile not in state.pending_draw:
+        raise InvalidAction(
+            f"you can only discard one of the two tiles you drew, not {action.tile}"
+        )
+    return _end_turn(_keep_pending_except(state, action.tile), "drew")
+
+
+def _take_from_river(state: GameState, action: Action) -> GameState:
+    assert isinstance(action, TakeFromRiver)
+    if state.ruleset.draw_mode != "river":
+        raise InvalidAction("this game is not played with the River")
+    if action.index not in range(len(state.river)):
+        raise InvalidAction(f"the River has no tile at position {action.index}")
+    seat = state.current_player
+    key_tile = state.river[action.index]
+    plunder = state.river[action.index + 1 :]
+    rack_with_key = (*state.racks[seat], key_tile)
+    played = _judge(state, rack_with_key, action.table_after)
+    if played[key_tile] == 0:
+        raise IllegalMove(
+            "key_tile_not_played",
+            f"The key tile {key_tile} taken from the River must be played this turn.",
+        )
+    state = replace(
+        state,
+        table=_without_empty_sets(action.table_after),
+        river=state.river[: action.index],
+        racks=_with_rack(state, seat, _remove(rack_with_key, played) + plunder),
+        initial_meld_done=_with_meld_done(state, seat),
+    )
+    return _end_turn(state, "played")
+
+
+def _pass(state: GameState, action: Action) -> GameState:
+    assert isinstance(action, Pass)
+    if state.pool:
+        raise InvalidAction("you can only pass when the pool is empty; draw a tile instead")
+    return _end_turn(state, "passed")
+
+
+def _timeout(state: GameState, action: Action) -> GameState:
+    assert isinstance(action, Timeout)
+    if state.pending_draw:
+        return _end_turn(_keep_pending_except(state, state.pending_draw[-1]), "drew")
+    rules = state.ruleset
+    penalty = rules.failed_turn_penalty_draw if action.changed else rules.overtime_penalty_draw
+    if penalty and state.pool:
+        return _end_turn(_take_from_pool(state, penalty), "drew")
+    return _end_turn(state, "passed")
+
+
+_HANDLERS: dict[type, Callable[[GameState, Action], GameState]] = {
+    Play: _play,
+    Draw: _draw,
+    Discard: _discard,
+    TakeFromRiver: _take_from_river,
+    Pass: _pass,
+    Timeout: _timeout,
+}
+
+
+# --- helpers -----------------------------------------------------------------------
+
+
+def _judge(state: GameState, rack: tuple[Tile, ...], table_after: Table) -> Counter[Tile]:
+    """The tiles played, or IllegalMove with the verdict's reason and words."""
+    seat = state.current_player
+    verdict = judge_turn(
+        state.table, rack, table_after, state.initial_meld_done[seat], state.ruleset
+    )
+    if not verdict.valid:
+        reason = "invalid" if verdict.reason is None else verdict.reason.value
+        raise IllegalMove(reason, verdict.detail)
+    return Counter(verdict.played)
+
+
+def _is_seat(state: GameState, player: object) -> bool:
+    return isinstance(player, int) and not isinstance(player, bool) and 0 <= player < state.players
+
+
+def _without_empty_sets(table: Table) -> Table:
+    """The verdict ignores empty sets (they put nothing on the table); so does the table."""
+    return tuple(tile_set for tile_set in table if tile_set)
+
+
+def _remove(rack: tuple[Tile, ...], played: Counter[Tile]) -> tuple[Tile, ...]:
+    left = Counter(rack)
+    left.subtract(played)
+    if any(count < 0 for count in left.values()):
+        raise AssertionError("the verdict reported tiles played that were not on the rack")
+    return tuple(left.elements())
+
+
+def _with_rack(state: GameState, seat: int, tiles: tuple[Tile, ...]) -> tuple[Rack, ...]:
+    racks = list(state.racks)
+    racks[seat] = tuple(sorted(tiles))
+    return tuple(racks)
+
+
+def _with_meld_done(state: GameState, seat: int) -> tuple[bool, ...]:
+    done = list(state.initial_meld_done)
+    done[seat] = True
+    return tuple(done)
+
+
+def _take_from_pool(state: GameState, count: int) -> GameState:
+    seat = state.current_player
+    drawn = state.pool[:count]
+    return replace(
+        state,
+        pool=state.pool[count:],
+        racks=_with_rack(state, seat, state.racks[seat] + drawn),
+    )
+
+
+def _keep_pending_except(state: GameState, discarded: Tile) -> GameState:
+    kept = list(state.pending_draw)
+    kept.remove(discarded)
+    seat = state.current_player
+    return replace(
+        state,
+        pending_draw=(),
+        river=(*state.river, discarded),
+        racks=_with_rack(state, seat, state.racks[seat] + tuple(kept)),
+    )
+
+
+def _end_turn(state: GameState, how: TurnEnd) -> GameState:
+    """Check for the end of the game, then hand the turn on."""
+    seat = state.current_player
+    if how == "played" and not state.racks[seat]:
+        return _finish(state, Termination.WENT_OUT, winner=seat)
+    next_player = state.next_player(seat)
+    passes = 0
+    final_turns_left = state.final_turns_left
+    if not state.pool:
+        passes = state.passes_in_a_row + 1 if how == "passed" else 0
+        end = state.ruleset.pool_empty_end
+        if end == "immediate":
+            return _finish(state, Termination.POOL_EMPTY_IMMEDIATE, winner=None)
+        if end == "play_until_blocked" and passes >= state.players:
+            return _finish(state, Termination.POOL_EMPTY_BLOCKED, winner=None)
+        if end == "one_more_round":
+            if final_turns_left is None:
+                # This turn drew the last tile: the final round starts with this player.
+                final_turns_left, next_player = state.players, seat
+            elif final_turns_left == 1:
+                return _finish(state, Termination.ONE_MORE_ROUND_ENDED, winner=None)
+            else:
+                final_turns_left -= 1
+    return replace(
+        state,
+        current_player=next_player,
+        turn_number=state.turn_number + 1,
+        passes_in_a_row=passes,
+        final_turns_left=final_turns_left,
+    )
+
+
+def _finish(state: GameState, termination: Termination, winner: int | None) -> GameState:
+    seats = range(state.players)
+    ending: Ending = "out" if termination is Termination.WENT_OUT else "pool_empty"
+    # engine.scoring breaks a tie for the win in favour of the rack listed first, so the
+    # racks go in the order the players would have moved next.
+    order = [state.next_player(state.current_player)]
+    while len(order) < state.players:
+        order.append(state.next_player(order[-1]))
+    racks = {seat: state.racks[seat] for seat in order}
+    score = score_game(ending, racks, winner, state.ruleset)
+    outcome = Outcome(
+        termination=termination,
+        winner=score.winner,
+        rack_values=tuple(score.rack_values[seat] for seat in seats),
+        scores=tuple(score.scores[seat] for seat in seats),
+    )
+    return replace(state, outcome=outcome, turn_number=state.turn_number + 1)
