@@ -1,0 +1,284 @@
+"""The JSON line protocol: ``python -m engine <command>``.
+
+The engine talks JSON Lines on standard input and output, so any program (the test
+harness, a bot written in another language, a shell pipe) can use it.
+
+Usage::
+
+    python -m engine --help          # lists the commands
+    python -m engine judge < cases.jsonl
+
+Lines
+-----
+Each input line is one JSON object; each answer is one JSON object on one line,
+written and flushed as soon as its input line has been read, in the same order as
+the input. Blank lines are skipped and get no answer. A line that cannot be answered
+(not JSON, not an object, unknown ``kind``, a missing field, a malformed tile, an
+unknown ruleset option or a bad option value, an impossible score input) gets::
+
+    {"id": <the line's id, or null if it has none>, "error": "<what is wrong>"}
+
+and the engine carries on with the next line. The process ends at end of input with
+exit status 0.
+
+``judge``
+---------
+Answers the cases of ``sample-cases.json`` (RULES.md §14) given without their
+``expect``. A line carries:
+
+* ``id`` (required; echoed in the answer),
+* ``kind``: ``"set"``, ``"turn"`` or ``"score"`` (required),
+* ``ruleset``: an object of the options that differ from the standard rules
+  (RULES.md §12); optional, ``{}`` when left out,
+* ``input`` (required), as in RULES.md §14.
+
+Any other field (``expect``, ``why``, ``rules``, ``tags``) is ignored, so whole cases
+may be sent. Tiles are written ``R7``, ``K13``, ``J`` (RULES.md R1.2).
+
+``set`` — input ``{"tiles": [...]}``. Answer::
+
+    {"id": "set-007", "verdict": "valid", "value": 15, "set_types": ["run"]}
+    {"id": "set-012", "verdict": "valid", "value": null, "set_types": ["group", "run"],
+     "possible_values": [6, 9, 12]}
+    {"id": "set-022", "verdict": "invalid", "detail": "R13 R1 R2 is not a run: ..."}
+
+``value`` is the value under ``meld_values`` when every reading of the set agrees,
+else null and ``possible_values`` lists the distinct values ascending. ``set_types``
+lists the kinds of set the tiles can be read as, sorted.
+
+``turn`` — input ``{"table_before": [[...], ...], "rack_before": [...],
+"table_after": [[...], ...], "initial_meld_done": true|false}``. Answer::
+
+    {"id": "turn-im-02", "verdict": "valid", "detail": "Plays 3 tiles (initial meld ..."}
+    {"id": "turn-im-30", "verdict": "invalid", "reason": "tile_not_owned",
+     "detail": "R12 is not on your rack (a tile drawn this turn cannot be played)"}
+
+``reason`` (only for an invalid turn) is a reason code of RULES.md §11.1; ``detail``
+is a sentence for a player.
+
+``score`` — input ``{"ending": "out"|"pool_empty", "racks": {"A": [...], ...},
+"winner": "A"}`` (``winner`` required for ``"out"``, whose rack must be empty).
+Answer::
+
+    {"id": "score-22", "winner": "B", "rack_values": {"A": 30, "B": 26},
+     "scores": {"A": -4, "B": 4}}
+
+Adding a command
+----------------
+A command is a handler taking one input line's object and returning the answer
+object (without ``id``: it is added from the input line); it raises
+:class:`ProtocolError` (or any ``ValueError``) for a line it cannot answer. Add it
+to :data:`COMMANDS` with :func:`register_command`; ``--help`` lists it.
+
+>>> answer_line(judge, '{"id": "a", "kind": "set", "input": {"tiles": ["R5", "J", "R7"]}}')
+{'id': 'a', 'verdict': 'valid', 'value': 18, 'set_types': ['run']}
+>>> answer_line(judge, '{"id": "b", "kind": "set", "input": {"tiles": ["X7"]}}')
+{'id': 'b', 'error': "input.tiles[0]: 'X7' is not a tile: the colour must be one of R, B, K, ..."}
+>>> answer_line(judge, "   ") is None
+True
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from engine.ruleset import Ruleset
+from engine.scoring import ENDINGS, score_game
+from engine.sets import analyse_set
+from engine.tiles import NotationError, Tile, parse_tile
+from engine.verdict import judge_turn
+
+Answer = dict[str, Any]
+Handler = Callable[[Mapping[str, Any]], Answer]
+
+
+class ProtocolError(ValueError):
+    """An input line that cannot be answered: a missing field, a value of the wrong shape."""
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A protocol command: a one-line summary for ``--help`` and the line handler."""
+
+    summary: str
+    handle: Handler
+
+
+COMMANDS: dict[str, Command] = {}
+
+
+def register_command(name: str, summary: str) -> Callable[[Handler], Handler]:
+    """Register ``handler`` as the command ``name`` (a decorator).
+
+    >>> @register_command("echo-kind", "answers each line with its kind")
+    ... def echo_kind(line):
+    ...     return {"kind": line.get("kind")}
+    >>> answer_line(COMMANDS["echo-kind"].handle, '{"id": 1, "kind": "x"}')
+    {'id': 1, 'kind': 'x'}
+    >>> del COMMANDS["echo-kind"]
+    """
+
+    def register(handler: Handler) -> Handler:
+        COMMANDS[name] = Command(summary, handler)
+        return handler
+
+    return register
+
+
+# -- running a command over lines ------------------------------------------------------
+
+
+def answer_line(handler: Handler, line: str) -> Answer | None:
+    """The answer to one input line; None for a blank line.
+
+    Never raises for bad input: the problem is reported in an ``error`` answer.
+    """
+    if not line.strip():
+        return None
+    try:
+        obj = json.loads(line)
+    except ValueError as error:
+        return {"id": None, "error": f"the line is not JSON: {error}"}
+    if not isinstance(obj, dict):
+        return {"id": None, "error": "a line must be a JSON object"}
+    line_id = obj.get("id")
+    try:
+        answer = handler(obj)
+    except ValueError as error:  # ProtocolError, NotationError, RulesetError, ScoringError
+        return {"id": line_id, "error": str(error)}
+    except Exception as error:  # one bad line must not stop the stream
+        return {"id": line_id, "error": f"internal error: {type(error).__name__}: {error}"}
+    return {"id": line_id, **answer}
+
+
+def serve(handler: Handler, lines: Iterable[str], out: TextIO) -> None:
+    """Answer each line in order, flushing after every answer so a caller can
+    converse line by line."""
+    for line in lines:
+        answer = answer_line(handler, line)
+        if answer is None:
+            continue
+        out.write(json.dumps(answer) + "\n")
+        out.flush()
+
+
+def run(command: str, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
+    """Run ``command`` over standard input (read line by line, not all at once)."""
+    source = stdin if stdin is not None else sys.stdin
+    serve(COMMANDS[command].handle, iter(source.readline, ""), stdout or sys.stdout)
+
+
+# -- judge -------------------------------------------------------------------------------
+
+
+@register_command("judge", "answer conformance cases (set, turn, score) one JSON object per line")
+def judge(line: Mapping[str, Any]) -> Answer:
+    """Answer one case of the conformance format (RULES.md §14) without its ``expect``.
+
+    >>> judge({"id": "t", "kind": "score", "ruleset": {},
+    ...        "input": {"ending": "out", "racks": {"A": [], "B": ["J"]}, "winner": "A"}})
+    {'winner': 'A', 'rack_values': {'A': 0, 'B': 30}, 'scores': {'A': 30, 'B': -30}}
+    """
+    _require(line, "id", "")
+    kind = _require(line, "kind", "")
+    handler = _KINDS.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        kinds = ", ".join(_KINDS)
+        raise ProtocolError(f"unknown kind {kind!r}; the kinds are {kinds}")
+    ruleset = Ruleset.from_dict(line.get("ruleset", {}))
+    case_input = _require(line, "input", "")
+    if not isinstance(case_input, dict):
+        raise ProtocolError("input must be an object")
+    return handler(case_input, ruleset)
+
+
+def _judge_set(case: Mapping[str, Any], ruleset: Ruleset) -> Answer:
+    analysis = analyse_set(_tile_list(case, "tiles", "input."), ruleset)
+    if not analysis.valid:
+        return {"verdict": "invalid", "detail": analysis.problem}
+    answer: Answer = {
+        "verdict": "valid",
+        "value": analysis.value,
+        "set_types": list(analysis.set_types),
+    }
+    if analysis.value is None:
+        answer["possible_values"] = list(analysis.values)
+    return answer
+
+
+def _judge_turn(case: Mapping[str, Any], ruleset: Ruleset) -> Answer:
+    done = _require(case, "initial_meld_done", "input.")
+    if not isinstance(done, bool):
+        raise ProtocolError("input.initial_meld_done must be true or false")
+    verdict = judge_turn(
+        _set_list(case, "table_before"),
+        _tile_list(case, "rack_before", "input."),
+        _set_list(case, "table_after"),
+        done,
+        ruleset,
+    )
+    if verdict.valid:
+        return {"verdict": "valid", "detail": verdict.detail}
+    assert verdict.reason is not None
+    return {"verdict": "invalid", "reason": verdict.reason.value, "detail": verdict.detail}
+
+
+def _judge_score(case: Mapping[str, Any], ruleset: Ruleset) -> Answer:
+    ending = _require(case, "ending", "input.")
+    if ending not in ENDINGS:
+        raise ProtocolError(f"input.ending must be \"out\" or \"pool_empty\"; got {ending!r}")
+    racks_in = _require(case, "racks", "input.")
+    if not isinstance(racks_in, dict) or not racks_in:
+        raise ProtocolError("input.racks must be an object with one rack per player")
+    racks = {player: _tile_list(racks_in, player, "input.racks.") for player in racks_in}
+    winner = None
+    if ending == "out":
+        winner = _require(case, "winner", "input.")
+        if not isinstance(winner, str):
+            raise ProtocolError("input.winner must be the name of a player in input.racks")
+    score = score_game(ending, racks, winner, ruleset)
+    return {"winner": score.winner, "rack_values": score.rack_values, "scores": score.scores}
+
+
+_KINDS: dict[str, Callable[[Mapping[str, Any], Ruleset], Answer]] = {
+    "set": _judge_set,
+    "turn": _judge_turn,
+    "score": _judge_score,
+}
+
+
+# -- reading fields -------------------------------------------------------------------
+
+
+def _require(obj: Mapping[str, Any], name: str, where: str) -> Any:
+    if name not in obj:
+        raise ProtocolError(f"missing field {where}{name}")
+    return obj[name]
+
+
+def _tile_list(obj: Mapping[str, Any], name: str, where: str) -> list[Tile]:
+    value = _require(obj, name, where)
+    if not isinstance(value, list):
+        raise ProtocolError(f"{where}{name} must be a list of tiles")
+    return _parse_all(value, f"{where}{name}")
+
+
+def _set_list(obj: Mapping[str, Any], name: str) -> list[list[Tile]]:
+    value = _require(obj, name, "input.")
+    if not isinstance(value, list) or not all(isinstance(tiles, list) for tiles in value):
+        raise ProtocolError(f"input.{name} must be a list of sets, each a list of tiles")
+    return [_parse_all(tiles, f"input.{name}[{i}]") for i, tiles in enumerate(value)]
+
+
+def _parse_all(texts: list[Any], where: str) -> list[Tile]:
+    tiles = []
+    for i, text in enumerate(texts):
+        try:
+            tiles.append(parse_tile(text))
+        except NotationError as error:
+            raise ProtocolError(f"{where}[{i}]: {error}") from None
+    return tiles
