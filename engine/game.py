@@ -60,7 +60,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Literal
 
@@ -68,6 +68,7 @@ from engine.actions import (
     Action,
     Discard,
     Draw,
+    GameError,
     GameOver,
     IllegalMove,
     InvalidAction,
@@ -77,12 +78,21 @@ from engine.actions import (
     Table,
     TakeFromRiver,
     Timeout,
+    action_from_dict,
 )
 from engine.ruleset import Ruleset
 from engine.scoring import Ending, score_game
-from engine.state import DrawnTile, FirstPlayerDraw, GameState, Outcome, Termination
+from engine.state import (
+    DrawnTile,
+    FirstPlayerDraw,
+    GameState,
+    Outcome,
+    Termination,
+    legal_action_types,
+)
 from engine.tiles import Tile, full_set
 from engine.verdict import judge_turn
+from engine.views import PlayerView, spectator_view, view_for
 
 Rack = tuple[Tile, ...]
 
@@ -90,19 +100,34 @@ Seed = int | str
 """A game seed: a whole number or a text; both give the same game on every machine."""
 
 __all__ = [
-    "ActionType",
+    "Action",
+    "Discard",
+    "Draw",
+    "GameError",
+    "GameOver",
+    "GameState",
+    "IllegalMove",
+    "InvalidAction",
+    "NotYourTurn",
+    "Outcome",
+    "Pass",
+    "Play",
+    "PlayerView",
     "Seed",
+    "TakeFromRiver",
+    "Termination",
+    "Timeout",
+    "action_from_dict",
     "apply",
     "legal_action_types",
     "new_game",
     "replay",
+    "spectator_view",
+    "view_for",
 ]
 
 TurnEnd = Literal["played", "drew", "passed"]
 """How a turn ended: a pass is a turn that ended with neither a play nor a tile drawn."""
-
-ActionType = str
-"""One of ``"play"``, ``"draw"``, ``"pass"``, ``"discard"``, ``"take_from_river"``."""
 
 
 def new_game(ruleset: Ruleset, seed: Seed, starting_player: int | None = None) -> GameState:
@@ -171,26 +196,6 @@ def _draw_for_first_player(rng: random.Random, players: int) -> tuple[int, First
             return contenders[0], tuple(draws)
 
 
-def legal_action_types(state: GameState, player: int) -> frozenset[ActionType]:
-    """The kinds of action ``player`` may send now (what the UI may offer).
-
-    Offering ``"play"`` does not mean a legal play exists; timeouts are sent by the
-    clock, not offered.
-
-    >>> state = new_game(Ruleset(players=2), seed=5, starting_player=0)
-    >>> sorted(legal_action_types(state, 0)), sorted(legal_action_types(state, 1))
-    (['draw', 'play'], [])
-    """
-    if state.is_over or player != state.current_player:
-        return frozenset()
-    if state.pending_draw:
-        return frozenset({"discard"})
-    types = {"play", "draw" if state.pool else "pass"}
-    if state.ruleset.draw_mode == "river" and state.river:
-        types.add("take_from_river")
-    return frozenset(types)
-
-
 def apply(state: GameState, action: Action, player: int) -> GameState:
     """The state after ``player`` takes ``action``; ``state`` itself is unchanged.
 
@@ -215,14 +220,24 @@ def apply(state: GameState, action: Action, player: int) -> GameState:
         raise InvalidAction(f"no seat {player!r} at this table")
     if player != state.current_player:
         raise NotYourTurn(f"it is player {state.current_player}'s turn, not player {player}'s")
-    handler = _HANDLERS.get(type(action))
-    if handler is None:
-        raise InvalidAction(f"{action!r} is not an action")
     if state.pending_draw and not isinstance(action, Discard | Timeout):
         raise InvalidAction(
             "you have drawn two tiles: discard one of them to the River to end your turn"
         )
-    return handler(state, action)
+    match action:
+        case Play():
+            return _play(state, action)
+        case Draw():
+            return _draw(state)
+        case Discard():
+            return _discard(state, action)
+        case TakeFromRiver():
+            return _take_from_river(state, action)
+        case Pass():
+            return _pass(state)
+        case Timeout():
+            return _timeout(state, action)
+    raise InvalidAction(f"{action!r} is not an action")
 
 
 def replay(
@@ -247,8 +262,7 @@ def replay(
 # --- the actions -------------------------------------------------------------------
 
 
-def _play(state: GameState, action: Action) -> GameState:
-    assert isinstance(action, Play)
+def _play(state: GameState, action: Play) -> GameState:
     seat = state.current_player
     rack = state.racks[seat]
     played = _judge(state, rack, action.table_after)
@@ -261,8 +275,7 @@ def _play(state: GameState, action: Action) -> GameState:
     return _end_turn(state, "played")
 
 
-def _draw(state: GameState, action: Action) -> GameState:
-    assert isinstance(action, Draw)
+def _draw(state: GameState) -> GameState:
     if not state.pool:
         raise InvalidAction("the pool is empty: play or pass")
     if state.ruleset.draw_mode == "river" and len(state.pool) >= 2:
@@ -270,8 +283,7 @@ def _draw(state: GameState, action: Action) -> GameState:
     return _end_turn(_take_from_pool(state, 1), "drew")
 
 
-def _discard(state: GameState, action: Action) -> GameState:
-    assert isinstance(action, Discard)
+def _discard(state: GameState, action: Discard) -> GameState:
     if not state.pending_draw:
         raise InvalidAction("there is nothing to discard: you discard only after drawing two")
     if action.tile not in state.pending_draw:
@@ -281,8 +293,7 @@ def _discard(state: GameState, action: Action) -> GameState:
     return _end_turn(_keep_pending_except(state, action.tile), "drew")
 
 
-def _take_from_river(state: GameState, action: Action) -> GameState:
-    assert isinstance(action, TakeFromRiver)
+def _take_from_river(state: GameState, action: TakeFromRiver) -> GameState:
     if state.ruleset.draw_mode != "river":
         raise InvalidAction("this game is not played with the River")
     if action.index not in range(len(state.river)):
@@ -307,15 +318,13 @@ def _take_from_river(state: GameState, action: Action) -> GameState:
     return _end_turn(state, "played")
 
 
-def _pass(state: GameState, action: Action) -> GameState:
-    assert isinstance(action, Pass)
+def _pass(state: GameState) -> GameState:
     if state.pool:
         raise InvalidAction("you can only pass when the pool is empty; draw a tile instead")
     return _end_turn(state, "passed")
 
 
-def _timeout(state: GameState, action: Action) -> GameState:
-    assert isinstance(action, Timeout)
+def _timeout(state: GameState, action: Timeout) -> GameState:
     if state.pending_draw:
         return _end_turn(_keep_pending_except(state, state.pending_draw[-1]), "drew")
     rules = state.ruleset
@@ -323,16 +332,6 @@ def _timeout(state: GameState, action: Action) -> GameState:
     if penalty and state.pool:
         return _end_turn(_take_from_pool(state, penalty), "drew")
     return _end_turn(state, "passed")
-
-
-_HANDLERS: dict[type, Callable[[GameState, Action], GameState]] = {
-    Play: _play,
-    Draw: _draw,
-    Discard: _discard,
-    TakeFromRiver: _take_from_river,
-    Pass: _pass,
-    Timeout: _timeout,
-}
 
 
 # --- helpers -----------------------------------------------------------------------

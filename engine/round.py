@@ -32,7 +32,7 @@ from typing import Any
 
 from engine.game import Seed, new_game
 from engine.ruleset import Ruleset
-from engine.state import GameState, Outcome
+from engine.state import GameState, Outcome, seat_after
 
 
 class RoundError(ValueError):
@@ -92,9 +92,7 @@ class Round:
         """
         if not self.results:
             return None
-        previous = self.results[-1].starting_player
-        step = 1 if self.ruleset.direction == "clockwise" else -1
-        return (previous + step) % self.ruleset.players
+        return seat_after(self.results[-1].starting_player, self.ruleset)
 
     def next_game(self) -> GameState:
         """The start of the next game of the round."""

@@ -146,8 +146,7 @@ class GameState:
         >>> new_game(Ruleset(players=3, direction="counter_clockwise"), 1, 0).next_player(0)
         2
         """
-        step = 1 if self.ruleset.direction == "clockwise" else -1
-        return (seat + step) % self.players
+        return seat_after(seat, self.ruleset)
 
     def all_tiles(self) -> Counter[Tile]:
         """Every tile in the game wherever it is; always the full 106 (R1.1).
@@ -226,3 +225,35 @@ class GameState:
 def first_player_draw_to_json(draw: FirstPlayerDraw) -> list[list[dict[str, Any]]]:
     """JSON-ready form of the draw for the first player."""
     return [[drawn.to_dict() for drawn in one_draw] for one_draw in draw]
+
+
+def seat_after(seat: int, ruleset: Ruleset) -> int:
+    """The seat after ``seat`` in the ruleset's direction of play (seats go clockwise).
+
+    >>> seat_after(3, Ruleset(players=4)), seat_after(0, Ruleset(direction="counter_clockwise"))
+    (0, 3)
+    """
+    step = 1 if ruleset.direction == "clockwise" else -1
+    return (seat + step) % ruleset.players
+
+
+def legal_action_types(state: GameState, player: int) -> frozenset[str]:
+    """The kinds of action ``player`` may send now (what the UI may offer): among
+    ``"play"``, ``"draw"``, ``"pass"``, ``"discard"`` and ``"take_from_river"``.
+
+    Offering ``"play"`` does not mean a legal play exists; timeouts are sent by the
+    clock, not offered.
+
+    >>> from engine.game import new_game
+    >>> state = new_game(Ruleset(players=2), seed=5, starting_player=0)
+    >>> sorted(legal_action_types(state, 0)), sorted(legal_action_types(state, 1))
+    (['draw', 'play'], [])
+    """
+    if state.is_over or player != state.current_player:
+        return frozenset()
+    if state.pending_draw:
+        return frozenset({"discard"})
+    types = {"play", "draw" if state.pool else "pass"}
+    if state.ruleset.draw_mode == "river" and state.river:
+        types.add("take_from_river")
+    return frozenset(types)

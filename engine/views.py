@@ -23,9 +23,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import Table, table_to_json
-from engine.game import legal_action_types
 from engine.ruleset import Ruleset
-from engine.state import FirstPlayerDraw, GameState, Outcome, first_player_draw_to_json
+from engine.state import (
+    FirstPlayerDraw,
+    GameState,
+    Outcome,
+    first_player_draw_to_json,
+    legal_action_types,
+)
 from engine.tiles import Tile, format_tiles
 
 
@@ -36,7 +41,7 @@ class PlayerView:
     ``current_player`` is ``None`` once the game is over; ``final_racks`` is ``None``
     until then. ``pending_draw`` is the viewer's own pending River draw (``None`` if it
     is not theirs); everybody sees ``pending_draw_size``. ``actions`` lists what the
-    viewer may send now (see :func:`engine.game.legal_action_types`).
+    viewer may send now (see :func:`engine.state.legal_action_types`).
     """
 
     player: int | None
