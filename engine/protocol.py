@@ -230,7 +230,7 @@ def _judge_turn(case: Mapping[str, Any], ruleset: Ruleset) -> Answer:
 def _judge_score(case: Mapping[str, Any], ruleset: Ruleset) -> Answer:
     ending = _require(case, "ending", "input.")
     if ending not in ENDINGS:
-        raise ProtocolError(f"input.ending must be \"out\" or \"pool_empty\"; got {ending!r}")
+        raise ProtocolError(f'input.ending must be "out" or "pool_empty"; got {ending!r}')
     racks_in = _require(case, "racks", "input.")
     if not isinstance(racks_in, dict) or not racks_in:
         raise ProtocolError("input.racks must be an object with one rack per player")

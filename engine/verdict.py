@@ -193,11 +193,13 @@ class _Turn:
                 continue
             before, rack = self.before_tiles[tile], self.rack[tile]
             if before == 0 and rack == 0:
-                detail = f"{tile} is not on your rack (a tile drawn this turn cannot be played)"
+                name = "the joker" if tile.is_joker else str(tile)
+                detail = f"{name} is not on your rack (a tile drawn this turn cannot be played)"
             else:
                 detail = (
-                    f"{tile} appears {self.after_tiles[tile]} times on the table, but only "
-                    f"{before} {_was(before)} on the table and {rack} on your rack"
+                    f"{tile} appears {self.after_tiles[tile]} times on the table, but there "
+                    f"{'was' if before == 1 else 'were'} {before or 'none'} on the table and "
+                    f"{rack or 'none'} on your rack"
                 )
             raise _Fault(Reason.TILE_NOT_OWNED, detail)
 
@@ -328,10 +330,6 @@ def _best_packing(candidates: Sequence[tuple[int, Counter[Tile]]], budget: Count
 
     search(0, budget, 0)
     return best
-
-
-def _was(n: int) -> str:
-    return "was" if n == 1 else "were"
 
 
 # -- §11.3: joker variants after the initial meld -------------------------------------
