@@ -1,0 +1,1 @@
+"""Games: tables, racks and the move log (models arrive with the game issue)."""

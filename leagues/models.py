@@ -1,0 +1,1 @@
+"""Leagues: clubs, seasons and standings (models arrive with the league issue)."""

@@ -1,0 +1,78 @@
+"""The channel layer is the Redis one, and messages cross processes through it.
+
+Celery workers publish game updates from their own processes; daphne delivers them. Both
+ends only meet in Redis, so these tests use the real server at REDIS_URL.
+"""
+
+import os
+import subprocess
+import sys
+import uuid
+
+import pytest
+from channels.layers import get_channel_layer
+from channels_redis.core import RedisChannelLayer
+from django.conf import settings
+
+
+def unique(name: str) -> str:
+    # The Redis server may be shared with other runs: keep names apart.
+    return f"test-{name}-{uuid.uuid4().hex[:12]}"
+
+
+def test_the_default_channel_layer_is_redis() -> None:
+    assert isinstance(get_channel_layer(), RedisChannelLayer)
+
+
+@pytest.mark.asyncio
+async def test_a_message_sent_to_a_channel_is_received() -> None:
+    layer = get_channel_layer()
+    channel = await layer.new_channel(prefix=unique("channel"))
+
+    await layer.send(channel, {"type": "game.changed", "game": 7, "version": 3})
+
+    assert await layer.receive(channel) == {"type": "game.changed", "game": 7, "version": 3}
+
+
+@pytest.mark.asyncio
+async def test_a_group_message_reaches_every_member_and_no_one_else() -> None:
+    layer = get_channel_layer()
+    group = unique("group")
+    first, second, outsider = [await layer.new_channel() for _ in range(3)]
+    await layer.group_add(group, first)
+    await layer.group_add(group, second)
+
+    await layer.group_send(group, {"type": "game.changed", "version": 1})
+    await layer.send(outsider, {"type": "other"})
+
+    assert (await layer.receive(first))["version"] == 1
+    assert (await layer.receive(second))["version"] == 1
+    assert (await layer.receive(outsider))["type"] == "other"
+    await layer.group_discard(group, first)
+    await layer.group_discard(group, second)
+
+
+@pytest.mark.asyncio
+async def test_a_message_published_by_another_process_reaches_the_group() -> None:
+    layer = get_channel_layer()
+    group = unique("group")
+    channel = await layer.new_channel()
+    await layer.group_add(group, channel)
+    publisher = (
+        "import django; django.setup();"
+        "from asgiref.sync import async_to_sync;"
+        "from channels.layers import get_channel_layer;"
+        f"async_to_sync(get_channel_layer().group_send)({group!r}, "
+        "{'type': 'game.changed', 'version': 42})"
+    )
+
+    subprocess.run(
+        [sys.executable, "-c", publisher],
+        check=True,
+        cwd=settings.BASE_DIR,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"},
+        timeout=60,
+    )
+
+    assert await layer.receive(channel) == {"type": "game.changed", "version": 42}
+    await layer.group_discard(group, channel)

@@ -1,0 +1,42 @@
+from collections.abc import Iterator
+
+import pytest
+from django.test import Client, override_settings
+
+from accounts.models import User
+from tests.factories import UserFactory
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _test_settings() -> Iterator[None]:
+    # Hashed static names need `collectstatic`; in-process tests serve static/ as it is.
+    # A deliberately slow password hash would spend most of the suite's time.
+    storages = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    with override_settings(
+        STORAGES=storages,
+        WHITENOISE_AUTOREFRESH=True,
+        WHITENOISE_USE_FINDERS=True,
+        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
+    ):
+        yield
+
+
+@pytest.fixture
+def alice(db: None) -> User:
+    """The user a test is about."""
+    return UserFactory(username="alice", display_name="Alice")
+
+
+@pytest.fixture
+def bob(db: None) -> User:
+    """Another member: what alice does must not reach him."""
+    return UserFactory(username="bob", display_name="Bob")
+
+
+@pytest.fixture
+def alice_client(client: Client, alice: User) -> Client:
+    client.force_login(alice)
+    return client
