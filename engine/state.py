@@ -109,7 +109,10 @@ class GameState:
     into keep and discard (it belongs to ``current_player``). ``passes_in_a_row``
     counts turns that ended without a play while the pool was empty;
     ``final_turns_left`` counts down the last round of ``one_more_round`` (``None``
-    before it starts).
+    before it starts). ``turn_number`` starts at 1 and grows by one whenever a turn
+    ends (a River draw awaiting its discard is still the same turn), also with the move
+    that ends the game; the web layer compares it to refuse stale submissions. Once the
+    game is over ``current_player`` is the player who made the last move.
     """
 
     ruleset: Ruleset

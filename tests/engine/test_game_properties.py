@@ -145,7 +145,8 @@ def play_game(
     ruleset: Ruleset, seed: int, rng: random.Random
 ) -> tuple[list[GameState], list[tuple[int, Action]]]:
     state = new_game(ruleset, seed)
-    states, moves = [state], []
+    states: list[GameState] = [state]
+    moves: list[tuple[int, Action]] = []
     while not state.is_over:
         assert len(moves) < MAX_ACTIONS, "the game did not end"
         seat = state.current_player

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
@@ -27,7 +28,7 @@ def ended(state: GameState, winner: int, scores: tuple[int, ...]) -> GameState:
     return replace(state, outcome=outcome)
 
 
-def play_round(rnd: Round, results: list[tuple[int, tuple[int, ...]]]) -> Round:
+def play_round(rnd: Round, results: Sequence[tuple[int, tuple[int, ...]]]) -> Round:
     for winner, scores in results:
         rnd = rnd.record(ended(rnd.next_game(), winner, scores))
     return rnd
