@@ -36,6 +36,12 @@ with the one who drew the last tile"), followed by the others in the direction o
 after each seat has had that one turn the game ends. In every case a player who
 empties the rack ends the game at once.
 
+*Scores* come from :func:`engine.scoring.score_game` for every ending. When the pool is
+empty and players tie for the win, it gives the win to the first rack listed after its
+own tie-breaks (fewer tiles / lower value); the racks are listed from the player who
+would have moved next, in the direction of play, so the tie goes to whoever would have
+played soonest.
+
 *Timeouts* (R4.6). The table and rack stay as they were at the start of the turn; the
 player draws ``failed_turn_penalty_draw`` tiles if they had changed something, else
 ``overtime_penalty_draw`` (fewer if the pool holds fewer); the turn passes on. Penalty
