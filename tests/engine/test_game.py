@@ -427,6 +427,15 @@ def test_a_timeout_with_an_empty_pool_counts_as_a_pass() -> None:
     assert outcome.winner == 0 and outcome.scores == (1, -1)
 
 
+def test_a_tie_for_the_win_goes_to_the_player_who_would_have_moved_next() -> None:
+    state = position([["R1"], ["B1"], ["K1"]], current=1)
+    for seat in (1, 2, 0):
+        state = apply(state, Pass(), seat)
+    outcome = state.outcome
+    assert outcome is not None and outcome.rack_values == (1, 1, 1)
+    assert outcome.winner == 1 and outcome.scores == (0, 0, 0)
+
+
 def test_immediate_ends_the_game_when_a_draw_empties_the_pool() -> None:
     rules = Ruleset(players=2, pool_empty_end="immediate")
     state = draw_until_pool_has(new_game(rules, seed=9, starting_player=0), 1)
