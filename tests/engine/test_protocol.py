@@ -99,11 +99,7 @@ def test_a_bad_score_input_gets_an_error_answer(case_input: dict[str, Any], erro
 
 def test_a_missing_ruleset_means_the_standard_rules() -> None:
     line = json.dumps({"id": 7, "kind": "set", "input": {"tiles": ["R13", "R1", "R2"]}})
-    assert answer_line(judge, line) == {
-        "id": 7,
-        "verdict": "invalid",
-        "detail": "R13 R1 R2 is not a run: 13-1 wrap is not allowed",
-    }
+    assert answer_line(judge, line) == {"id": 7, "verdict": "invalid"}
 
 
 def test_an_ambiguous_set_lists_its_possible_values() -> None:
