@@ -24,7 +24,7 @@ from itertools import combinations
 from typing import Literal, TypeVar
 
 from engine.ruleset import Ruleset
-from engine.tiles import COLOURS, MAX_NUMBER, MIN_NUMBER, Colour, Tile
+from engine.tiles import COLOURS, MAX_NUMBER, MIN_NUMBER, Colour, Tile, tile_from_code
 
 SetKind = Literal["group", "run"]
 
@@ -180,9 +180,14 @@ def _group_readings(numbered: Sequence[Tile], jokers: int) -> list[Reading]:
     missing = [colour for colour in COLOURS if colour not in colours]
     found = []
     for chosen in combinations(missing, jokers):
-        stand_ins = tuple(Tile(colour, number) for colour in chosen)
+        stand_ins = tuple(_tile(colour, number) for colour in chosen)
         found.append(Reading("group", _colour_order([*numbered, *stand_ins]), stand_ins))
     return found
+
+
+def _tile(colour: Colour, number: int) -> Tile:
+    """The tile of that colour and number, shared rather than built and checked anew."""
+    return tile_from_code(colour.index * MAX_NUMBER + number - MIN_NUMBER)
 
 
 def _colour_order(tiles: Iterable[Tile]) -> tuple[Tile, ...]:
@@ -200,8 +205,8 @@ def _run_readings(numbered: Sequence[Tile], jokers: int, wrap: bool) -> list[Rea
     return [
         Reading(
             "run",
-            tuple(Tile(colour, n) for n in window),
-            tuple(Tile(colour, n) for n in window if n not in numbers),
+            tuple(_tile(colour, n) for n in window),
+            tuple(_tile(colour, n) for n in window if n not in numbers),
         )
         for window in _run_windows(numbers, size, wrap)
     ]

@@ -10,6 +10,14 @@ Each illegal turn gets one :class:`Reason`, the first that applies in the order 
 the table in RULES.md §11.1, and a sentence for the player naming the set or tile at
 fault.
 
+The joker options follow §11.3 to the letter. Each before-set S with jokers is
+followed into an after-set T holding all of S's numbered tiles (its successor); other
+joker sets are judged on their own. Under ``locked`` T must either keep S's jokers
+standing for the same tiles (an extension), or show the tiles of the jokers it lost
+as real tiles, the jokers it kept standing for what they stood for. So a joker
+exactly replaced and then hung back on the same set, where it stands for another
+tile (``R5 R6 J`` becoming ``R4 R5 R6 R7 J``), is a change to a locked set.
+
 >>> from engine.tiles import parse_tiles
 >>> v = judge_turn([], parse_tiles(["R9", "R10", "R11", "B3"]),
 ...                [parse_tiles(["R9", "R10", "R11"])], initial_meld_done=False)
