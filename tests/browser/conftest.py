@@ -1,0 +1,138 @@
+"""A live daphne server on the test database, and Debian's Chromium driven by Playwright.
+
+The server runs in its own process, as in production: it serves the collected static
+files and speaks ASGI (websockets). Tests using it get `transactional_db`, because the
+server only sees committed rows.
+"""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from playwright.sync_api import Browser, Page, sync_playwright
+
+ASGI_APP = "config.asgi:application"
+CHROMIUM = "/usr/bin/chromium"
+# No sandbox: CI runs as root in a container. The rest keeps Chromium off the network.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def port_answers(port: int) -> bool:
+    with socket.socket() as probe:
+        probe.settimeout(0.5)
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def database_url(database: dict[str, Any]) -> str:
+    user = quote(database["USER"] or "", safe="")
+    password = quote(database["PASSWORD"] or "", safe="")
+    credentials = f"{user}:{password}@" if password else f"{user}@"
+    host = database["HOST"] or "localhost"
+    port = database["PORT"] or 5432
+    return f"postgres://{credentials}{host}:{port}/{quote(database['NAME'], safe='')}"
+
+
+@pytest.fixture(scope="session")
+def static_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("static")
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
+        cwd=settings.BASE_DIR,
+        env={**os.environ, "STATIC_ROOT": str(root), "DEBUG": "false"},
+        check=True,
+        timeout=120,
+    )
+    return root
+
+
+@pytest.fixture(scope="session")
+def live_server_url(
+    django_db_setup: None, static_root: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    if connection.vendor != "postgresql":
+        pytest.fail("daphne shares the test database: set a postgres:// DATABASE_URL")
+    port = free_port()
+    log_path = tmp_path_factory.mktemp("daphne") / "daphne.log"
+    env = {
+        **os.environ,
+        # django_db_setup has renamed the database to the test one.
+        "DATABASE_URL": database_url(connection.settings_dict),
+        "STATIC_ROOT": str(static_root),
+        "DEBUG": "false",
+        "PORT": str(port),
+    }
+    with log_path.open("wb") as log:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "--bind", "127.0.0.1", "--port", str(port), ASGI_APP],
+            cwd=settings.BASE_DIR,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while not port_answers(port):
+            if server.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"daphne did not start:\n{log_path.read_text()}")
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
+    # Playwright's sync API marks an event loop as running in this thread while it is
+    # open, and Django then refuses database calls (fixtures flushing the test database)
+    # as if they came from async code. They do not: the test itself is synchronous.
+    # Module scope keeps both the loop and this exemption out of other test modules.
+    with (
+        pytest.MonkeyPatch.context() as patch,
+        sync_playwright() as playwright,
+    ):
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser: Browser, live_server_url: str, transactional_db: None) -> Iterator[Page]:
+    context = browser.new_context(base_url=live_server_url)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()
