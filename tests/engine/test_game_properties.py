@@ -258,7 +258,10 @@ def test_random_games_score_as_the_scoring_module_says(
         assert sum(outcome.scores) == 0
     if ruleset.score_mode == "penalty_only":
         assert outcome.winner is not None and outcome.scores[outcome.winner] == 0
-        assert min(outcome.scores) == 0
+        # With fewest_tiles the winner may hold more points than a loser, and a negative
+        # difference then scores below zero; otherwise nobody scores below zero.
+        if out or ruleset.pool_empty_winner == "lowest_value":
+            assert min(outcome.scores) == 0
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
