@@ -18,6 +18,7 @@ import sys
 import time
 from pathlib import Path
 from types import FrameType
+from urllib.parse import urlsplit, urlunsplit
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 RUN_DIR = BASE_DIR / ".run"
@@ -128,6 +129,20 @@ def start_app(stack: Stack, port: int) -> None:
     stack.wait_for_port("daphne", port)
 
 
+def without_password(url: str) -> str:
+    """
+    >>> without_password("redis://:secret@cache:6379/0")
+    'redis://:***@cache:6379/0'
+    >>> without_password("redis://127.0.0.1:6379/0")
+    'redis://127.0.0.1:6379/0'
+    """
+    parts = urlsplit(url)
+    if not parts.password:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
 def banner(port: int, redis: str) -> str:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     from django.conf import settings
@@ -139,7 +154,7 @@ def banner(port: int, redis: str) -> str:
         "",
         f"Rummikub Club is running at http://{HOST}:{port}/",
         f"  database: {database['ENGINE'].rsplit('.', 1)[-1]} {database['NAME']}",
-        f"  redis:    {redis}",
+        f"  redis:    {without_password(redis)}",
     ]
     if settings.DEBUG:
         lines.append("  demo accounts (username / password):")
@@ -157,6 +172,8 @@ def main() -> int:
     if port_answers(port):
         print(f"Port {port} is in use; choose another with PORT=...", file=sys.stderr)
         return 1
+    # Also when started in the background, where the shell makes SIGINT ignored.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
     stack = Stack()
     try:
