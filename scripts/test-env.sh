@@ -93,6 +93,8 @@ start_postgres() {
         run=(runuser -u "$owner" --)
     fi
     log "starting a throwaway PostgreSQL ($bindir) on port $port"
+    # The server's user may not be able to enter the current directory.
+    cd "$tmp"
     "${run[@]}" "$bindir/initdb" -D "$tmp/data" -U postgres -A trust -E UTF8 --no-sync \
         >"$tmp/initdb.log" 2>&1 || { cat "$tmp/initdb.log" >&2; return 1; }
     # Durability is worthless for a database that is deleted afterwards.
@@ -100,7 +102,8 @@ start_postgres() {
         -o "-h 127.0.0.1 -p $port -k $tmp -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
         >/dev/null || { cat "$tmp/server.log" >&2; return 1; }
     # Runs before the directory is removed (cleanup goes in order).
-    CLEANUP=("${run[*]} '$bindir/pg_ctl' -D '$tmp/data' -m immediate stop >/dev/null" "${CLEANUP[@]}")
+    CLEANUP=("(cd / && ${run[*]} '$bindir/pg_ctl' -D '$tmp/data' -m immediate stop >/dev/null)" "${CLEANUP[@]}")
+    cd - >/dev/null
     export DATABASE_URL="postgres://postgres@127.0.0.1:$port/rummikub"
 }
 
