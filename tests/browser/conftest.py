@@ -6,7 +6,6 @@ server only sees committed rows.
 """
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -20,6 +19,8 @@ from django.conf import settings
 from django.db import connection
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from config.runstack import free_port, port_answers
+
 ASGI_APP = "config.asgi:application"
 CHROMIUM = "/usr/bin/chromium"
 # No sandbox: CI runs as root in a container. The rest keeps Chromium off the network.
@@ -32,19 +33,6 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def port_answers(port: int) -> bool:
-    with socket.socket() as probe:
-        probe.settimeout(0.5)
-        return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
 def database_url(database: dict[str, Any]) -> str:
