@@ -1,1 +1,297 @@
-"""Games: tables, racks and the move log (models arrive with the game issue)."""
+"""Tables, games, the move log and turns in progress.
+
+A :class:`Table` is one round of games among 2-4 seats. Each :class:`Game` is one engine
+game; its state is cached as JSON (``GameState.to_dict()``: racks and pool order, so it
+is never rendered or sent) and can always be rebuilt from the seed and the append-only
+:class:`Move` log. A :class:`Draft` is the table a player is building during the turn.
+
+Every change to a game goes through :mod:`games.services`; the models only describe data
+and the reads that pages repeat (the QuerySet methods in :mod:`games.queries`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+from engine.actions import Action, action_from_dict
+from engine.game import replay
+from engine.round import Round
+from engine.ruleset import Ruleset
+from engine.state import GameState
+from games.queries import GameQuerySet, MoveQuerySet, TableQuerySet
+
+
+class Preset(models.TextChoices):
+    STANDARD = "standard", "Standard"
+    KEADLE_HOUSE = "keadle_house", "Keadle house rules"
+    CLASSIC_LOCKED = "classic_locked", "Classic (locked jokers)"
+
+
+class BotLevel(models.TextChoices):
+    EASY = "easy", "Easy"
+    NORMAL = "normal", "Normal"
+    STRONG = "strong", "Strong"
+
+
+class Table(models.Model):
+    """One round of games at 2-4 seats, from the lobby to the final standings."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="created_tables"
+    )
+    preset = models.CharField(max_length=20, choices=Preset.choices, default=Preset.STANDARD)
+    options = models.JSONField(
+        default=dict, blank=True, help_text="Ruleset options that differ from the preset."
+    )
+    ruleset = models.JSONField(
+        help_text="The resolved ruleset (Ruleset.to_dict()), players and turn time included."
+    )
+    turn_seconds = models.PositiveIntegerField(help_text="Time for one turn, in seconds.")
+    games_in_round = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    # Secret: with it and the move logs anyone could deal every game of the round.
+    round_seed = models.CharField(max_length=64, blank=True)
+    round = models.JSONField(
+        null=True, blank=True, help_text="engine.round.Round.to_dict(); holds the secret seed."
+    )
+    standings = models.JSONField(
+        null=True,
+        blank=True,
+        help_text='Seats best first once the round is over: [{"seat", "total", "wins"}].',
+    )
+    winner_seat = models.SmallIntegerField(
+        null=True, blank=True, help_text="The round's winner; empty while playing or if shared."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = TableQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Table {self.pk} ({self.get_preset_display()}, {self.get_status_display()})"
+
+    def engine_ruleset(self) -> Ruleset:
+        return Ruleset.from_dict(self.ruleset)
+
+    def engine_round(self) -> Round | None:
+        """The round so far; ``None`` before the first game starts."""
+        return None if self.round is None else Round.from_dict(self.round)
+
+
+class Seat(models.Model):
+    """One place at a table: open, reserved for an invited member, taken, or a bot."""
+
+    class Kind(models.TextChoices):
+        OPEN = "open", "Open"
+        RESERVED = "reserved", "Reserved"
+        PLAYER = "player", "Player"
+        BOT = "bot", "Bot"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField(help_text="The engine's seat, from 0.")
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.OPEN)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+        help_text="The member invited to a reserved seat, or the one sitting in it.",
+    )
+    bot_level = models.CharField(max_length=10, choices=BotLevel.choices, blank=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="games_seat_unique_number"),
+            models.UniqueConstraint(
+                fields=["table", "user"],
+                condition=models.Q(user__isnull=False),
+                name="games_seat_one_per_member",
+                violation_error_message="A member has one seat at a table.",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(kind="open", user__isnull=True, bot_level="")
+                    | models.Q(kind__in=["reserved", "player"], user__isnull=False, bot_level="")
+                    | models.Q(kind="bot", user__isnull=True) & ~models.Q(bot_level="")
+                ),
+                name="games_seat_kind_matches_occupant",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.number} of table {self.table_id}: {self.occupant_name}"
+
+    @property
+    def is_filled(self) -> bool:
+        return self.kind in (Seat.Kind.PLAYER, Seat.Kind.BOT)
+
+    @property
+    def occupant_name(self) -> str:
+        """What other players see: a member's display name, the bot's level, or the state."""
+        if self.kind == Seat.Kind.BOT:
+            return f"Bot ({self.get_bot_level_display().lower()})"
+        if self.kind == Seat.Kind.PLAYER and self.user is not None:
+            return str(self.user)
+        if self.kind == Seat.Kind.RESERVED and self.user is not None:
+            return f"{self.user} (invited)"
+        return "Open seat"
+
+
+class Game(models.Model):
+    """One game of a table's round, with its engine state cached as JSON."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField(help_text="Its place in the round, from 1.")
+    ruleset = models.JSONField(help_text="Ruleset.to_dict() of the game.")
+    # Secret: the seed deals the racks and orders the pool.
+    seed = models.CharField(max_length=100)
+    starting_seat = models.PositiveSmallIntegerField()
+    start_drawn = models.BooleanField(
+        default=False,
+        help_text="True when a draw for the first player chose starting_seat (the first game "
+        "of a round): the game then replays with starting_player=None.",
+    )
+    # Secret: every rack and the pool order. Only the services read it, through
+    # engine_state(); pages see engine.views.view_for / spectator_view.
+    state = models.JSONField(help_text="GameState.to_dict(): racks and pool. Never rendered.")
+    version = models.PositiveIntegerField(
+        default=0, help_text="The number of moves committed; clients send it back with a move."
+    )
+    turn_number = models.PositiveIntegerField(default=1)
+    current_seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Whose turn it is; empty once the game is over."
+    )
+    turn_started_at = models.DateTimeField()
+    turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    outcome = models.JSONField(null=True, blank=True, help_text="engine Outcome.to_dict().")
+    winner_seat = models.SmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="games_game_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.number} of table {self.table_id}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status == Game.Status.FINISHED
+
+    def engine_ruleset(self) -> Ruleset:
+        return Ruleset.from_dict(self.ruleset)
+
+    def engine_state(self) -> GameState:
+        """The cached state. Secret: hand only views of it to anything that renders."""
+        return GameState.from_dict(self.state)
+
+    def replay_state(self) -> GameState:
+        """The state rebuilt from the seed and the move log (the cache must equal it)."""
+        moves = [(move.seat, move.engine_action()) for move in self.moves.order_by("seq")]
+        start = None if self.start_drawn else self.starting_seat
+        return replay(self.engine_ruleset(), self.seed, moves, start)
+
+
+class MoveLogError(Exception):
+    """Somebody tried to change or delete a logged move."""
+
+
+class Move(models.Model):
+    """One committed action, in order. The log is append-only.
+
+    The game's cached state must always equal ``engine.game.replay`` of this log, and
+    a finished game's history is its evidence (disputes, reviews, the replay viewer). So
+    a move, once saved, is never updated or deleted: :meth:`save` refuses an existing
+    row, :meth:`delete` and the QuerySet's ``update``/``delete`` refuse always, and the
+    foreign key to the game PROTECTs it, so a game with moves cannot be deleted either.
+    (Raw SQL can still do anything; nothing in this project uses it on moves.)
+    """
+
+    class By(models.TextChoices):
+        USER = "user", "Player"
+        BOT = "bot", "Bot"
+        TIMEOUT = "timeout", "Turn clock"
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="moves")
+    seq = models.PositiveIntegerField(help_text="1, 2, ...: the game's version after it.")
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField(help_text="The engine action's to_dict().")
+    turn_number = models.PositiveIntegerField(help_text="The turn the move was made in.")
+    by = models.CharField(max_length=10, choices=By.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = MoveQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="games_move_unique_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"move {self.seq} of game {self.game_id}: seat {self.seat} {self.action['type']}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise MoveLogError("the move log is append-only: a saved move cannot be changed")
+        kwargs["force_insert"] = True
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise MoveLogError("the move log is append-only: a move cannot be deleted")
+
+    def engine_action(self) -> Action:
+        return action_from_dict(self.action)
+
+
+class Draft(models.Model):
+    """The table a player is building during the current turn, saved as they work.
+
+    ``table`` is a list of sets of tile notation. A draft belongs to one turn: one whose
+    ``turn_number`` is older than the game's is stale and counts as no draft at all.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="drafts")
+    seat = models.PositiveSmallIntegerField()
+    turn_number = models.PositiveIntegerField()
+    table = models.JSONField(default=list)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="games_draft_one_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"draft of seat {self.seat} in game {self.game_id} (turn {self.turn_number})"

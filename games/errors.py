@@ -1,0 +1,83 @@
+"""The errors a player can meet when acting on a table or a game.
+
+Every service raises a subclass of :class:`GameActionError` whose ``message`` is a
+sentence meant for the player, so a view can show it as it is (``str(err)`` is the same
+sentence). ``code`` is a short stable name for tests and for the front end. Messages
+never quote anything the player may not see: at most the player's own tiles or play.
+"""
+
+from __future__ import annotations
+
+
+class GameActionError(Exception):
+    """Base class: something the player asked for cannot be done; nothing changed."""
+
+    code = "refused"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotFound(GameActionError):
+    """No such table or game (also what outsiders are told about private ones)."""
+
+    code = "not_found"
+
+
+class StaleVersion(GameActionError):
+    """The move was made on an old view of the game (or sent twice)."""
+
+    code = "stale"
+
+
+class NotYourTurn(GameActionError):
+    """The user has a seat, but it is another seat's turn."""
+
+    code = "not_your_turn"
+
+
+class NotSeated(GameActionError):
+    """The user has no seat in this game."""
+
+    code = "not_seated"
+
+
+class GameFinished(GameActionError):
+    """The game is over."""
+
+    code = "game_over"
+
+
+class IllegalPlay(GameActionError):
+    """A well-formed play against the rules; ``reason`` is the RULES.md §11.1 code."""
+
+    code = "illegal"
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class InvalidMove(GameActionError):
+    """A malformed action, or one that cannot be taken now (a pass with tiles in the pool)."""
+
+    code = "invalid"
+
+
+class DraftError(GameActionError):
+    """An edit of the turn in progress that cannot be made (no such tile there, ...)."""
+
+    code = "draft"
+
+
+class NoArrangement(GameActionError):
+    """The solver found no legal table with the tiles asked for."""
+
+    code = "no_arrangement"
+
+
+class TableError(GameActionError):
+    """A lobby request that cannot be granted (seat taken, table full, bad settings)."""
+
+    code = "table"

@@ -1,0 +1,98 @@
+"""The reads that pages repeat, as QuerySet methods: ``Game.objects.active().awaiting(user)``.
+
+The models import these classes, so the few methods that need another model import it
+when called.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from django.db import models
+from django.db.models import F, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Coalesce, NullIf
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+    # Named in the string type arguments of the base classes below.
+    from games.models import Game, Move, Table  # noqa: F401
+
+
+class TableQuerySet(models.QuerySet["Table"]):
+    def open(self) -> TableQuerySet:
+        """Tables still waiting for players."""
+        return self.filter(status="open")
+
+    def playing(self) -> TableQuerySet:
+        return self.filter(status="playing")
+
+    def finished(self) -> TableQuerySet:
+        return self.filter(status="finished")
+
+    def with_member(self, user: User) -> TableQuerySet:
+        """Tables where ``user`` sits or is invited."""
+        return self.filter(seats__user=user).distinct()
+
+    def joinable_by(self, user: User) -> TableQuerySet:
+        """Open tables with a seat ``user`` may take (open, or reserved for them), where
+        they do not sit already: the lobby's list."""
+        seated = self.filter(seats__user=user, seats__kind="player").values("pk")
+        return (
+            self.open()
+            .filter(Q(seats__kind="open") | Q(seats__kind="reserved", seats__user=user))
+            .exclude(pk__in=seated)
+            .distinct()
+        )
+
+    def with_seats(self) -> TableQuerySet:
+        return self.prefetch_related("seats__user")
+
+
+class GameQuerySet(models.QuerySet["Game"]):
+    def active(self) -> GameQuerySet:
+        """Games in play."""
+        return self.filter(status="playing")
+
+    def finished(self) -> GameQuerySet:
+        return self.filter(status="finished")
+
+    def played_by(self, user: User) -> GameQuerySet:
+        """Games at tables where ``user`` has taken a seat."""
+        return self.filter(table__seats__user=user, table__seats__kind="player")
+
+    def awaiting(self, user: User) -> GameQuerySet:
+        """Games where it is ``user``'s turn."""
+        # One filter() call: the three conditions must hold for the same seat row.
+        return self.filter(
+            table__seats__user=user,
+            table__seats__kind="player",
+            table__seats__number=F("current_seat"),
+        )
+
+    def with_turn(self) -> GameQuerySet:
+        """Annotate whose turn it is: ``turn_user_id``, ``turn_name`` (a member's display
+        name, else username) and ``turn_bot_level`` (for a bot's turn)."""
+        from games.models import Seat
+
+        current = Seat.objects.filter(table=OuterRef("table"), number=OuterRef("current_seat"))
+        name = Coalesce(NullIf(F("user__display_name"), Value("")), F("user__username"))
+        return self.annotate(
+            turn_user_id=Subquery(current.values("user")[:1]),
+            turn_name=Subquery(current.annotate(name=name).values("name")[:1]),
+            turn_bot_level=Subquery(current.values("bot_level")[:1]),
+        )
+
+
+class MoveQuerySet(models.QuerySet["Move"]):
+    """Moves are append-only (see :class:`games.models.Move`): bulk changes are refused."""
+
+    def update(self, **kwargs: Any) -> NoReturn:
+        from games.models import MoveLogError
+
+        raise MoveLogError("the move log is append-only: moves cannot be updated")
+
+    def delete(self) -> NoReturn:
+        from games.models import MoveLogError
+
+        raise MoveLogError("the move log is append-only: moves cannot be deleted")

@@ -1,0 +1,149 @@
+"""What a page or a websocket push shows one user of a game, and the partials it uses.
+
+The game page, ``templates/games/game.html``, defines its parts once with
+``{% partialdef <name> inline %}``. An HTMX response renders one of them as
+``"games/game.html#<name>"``; a websocket push renders the live ones for the receiving
+user (:func:`render_live_fragments`) with ``oob`` true, and htmx's websocket extension
+swaps each in by its element id. The partials and their contract:
+
+``status``   id ``game-status``: whose turn, turn number, deadline, the game's end.
+``players``  id ``game-players``: the seats, names, rack sizes, scores of the round.
+``board``    id ``game-board``: the table (for the player whose turn it is, the turn
+             in progress ``draft`` with each set's validity) and the River.
+``rack``     id ``game-rack``: the viewer's own rack (nothing for a spectator).
+``building`` id ``game-building``: "<name> is building a move" (context ``building``,
+             a :class:`SeatInfo`); pushed alone when a player saves their draft.
+
+Each root element carries its id and, when ``oob`` is true, ``hx-swap-oob="true"``.
+
+Context (from :func:`game_context`): ``game`` (:class:`PublicGame`), ``view`` (the
+engine's :class:`~engine.views.PlayerView` for a seated player, its spectator view for
+anyone else), ``seats`` (:class:`SeatInfo` per seat), ``me`` (the viewer's seat or
+``None``), ``draft`` (:class:`~games.services.drafts.DraftView` of the viewer's turn,
+or ``None``), ``user``, ``oob``. The game model itself is never put in a context: its
+cached state holds every rack and the pool, and a template can reach any attribute.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.template.loader import render_to_string
+
+from accounts.models import User
+from engine.state import Outcome
+from engine.views import PlayerView, spectator_view, view_for
+from games.models import Game, Seat
+from games.services.drafts import DraftView, read_draft
+
+TEMPLATE = "games/game.html"
+LIVE_PARTIALS = ("status", "players", "board", "rack")
+"""The partials a websocket push re-renders, in order."""
+BUILDING_PARTIAL = "building"
+
+
+@dataclass(frozen=True)
+class PublicGame:
+    """What anyone watching may know about a game (no seed, no state)."""
+
+    id: int
+    table_id: int
+    number: int
+    games_in_round: int
+    version: int
+    turn_number: int
+    current_seat: int | None
+    turn_started_at: datetime
+    turn_deadline: datetime | None
+    turn_seconds: int
+    is_over: bool
+    outcome: Outcome | None
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """One seat as the viewer sees it."""
+
+    number: int
+    name: str
+    is_bot: bool
+    is_me: bool
+    is_current: bool
+    rack_size: int
+    initial_meld_done: bool
+    round_total: int
+
+
+def game_context(game: Game, user: User) -> dict[str, Any]:
+    """The context of the game page and of its partials, for ``user`` (a member)."""
+    state = game.engine_state()
+    seats = list(game.table.seats.select_related("user").order_by("number"))
+    me = next(
+        (s.number for s in seats if s.kind == Seat.Kind.PLAYER and s.user_id == user.pk), None
+    )
+    view = spectator_view(state) if me is None else view_for(state, me)
+    draft: DraftView | None = None
+    if me is not None and not game.is_over and game.current_seat == me:
+        draft = read_draft(game, user)
+    return {
+        "game": _public(game),
+        "view": view,
+        "seats": _seats(game, view, seats, me),
+        "me": me,
+        "draft": draft,
+        "user": user,
+        "oob": False,
+    }
+
+
+def render_live_fragments(game: Game, user: User) -> str:
+    """The live partials for ``user``, concatenated, ready for out-of-band swaps."""
+    context = {**game_context(game, user), "oob": True}
+    return "".join(render_to_string(f"{TEMPLATE}#{name}", context) for name in LIVE_PARTIALS)
+
+
+def render_building_notice(game: Game, seat: int) -> str:
+    """The out-of-band notice that ``seat`` is building a move."""
+    seats = list(game.table.seats.select_related("user").order_by("number"))
+    infos = _seats(game, spectator_view(game.engine_state()), seats, me=None)
+    info = next((s for s in infos if s.number == seat), None)
+    if info is None:
+        return ""
+    return render_to_string(f"{TEMPLATE}#{BUILDING_PARTIAL}", {"building": info, "oob": True})
+
+
+def _public(game: Game) -> PublicGame:
+    return PublicGame(
+        id=game.pk,
+        table_id=game.table_id,
+        number=game.number,
+        games_in_round=game.table.games_in_round,
+        version=game.version,
+        turn_number=game.turn_number,
+        current_seat=game.current_seat,
+        turn_started_at=game.turn_started_at,
+        turn_deadline=game.turn_deadline,
+        turn_seconds=game.table.turn_seconds,
+        is_over=game.is_over,
+        outcome=None if game.outcome is None else Outcome.from_dict(game.outcome),
+    )
+
+
+def _seats(game: Game, view: PlayerView, seats: list[Seat], me: int | None) -> list[SeatInfo]:
+    round_ = game.table.engine_round()
+    totals = round_.totals if round_ is not None else (0,) * len(seats)
+    return [
+        SeatInfo(
+            number=seat.number,
+            name=seat.occupant_name,
+            is_bot=seat.kind == Seat.Kind.BOT,
+            is_me=seat.number == me,
+            is_current=seat.number == game.current_seat,
+            rack_size=view.rack_sizes[seat.number],
+            initial_meld_done=view.initial_meld_done[seat.number],
+            round_total=totals[seat.number],
+        )
+        for seat in seats
+    ]

@@ -1,0 +1,56 @@
+"""The service layer: every write to a table or a game goes through these functions.
+
+Views, consumers and Celery tasks stay thin and call one function each. A function is
+one transaction: it locks the row it changes (``select_for_update``), checks the request
+against what is committed, lets :mod:`engine` judge the rules, saves the state and the
+move log together, and only after commit pushes to watchers and schedules tasks.
+
+Errors are :class:`games.errors.GameActionError` subclasses with a ``message`` for the
+player; when one is raised nothing has changed.
+
+Modules, by idea: :mod:`.lobby` (tables and seats), :mod:`.turns` (moves by players,
+bots and the turn clock), :mod:`.drafts` (the turn in progress), :mod:`.rounds`
+(games of a round, standings), :mod:`.core` (the locked path every move takes).
+"""
+
+from games.services.drafts import (
+    NEW_SET,
+    RACK,
+    DraftSet,
+    DraftView,
+    move_tile,
+    read_draft,
+    reset_draft,
+    save_draft,
+)
+from games.services.lobby import SeatPlan, create_table, join_table
+from games.services.turns import (
+    discard,
+    draw,
+    pass_turn,
+    play,
+    play_bot_move,
+    take_from_river,
+    time_out_turn,
+)
+
+__all__ = [
+    "NEW_SET",
+    "RACK",
+    "DraftSet",
+    "DraftView",
+    "SeatPlan",
+    "create_table",
+    "discard",
+    "draw",
+    "join_table",
+    "move_tile",
+    "pass_turn",
+    "play",
+    "play_bot_move",
+    "read_draft",
+    "reset_draft",
+    "save_draft",
+    "take_from_river",
+    "time_out_turn",
+]

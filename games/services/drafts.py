@@ -1,0 +1,273 @@
+"""The turn in progress: the table a player builds, saved on the server as they work.
+
+A correspondence player may build a move over several visits, so the working table
+lives in a :class:`~games.models.Draft` row per (game, seat), tied to one turn number.
+Edits move one tile at a time: from the rack or from a set, to a set, to a new set, or
+back to the rack (only tiles that came from the rack: what was on the table when the
+turn began stays on the table). Copies of a tile are interchangeable, so tiles are
+named by their notation.
+
+Drafts never change the game's ``version``: they are not moves. Saving one tells the
+other players that this seat is building a move, without saying what.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Literal
+
+from django.db import transaction
+
+from accounts.models import User
+from engine.actions import InvalidAction, Table, parse_table, table_to_json
+from engine.sets import analyse_set
+from engine.state import GameState
+from engine.tiles import NotationError, Tile, format_tiles, parse_tile
+from engine.verdict import judge_turn
+from games import live
+from games.errors import DraftError, NotYourTurn
+from games.models import Draft, Game
+from games.services.core import Turn, lock_game, seat_of
+
+RACK: Literal["rack"] = "rack"
+"""Where a tile comes from or goes to: the player's rack."""
+NEW_SET: Literal["new"] = "new"
+"""Where a tile goes: a new set at the end of the table."""
+
+Source = int | Literal["rack"]
+Target = int | Literal["rack", "new"]
+
+
+@dataclass(frozen=True)
+class DraftSet:
+    """One set of the working table, judged on its own."""
+
+    index: int
+    tiles: tuple[str, ...]
+    valid: bool
+    problem: str | None
+    kinds: tuple[str, ...]
+    value: int | None
+
+
+@dataclass(frozen=True)
+class DraftView:
+    """What the player sees of their turn in progress (only ever sent to them).
+
+    ``editable`` is False when it is not their turn: ``sets`` are then the table as it
+    is. ``rack`` is what is left on the rack (rack before + table before - working
+    table); ``played`` the tiles moved from the rack; ``changed`` whether the table
+    differs from the one the turn began with. ``ready`` and ``verdict`` give the rules'
+    judgement of playing the working table now.
+    """
+
+    game_id: int
+    seat: int
+    turn_number: int
+    editable: bool
+    sets: tuple[DraftSet, ...]
+    rack: tuple[str, ...]
+    played: tuple[str, ...]
+    changed: bool
+    ready: bool
+    verdict: str
+
+
+def working_table(turn: Turn) -> Table:
+    """The table the seat is building this turn: its fresh draft, or the table as it is."""
+    draft = _fresh_draft(turn.game, turn.seat)
+    return turn.state.table if draft is None else parse_table(draft.table)
+
+
+def draft_changed(turn: Turn) -> bool:
+    """True when the seat's draft differs from the table the turn began with."""
+    return _changed(turn.state.table, working_table(turn))
+
+
+def read_draft(game: Game, user: User) -> DraftView:
+    """The turn in progress of ``user``'s seat (read only; takes no lock)."""
+    seat = seat_of(game, user)
+    state = game.engine_state()
+    turn = Turn(game, state, seat)
+    editable = not game.is_over and seat == game.current_seat
+    return _view(turn, working_table(turn) if editable else state.table, editable)
+
+
+def move_tile(
+    game_id: int,
+    user: User,
+    tile: str,
+    source: Source,
+    target: Target,
+    position: int | None = None,
+) -> DraftView:
+    """Move one ``tile`` from ``source`` (``RACK`` or a set index, from 0) to ``target``
+    (a set index, ``NEW_SET`` or ``RACK``), at ``position`` in the target set (default:
+    at its end). A set left empty disappears, so later indices shift down by one."""
+    with transaction.atomic():
+        turn = _lock_own_turn(game_id, user)
+        before = turn.state.table
+        sets = [list(tile_set) for tile_set in working_table(turn)]
+        moved = _parse_tile(tile)
+        _take(sets, moved, source, _remainder(turn.state, turn.seat, sets))
+        if target == RACK:
+            if source == RACK:
+                raise DraftError(f"{moved} is already on your rack.")
+            if _count(sets, moved) < _count(before, moved):
+                raise DraftError(
+                    f"{moved} was on the table when your turn began: it stays on the table."
+                )
+        elif target == NEW_SET:
+            sets.append([moved])
+        else:
+            destination = _set_at(sets, target)
+            destination.insert(len(destination) if position is None else position, moved)
+        return _save(turn, [tile_set for tile_set in sets if tile_set])
+
+
+def reset_draft(game_id: int, user: User) -> DraftView:
+    """Start the turn over: the working table becomes the table as it is."""
+    with transaction.atomic():
+        turn = _lock_own_turn(game_id, user)
+        return _save(turn, [list(tile_set) for tile_set in turn.state.table])
+
+
+def save_draft(game_id: int, user: User, table: Sequence[Sequence[str]]) -> DraftView:
+    """Replace the working table with ``table`` (sets of notation), checked: every tile
+    of the table stays on it, and the tiles added come from the player's rack."""
+    with transaction.atomic():
+        turn = _lock_own_turn(game_id, user)
+        try:
+            sets = [list(tile_set) for tile_set in parse_table(table) if tile_set]
+        except InvalidAction as err:
+            raise DraftError(str(err)) from None
+        _check_tiles(turn, sets)
+        return _save(turn, sets)
+
+
+# --- helpers -----------------------------------------------------------------------
+
+
+def _lock_own_turn(game_id: int, user: User) -> Turn:
+    # The game row is locked like for a move: a draft edit waits for a move being
+    # committed and then sees the new turn, instead of saving work for a turn that ended.
+    game = lock_game(game_id)
+    seat = seat_of(game, user)
+    if game.is_over or seat != game.current_seat:
+        raise NotYourTurn("It is not your turn: you can build a move on your turn.")
+    return Turn(game, game.engine_state(), seat)
+
+
+def _fresh_draft(game: Game, seat: int) -> Draft | None:
+    """The seat's draft for the game's current turn; an older one counts as none."""
+    return Draft.objects.filter(game=game, seat=seat, turn_number=game.turn_number).first()
+
+
+def _save(turn: Turn, sets: list[list[Tile]]) -> DraftView:
+    game = turn.game
+    Draft.objects.update_or_create(
+        game=game,
+        seat=turn.seat,
+        defaults={"turn_number": game.turn_number, "table": table_to_json(_as_table(sets))},
+    )
+    transaction.on_commit(partial(live.publish_building, game.pk, turn.seat), robust=True)
+    return _view(turn, _as_table(sets), editable=True)
+
+
+def _view(turn: Turn, table: Table, editable: bool) -> DraftView:
+    state, rules = turn.state, turn.state.ruleset
+    sets = []
+    for index, tile_set in enumerate(table):
+        analysis = analyse_set(tile_set, rules)
+        sets.append(
+            DraftSet(
+                index=index,
+                tiles=tuple(format_tiles(tile_set)),
+                valid=analysis.valid,
+                problem=analysis.problem,
+                kinds=analysis.set_types,
+                value=analysis.best_value,
+            )
+        )
+    rack = state.racks[turn.seat]
+    verdict = judge_turn(state.table, rack, table, state.initial_meld_done[turn.seat], rules)
+    return DraftView(
+        game_id=turn.game.pk,
+        seat=turn.seat,
+        turn_number=turn.game.turn_number,
+        editable=editable,
+        sets=tuple(sets),
+        rack=tuple(format_tiles(sorted(_remainder(state, turn.seat, table).elements()))),
+        played=tuple(format_tiles(verdict.played)),
+        changed=_changed(state.table, table),
+        ready=editable and verdict.valid,
+        verdict=verdict.detail,
+    )
+
+
+def _remainder(state: GameState, seat: int, sets: Sequence[Sequence[Tile]]) -> Counter[Tile]:
+    """Rack before + table before - working table: what is still on the rack."""
+    left = Counter(state.racks[seat])
+    left.update(_bag(state.table))
+    left.subtract(_bag(sets))
+    return +left
+
+
+def _take(sets: list[list[Tile]], tile: Tile, source: Source, rack: Counter[Tile]) -> None:
+    if source == RACK:
+        if not rack[tile]:
+            raise DraftError(f"{tile} is not on your rack.")
+        return
+    tile_set = _set_at(sets, source)
+    if tile not in tile_set:
+        raise DraftError(f"Set {source + 1} has no {tile}.")
+    tile_set.remove(tile)
+
+
+def _set_at(sets: list[list[Tile]], index: object) -> list[Tile]:
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(sets):
+        raise DraftError(f"There is no set {index!r} on the table.")
+    return sets[index]
+
+
+def _check_tiles(turn: Turn, sets: list[list[Tile]]) -> None:
+    before, after = _bag(turn.state.table), _bag(sets)
+    missing = before - after
+    if missing:
+        raise DraftError(
+            f"{min(missing)} was on the table when your turn began: it stays on the table."
+        )
+    extra = (after - before) - Counter(turn.state.racks[turn.seat])
+    if extra:
+        raise DraftError(f"{min(extra)} is not on your rack.")
+
+
+def _parse_tile(text: str) -> Tile:
+    try:
+        return parse_tile(text)
+    except (NotationError, TypeError) as err:
+        raise DraftError(str(err)) from None
+
+
+def _bag(sets: Sequence[Sequence[Tile]]) -> Counter[Tile]:
+    bag: Counter[Tile] = Counter()
+    for tile_set in sets:
+        bag.update(tile_set)
+    return bag
+
+
+def _count(sets: Sequence[Sequence[Tile]], tile: Tile) -> int:
+    return sum(tile_set.count(tile) for tile_set in sets)
+
+
+def _changed(before: Table, after: Sequence[Sequence[Tile]]) -> bool:
+    """Whether two tables differ as multisets of multisets (order never matters)."""
+    as_bag = Counter(tuple(sorted(tile_set)) for tile_set in before if tile_set)
+    return as_bag != Counter(tuple(sorted(tile_set)) for tile_set in after if tile_set)
+
+
+def _as_table(sets: Sequence[Sequence[Tile]]) -> Table:
+    return tuple(tuple(tile_set) for tile_set in sets)

@@ -1,0 +1,144 @@
+"""The moves of a turn: by a player, by a bot, and by the turn clock.
+
+Each public function is one transaction: lock the game row, check, let the engine judge,
+save, log, and announce after commit (:mod:`games.services.core`). Players send back
+the ``version`` they were shown; a stale or repeated submission changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Sequence
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from engine import game as engine
+from engine.actions import Table, parse_table
+from engine.tiles import NotationError, parse_tile
+from games.errors import IllegalPlay, InvalidMove
+from games.models import Game, Move, Seat
+from games.services.core import Turn, commit_action, lock_for_player, lock_game
+from games.services.drafts import draft_changed, working_table
+
+logger = logging.getLogger("games.services")
+
+TableNotation = Sequence[Sequence[str]]
+"""A table as sets of tile notation: ``[["R7", "R8", "R9"], ["K1", "B1", "O1"]]``."""
+
+
+def play(game_id: int, user: User, version: int, table: TableNotation | None = None) -> Game:
+    """Play the turn in progress (``table=None``) or the explicit ``table`` given.
+
+    Raises a :class:`~games.errors.GameActionError`: ``IllegalPlay`` carries the
+    rules' sentence (``"R5 B6 R7 is neither a run ..."``).
+    """
+    with transaction.atomic():
+        turn = lock_for_player(game_id, user, version)
+        sets = working_table(turn) if table is None else _parse(table)
+        return commit_action(turn, engine.Play(sets), Move.By.USER, user)
+
+
+def draw(game_id: int, user: User, version: int) -> Game:
+    """Draw from the pool (two with the River: then :func:`discard` one)."""
+    return _simple(game_id, user, version, engine.Draw())
+
+
+def pass_turn(game_id: int, user: User, version: int) -> Game:
+    """Let the turn go by; only allowed when the pool is empty."""
+    return _simple(game_id, user, version, engine.Pass())
+
+
+def discard(game_id: int, user: User, version: int, tile: str) -> Game:
+    """River: put one of the two tiles just drawn on the River, keeping the other."""
+    try:
+        action = engine.Discard(parse_tile(tile))
+    except NotationError as err:
+        raise InvalidMove(str(err)) from None
+    return _simple(game_id, user, version, action)
+
+
+def take_from_river(
+    game_id: int, user: User, version: int, index: int, table: TableNotation
+) -> Game:
+    """River: take the tile at ``index`` and every newer one, playing ``table``."""
+    with transaction.atomic():
+        turn = lock_for_player(game_id, user, version)
+        action = engine.TakeFromRiver(index, _parse(table))
+        return commit_action(turn, action, Move.By.USER, user)
+
+
+def _simple(game_id: int, user: User, version: int, action: engine.Action) -> Game:
+    with transaction.atomic():
+        turn = lock_for_player(game_id, user, version)
+        return commit_action(turn, action, Move.By.USER, user)
+
+
+def _parse(table: TableNotation) -> Table:
+    try:
+        return parse_table(table)
+    except engine.InvalidAction as err:
+        raise InvalidMove(str(err)) from None
+
+
+def time_out_turn(game_id: int, turn_number: int) -> Game | None:
+    """End turn ``turn_number`` if its deadline has passed; else do nothing.
+
+    The player draws the failed-turn penalty if their turn in progress had changed the
+    table, the overtime penalty otherwise (engine ``Timeout``). Returns the game, or
+    ``None`` when there was nothing to do (the turn ended, the clock has not run out).
+    """
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.is_over or game.turn_number != turn_number or game.current_seat is None:
+            return None
+        if game.turn_deadline is None or timezone.now() < game.turn_deadline:
+            return None
+        turn = Turn(game, game.engine_state(), game.current_seat)
+        action = engine.Timeout(changed=draft_changed(turn))
+        return commit_action(turn, action, Move.By.TIMEOUT)
+
+
+def play_bot_move(game_id: int, turn_number: int, rng: random.Random | None = None) -> Game | None:
+    """Make one move for the bot whose turn ``turn_number`` is; ``None`` if there is none.
+
+    The bot thinks on a snapshot, without the lock: a strong bot may take a while, and
+    holding the row that long would block the turn clock. The move is then committed
+    like anyone's, under the lock, only if the game is still at the version the bot saw.
+    """
+    snapshot = Game.objects.filter(pk=game_id).first()
+    if snapshot is None or snapshot.current_seat is None or snapshot.turn_number != turn_number:
+        return None
+    seat = Seat.objects.filter(
+        table_id=snapshot.table_id, number=snapshot.current_seat, kind=Seat.Kind.BOT
+    ).first()
+    if seat is None:
+        return None
+    action = choose_bot_action(
+        snapshot.engine_state(), seat.number, seat.bot_level, rng or random.Random()
+    )
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.version != snapshot.version:
+            return None
+        turn = Turn(game, game.engine_state(), seat.number)
+        try:
+            return commit_action(turn, action, Move.By.BOT)
+        except (IllegalPlay, InvalidMove):
+            # The engine refuses before writing anything, so the transaction is clean.
+            # A bot's mistake must not stall a live game: it takes the clock's way out,
+            # which is legal in every state (draw, or pass, or finish a River draw).
+            logger.exception("game %s: bot at seat %s chose a refused move", game_id, seat.number)
+            return commit_action(turn, engine.Timeout(changed=False), Move.By.BOT)
+
+
+def choose_bot_action(
+    state: engine.GameState, seat: int, level: str, rng: random.Random
+) -> engine.Action:
+    """The bot's decision, from :mod:`engine.bots` (imported when first needed)."""
+    from engine.bots import choose_action  # type: ignore[import-not-found, unused-ignore]
+
+    action: engine.Action = choose_action(state, seat, level, rng)
+    return action

@@ -1,0 +1,52 @@
+from collections.abc import Iterator
+
+import pytest
+from django.test import override_settings
+
+from accounts.models import User
+from config.celery_app import app as celery_app
+from games import services
+from games.models import Game, Table
+from games.services import SeatPlan
+from tests.factories import UserFactory
+
+
+@pytest.fixture(autouse=True)
+def _eager_celery() -> Iterator[None]:
+    # Tasks run in the test's process at once (and never reach a real broker, where a
+    # worker of `make run` sharing the Redis could pick them up). Bots do not pause.
+    celery_app.conf.task_always_eager = True
+    celery_app.conf.task_eager_propagates = True
+    with override_settings(GAMES_BOT_DELAY_SECONDS=(0, 0)):
+        yield
+    celery_app.conf.task_always_eager = False
+    celery_app.conf.task_eager_propagates = False
+
+
+@pytest.fixture
+def carol(db: None) -> User:
+    """A member who watches: she has no seat."""
+    return UserFactory(username="carol", display_name="Carol")
+
+
+def start_table(*players: User, **settings: object) -> Table:
+    """A table whose seats are taken by ``players`` in order; its round has started."""
+    table = services.create_table(
+        players[0],
+        [SeatPlan.taken_by(players[0]), *(SeatPlan.reserved_for(p) for p in players[1:])],
+        **settings,  # type: ignore[arg-type]
+    )
+    for player in players[1:]:
+        services.join_table(table.pk, player)
+    table.refresh_from_db()
+    return table
+
+
+def current_game(table: Table) -> Game:
+    return table.games.order_by("-number").first()  # type: ignore[return-value]
+
+
+@pytest.fixture
+def game(alice: User, bob: User) -> Game:
+    """A two-player game between alice (seat 0) and bob (seat 1), just dealt."""
+    return current_game(start_table(alice, bob))
