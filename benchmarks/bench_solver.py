@@ -1,0 +1,149 @@
+"""Benchmark the exact solver on the sample positions.
+
+Run ``python benchmarks/bench_solver.py`` from the repository root. Every position is
+solved in one warm process (after one untimed warm-up pass) with the "tiles"
+objective (the headline) and the "value" objective, and each answer is compared with
+the position's reference optimum. The table gives, per table-size bucket, the count,
+p50/p90/max wall time in milliseconds and whether every answer was optimal; the last
+line sums up.
+
+Options: ``--positions FILE`` (default: tests/engine/data/sample-positions.json),
+``--repeat N`` (timed passes, default 3; the median time per position is used),
+``--check`` (also judge every answer with engine.verdict.judge_turn).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.ruleset import Ruleset  # noqa: E402
+from engine.solver import Solution, solve  # noqa: E402
+from engine.tiles import Tile, parse_tiles  # noqa: E402
+
+DEFAULT = ROOT / "tests" / "engine" / "data" / "sample-positions.json"
+BUCKETS = ("t00", "t15", "t30", "t45", "t60", "t75", "t90", "initial", "edge")
+
+
+def bucket(position_id: str) -> str:
+    for name in BUCKETS:
+        if f"_{name}_" in f"_{position_id}_" or position_id.startswith(name):
+            return name
+    return "other"
+
+
+def expected(position: dict[str, Any], objective: str) -> tuple[int, int]:
+    ref = position["reference"]
+    if position["mode"] == "initial":
+        return ref["max_tiles_initial"], -1
+    if objective == "tiles":
+        return ref["max_tiles"], ref["max_value_among_max_tiles"]
+    return -1, ref["max_value"]
+
+
+def optimal(position: dict[str, Any], objective: str, solution: Solution) -> bool:
+    tiles, value = expected(position, objective)
+    return (tiles < 0 or solution.n == tiles) and (value < 0 or solution.value == value)
+
+
+def run_one(position: dict[str, Any], objective: str) -> tuple[float, Solution]:
+    table = [parse_tiles(tile_set) for tile_set in position["table"]]
+    rack = parse_tiles(position["rack"])
+    done = position["mode"] != "initial"
+    start = time.perf_counter()
+    solution = solve(table, rack, done, Ruleset(), objective)  # type: ignore[arg-type]
+    return (time.perf_counter() - start) * 1000, solution
+
+
+def judged(position: dict[str, Any], solution: Solution) -> bool:
+    from engine.verdict import judge_turn
+
+    if not solution.played:
+        return True
+    table: list[tuple[Tile, ...]] = [parse_tiles(s) for s in position["table"]]
+    verdict = judge_turn(
+        table,
+        parse_tiles(position["rack"]),
+        solution.table_after,
+        position["mode"] != "initial",
+        Ruleset(),
+    )
+    return verdict.valid
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=Path, default=DEFAULT)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--check", action="store_true")
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args()
+    positions = json.loads(args.positions.read_text())["positions"]
+    all_ok = True
+    for objective in ("tiles", "value"):
+        for position in positions:  # warm-up: fills the memo tables once
+            run_one(position, objective)
+        rows: dict[str, list[tuple[float, bool]]] = {}
+        for position in positions:
+            if objective == "value" and position["mode"] == "initial":
+                continue
+            times = []
+            ok = True
+            for _ in range(max(1, args.repeat)):
+                ms, solution = run_one(position, objective)
+                times.append(ms)
+                ok = ok and optimal(position, objective, solution)
+            if args.check:
+                ok = ok and judged(position, solution)
+            ms = statistics.median(times)
+            if args.verbose:
+                print(f"{position['id']:32} {ms:8.1f} ms {'ok' if ok else 'WRONG'}")
+            rows.setdefault(bucket(position["id"]), []).append((ms, ok))
+        all_ok = report(objective, rows) and all_ok
+    return 0 if all_ok else 1
+
+
+def report(objective: str, rows: dict[str, list[tuple[float, bool]]]) -> bool:
+    print(f"\nobjective={objective}")
+    print(f"{'bucket':8} {'count':>5} {'p50 ms':>8} {'p90 ms':>8} {'max ms':>8}  optimal")
+    every: list[float] = []
+    every_ok = True
+    for name in (*BUCKETS, "other"):
+        if name not in rows:
+            continue
+        times = [ms for ms, _ in rows[name]]
+        ok = all(flag for _, flag in rows[name])
+        every.extend(times)
+        every_ok = every_ok and ok
+        print(
+            f"{name:8} {len(times):5} {percentile(times, 0.5):8.1f} {percentile(times, 0.9):8.1f}"
+            f" {max(times):8.1f}  {'yes' if ok else 'NO'}"
+        )
+    print(
+        f"{'all':8} {len(every):5} {percentile(every, 0.5):8.1f} {percentile(every, 0.9):8.1f}"
+        f" {max(every):8.1f}  {'yes' if every_ok else 'NO'}"
+    )
+    p50, p90, worst = percentile(every, 0.5), percentile(every, 0.9), max(every)
+    print(
+        f"summary objective={objective}: {len(every)} positions, p50 {p50:.1f} ms,"
+        f" p90 {p90:.1f} ms, max {worst:.1f} ms, all optimal: {'yes' if every_ok else 'NO'}"
+    )
+    return every_ok
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

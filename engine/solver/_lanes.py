@@ -1,0 +1,444 @@
+"""Lanes: the runs of one colour that are open while the solver walks up the numbers.
+
+The solver visits the numbers 1..13 in order. A run of colour ``c`` that is open at
+number ``x`` is a *lane*; at the next number it either takes a tile of ``c`` (a real
+tile or a joker) or stops. Only the length up to 3 matters (a run needs 3 tiles), so
+a lane is a small integer *token*:
+
+* bits 0-1: length so far, capped at 3 (0 only for a wrap head before number 1);
+* bits 2-3: what the lane is: an ordinary ``RUN``; with 13-1 wrap a ``HEAD`` (a run
+  that came round from 13 into 1), a ``PEND`` (a head that has stopped and waits for
+  the ``TAIL`` that ends at 13 and joins it), or a ``TAIL``;
+* bits 4-5: the layer: ``FREE`` sets, ``MELD`` sets (same-turn initial meld: sets of
+  rack tiles that count towards the minimum) or the ``DESIG`` set (single-set
+  initial meld: the one set that must reach the minimum);
+* bits 6-7: a pin, ``k + 1`` when the lane carries locked joker set ``k``.
+
+A colour's state is the sorted tuple of its tokens. Copies of a tile are identical,
+so lanes of one colour are interchangeable and the sorted tuple is canonical.
+:func:`colour_options` lists every way a colour state can take the tiles of one
+number; it is pure and memoised, so the search itself only moves integers around.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from itertools import product
+
+from engine.solver._groups import symmetric_code
+
+RUN, HEAD, PEND, TAIL = 0, 1, 2, 3
+FREE, MELD, DESIG = 0, 1, 2
+
+# Tile sources for one lane at one number.
+REAL, JOKER, BLOCK, KEEP, REPLACE = "real", "joker", "block", "keep", "replace"
+
+
+def token(length: int, kind: int = RUN, layer: int = FREE, pin: int = 0) -> int:
+    """Pack a lane.
+
+    >>> token(3), token(1, TAIL, MELD)
+    (3, 29)
+    """
+    return length | kind << 2 | layer << 4 | pin << 6
+
+
+def length_of(tok: int) -> int:
+    return tok & 3
+
+
+def kind_of(tok: int) -> int:
+    return tok >> 2 & 3
+
+
+def layer_of(tok: int) -> int:
+    return tok >> 4 & 3
+
+
+def pin_of(tok: int) -> int:
+    return tok >> 6
+
+
+@dataclass(frozen=True, slots=True)
+class BlockCell:
+    """What locked set ``block`` asks of its colour at one number.
+
+    ``need`` is ``BLOCK`` (its own numbered tile, reserved) or ``JOKER`` (its joker
+    stands here: keep it or replace it by the real tile), or None when the block has
+    no tile at this number but a lane is bound to it (a wrapped block between its two
+    ends). ``start``: a lane must take the block here (linear block, or the tail end
+    of a wrapped block); ``end``: the lane lets go of a linear block after this number.
+    """
+
+    block: int
+    need: str | None
+    start: bool
+    end: bool
+    wrapped: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CellSpec:
+    """Everything that decides the options of one colour at one number.
+
+    ``table`` copies must be laid (they come from the table, minus any reserved by a
+    locked block), ``rack_min``..``rack`` copies may come from the rack. ``layers``
+    are the layers new sets may belong to; ``group_layers`` likewise for groups.
+    ``colour_code`` is the multiplier of this colour in a colour-aware group tally
+    (0 for the symmetric tally). ``blocks`` lists locked blocks of this colour.
+    """
+
+    table: int
+    rack: int
+    rack_min: int
+    jokers: int
+    layers: tuple[int, ...] = (FREE,)
+    group_layers: tuple[int, ...] = (FREE,)
+    colour_code: int = 0
+    rack_flag: bool = False
+    blocks: tuple[BlockCell, ...] = ()
+    rack_only_replacement: bool = False
+    meld_counts_all: bool = False
+    meld_base: int = 25
+    desig_base: int = 625
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One way a colour takes the tiles of a number.
+
+    ``rack`` = rack tiles laid, ``jokers``/``meld_jokers`` = jokers laid (in total /
+    in meld or designated sets), ``tally`` = what the colour adds to the group tally of
+    the number, ``meld_tiles`` = tiles that add their value to the meld counter,
+    ``starts``/``closes`` = the designated set starts / is completed by a run stopping.
+    ``plan`` tells the builder what each token did (see :func:`colour_options`).
+    """
+
+    state: tuple[int, ...]
+    rack: int
+    jokers: int
+    meld_jokers: int
+    tally: int
+    meld_tiles: int
+    starts: bool
+    closes: bool
+    plan: tuple[tuple[int, str, int], ...] = field(compare=False)
+    groups: tuple[int, int, int] = (0, 0, 0)
+
+
+@cache
+def colour_options(state: tuple[int, ...], spec: CellSpec) -> tuple[Option, ...]:
+    """Every distinct way ``state`` can take one number's tiles of its colour.
+
+    The ``plan`` of an option lists ``(token, source, new token)`` per old token in
+    state order, then ``(-1, source, new token)`` per started lane; a stopped lane has
+    new token -1 (or its ``PEND`` token). Options with the same effect are merged, and
+    an option is dropped when another with the same counts leaves lanes that can do
+    everything its lanes can (longer lanes; extra lanes of length 3, which may stop).
+
+    A run of length 3 meeting one table tile: the run takes it, or the run stops and
+    the tile goes to a group (stopping and starting a new run is no better than going on):
+
+    >>> spec = CellSpec(table=1, rack=0, rack_min=0, jokers=0)
+    >>> [(o.state, o.groups) for o in colour_options((3,), spec)]
+    [((3,), (0, 0, 0)), ((), (1, 0, 0))]
+    >>> sorted((o.state, o.rack) for o in colour_options((), CellSpec(1, 1, 0, 0)))
+    [((), 0), ((), 1), ((1,), 0), ((1,), 1), ((1, 1), 1)]
+    """
+    found: dict[tuple[object, ...], Option] = {}
+    for option in _raw_options(state, spec):
+        key = (
+            option.state,
+            option.rack,
+            option.jokers,
+            option.meld_jokers,
+            option.tally,
+            option.meld_tiles,
+            option.starts,
+            option.closes,
+        )
+        if key not in found:
+            found[key] = option
+    options = list(found.values())
+    return tuple(o for o in options if not any(_better(p, o) for p in options if p is not o))
+
+
+def _better(p: Option, o: Option) -> bool:
+    return (
+        p.rack == o.rack
+        and p.jokers == o.jokers
+        and p.meld_jokers == o.meld_jokers
+        and p.tally == o.tally
+        and p.meld_tiles == o.meld_tiles
+        and p.starts == o.starts
+        and p.closes == o.closes
+        and p.state != o.state
+        and dominates(p.state, o.state)
+    )
+
+
+def _token_actions(tok: int, spec: CellSpec) -> list[tuple[str, int]]:
+    """(source, new token) pairs for one old token; new token -1 = gone."""
+    length, kind, layer, pin = length_of(tok), kind_of(tok), layer_of(tok), pin_of(tok)
+    grown = min(length + 1, 3)
+    if kind == PEND:
+        return [("stay", tok)]
+    cell = _block_cell(spec, pin - 1) if pin else None
+    if cell is not None and cell.need is not None:
+        new_pin = 0 if cell.end and not cell.wrapped else pin
+        return _pinned_sources(cell, token(grown, kind, layer, new_pin))
+    acts = [(REAL, token(grown, kind, layer, pin)), (JOKER, token(grown, kind, layer, pin))]
+    if kind == RUN and length == 3:
+        acts.append(("stop", -1))
+    elif kind == HEAD and length >= 1:
+        acts.append(("stop", token(length, PEND, layer, pin)))
+    if layer == FREE and not pin:
+        for cell in spec.blocks:
+            if cell.start and not cell.wrapped:
+                nxt = token(grown, kind, layer, 0 if cell.end else cell.block + 1)
+                acts.extend(_pinned_sources(cell, nxt))
+    return acts
+
+
+def _pinned_sources(cell: BlockCell, nxt: int) -> list[tuple[str, int]]:
+    tag = f"@{cell.block}"
+    if cell.need == BLOCK:
+        return [(BLOCK + tag, nxt)]
+    return [(KEEP + tag, nxt), (REPLACE + tag, nxt)]
+
+
+def _block_cell(spec: CellSpec, block: int) -> BlockCell | None:
+    for cell in spec.blocks:
+        if cell.block == block:
+            return cell
+    return None
+
+
+def _new_lanes(state: tuple[int, ...], spec: CellSpec) -> list[tuple[tuple[str, int], ...]]:
+    """Choices of lanes started at this number (besides claims of pending heads)."""
+    starts: list[tuple[str, int]] = []
+    for layer in spec.layers:
+        starts.append((REAL, token(1, RUN, layer)))
+        starts.append((JOKER, token(1, RUN, layer)))
+    pinned: list[list[tuple[tuple[str, int], ...]]] = []
+    for cell in spec.blocks:
+        if cell.start and not cell.wrapped:
+            lane = token(1, RUN, FREE, 0 if cell.end else cell.block + 1)
+            choices_k: list[tuple[tuple[str, int], ...]] = [()]
+            choices_k.extend((src,) for src in _pinned_sources(cell, lane))
+            pinned.append(choices_k)
+    extras = [sum(parts, ()) for parts in product(*pinned)]
+    choices: list[tuple[tuple[str, int], ...]] = []
+    limit = 2 + spec.jokers
+    for count in range(limit + 1):
+        for combo in _multisets(tuple(starts), count):
+            choices.extend((*combo, *extra) for extra in extras)
+    return choices
+
+
+@cache
+def _multisets(
+    items: tuple[tuple[str, int], ...], count: int
+) -> tuple[tuple[tuple[str, int], ...], ...]:
+    if count == 0:
+        return ((),)
+    if not items:
+        return ()
+    head, rest = items[0], items[1:]
+    with_head = tuple((head, *tail) for tail in _multisets(items, count - 1))
+    return with_head + _multisets(rest, count)
+
+
+def _raw_options(state: tuple[int, ...], spec: CellSpec) -> Iterator[Option]:
+    per_token = [_token_actions(tok, spec) for tok in state]
+    pend_claims = _claim_choices(state, spec)
+    new_choices = _new_lanes(state, spec)
+    for acts in product(*per_token):
+        for claims in pend_claims:
+            acts2 = list(acts)
+            for index, claim in claims:
+                acts2[index] = claim
+            for news in new_choices:
+                yield from _complete(state, spec, tuple(acts2), news)
+
+
+def _claim_choices(
+    state: tuple[int, ...], spec: CellSpec
+) -> list[list[tuple[int, tuple[str, int]]]]:
+    """Which pending heads are claimed by a tail starting here, and with what tile."""
+    per: list[list[tuple[int, tuple[str, int]] | None]] = []
+    for index, tok in enumerate(state):
+        if kind_of(tok) != PEND:
+            continue
+        pin, layer, length = pin_of(tok), layer_of(tok), length_of(tok)
+        tail = token(min(length + 1, 3), TAIL, layer, pin)
+        cell = _block_cell(spec, pin - 1) if pin else None
+        options: list[tuple[int, tuple[str, int]] | None] = []
+        if cell is not None and cell.start:
+            # The wrapped block's tail end starts here: its head must be claimed now.
+            options.extend((index, src) for src in _pinned_sources(cell, tail))
+        else:
+            options.extend([None, (index, (REAL, tail)), (index, (JOKER, tail))])
+            if layer == FREE and not pin:
+                for block_cell in spec.blocks:
+                    if block_cell.start and not block_cell.wrapped:
+                        nxt = token(
+                            min(length + 1, 3),
+                            TAIL,
+                            layer,
+                            0 if block_cell.end else block_cell.block + 1,
+                        )
+                        options.extend((index, src) for src in _pinned_sources(block_cell, nxt))
+        per.append(options)
+    result: list[list[tuple[int, tuple[str, int]]]] = []
+    for combo in product(*per):
+        result.append([claim for claim in combo if claim is not None])
+    return result
+
+
+def _complete(
+    state: tuple[int, ...],
+    spec: CellSpec,
+    acts: tuple[tuple[str, int], ...],
+    news: tuple[tuple[str, int], ...],
+) -> Iterator[Option]:
+    sources = [src for src, _ in acts] + [src for src, _ in news]
+    if not _blocks_taken_once(sources, spec):
+        return
+    new_toks = [tok for _, tok in acts if tok != -1] + [tok for _, tok in news]
+    layers = [layer_of(tok) for _, tok in acts] + [layer_of(tok) for _, tok in news]
+    free_reals = rack_reals = jokers = meld_jokers = lane_meld = replaced = 0
+    for (src, _), layer in zip([*acts, *news], layers, strict=True):
+        base = src.split("@")[0]
+        if base == "stay" or base == "stop":
+            continue
+        counted = spec.meld_counts_all or layer != FREE
+        if base == REAL:
+            if layer == FREE:
+                free_reals += 1
+            else:
+                rack_reals += 1
+        elif base in (JOKER, KEEP):
+            jokers += 1
+            meld_jokers += layer != FREE
+        elif base == REPLACE:
+            free_reals += 1
+            replaced += 1
+        if counted and base != BLOCK:
+            lane_meld += 1
+    if jokers > spec.jokers:
+        return
+    starts = any(
+        layer_of(tok) == DESIG and kind_of(tok) == RUN and length_of(tok) == 1 for _, tok in news
+    )
+    closes = any(
+        src == "stop" and layer_of(tok) == DESIG and kind_of(tok) == RUN
+        for (src, _), tok in zip(acts, state, strict=True)
+    )
+    desig_lane = any(layer_of(tok) == DESIG for tok in new_toks)
+    for g_free in range(3):
+        for g_meld in range(3 if MELD in spec.group_layers else 1):
+            for g_desig in range(2 if DESIG in spec.group_layers and not desig_lane else 1):
+                used = free_reals + rack_reals + g_free + g_meld + g_desig
+                if not spec.table + spec.rack_min <= used <= spec.table + spec.rack:
+                    continue
+                rack = used - spec.table
+                if rack_reals + g_meld + g_desig > rack:
+                    continue
+                if replaced and spec.rack_only_replacement and rack < 1:
+                    continue
+                yield _make_option(
+                    spec,
+                    tuple(sorted(new_toks)),
+                    rack,
+                    jokers,
+                    meld_jokers,
+                    (g_free, g_meld, g_desig),
+                    lane_meld + (g_free if spec.meld_counts_all else 0) + g_meld,
+                    starts,
+                    closes,
+                    acts,
+                    news,
+                )
+
+
+def _blocks_taken_once(sources: list[str], spec: CellSpec) -> bool:
+    """Each block with a tile at this number has exactly one lane taking it."""
+    for cell in spec.blocks:
+        if cell.need is not None:
+            tag = f"@{cell.block}"
+            if sum(1 for src in sources if src.endswith(tag)) != 1:
+                return False
+    return True
+
+
+def _make_option(
+    spec: CellSpec,
+    new_state: tuple[int, ...],
+    rack: int,
+    jokers: int,
+    meld_jokers: int,
+    groups: tuple[int, int, int],
+    meld_tiles: int,
+    starts: bool,
+    closes: bool,
+    acts: tuple[tuple[str, int], ...],
+    news: tuple[tuple[str, int], ...],
+) -> Option:
+    g_free, g_meld, g_desig = groups
+    if spec.colour_code:
+        flag = 3 if spec.rack_flag and rack >= 1 else 0
+        free_code = (g_free + flag) * spec.colour_code
+    else:
+        free_code = symmetric_code(g_free)
+    tally = free_code + symmetric_code(g_meld) * spec.meld_base + g_desig * spec.desig_base
+    plan = tuple((i, src, tok) for i, (src, tok) in enumerate(acts)) + tuple(
+        (-1, src, tok) for src, tok in news
+    )
+    return Option(
+        new_state,
+        rack,
+        jokers,
+        meld_jokers,
+        tally,
+        meld_tiles,
+        starts,
+        closes,
+        plan,
+        groups,
+    )
+
+
+@cache
+def dominates(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    """True when lanes ``a`` can do whatever lanes ``b`` can from here on.
+
+    Free, unpinned runs compare by length (a longer run can do what a shorter one can,
+    and a run of length 3 may stop, so an extra one costs nothing); every other token
+    must match exactly.
+
+    >>> dominates((3, 3), (2,)), dominates((3,), (1, 1)), dominates((1, 3), (3,))
+    (True, False, False)
+    """
+    if a == b:
+        return True
+    plain_a = sorted(tok for tok in a if tok <= 3)
+    plain_b = sorted(tok for tok in b if tok <= 3)
+    if [tok for tok in a if tok > 3] != [tok for tok in b if tok > 3]:
+        return False
+    if len(plain_a) < len(plain_b):
+        return False
+    spare = list(plain_a)
+    for length in sorted(plain_b, reverse=True):
+        fits = [x for x in spare if x >= length]
+        if not fits:
+            return False
+        spare.remove(min(fits))
+    return all(x == 3 for x in spare)
+
+
+def rank(state: tuple[int, ...]) -> int:
+    """A number that grows along :func:`dominates` (a linear extension of it)."""
+    return sum(tok & 3 for tok in state if tok <= 3) + 4 * sum(1 for tok in state if tok <= 3)

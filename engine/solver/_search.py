@@ -1,0 +1,588 @@
+"""The exact search: dynamic programming over the numbers 1..13.
+
+A search state sits between two numbers and holds, packed into one integer, the lanes
+of every colour (see :mod:`engine.solver._lanes`), the jokers laid so far and the
+initial-meld progress. Within a number the colours are visited one after another;
+the tiles each colour gives to groups are tallied, and when the number is done the
+tally is split into groups (with jokers) or the state dies. States whose best possible
+score cannot beat a floor are dropped, and a state is dropped when another one with
+the same jokers and at least its score has lanes that can do everything its lanes
+can (:func:`engine.solver._lanes.dominates`).
+
+Key layout (low bits first): jokers laid (2 bits), jokers in meld sets (2 bits),
+designated-set status (2 bits), the four colour states (10 bits each), the group
+tally of the current number (18 bits), the meld counter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import product
+
+from engine.solver._groups import split_groups, tally_counts
+from engine.solver._lanes import (
+    DESIG,
+    FREE,
+    HEAD,
+    MELD,
+    PEND,
+    TAIL,
+    BlockCell,
+    CellSpec,
+    Option,
+    colour_options,
+    dominates,
+    kind_of,
+    layer_of,
+    length_of,
+    rank,
+    token,
+)
+from engine.solver._model import (
+    MELD_ALL,
+    MELD_LAYER,
+    MELD_SINGLE,
+    NO_MELD,
+    NUMBERS,
+    GroupSeed,
+    Problem,
+)
+
+J_SH, JM_SH, D_SH, C_SH, CB = 0, 2, 4, 6, 10
+ACC_SH = C_SH + 4 * CB
+M_SH = ACC_SH + 18
+CMASK = (1 << CB) - 1
+AMASK = (1 << 18) - 1
+LOW = (1 << C_SH) - 1
+
+_STATES: list[tuple[int, ...]] = [()]
+_IDS: dict[tuple[int, ...], int] = {(): 0}
+_RANK: list[int] = [0]
+_DOM: dict[int, bool] = {}
+
+
+def state_id(state: tuple[int, ...]) -> int:
+    """A small stable number for a colour state (shared by every search)."""
+    found = _IDS.get(state)
+    if found is None:
+        found = len(_STATES)
+        if found > CMASK:
+            raise OverflowError("too many distinct colour states")
+        _IDS[state] = found
+        _STATES.append(state)
+        _RANK.append(rank(state))
+    return found
+
+
+def _dom(a: int, b: int) -> bool:
+    key = a << CB | b
+    found = _DOM.get(key)
+    if found is None:
+        found = _DOM[key] = dominates(_STATES[a], _STATES[b])
+    return found
+
+
+def colour_ids(key: int) -> tuple[int, int, int, int]:
+    return (
+        key >> C_SH & CMASK,
+        key >> (C_SH + CB) & CMASK,
+        key >> (C_SH + 2 * CB) & CMASK,
+        key >> (C_SH + 3 * CB) & CMASK,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class EndChoice:
+    """How the group tally of a number is laid out: jokers per group layer."""
+
+    free_jokers: int
+    meld_jokers: int
+    desig_jokers: int
+    seed_choice: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What happened at one number: each colour's option and the group layout."""
+
+    number: int
+    options: tuple[Option, Option, Option, Option]
+    end: EndChoice
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A legal end: its score, the state before number 1 and the steps taken."""
+
+    score: int
+    start: int
+    steps: list[Step]
+
+
+Trans = tuple[tuple[int, int, bool, bool], ...]
+
+
+class Search:
+    """All the searches over one :class:`Problem`."""
+
+    def __init__(self, problem: Problem) -> None:
+        self.p = problem
+        self.total_jokers = problem.jokers
+        self.single = problem.meld_mode == MELD_SINGLE
+        self.melding = problem.meld_mode != NO_MELD
+        self.bound = problem.rack_bound()
+        self.joker_bonus = problem.rack_jokers * problem.joker_score
+        self._specs: dict[tuple[int, int, int], CellSpec] = {}
+        self._trans: dict[tuple[int, int, int, int], Trans] = {}
+        self._ends: dict[tuple[int, int, int], tuple[tuple[int, bool, EndChoice], ...]] = {}
+        self._final: dict[int, tuple[bool, bool]] = {}
+        self.seeds_at: dict[int, tuple[GroupSeed, ...]] = {}
+        for seed in problem.seeds:
+            self.seeds_at[seed.number] = (*self.seeds_at.get(seed.number, ()), seed)
+
+    # -- cells -------------------------------------------------------------------
+
+    def spec(self, x: int, c: int, jokers: int) -> CellSpec:
+        key = (x, c, jokers)
+        found = self._specs.get(key)
+        if found is None:
+            found = self._specs[key] = self._make_spec(x, c, jokers)
+        return found
+
+    def _make_spec(self, x: int, c: int, jokers: int) -> CellSpec:
+        p = self.p
+        layers: tuple[int, ...] = (FREE,)
+        if p.meld_mode == MELD_LAYER:
+            layers = (FREE, MELD)
+        elif p.meld_mode == MELD_SINGLE:
+            layers = (FREE, DESIG)
+        seeded = x in self.seeds_at
+        blocks = []
+        for k, block in enumerate(p.run_blocks):
+            need = block.need_at(x)
+            if block.colour != c or need is None:
+                continue
+            blocks.append(
+                BlockCell(k, need, x == block.numbers[0], x == block.numbers[-1], block.wrapped)
+            )
+        return CellSpec(
+            table=p.table[c][x],
+            rack=p.rack[c][x],
+            rack_min=p.rack_min[c][x],
+            jokers=jokers,
+            layers=layers,
+            group_layers=layers,
+            colour_code=6**c if seeded else 0,
+            rack_flag=seeded and p.rack_only,
+            blocks=tuple(blocks),
+            rack_only_replacement=p.rack_only,
+            meld_counts_all=p.meld_mode == MELD_ALL,
+            meld_base=6**4 if seeded else 25,
+            desig_base=6**4 * 25 if seeded else 625,
+        )
+
+    def trans(self, x: int, c: int, cid: int, jokers: int) -> Trans:
+        """The options of colour state ``cid`` at cell (x, c) as key deltas and gains."""
+        key = (x, c, cid, jokers)
+        found = self._trans.get(key)
+        if found is not None:
+            return found
+        spec = self.spec(x, c, jokers)
+        shift = C_SH + CB * c
+        score = self.p.tile_score[x]
+        value = self.p.meld_value[x]
+        entries = []
+        for option in colour_options(_STATES[cid], spec):
+            delta = (
+                ((state_id(option.state) - cid) << shift)
+                + (option.tally << ACC_SH)
+                + (option.jokers << J_SH)
+                + (option.meld_jokers << JM_SH)
+                + ((option.meld_tiles * value) << M_SH)
+            )
+            entries.append((delta, option.rack * score, option.starts, option.closes))
+        found = self._trans[key] = tuple(entries)
+        return found
+
+    # -- the end of a number: groups ------------------------------------------------
+
+    def ends(self, x: int, acc: int, jokers: int) -> tuple[tuple[int, bool, EndChoice], ...]:
+        """Ways to lay out the tally ``acc`` of number ``x``: (key delta, makes designated
+        group, choice)."""
+        key = (x, acc, jokers)
+        found = self._ends.get(key)
+        if found is None:
+            found = self._ends[key] = tuple(self._make_ends(x, acc, jokers))
+        return found
+
+    def _make_ends(self, x: int, acc: int, jokers: int) -> Iterable[tuple[int, bool, EndChoice]]:
+        seeds = self.seeds_at.get(x, ())
+        seeded = x in self.seeds_at
+        meld_base = 6**4 if seeded else 25
+        free_code, rest = acc % meld_base, acc // meld_base
+        meld_code, desig = rest % 25, rest // 25
+        value = self.p.meld_value[x]
+        meld_counts = tally_counts(meld_code)
+        for free_j in range(jokers + 1):
+            seed_choice = self._free_groups(free_code, seeded, seeds, free_j)
+            if seed_choice is None:
+                continue
+            for meld_j in range(jokers - free_j + 1):
+                if split_groups(meld_counts, meld_j) is None:
+                    continue
+                for desig_j in range(jokers - free_j - meld_j + 1):
+                    made = desig + desig_j
+                    if desig == 0:
+                        if desig_j:
+                            continue
+                    elif not 3 <= made <= 4 or made * value < self.p.meld_min:
+                        continue
+                    jokers_laid = free_j + meld_j + desig_j
+                    meld_add = meld_j
+                    if self.p.meld_mode == MELD_ALL:
+                        meld_add += free_j
+                    delta = (
+                        -(acc << ACC_SH)
+                        + (jokers_laid << J_SH)
+                        + ((meld_j + desig_j) << JM_SH)
+                        + ((meld_add * value) << M_SH)
+                    )
+                    yield delta, desig > 0, EndChoice(free_j, meld_j, desig_j, seed_choice)
+
+    def _free_groups(
+        self, code: int, seeded: bool, seeds: tuple[GroupSeed, ...], jokers: int
+    ) -> tuple[tuple[int, int], ...] | None:
+        """None if the free groups cannot be laid out, else the choice per seed."""
+        if not seeded:
+            return () if split_groups(tally_counts(code), jokers) is not None else None
+        counts = []
+        flags = []
+        for c in range(4):
+            digit = code // 6**c % 6
+            counts.append(digit % 3)
+            flags.append(digit >= 3)
+        for choice in product(*(seed.allowed for seed in seeds)):
+            rest = list(counts)
+            left = jokers
+            ok = True
+            for mask, seed_jokers, need_rack in choice:
+                left -= seed_jokers
+                added = [c for c in range(4) if mask >> c & 1]
+                if sum(1 for c in added if flags[c]) < need_rack:
+                    ok = False
+                for c in added:
+                    rest[c] -= 1
+            if not ok or left < 0 or min(rest) < 0:
+                continue
+            if split_groups(tuple(rest), left) is not None:
+                return tuple((mask, seed_jokers) for mask, seed_jokers, _ in choice)
+        return None
+
+    # -- the end of the search ---------------------------------------------------
+
+    def final_state(self, cid: int) -> tuple[bool, bool]:
+        """(may the colour state end after 13, does it close the designated set)."""
+        found = self._final.get(cid)
+        if found is None:
+            ok, closes = True, False
+            for tok in _STATES[cid]:
+                kind = kind_of(tok)
+                if kind in (HEAD, PEND) or length_of(tok) < 3:
+                    ok = False
+                if kind == TAIL and layer_of(tok) == DESIG:
+                    closes = True
+            found = self._final[cid] = (ok, closes)
+        return found
+
+    def final_score(self, key: int, score: int) -> int | None:
+        """The score of a state after 13, or None when it is not a legal end."""
+        p = self.p
+        closes = False
+        for cid in colour_ids(key):
+            ok, closing = self.final_state(cid)
+            if not ok:
+                return None
+            closes = closes or closing
+        jokers = key & 3
+        if jokers < p.jokers_min:
+            return None
+        if p.meld_mode == MELD_LAYER and (key >> JM_SH & 3) > jokers - p.table_jokers:
+            return None
+        if p.meld_mode == MELD_SINGLE:
+            if (key >> JM_SH & 3) > jokers - p.table_jokers:
+                return None
+            status = key >> D_SH & 3
+            if closes:
+                status = 2 if key >> M_SH >= p.meld_min else 0
+            if status != 2:
+                return None
+        elif self.melding and key >> M_SH < p.meld_min:
+            return None
+        return score + (jokers - p.table_jokers) * p.joker_score
+
+    # -- starting states -----------------------------------------------------------
+
+    def starts(self) -> list[int]:
+        """The states before number 1: without wrap only the empty one; with wrap every
+        choice of runs coming round from 13 (heads), with their layers."""
+        p = self.p
+        if not p.wrap:
+            return [0]
+        per_colour: list[list[tuple[int, ...]]] = []
+        for c in range(4):
+            pinned = tuple(
+                token(0, HEAD, FREE, k + 1)
+                for k, block in enumerate(p.run_blocks)
+                if block.colour == c and block.wrapped
+            )
+            cap = min(
+                p.table[c][1] + p.rack[c][1] + p.jokers + len(pinned),
+                p.table[c][13] + p.rack[c][13] + p.jokers + len(pinned),
+                4,
+            )
+            layers = [FREE]
+            if p.meld_mode == MELD_LAYER:
+                layers.append(MELD)
+            elif p.meld_mode == MELD_SINGLE:
+                layers.append(DESIG)
+            kinds = tuple(token(0, HEAD, layer) for layer in layers)
+            choices = []
+            for count in range(cap - len(pinned) + 1):
+                for heads in _multisets(kinds, count):
+                    choices.append(tuple(sorted(pinned + heads)))
+            per_colour.append(choices)
+        keys = []
+        for combo in product(*per_colour):
+            designated = sum(1 for state in combo for tok in state if layer_of(tok) == DESIG)
+            if designated > 1:
+                continue
+            key = sum(state_id(state) << (C_SH + CB * c) for c, state in enumerate(combo))
+            if designated:
+                key += 1 << D_SH
+            keys.append(key)
+        return keys
+
+    # -- expanding one number ---------------------------------------------------------
+
+    def expand(
+        self,
+        x: int,
+        states: dict[int, int],
+        floor: int,
+        origin: dict[int, int] | None,
+    ) -> tuple[dict[int, int], dict[int, int]]:
+        """All states after number ``x`` from ``states`` (before it), with the boundary
+        state each came from. States that cannot beat ``floor`` are dropped."""
+        cur = states
+        org = origin if origin is not None else {key: key for key in states}
+        total = self.total_jokers
+        meld_min = self.p.meld_min
+        single = self.single
+        for c in range(4):
+            new: dict[int, int] = {}
+            new_org: dict[int, int] = {}
+            shift = C_SH + CB * c
+            limit = floor - self.bound[4 * x + c + 1] - self.joker_bonus
+            trans = self.trans
+            for key, score in cur.items():
+                cid = key >> shift & CMASK
+                for delta, gain, starts, closes in trans(x, c, cid, total - (key & 3)):
+                    value = score + gain
+                    if value <= limit:
+                        continue
+                    nk = key + delta
+                    if single and (starts or closes):
+                        status = key >> D_SH & 3
+                        if starts:
+                            if status != 0:
+                                continue
+                            nk += 1 << D_SH
+                        if closes:
+                            if key >> M_SH < meld_min:
+                                continue
+                            nk += 1 << D_SH
+                    old = new.get(nk)
+                    if old is None or value > old:
+                        new[nk] = value
+                        new_org[nk] = org[key]
+            cur, org = new, new_org
+        return self._finish_number(x, cur, org)
+
+    def _finish_number(
+        self, x: int, cur: dict[int, int], org: dict[int, int]
+    ) -> tuple[dict[int, int], dict[int, int]]:
+        total = self.total_jokers
+        melding = self.melding
+        meld_min = self.p.meld_min
+        new: dict[int, int] = {}
+        parent: dict[int, int] = {}
+        for key, score in cur.items():
+            acc = key >> ACC_SH & AMASK
+            for delta, desig, _ in self.ends(x, acc, total - (key & 3)):
+                nk = key + delta
+                if desig:
+                    if nk >> D_SH & 3:
+                        continue
+                    nk += 2 << D_SH
+                if melding and nk >> M_SH > meld_min:
+                    nk = (nk & ((1 << M_SH) - 1)) | (meld_min << M_SH)
+                old = new.get(nk)
+                if old is None or score > old:
+                    new[nk] = score
+                    parent[nk] = org[key]
+        if len(new) > 1:
+            new = prune(new)
+        return new, parent
+
+    # -- the searches ------------------------------------------------------------------
+
+    def best(self, floor: int) -> Found | None:
+        """The best legal end scoring more than ``floor``, with its steps; None if none."""
+        states = {key: 0 for key in self.starts()}
+        parents: list[dict[int, int]] = [{}]
+        for x in NUMBERS:
+            states, parent = self.expand(x, states, floor, None)
+            parents.append(parent)
+            if not states:
+                return None
+        best_key, best_score = -1, floor
+        for key, score in states.items():
+            final = self.final_score(key, score)
+            if final is not None and final > best_score:
+                best_key, best_score = key, final
+        if best_key < 0:
+            return None
+        chain = [best_key]
+        for x in range(13, 0, -1):
+            chain.append(parents[x][chain[-1]])
+        chain.reverse()
+        return Found(best_score, chain[0], self.steps(chain))
+
+    def feasible(self, floor: int = -1) -> Found | None:
+        """Depth first: the first legal end found scoring more than ``floor``."""
+        failed: set[tuple[int, int]] = set()
+        path: list[int] = []
+
+        def descend(x: int, key: int, score: int) -> int | None:
+            if x == 14:
+                return self.final_score(key, score)
+            if (x, key) in failed:
+                return None
+            after, _ = self.expand(x, {key: score}, floor, None)
+            for nk, ns in sorted(after.items(), key=_preference, reverse=True):
+                path.append(nk)
+                found = descend(x + 1, nk, ns)
+                if found is not None and found > floor:
+                    return found
+                path.pop()
+            failed.add((x, key))
+            return None
+
+        for start in self.starts():
+            path[:] = [start]
+            result = descend(1, start, 0)
+            if result is not None:
+                return Found(result, start, self.steps(path))
+        return None
+
+    def steps(self, chain: list[int]) -> list[Step]:
+        """Recover what happened at each number along a chain of boundary states."""
+        steps = []
+        score = 0
+        for x in NUMBERS:
+            step, score = self._recover(x, chain[x - 1], chain[x], score)
+            steps.append(step)
+        return steps
+
+    def _recover(self, x: int, before: int, after: int, score: int) -> tuple[Step, int]:
+        total = self.total_jokers
+        meld_min = self.p.meld_min
+        best: tuple[int, Step] | None = None
+
+        def walk(c: int, key: int, gained: int, chosen: list[Option]) -> None:
+            nonlocal best
+            if c == 4:
+                acc = key >> ACC_SH & AMASK
+                for delta, desig, choice in self.ends(x, acc, total - (key & 3)):
+                    nk = key + delta
+                    if desig:
+                        if nk >> D_SH & 3:
+                            continue
+                        nk += 2 << D_SH
+                    if self.melding and nk >> M_SH > meld_min:
+                        nk = (nk & ((1 << M_SH) - 1)) | (meld_min << M_SH)
+                    if nk == after and (best is None or gained > best[0]):
+                        opts = (chosen[0], chosen[1], chosen[2], chosen[3])
+                        best = (gained, Step(x, opts, choice))
+                return
+            shift = C_SH + CB * c
+            cid = key >> shift & CMASK
+            spec = self.spec(x, c, total - (key & 3))
+            options = colour_options(_STATES[cid], spec)
+            for option, (delta, gain, starts, closes) in zip(
+                options, self.trans(x, c, cid, total - (key & 3)), strict=True
+            ):
+                nk = key + delta
+                if self.single and (starts or closes):
+                    status = key >> D_SH & 3
+                    if starts:
+                        if status != 0:
+                            continue
+                        nk += 1 << D_SH
+                    if closes:
+                        if key >> M_SH < meld_min:
+                            continue
+                        nk += 1 << D_SH
+                walk(c + 1, nk, gained + gain, [*chosen, option])
+
+        walk(0, before, 0, [])
+        if best is None:
+            raise AssertionError("search chain cannot be retraced")
+        return best[1], score + best[0]
+
+
+def _preference(item: tuple[int, int]) -> tuple[int, int]:
+    key, score = item
+    return score, sum(_RANK[cid] for cid in colour_ids(key))
+
+
+def prune(states: dict[int, int]) -> dict[int, int]:
+    """Drop states dominated by another with the same low bits, meld and score at least."""
+    order = sorted(
+        states.items(),
+        key=lambda item: (
+            -sum(_RANK[cid] for cid in colour_ids(item[0])),
+            -(item[0] >> M_SH),
+            -item[1],
+        ),
+    )
+    kept: dict[int, list[tuple[tuple[int, int, int, int], int, int]]] = {}
+    result: dict[int, int] = {}
+    for key, score in order:
+        ids = colour_ids(key)
+        meld = key >> M_SH
+        group = kept.setdefault(key & LOW, [])
+        for other_ids, other_meld, other_score in group:
+            if (
+                other_score >= score
+                and other_meld >= meld
+                and _dom(other_ids[0], ids[0])
+                and _dom(other_ids[1], ids[1])
+                and _dom(other_ids[2], ids[2])
+                and _dom(other_ids[3], ids[3])
+            ):
+                break
+        else:
+            group.append((ids, meld, score))
+            result[key] = score
+    return result
+
+
+def _multisets(items: tuple[int, ...], count: int) -> list[tuple[int, ...]]:
+    if count == 0:
+        return [()]
+    if not items:
+        return []
+    head, rest = items[0], items[1:]
+    return [(head, *tail) for tail in _multisets(items, count - 1)] + _multisets(rest, count)
