@@ -1,0 +1,232 @@
+"""Help on your turn: the solver's hint, "arrange for me", and edits of several tiles at once.
+
+These build on :mod:`games.services.drafts`: whatever they compute ends as a saved draft
+(``save_draft``, which checks every tile against the rack and the table) or as a move
+committed through :mod:`games.services.core`, so they cannot put a tile anywhere the
+player could not have put it by hand.
+
+The solver only ever sees the player's own rack and the table: a hint is the best play
+*for that rack*, never a peek at anyone else's.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from accounts.models import User
+from engine import game as engine
+from engine.actions import Table, table_to_json
+from engine.solver import arrange, solve
+from engine.tiles import Tile, format_tiles, parse_tile
+from games.errors import DraftError, InvalidMove, NoArrangement, NotFound, NotYourTurn
+from games.models import Game, Move
+from games.services.core import Turn, commit_action, lock_for_player, lock_game, seat_of
+from games.services.drafts import (
+    NEW_SET,
+    RACK,
+    DraftView,
+    Source,
+    Target,
+    save_draft,
+    working_table,
+)
+
+
+@dataclass(frozen=True)
+class HintTile:
+    tile: str
+    is_new: bool
+
+
+@dataclass(frozen=True)
+class HintSet:
+    """One set of the table the hint leads to; ``changed`` when it is not on the table now."""
+
+    tiles: tuple[HintTile, ...]
+    changed: bool
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The best play for the player's rack on the table as the turn began.
+
+    ``played`` is empty when there is no legal play (then ``sets`` is the table as it is).
+    ``table`` is the whole table after the play, in notation, ready for ``save_draft``.
+    """
+
+    played: tuple[str, ...]
+    value: int
+    sets: tuple[HintSet, ...]
+    table: tuple[tuple[str, ...], ...]
+
+    @property
+    def found(self) -> bool:
+        return bool(self.played)
+
+
+def hint(game_id: int, user: User) -> Hint:
+    """The solver's best play for ``user``'s rack; only on their own turn (no lock: a read)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise NotFound("There is no such game.")
+    turn = _own_turn(game, user)
+    state = turn.state
+    if state.pending_draw:
+        raise InvalidMove("Keep one of the two tiles you drew first: discard the other.")
+    seat = turn.seat
+    solution = solve(state.table, state.racks[seat], state.initial_meld_done[seat], state.ruleset)
+    return Hint(
+        played=tuple(format_tiles(solution.played)),
+        value=solution.value,
+        sets=_marked(state.table, solution.table_after, solution.played),
+        table=tuple(tuple(format_tiles(s)) for s in solution.table_after),
+    )
+
+
+def arrange_for_me(game_id: int, user: User, picked: Sequence[str]) -> DraftView:
+    """Lay the ``picked`` rack tiles, with those already put out this turn, on the table.
+
+    The solver lays out the table as it was when the turn began plus those tiles, keeping
+    sets as they are where it can. Raises :class:`NoArrangement` when no legal table holds
+    them (before the initial meld: when they do not make new sets worth enough).
+    """
+    with transaction.atomic():
+        turn = _lock_own_turn(game_id, user)
+        state, seat = turn.state, turn.seat
+        chosen = _tiles(picked)
+        if not chosen:
+            raise DraftError("Pick the tiles of your rack you want to lay first.")
+        working = working_table(turn)
+        already = _bag(working) - _bag(state.table)
+        left = Counter(state.racks[seat]) - already
+        missing = Counter(chosen) - left
+        if missing:
+            raise DraftError(f"{min(missing)} is not on your rack.")
+        to_play = [*already.elements(), *chosen]
+        table = arrange(state.table, to_play, state.initial_meld_done[seat], state.ruleset)
+        if table is None:
+            names = " ".join(format_tiles(sorted(to_play)))
+            raise NoArrangement(f"There is no way to lay {names} on the table this turn.")
+        return save_draft(game_id, user, table_to_json(table))
+
+
+def move_tiles(
+    game_id: int,
+    user: User,
+    picks: Sequence[tuple[str, Source]],
+    target: Target,
+    position: int | None = None,
+) -> DraftView:
+    """Move several tiles at once, each from its source (``RACK`` or a set index), to one
+    ``target`` (a set index, ``NEW_SET`` or ``RACK``), in the order given, at
+    ``position`` in the target set (default: its end).
+
+    Set indices are those of the working table before the move: sets left empty are only
+    dropped at the end. The result is checked like any saved draft.
+    """
+    if not picks:
+        raise DraftError("Choose a tile to move.")
+    with transaction.atomic():
+        turn = _lock_own_turn(game_id, user)
+        sets = [list(format_tiles(tile_set)) for tile_set in working_table(turn)]
+        taken: list[str] = []
+        for text, source in picks:
+            tile = str(_tiles([text])[0])
+            if source != RACK:
+                tile_set = _set_at(sets, source)
+                if tile not in tile_set:
+                    raise DraftError(f"Set {source + 1} has no {tile}.")
+                tile_set.remove(tile)
+            taken.append(tile)
+        if target == NEW_SET:
+            sets.append(taken)
+        elif target != RACK:
+            destination = _set_at(sets, target)
+            at = len(destination) if position is None else max(0, min(position, len(destination)))
+            destination[at:at] = taken
+        # save_draft checks the rest: rack tiles really on the rack, table tiles kept.
+        return save_draft(game_id, user, [tile_set for tile_set in sets if tile_set])
+
+
+def take_from_river_arranged(game_id: int, user: User, version: int, index: int) -> Game:
+    """River: take the tile at ``index`` (and the newer ones) and play it.
+
+    The key tile cannot go into a draft (it is not on the rack), so the solver lays it,
+    with the tiles the player has put out this turn, onto the table as it was when the
+    turn began. The engine then judges the play like any other.
+    """
+    with transaction.atomic():
+        turn = lock_for_player(game_id, user, version)
+        state = turn.state
+        if not 0 <= index < len(state.river):
+            raise InvalidMove("There is no such tile in the River.")
+        key = state.river[index]
+        already = _bag(working_table(turn)) - _bag(state.table)
+        to_play = [*already.elements(), key]
+        table = arrange(state.table, to_play, state.initial_meld_done[turn.seat], state.ruleset)
+        if table is None:
+            names = " ".join(format_tiles(sorted(to_play)))
+            raise NoArrangement(
+                f"{key} cannot be played this turn: there is no way to lay {names} on the table."
+            )
+        return commit_action(turn, engine.TakeFromRiver(index, table), Move.By.USER, user)
+
+
+# --- helpers -----------------------------------------------------------------------
+
+
+def _own_turn(game: Game, user: User) -> Turn:
+    seat = seat_of(game, user)
+    if game.is_over or seat != game.current_seat:
+        raise NotYourTurn("It is not your turn: the solver helps on your turn.")
+    return Turn(game, game.engine_state(), seat)
+
+
+def _lock_own_turn(game_id: int, user: User) -> Turn:
+    # Locked like a draft edit: the computation and the saved draft belong to one turn.
+    return _own_turn(lock_game(game_id), user)
+
+
+def _tiles(texts: Sequence[str]) -> list[Tile]:
+    try:
+        return [parse_tile(text) for text in texts]
+    except (ValueError, TypeError) as err:
+        raise DraftError(str(err)) from None
+
+
+def _set_at(sets: list[list[str]], index: object) -> list[str]:
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(sets):
+        raise DraftError(f"There is no set {index!r} on the table.")
+    return sets[index]
+
+
+def _bag(sets: Sequence[Sequence[Tile]]) -> Counter[Tile]:
+    bag: Counter[Tile] = Counter()
+    for tile_set in sets:
+        bag.update(tile_set)
+    return bag
+
+
+def _marked(before: Table, after: Table, played: Sequence[Tile]) -> tuple[HintSet, ...]:
+    """The sets of ``after``, with the rack tiles of ``played`` marked as new."""
+    unchanged = Counter(tuple(sorted(tile_set)) for tile_set in before)
+    new_left = Counter(played)
+    marked = []
+    for tile_set in after:
+        key = tuple(sorted(tile_set))
+        if unchanged[key] > 0:
+            unchanged[key] -= 1
+            marked.append(HintSet(tuple(HintTile(str(t), False) for t in tile_set), False))
+            continue
+        tiles = []
+        for tile in tile_set:
+            is_new = new_left[tile] > 0
+            if is_new:
+                new_left[tile] -= 1
+            tiles.append(HintTile(str(tile), is_new))
+        marked.append(HintSet(tuple(tiles), True))
+    return tuple(marked)

@@ -1,0 +1,234 @@
+"""The live game over websockets: who may connect, and what each one is sent.
+
+Real Redis channel layer, real database transactions (moves commit, then push).
+"""
+
+import re
+from collections.abc import AsyncIterator, Callable, Coroutine
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+from django.db import connections
+from django.test import Client
+
+from accounts.models import User
+from config.routing import websocket_urlpatterns
+from engine.state import GameState
+from engine.tiles import Tile
+from games import services
+from games.models import Game
+from games.services import NEW_SET, RACK
+from tests.games.conftest import current_game, start_table
+from tests.games.players import user_at
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+TILE = re.compile(r"\b(?:[RBKO](?:1[0-3]|[1-9])|J)\b")
+
+
+def db(func: Callable[..., Any]) -> Callable[..., Coroutine[Any, Any, Any]]:
+    return database_sync_to_async(func)  # type: ignore[no-any-return]
+
+
+def path(game: Game) -> str:
+    return f"/ws/games/{game.pk}/"
+
+
+async def connect(game: Game, user: Any) -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path(game))
+    communicator.scope["user"] = user
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+def tiles_in(html: str) -> set[str]:
+    return set(TILE.findall(html))
+
+
+def visible_to(state: GameState, seat: int | None) -> set[str]:
+    """Every tile the viewer may see: the table, the River, and their own rack."""
+    shown: list[Tile] = [tile for tile_set in state.table for tile in tile_set]
+    shown += state.river
+    if seat is not None:
+        shown += state.racks[seat]
+        if seat == state.current_player:
+            shown += state.pending_draw
+    return {str(tile) for tile in shown}
+
+
+def hidden_from(state: GameState, seat: int | None) -> set[str]:
+    """Tiles on other racks that the viewer cannot see anywhere."""
+    others = {str(t) for n, rack in enumerate(state.racks) if n != seat for t in rack}
+    return others - visible_to(state, seat)
+
+
+@pytest.fixture
+def game(alice: User, bob: User) -> Game:
+    return current_game(start_table(alice, bob))
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def _close_thread_connections() -> AsyncIterator[None]:
+    # Database work of the async code runs in a helper thread with its own connection;
+    # closed after each test, it does not hold the test database open.
+    yield
+    await sync_to_async(connections.close_all)()
+
+
+@pytest_asyncio.fixture
+async def alice_socket(game: Game, alice: User) -> AsyncIterator[WebsocketCommunicator]:
+    communicator = await connect(game, alice)
+    yield communicator
+    await communicator.disconnect()
+
+
+async def test_a_visitor_is_refused(game: Game) -> None:
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path(game))
+    communicator.scope["user"] = AnonymousUser()
+
+    connected, _ = await communicator.connect()
+
+    assert not connected
+
+
+async def test_a_missing_game_is_refused(game: Game, alice: User) -> None:
+    communicator = WebsocketCommunicator(
+        URLRouter(websocket_urlpatterns), f"/ws/games/{game.pk + 1000}/"
+    )
+    communicator.scope["user"] = alice
+
+    connected, _ = await communicator.connect()
+
+    assert not connected
+
+
+async def test_a_player_gets_her_own_rack_and_nobody_elses(
+    game: Game, alice: User, alice_socket: WebsocketCommunicator
+) -> None:
+    html = await alice_socket.receive_from()
+
+    state = game.engine_state()
+    for element in ("game-status", "game-players", "game-board", "game-rack"):
+        assert f'id="{element}" hx-swap-oob="true"' in html
+    assert {str(t) for t in state.racks[0]} <= tiles_in(html)
+    assert tiles_in(html) <= visible_to(state, 0)
+    assert not tiles_in(html) & hidden_from(state, 0)
+    assert hidden_from(state, 0)
+
+
+async def test_an_opponent_gets_his_own_rack_and_not_hers(game: Game, bob: User) -> None:
+    communicator = await connect(game, bob)
+    html = await communicator.receive_from()
+    await communicator.disconnect()
+
+    state = game.engine_state()
+    assert {str(t) for t in state.racks[1]} <= tiles_in(html)
+    assert tiles_in(html) <= visible_to(state, 1)
+    assert hidden_from(state, 1)
+
+
+async def test_a_spectator_sees_no_rack_at_all(game: Game, carol: User) -> None:
+    communicator = await connect(game, carol)
+    html = await communicator.receive_from()
+    await communicator.disconnect()
+
+    assert tiles_in(html) == set()  # the table is still empty
+    assert re.search(r'<section id="game-rack"[^>]*>\s*</section>', html)
+
+
+async def test_every_watcher_is_sent_the_new_state_after_a_move(
+    game: Game, alice: User, bob: User, carol: User, alice_socket: WebsocketCommunicator
+) -> None:
+    bob_socket, carol_socket = await connect(game, bob), await connect(game, carol)
+    for socket in (alice_socket, bob_socket, carol_socket):
+        await socket.receive_from()
+    mover = await db(user_at)(game, game.current_seat)
+
+    await db(services.draw)(game.pk, mover, 0)
+
+    await db(game.refresh_from_db)()
+    state = game.engine_state()
+    for socket, seat in ((alice_socket, 0), (bob_socket, 1), (carol_socket, None)):
+        html = await socket.receive_from()
+        assert 'data-version="1"' in html
+        assert tiles_in(html) <= visible_to(state, seat)
+    for socket in (bob_socket, carol_socket):
+        await socket.disconnect()
+
+
+async def test_a_reconnecting_watcher_is_sent_the_current_state(game: Game, alice: User) -> None:
+    mover = await db(user_at)(game, game.current_seat)
+    await db(services.draw)(game.pk, mover, 0)
+
+    communicator = await connect(game, alice)
+    html = await communicator.receive_from()
+    await communicator.disconnect()
+
+    assert 'data-version="1"' in html
+
+
+async def test_others_hear_that_a_player_is_building_but_not_what(
+    game: Game, alice: User, bob: User, carol: User
+) -> None:
+    mover = await db(user_at)(game, game.current_seat)
+    waiting = bob if mover == alice else alice
+    sockets = [await connect(game, user) for user in (mover, mover, waiting, carol)]
+    for socket in sockets:
+        await socket.receive_from()
+    tile = str(game.engine_state().racks[game.current_seat or 0][0])
+
+    await db(services.move_tile)(game.pk, mover, tile, RACK, NEW_SET)
+
+    for socket in sockets[2:]:
+        notice = await socket.receive_from()
+        assert notice.strip().startswith('<p id="game-building" hx-swap-oob="true">')
+        assert f"{mover} is building a move." in notice
+        assert tiles_in(notice) == set()
+    # The builder's own pages show the draft itself: the tile is now on the board.
+    for socket in sockets[:2]:
+        html = await socket.receive_from()
+        board = html[html.index('id="game-board"') : html.index('id="game-rack"')]
+        assert f'data-tile="{tile}"' in board
+    for socket in sockets:
+        await socket.disconnect()
+
+
+async def test_a_signed_in_member_connects_through_the_sites_own_stack(
+    game: Game, bob: User
+) -> None:
+    from config.asgi import application
+
+    client = Client()
+    await db(client.force_login)(bob)
+    cookie = f"sessionid={client.cookies['sessionid'].value}"
+    headers = [(b"origin", b"http://localhost"), (b"cookie", cookie.encode())]
+    communicator = WebsocketCommunicator(application, path(game), headers=headers)
+
+    connected, _ = await communicator.connect()
+    html = await communicator.receive_from()
+    await communicator.disconnect()
+
+    assert connected
+    assert tiles_in(html) <= visible_to(game.engine_state(), 1)
+
+
+async def test_another_sites_page_cannot_open_the_socket(game: Game, bob: User) -> None:
+    from config.asgi import application
+
+    client = Client()
+    await db(client.force_login)(bob)
+    cookie = f"sessionid={client.cookies['sessionid'].value}"
+    headers = [(b"origin", b"https://evil.example"), (b"cookie", cookie.encode())]
+    communicator = WebsocketCommunicator(application, path(game), headers=headers)
+
+    connected, _ = await communicator.connect()
+    await communicator.disconnect()
+
+    assert not connected
