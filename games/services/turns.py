@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Sequence
+from typing import Any, cast
 
 from django.db import transaction
 from django.utils import timezone
@@ -18,6 +19,7 @@ from accounts.models import User
 from engine import game as engine
 from engine.actions import Table, parse_table
 from engine.tiles import NotationError, parse_tile
+from engine.views import view_for
 from games.errors import IllegalPlay, InvalidMove
 from games.models import Game, Move, Seat
 from games.services.core import Turn, commit_action, lock_for_player, lock_game
@@ -137,8 +139,9 @@ def play_bot_move(game_id: int, turn_number: int, rng: random.Random | None = No
 def choose_bot_action(
     state: engine.GameState, seat: int, level: str, rng: random.Random
 ) -> engine.Action:
-    """The bot's decision, from :mod:`engine.bots` (imported when first needed)."""
+    """The bot's decision, from :mod:`engine.bots`, seeing only its own seat's view."""
     from engine.bots import choose_action  # type: ignore[import-not-found, unused-ignore]
 
-    action: engine.Action = choose_action(state, seat, level, rng)
+    # Seat.bot_level only holds the engine's levels (BotLevel choices, a check constraint).
+    action: engine.Action = choose_action(view_for(state, seat), cast(Any, level), rng)
     return action

@@ -1,14 +1,17 @@
 import logging
 import random
+import sys
 from datetime import timedelta
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 import time_machine
 
 from accounts.models import User
-from engine.actions import Action, Play
+from engine.actions import Action, Draw, Pass, Play
 from engine.state import GameState
+from engine.views import PlayerView
 from games import services, tasks
 from games.models import Draft, Game, Move
 from games.services import NEW_SET, RACK, SeatPlan
@@ -216,22 +219,22 @@ def test_a_bot_task_on_a_players_turn_does_nothing(alice: User, test_bots: None)
     assert Game.objects.get(pk=game.pk).version == game.version
 
 
-def test_bot_moves_come_from_engine_bots_when_nothing_replaces_them(
+def test_a_bot_decides_from_its_own_view_through_engine_bots(
     alice: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    seen: list[tuple[int, str]] = []
-    import types
+    seen: list[PlayerView] = []
 
-    def choose_action(state: GameState, seat: int, level: str, rng: random.Random) -> Action:
-        seen.append((seat, level))
-        return simple_action(state, seat, rng)
+    def choose_action(view: PlayerView, level: str, rng: random.Random) -> Action:
+        seen.append(view)
+        assert level == "strong"
+        return Draw() if view.pool_size else Pass()
 
-    monkeypatch.setitem(
-        __import__("sys").modules, "engine.bots", types.SimpleNamespace(choose_action=choose_action)
-    )
+    monkeypatch.setitem(sys.modules, "engine.bots", SimpleNamespace(choose_action=choose_action))
     game = bot_table(alice, "strong")
     until_bots_turn(game, alice)
 
     tasks.play_bot_turn.delay(game.pk, game.turn_number)
 
-    assert seen == [(1, "strong")]
+    assert [view.player for view in seen] == [1]
+    assert seen[0].rack == game.engine_state().racks[1]
+    assert game.moves.last().action == {"type": "draw"}  # type: ignore[union-attr]
