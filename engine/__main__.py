@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from engine import match
 from engine.protocol import COMMANDS, run
 
 
@@ -21,7 +22,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", metavar="command", required=True)
     for name, command in sorted(COMMANDS.items()):
         commands.add_parser(name, help=command.summary, description=command.summary)
+    # Commands that take options rather than JSON lines set their own ``run``.
+    match.add_command(commands)
     args = parser.parse_args(argv)
+    if hasattr(args, "run"):
+        status: int = args.run(args)
+        return status
     try:
         run(args.command)
     except KeyboardInterrupt:

@@ -1,0 +1,142 @@
+"""What a bot knows on its turn, and a candidate play.
+
+:class:`Turn` is built from a :class:`~engine.views.PlayerView` only; with a River key
+tile it describes the turn as the verdict will judge it (the rack plus the key tile).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+
+from engine.actions import Table
+from engine.ruleset import Ruleset
+from engine.scoring import rack_total
+from engine.solver import Objective, Solution, arrange, solve
+from engine.tiles import Tile, format_tiles
+from engine.verdict import judge_turn
+from engine.views import PlayerView
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """The mover's knowledge: rules, table, own rack, and the public counts.
+
+    ``opponents`` are the other players' rack sizes in the order they play next;
+    ``key`` is a River key tile being considered (already on ``rack``) and
+    ``plunder`` the number of newer River tiles that would come with it.
+    """
+
+    rules: Ruleset
+    table: Table
+    rack: tuple[Tile, ...]
+    meld_done: bool
+    opponents: tuple[int, ...]
+    pool_size: int
+    final_round: bool
+    key: Tile | None = None
+    plunder: int = 0
+
+    @classmethod
+    def from_view(cls, view: PlayerView) -> Turn:
+        """The turn of the viewer of ``view`` (who must be the player to move).
+
+        >>> from engine.game import new_game
+        >>> from engine.views import view_for
+        >>> turn = Turn.from_view(view_for(new_game(Ruleset(players=3), 5, 1), 1))
+        >>> len(turn.rack), turn.opponents, turn.pool_size, turn.meld_done
+        (14, (14, 14), 64, False)
+        """
+        if view.player is None or view.rack is None:
+            raise ValueError("a spectator has no turn")
+        seat, players = view.player, len(view.rack_sizes)
+        step = 1 if view.ruleset.direction == "clockwise" else -1
+        others = tuple(view.rack_sizes[(seat + step * k) % players] for k in range(1, players))
+        return cls(
+            rules=view.ruleset,
+            table=view.table,
+            rack=view.rack,
+            meld_done=view.initial_meld_done[seat],
+            opponents=others,
+            pool_size=view.pool_size,
+            final_round=view.final_turns_left is not None,
+        )
+
+    def with_key(self, key: Tile, plunder: int) -> Turn:
+        """The same turn with a River key tile on the rack and ``plunder`` tiles to come."""
+        return replace(self, rack=(*self.rack, key), key=key, plunder=plunder)
+
+    def solve(
+        self,
+        table: Table | None = None,
+        rack: tuple[Tile, ...] | None = None,
+        objective: Objective = "tiles",
+    ) -> Solution:
+        """The solver on this turn's rules and meld state (table and rack default to the
+        turn's own)."""
+        return solve(
+            self.table if table is None else table,
+            self.rack if rack is None else rack,
+            self.meld_done,
+            self.rules,
+            objective,
+        )
+
+    def arrange(self, table: Table, tiles: tuple[Tile, ...]) -> Table | None:
+        """A legal layout of ``table`` plus ``tiles``, or None."""
+        return arrange(table, tiles, self.meld_done, self.rules)
+
+    def move(self, table_after: Table, played: tuple[Tile, ...]) -> Move:
+        """A candidate play of ``played`` (rack tiles) leaving ``table_after``."""
+        net = len(played) - self.plunder - (1 if self.key is not None else 0)
+        return Move(tuple(table_after), tuple(sorted(played)), net)
+
+    def from_solution(self, solution: Solution) -> Move | None:
+        """The solver's play as a move; None when it lays nothing."""
+        if not solution.n:
+            return None
+        return self.move(solution.table_after, solution.played)
+
+    def is_legal(self, move: Move, require_key: bool = True) -> bool:
+        """Whether the turn verdict accepts ``move`` and, with a key tile (unless not
+        ``require_key``), the key tile is laid."""
+        if require_key and self.key is not None and self.key not in move.played:
+            return False
+        verdict = judge_turn(self.table, self.rack, move.table_after, self.meld_done, self.rules)
+        return verdict.valid
+
+    def rack_left(self, move: Move | None) -> tuple[Tile, ...]:
+        """The rack after ``move`` (None: nothing played), not counting any plunder."""
+        left = Counter(self.rack)
+        if move is not None:
+            left.subtract(move.played)
+        return tuple(sorted(left.elements()))
+
+    def penalty_left(self, move: Move | None) -> int:
+        """What the rack left after ``move`` would cost if the game ended now."""
+        return rack_total(self.rack_left(move), self.rules)
+
+    def describe(self) -> str:
+        """The table and rack in notation, for messages."""
+        sets = " | ".join(" ".join(format_tiles(s)) for s in self.table) or "(empty)"
+        return f"{sets}; rack {' '.join(format_tiles(self.rack))}"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A candidate play: the whole table after it, the rack tiles laid, and ``net``: how
+    many tiles fewer the rack holds after it (a River take counts the key tile coming
+    and going and the plunder)."""
+
+    table_after: Table
+    played: tuple[Tile, ...]
+    net: int
+
+    @property
+    def size(self) -> int:
+        """The number of rack tiles laid."""
+        return len(self.played)
+
+    def describe(self) -> str:
+        """The table after the move, in notation."""
+        return " | ".join(" ".join(format_tiles(s)) for s in self.table_after)
