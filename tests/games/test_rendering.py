@@ -1,0 +1,70 @@
+import logging
+import random
+import re
+from dataclasses import fields
+
+import pytest
+
+from accounts.models import User
+from engine.views import PlayerView
+from games import services
+from games.errors import GameActionError
+from games.models import Game, Table
+from games.rendering import PublicGame, game_context, render_live_fragments
+from tests.games.conftest import current_game, start_table
+from tests.games.players import play_until_over, user_at
+
+pytestmark = pytest.mark.django_db
+
+TILE = re.compile(r"\b(?:[RBKO](?:1[0-3]|[1-9])|J)\b")
+
+
+def test_the_page_context_holds_no_model_and_no_secret(game: Game, alice: User) -> None:
+    context = game_context(game, alice)
+
+    assert not any(isinstance(value, Game | Table) for value in context.values())
+    assert {f.name for f in fields(PublicGame)}.isdisjoint({"state", "seed", "round"})
+    view = context["view"]
+    assert isinstance(view, PlayerView) and view.player == 0
+    assert view.rack == game.engine_state().racks[0]
+    assert view.final_racks is None
+
+
+def test_a_spectators_context_has_no_rack_and_no_draft(game: Game, carol: User) -> None:
+    context = game_context(game, carol)
+
+    assert context["me"] is None and context["draft"] is None
+    assert context["view"].rack is None and context["view"].actions == frozenset()
+    assert [seat.name for seat in context["seats"]] == ["Alice", "Bob"]
+
+
+def test_the_player_to_move_sees_her_turn_in_progress(game: Game) -> None:
+    mover = user_at(game, game.current_seat or 0)
+
+    context = game_context(game, mover)
+
+    assert context["draft"] is not None and context["draft"].editable
+
+
+def test_every_rack_is_shown_once_the_game_is_over(alice: User, bob: User, carol: User) -> None:
+    table = start_table(alice, bob, options={"pool_empty_end": "immediate"}, games_in_round=1)
+    game = play_until_over(current_game(table), random.Random(5))
+
+    html = render_live_fragments(game, carol)
+
+    final = game.engine_state().racks
+    assert {str(tile) for rack in final for tile in rack} <= set(TILE.findall(html))
+
+
+def test_no_log_line_names_a_tile(alice: User, bob: User, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    game = current_game(start_table(alice, bob))
+    mover = user_at(game, game.current_seat or 0)
+    rack = game.engine_state().racks[game.current_seat or 0]
+    with pytest.raises(GameActionError):
+        services.play(game.pk, mover, 0, [[str(rack[0]), str(rack[1])]])
+
+    play_until_over(game, random.Random(11))
+
+    assert "move 1," in caplog.text
+    assert TILE.findall(caplog.text) == []
