@@ -19,6 +19,7 @@ from engine.solver._model import (
     empty_counts,
 )
 from engine.solver._search import Found, Search
+from engine.solver._variants import Fixing, fixings
 from engine.tiles import COLOURS, JOKER, Tile
 
 Objective = Literal["tiles", "value"]
@@ -132,8 +133,17 @@ class _Job:
             return [_TILE_WEIGHT + x for x in range(14)], _TILE_WEIGHT
         return [_VALUE_WEIGHT * x + 1 for x in range(14)], 1
 
-    def problem(self, rack: Counter[Tile], forced: bool, table: Iterable[TileSet]) -> Problem:
-        """Counts for ``table`` (all laid) and ``rack`` (optional unless ``forced``)."""
+    def fixings(self, table: tuple[TileSet, ...]) -> list[Fixing]:
+        """The ways the joker variants hold table sets together (after the initial meld)."""
+        if self.meld_mode != NO_MELD:
+            return [Fixing((), (), Counter())]
+        return fixings(table, self.rules)
+
+    def problem(
+        self, rack: Counter[Tile], forced: bool, table: Iterable[TileSet], fixing: Fixing
+    ) -> Problem:
+        """Counts for ``table`` (all laid) and ``rack`` (optional unless ``forced``), with
+        the table tiles ``fixing`` holds in place taken out of the free counts."""
         table_counts = empty_counts()
         table_jokers = 0
         if self.uses_table:
@@ -143,10 +153,15 @@ class _Job:
                         table_jokers += 1
                     else:
                         table_counts[_colour(tile)][tile.number] += 1
+        for tile, count in fixing.reserved.items():
+            table_counts[_colour(tile)][tile.number] -= count
         rack_counts = empty_counts()
         for tile, count in rack.items():
             if not tile.is_joker:
                 rack_counts[_colour(tile)][tile.number] += count
+        rack_min = [row[:] for row in rack_counts] if forced else empty_counts()
+        for c, x in fixing.rack_cells:
+            rack_min[c][x] = max(rack_min[c][x], 1)
         rack_jokers = rack[JOKER]
         scores, joker_score = self._tile_score()
         if self.rules.meld_values == "house":
@@ -157,7 +172,7 @@ class _Job:
         return Problem(
             table=table_counts,
             rack=rack_counts,
-            rack_min=[row[:] for row in rack_counts] if forced else empty_counts(),
+            rack_min=rack_min,
             jokers=jokers,
             table_jokers=table_jokers,
             jokers_min=jokers if forced else table_jokers,
@@ -167,6 +182,9 @@ class _Job:
             meld_min=self.rules.initial_meld_min if self.meld_mode != NO_MELD else 0,
             meld_value=meld_value if self.meld_mode != NO_MELD else [0] * 14,
             wrap=self.rules.allow_wrap,
+            run_blocks=fixing.blocks,
+            seeds=fixing.seeds,
+            rack_only=self.rules.joker_replacement_source == "rack_only",
             rack_jokers=rack_jokers,
         )
 
@@ -201,21 +219,27 @@ class _Job:
         rack = self.useful_rack()
         if not rack:
             return self._nothing()
-        forced = self.problem(rack, True, self.table)
-        found = Search(forced).feasible()
-        if found is not None:
-            return self._solution(forced, found)
-        problem = self.problem(rack, False, self.table)
-        search = Search(problem)
-        top = problem.rack_bound()[0] + problem.rack_jokers * problem.joker_score
+        choices = self.fixings(self.table)
+        for fixing in choices:
+            forced = self.problem(rack, True, self.table, fixing)
+            found = Search(forced).feasible()
+            if found is not None:
+                return self._solution(forced, found)
+        problems = [self.problem(rack, False, self.table, fixing) for fixing in choices]
+        searches = [Search(problem) for problem in problems]
+        top = problems[0].rack_bound()[0] + problems[0].rack_jokers * problems[0].joker_score
         step = _TILE_WEIGHT if self.objective == "tiles" else 8 * _VALUE_WEIGHT
         # Probe with floors ever further below the upper bound: the first probe that
         # finds a play finds the best one, since no state of a better play was cut.
         while True:
             floor = max(top - step, -1)
-            found = search.best(floor)
-            if found is not None:
-                return self._solution(problem, found) if found.score > 0 else self._nothing()
+            best: tuple[Problem, Found] | None = None
+            for problem, search in zip(problems, searches, strict=True):
+                found = search.best(floor)
+                if found is not None and (best is None or found.score > best[1].score):
+                    best = (problem, found)
+            if best is not None:
+                return self._solution(*best) if best[1].score > 0 else self._nothing()
             if floor < 0:
                 return self._nothing()
             step *= 2
@@ -242,11 +266,12 @@ class _Job:
         self, rack: Counter[Tile], table: Sequence[TileSet], kept: Sequence[TileSet]
     ) -> tuple[TileSet, ...] | None:
         """Kept sets as they are, then ``table`` and ``rack`` laid out anew (None: impossible)."""
-        problem = self.problem(rack, True, table)
-        found = Search(problem).feasible()
-        if found is None:
-            return None
-        return (*kept, *build(problem, found.start, found.steps).sets)
+        for fixing in self.fixings(tuple(table)):
+            problem = self.problem(rack, True, table, fixing)
+            found = Search(problem).feasible()
+            if found is not None:
+                return (*kept, *build(problem, found.registry, found.start, found.steps).sets)
+        return None
 
     def _near(self, tile_set: TileSet, rack: Counter[Tile]) -> bool:
         """Could a rack tile plausibly join or break up ``tile_set``?"""
@@ -271,7 +296,7 @@ class _Job:
         return Solution((), self.table, 0, 0)
 
     def _solution(self, problem: Problem, found: Found) -> Solution:
-        built = build(problem, found.start, found.steps)
+        built = build(problem, found.registry, found.start, found.steps)
         played: list[Tile] = []
         for c, colour in enumerate(COLOURS):
             for x in range(1, 14):

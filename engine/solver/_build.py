@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from engine.solver._groups import split_groups
 from engine.solver._lanes import PEND, kind_of
 from engine.solver._model import Problem
-from engine.solver._search import _STATES, C_SH, CB, CMASK, Step
+from engine.solver._search import C_SH, CB, CMASK, Registry, Step
 from engine.tiles import COLOURS, JOKER, Tile
 
 TileSet = tuple[Tile, ...]
@@ -37,11 +37,11 @@ class Built:
     jokers: int
 
 
-def build(problem: Problem, start: int, steps: list[Step]) -> Built:
+def build(problem: Problem, registry: Registry, start: int, steps: list[Step]) -> Built:
     """Replay ``steps`` from the start state ``start`` into sets."""
     lanes: list[list[_Lane]] = []
     for c in range(4):
-        state = _STATES[start >> (C_SH + CB * c) & CMASK]
+        state = registry.states[start >> (C_SH + CB * c) & CMASK]
         lanes.append([_Lane(tok) for tok in state])
     sets: list[TileSet] = []
     rack_used = [[0] * 14 for _ in range(4)]

@@ -12,7 +12,12 @@ a lane is a small integer *token*:
 * bits 4-5: the layer: ``FREE`` sets, ``MELD`` sets (same-turn initial meld: sets of
   rack tiles that count towards the minimum) or the ``DESIG`` set (single-set
   initial meld: the one set that must reach the minimum);
-* bits 6-7: a pin, ``k + 1`` when the lane carries locked joker set ``k``.
+* bits 6-7: a pin, ``k + 1`` when the lane carries locked joker set ``k``;
+* bits 8-11 (held joker sets only): the lane holds a joker outside the block it
+  carries, the lane holds a set whose joker was replaced, and which joker slots of
+  the block it carries were kept. The turn verdict (RULES.md §11.3) accepts a
+  replaced joker only when the run that ends up holding the set has no joker but
+  the set's own, so these bits keep track of that.
 
 A colour's state is the sorted tuple of its tokens. Copies of a tile are identical,
 so lanes of one colour are interchangeable and the sorted tuple is canonical.
@@ -32,8 +37,8 @@ from engine.solver._groups import symmetric_code
 RUN, HEAD, PEND, TAIL = 0, 1, 2, 3
 FREE, MELD, DESIG = 0, 1, 2
 
-# Tile sources for one lane at one number.
-REAL, JOKER, BLOCK, KEEP, REPLACE = "real", "joker", "block", "keep", "replace"
+# Tile sources for one lane at one number, and what a held block needs at a number.
+REAL, JOKER, BLOCK, KEEP, REPLACE, GAP = "real", "joker", "block", "keep", "replace", "gap"
 
 
 def token(length: int, kind: int = RUN, layer: int = FREE, pin: int = 0) -> int:
@@ -58,18 +63,58 @@ def layer_of(tok: int) -> int:
 
 
 def pin_of(tok: int) -> int:
-    return tok >> 6
+    return tok >> 6 & 3
+
+
+_HAS_JOKER, _HAS_REPLACED = 1, 2
+
+
+def _flag_lane(old: int, source: str, new: int, spec: CellSpec) -> int | None:
+    """``new`` with the joker bits updated for taking ``source``; None if the verdict
+    would refuse the run.
+
+    A held set whose joker's number holds a real tile in the final run (replaced, or
+    a real tile of another held set) passes only if every joker of that run is one of
+    its own (RULES.md §11.3 (ii)); a set that kept all its jokers always passes.
+    """
+    if new == -1:
+        return new
+    flags = old >> 8 & 15
+    base, _, tag = source.partition("@")
+    cell = _block_cell(spec, int(tag)) if tag else None
+    if base == JOKER:
+        if flags & _HAS_REPLACED:
+            return None
+        flags |= _HAS_JOKER
+    elif base == KEEP and cell is not None:
+        flags |= 4 << cell.slot
+    if cell is not None and cell.end:
+        kept = flags >> 2
+        replaced_any = False
+        for joker_slots, fixed in cell.members:
+            if fixed or joker_slots & ~kept:
+                if flags & _HAS_JOKER or kept & ~joker_slots:
+                    return None
+                replaced_any = True
+        if flags & _HAS_REPLACED and kept:
+            return None
+        flags &= _HAS_JOKER | _HAS_REPLACED
+        if replaced_any:
+            flags |= _HAS_REPLACED
+        if kept:
+            flags |= _HAS_JOKER
+    return (new & 255) | flags << 8
 
 
 @dataclass(frozen=True, slots=True)
 class BlockCell:
     """What locked set ``block`` asks of its colour at one number.
 
-    ``need`` is ``BLOCK`` (its own numbered tile, reserved) or ``JOKER`` (its joker
-    stands here: keep it or replace it by the real tile), or None when the block has
-    no tile at this number but a lane is bound to it (a wrapped block between its two
-    ends). ``start``: a lane must take the block here (linear block, or the tail end
-    of a wrapped block); ``end``: the lane lets go of a linear block after this number.
+    ``need`` is ``BLOCK`` (a held numbered tile, reserved), ``JOKER`` (held jokers
+    stand here: keep one or lay the real tile; ``slot`` numbers it) or ``GAP`` (the
+    carrying lane takes any tile). ``start``: a lane must take the block here (linear
+    block, or the tail end of a wrapped block); ``end``: the block ends here, the lane
+    lets go of it and the verdict's joker conditions (``members``) are checked.
     """
 
     block: int
@@ -77,6 +122,8 @@ class BlockCell:
     start: bool
     end: bool
     wrapped: bool
+    slot: int = -1
+    members: tuple[tuple[int, bool], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +150,7 @@ class CellSpec:
     meld_counts_all: bool = False
     meld_base: int = 25
     desig_base: int = 625
+    joker_flags: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,8 +235,7 @@ def _token_actions(tok: int, spec: CellSpec) -> list[tuple[str, int]]:
         return [("stay", tok)]
     cell = _block_cell(spec, pin - 1) if pin else None
     if cell is not None and cell.need is not None:
-        new_pin = 0 if cell.end and not cell.wrapped else pin
-        return _pinned_sources(cell, token(grown, kind, layer, new_pin))
+        return _pinned_sources(cell, token(grown, kind, layer, 0 if cell.end else pin))
     acts = [(REAL, token(grown, kind, layer, pin)), (JOKER, token(grown, kind, layer, pin))]
     if kind == RUN and length == 3:
         acts.append(("stop", -1))
@@ -206,6 +253,8 @@ def _pinned_sources(cell: BlockCell, nxt: int) -> list[tuple[str, int]]:
     tag = f"@{cell.block}"
     if cell.need == BLOCK:
         return [(BLOCK + tag, nxt)]
+    if cell.need == GAP:
+        return [(REAL + tag, nxt), (JOKER + tag, nxt)]
     return [(KEEP + tag, nxt), (REPLACE + tag, nxt)]
 
 
@@ -307,6 +356,11 @@ def _complete(
     sources = [src for src, _ in acts] + [src for src, _ in news]
     if not _blocks_taken_once(sources, spec):
         return
+    if spec.joker_flags:
+        flagged = _flag_all(state, spec, acts, news)
+        if flagged is None:
+            return
+        acts, news = flagged
     new_toks = [tok for _, tok in acts if tok != -1] + [tok for _, tok in news]
     layers = [layer_of(tok) for _, tok in acts] + [layer_of(tok) for _, tok in news]
     free_reals = rack_reals = jokers = meld_jokers = lane_meld = replaced = 0
@@ -362,6 +416,27 @@ def _complete(
                     acts,
                     news,
                 )
+
+
+def _flag_all(
+    state: tuple[int, ...],
+    spec: CellSpec,
+    acts: tuple[tuple[str, int], ...],
+    news: tuple[tuple[str, int], ...],
+) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]] | None:
+    new_acts = []
+    for old, (src, tok) in zip(state, acts, strict=True):
+        flagged = _flag_lane(old, src, tok, spec)
+        if flagged is None:
+            return None
+        new_acts.append((src, flagged))
+    new_news = []
+    for src, tok in news:
+        flagged = _flag_lane(0, src, tok, spec)
+        if flagged is None:
+            return None
+        new_news.append((src, flagged))
+    return tuple(new_acts), tuple(new_news)
 
 
 def _blocks_taken_once(sources: list[str], spec: CellSpec) -> bool:

@@ -19,17 +19,24 @@ NO_MELD, MELD_ALL, MELD_LAYER, MELD_SINGLE = 0, 1, 2, 3
 
 @dataclass(frozen=True, slots=True)
 class RunBlock:
-    """A locked joker set read as a run: its tiles stay together, in place.
+    """The run that ends up holding one or more held table sets (see
+    :mod:`engine.solver._variants`): a stretch of one colour a single lane must cover.
 
-    ``need[x]`` is ``"block"`` (the set's own numbered tile stands at ``x``) or
-    ``"joker"`` (its joker stands for number ``x``: kept, or replaced by the real
-    tile). ``numbers`` are the numbers in run order; a wrapped block (13-1 wrap)
-    lists the numbers from its low end round to its high end, e.g. 12, 13, 1.
+    ``numbers`` are the stretch in run order (a wrapped block, with 13-1 wrap, goes
+    round: 12, 13, 1); ``need`` gives for each number ``"block"`` (a held numbered
+    tile stands there), ``"joker"`` (only held jokers stand there: keep one, or lay the
+    real tile) or ``"gap"`` (nothing held: the lane takes any tile). Joker numbers
+    have a ``slot`` (0 or 1). ``members`` describe each held set as (bitmask of the
+    slots of its jokers, whether one of its jokers' numbers holds a real tile anyway);
+    ``released`` are such numbers (a held real tile stands where a joker stood).
     """
 
     colour: int
     numbers: tuple[int, ...]
     need: tuple[tuple[int, str], ...]
+    slots: tuple[tuple[int, int], ...]
+    members: tuple[tuple[int, bool], ...]
+    released: tuple[int, ...] = ()
 
     @property
     def wrapped(self) -> bool:
@@ -41,20 +48,27 @@ class RunBlock:
                 return need
         return None
 
+    def slot_at(self, number: int) -> int:
+        for x, slot in self.slots:
+            if x == number:
+                return slot
+        return -1
+
 
 @dataclass(frozen=True, slots=True)
 class GroupSeed:
-    """A table group whose numbered tiles must stay together (locked or both-missing).
+    """The group of one number that ends up holding one or more held table sets.
 
-    ``colours`` are its numbered tiles' colours (reserved), ``jokers`` its jokers.
-    ``allowed`` lists the legal ends as ``(added colours bitmask, jokers in the group,
-    tiles of the added colours that must come from the rack)``.
+    ``colours`` are the held numbered tiles' colours (reserved); ``members`` describe
+    each held set as (bitmask of its colours, its jokers, whether it is a 3-tile group
+    with one joker under ``both_missing``); ``locked`` and ``rack_only`` are the rules.
     """
 
     number: int
     colours: tuple[int, ...]
-    jokers: int
-    allowed: tuple[tuple[int, int, int], ...]
+    members: tuple[tuple[int, int, bool], ...]
+    locked: bool
+    rack_only: bool
 
 
 @dataclass(slots=True)

@@ -27,7 +27,6 @@ from engine.solver._lanes import (
     HEAD,
     MELD,
     PEND,
-    TAIL,
     BlockCell,
     CellSpec,
     Option,
@@ -49,38 +48,78 @@ from engine.solver._model import (
     Problem,
 )
 
-J_SH, JM_SH, D_SH, C_SH, CB = 0, 2, 4, 6, 10
+J_SH, JM_SH, D_SH, C_SH, CB = 0, 2, 4, 6, 14
 ACC_SH = C_SH + 4 * CB
 M_SH = ACC_SH + 18
 CMASK = (1 << CB) - 1
 AMASK = (1 << 18) - 1
 LOW = (1 << C_SH) - 1
 
-_STATES: list[tuple[int, ...]] = [()]
-_IDS: dict[tuple[int, ...], int] = {(): 0}
-_RANK: list[int] = [0]
-_DOM: dict[int, bool] = {}
 
+class Registry:
+    """Small numbers for the colour states one search meets, with their ranks."""
 
-def state_id(state: tuple[int, ...]) -> int:
-    """A small stable number for a colour state (shared by every search)."""
-    found = _IDS.get(state)
-    if found is None:
-        found = len(_STATES)
-        if found > CMASK:
-            raise OverflowError("too many distinct colour states")
-        _IDS[state] = found
-        _STATES.append(state)
-        _RANK.append(rank(state))
-    return found
+    def __init__(self) -> None:
+        self.states: list[tuple[int, ...]] = [()]
+        self.ids: dict[tuple[int, ...], int] = {(): 0}
+        self.ranks: list[int] = [0]
+        self._dom: dict[int, bool] = {}
 
+    def id(self, state: tuple[int, ...]) -> int:
+        found = self.ids.get(state)
+        if found is None:
+            found = len(self.states)
+            if found > CMASK:
+                raise OverflowError("too many distinct colour states")
+            self.ids[state] = found
+            self.states.append(state)
+            self.ranks.append(rank(state))
+        return found
 
-def _dom(a: int, b: int) -> bool:
-    key = a << CB | b
-    found = _DOM.get(key)
-    if found is None:
-        found = _DOM[key] = dominates(_STATES[a], _STATES[b])
-    return found
+    def dom(self, a: int, b: int) -> bool:
+        key = a << CB | b
+        found = self._dom.get(key)
+        if found is None:
+            found = self._dom[key] = dominates(self.states[a], self.states[b])
+        return found
+
+    def rank(self, key: int) -> int:
+        ranks = self.ranks
+        return (
+            ranks[key >> C_SH & CMASK]
+            + ranks[key >> (C_SH + CB) & CMASK]
+            + ranks[key >> (C_SH + 2 * CB) & CMASK]
+            + ranks[key >> (C_SH + 3 * CB) & CMASK]
+        )
+
+    def prune(self, states: dict[int, int]) -> dict[int, int]:
+        """Drop states dominated by another with the same low bits, meld and score at
+        least."""
+        order = sorted(
+            states.items(),
+            key=lambda item: (-self.rank(item[0]), -(item[0] >> M_SH), -item[1]),
+        )
+        kept: dict[int, list[tuple[tuple[int, int, int, int], int, int]]] = {}
+        result: dict[int, int] = {}
+        dom = self.dom
+        for key, score in order:
+            ids = colour_ids(key)
+            meld = key >> M_SH
+            group = kept.setdefault(key & LOW, [])
+            for other_ids, other_meld, other_score in group:
+                if (
+                    other_score >= score
+                    and other_meld >= meld
+                    and dom(other_ids[0], ids[0])
+                    and dom(other_ids[1], ids[1])
+                    and dom(other_ids[2], ids[2])
+                    and dom(other_ids[3], ids[3])
+                ):
+                    break
+            else:
+                group.append((ids, meld, score))
+                result[key] = score
+        return result
 
 
 def colour_ids(key: int) -> tuple[int, int, int, int]:
@@ -118,6 +157,7 @@ class Found:
     score: int
     start: int
     steps: list[Step]
+    registry: Registry
 
 
 Trans = tuple[tuple[int, int, bool, bool], ...]
@@ -128,6 +168,7 @@ class Search:
 
     def __init__(self, problem: Problem) -> None:
         self.p = problem
+        self.reg = Registry()
         self.total_jokers = problem.jokers
         self.single = problem.meld_mode == MELD_SINGLE
         self.melding = problem.meld_mode != NO_MELD
@@ -163,8 +204,17 @@ class Search:
             need = block.need_at(x)
             if block.colour != c or need is None:
                 continue
+            end = x == (13 if block.wrapped else block.numbers[-1])
             blocks.append(
-                BlockCell(k, need, x == block.numbers[0], x == block.numbers[-1], block.wrapped)
+                BlockCell(
+                    k,
+                    need,
+                    x == block.numbers[0],
+                    end,
+                    block.wrapped,
+                    block.slot_at(x),
+                    block.members,
+                )
             )
         return CellSpec(
             table=p.table[c][x],
@@ -180,6 +230,7 @@ class Search:
             meld_counts_all=p.meld_mode == MELD_ALL,
             meld_base=6**4 if seeded else 25,
             desig_base=6**4 * 25 if seeded else 625,
+            joker_flags=any(block.colour == c for block in p.run_blocks),
         )
 
     def trans(self, x: int, c: int, cid: int, jokers: int) -> Trans:
@@ -193,9 +244,9 @@ class Search:
         score = self.p.tile_score[x]
         value = self.p.meld_value[x]
         entries = []
-        for option in colour_options(_STATES[cid], spec):
+        for option in colour_options(self.reg.states[cid], spec):
             delta = (
-                ((state_id(option.state) - cid) << shift)
+                ((self.reg.id(option.state) - cid) << shift)
                 + (option.tally << ACC_SH)
                 + (option.jokers << J_SH)
                 + (option.meld_jokers << JM_SH)
@@ -262,21 +313,23 @@ class Search:
             digit = code // 6**c % 6
             counts.append(digit % 3)
             flags.append(digit >= 3)
-        for choice in product(*(seed.allowed for seed in seeds)):
+        flag_mask = sum(1 << c for c in range(4) if flags[c])
+        for choice in product(*(_seed_ends(seed) for seed in seeds)):
             rest = list(counts)
             left = jokers
-            ok = True
-            for mask, seed_jokers, need_rack in choice:
+            for mask, seed_jokers in choice:
                 left -= seed_jokers
-                added = [c for c in range(4) if mask >> c & 1]
-                if sum(1 for c in added if flags[c]) < need_rack:
-                    ok = False
-                for c in added:
-                    rest[c] -= 1
-            if not ok or left < 0 or min(rest) < 0:
+                for c in range(4):
+                    rest[c] -= mask >> c & 1
+            if left < 0 or min(rest) < 0:
+                continue
+            if not all(
+                _seed_passes(seed, mask, seed_jokers, flag_mask)
+                for seed, (mask, seed_jokers) in zip(seeds, choice, strict=True)
+            ):
                 continue
             if split_groups(tuple(rest), left) is not None:
-                return tuple((mask, seed_jokers) for mask, seed_jokers, _ in choice)
+                return choice
         return None
 
     # -- the end of the search ---------------------------------------------------
@@ -286,11 +339,11 @@ class Search:
         found = self._final.get(cid)
         if found is None:
             ok, closes = True, False
-            for tok in _STATES[cid]:
+            for tok in self.reg.states[cid]:
                 kind = kind_of(tok)
                 if kind in (HEAD, PEND) or length_of(tok) < 3:
                     ok = False
-                if kind == TAIL and layer_of(tok) == DESIG:
+                if layer_of(tok) == DESIG:
                     closes = True
             found = self._final[cid] = (ok, closes)
         return found
@@ -357,7 +410,7 @@ class Search:
             designated = sum(1 for state in combo for tok in state if layer_of(tok) == DESIG)
             if designated > 1:
                 continue
-            key = sum(state_id(state) << (C_SH + CB * c) for c, state in enumerate(combo))
+            key = sum(self.reg.id(state) << (C_SH + CB * c) for c, state in enumerate(combo))
             if designated:
                 key += 1 << D_SH
             keys.append(key)
@@ -432,7 +485,7 @@ class Search:
                     new[nk] = score
                     parent[nk] = org[key]
         if len(new) > 1:
-            new = prune(new)
+            new = self.reg.prune(new)
         return new, parent
 
     # -- the searches ------------------------------------------------------------------
@@ -457,7 +510,7 @@ class Search:
         for x in range(13, 0, -1):
             chain.append(parents[x][chain[-1]])
         chain.reverse()
-        return Found(best_score, chain[0], self.steps(chain))
+        return Found(best_score, chain[0], self.steps(chain), self.reg)
 
     def feasible(self, floor: int = -1) -> Found | None:
         """Depth first: the first legal end found scoring more than ``floor``."""
@@ -470,7 +523,9 @@ class Search:
             if (x, key) in failed:
                 return None
             after, _ = self.expand(x, {key: score}, floor, None)
-            for nk, ns in sorted(after.items(), key=_preference, reverse=True):
+            for nk, ns in sorted(
+                after.items(), key=lambda item: (item[1], self.reg.rank(item[0])), reverse=True
+            ):
                 path.append(nk)
                 found = descend(x + 1, nk, ns)
                 if found is not None and found > floor:
@@ -483,7 +538,7 @@ class Search:
             path[:] = [start]
             result = descend(1, start, 0)
             if result is not None:
-                return Found(result, start, self.steps(path))
+                return Found(result, start, self.steps(path), self.reg)
         return None
 
     def steps(self, chain: list[int]) -> list[Step]:
@@ -519,7 +574,7 @@ class Search:
             shift = C_SH + CB * c
             cid = key >> shift & CMASK
             spec = self.spec(x, c, total - (key & 3))
-            options = colour_options(_STATES[cid], spec)
+            options = colour_options(self.reg.states[cid], spec)
             for option, (delta, gain, starts, closes) in zip(
                 options, self.trans(x, c, cid, total - (key & 3)), strict=True
             ):
@@ -542,41 +597,34 @@ class Search:
         return best[1], score + best[0]
 
 
-def _preference(item: tuple[int, int]) -> tuple[int, int]:
-    key, score = item
-    return score, sum(_RANK[cid] for cid in colour_ids(key))
+def _seed_ends(seed: GroupSeed) -> list[tuple[int, int]]:
+    """Groups a seed can become: (bitmask of added colours, jokers in the group)."""
+    held = sum(1 << c for c in seed.colours)
+    ends = []
+    for mask in range(16):
+        if mask & held:
+            continue
+        for jokers in range(3):
+            if 3 <= len(seed.colours) + mask.bit_count() + jokers <= 4:
+                ends.append((mask, jokers))
+    return ends
 
 
-def prune(states: dict[int, int]) -> dict[int, int]:
-    """Drop states dominated by another with the same low bits, meld and score at least."""
-    order = sorted(
-        states.items(),
-        key=lambda item: (
-            -sum(_RANK[cid] for cid in colour_ids(item[0])),
-            -(item[0] >> M_SH),
-            -item[1],
-        ),
-    )
-    kept: dict[int, list[tuple[tuple[int, int, int, int], int, int]]] = {}
-    result: dict[int, int] = {}
-    for key, score in order:
-        ids = colour_ids(key)
-        meld = key >> M_SH
-        group = kept.setdefault(key & LOW, [])
-        for other_ids, other_meld, other_score in group:
-            if (
-                other_score >= score
-                and other_meld >= meld
-                and _dom(other_ids[0], ids[0])
-                and _dom(other_ids[1], ids[1])
-                and _dom(other_ids[2], ids[2])
-                and _dom(other_ids[3], ids[3])
-            ):
-                break
-        else:
-            group.append((ids, meld, score))
-            result[key] = score
-    return result
+def _seed_passes(seed: GroupSeed, added: int, jokers: int, rack_flags: int) -> bool:
+    """Does the group (seed + ``added`` colours + ``jokers``) pass RULES.md §11.3 for
+    every held set? ``rack_flags``: colours of this number laid from the rack."""
+    colours = sum(1 << c for c in seed.colours) | added
+    for own, own_jokers, both in seed.members:
+        if both and jokers == 0 and colours != 15:
+            return False
+        if seed.locked and jokers < own_jokers:
+            released = own_jokers - jokers
+            stand_ins = colours & ~own
+            if stand_ins.bit_count() < released:
+                return False
+            if seed.rack_only and (stand_ins & rack_flags).bit_count() < released:
+                return False
+    return True
 
 
 def _multisets(items: tuple[int, ...], count: int) -> list[tuple[int, ...]]:
