@@ -200,16 +200,21 @@ async def test_others_hear_that_a_player_is_building_but_not_what(
         await socket.disconnect()
 
 
-async def test_a_signed_in_member_connects_through_the_sites_own_stack(
-    game: Game, bob: User
-) -> None:
+async def through_the_site(game: Game, user: User, origin: bytes) -> WebsocketCommunicator:
+    """A socket opened the way a browser does: session cookie and Origin header."""
     from config.asgi import application
 
     client = Client()
-    await db(client.force_login)(bob)
-    cookie = f"sessionid={client.cookies['sessionid'].value}"
-    headers = [(b"origin", b"http://localhost"), (b"cookie", cookie.encode())]
-    communicator = WebsocketCommunicator(application, path(game), headers=headers)
+    await db(client.force_login)(user)
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+    headers = [(b"origin", origin), (b"cookie", cookie)]
+    return WebsocketCommunicator(application, path(game), headers=headers)
+
+
+async def test_a_signed_in_member_connects_through_the_sites_own_stack(
+    game: Game, bob: User
+) -> None:
+    communicator = await through_the_site(game, bob, b"http://localhost")
 
     connected, _ = await communicator.connect()
     html = await communicator.receive_from()
@@ -220,13 +225,7 @@ async def test_a_signed_in_member_connects_through_the_sites_own_stack(
 
 
 async def test_another_sites_page_cannot_open_the_socket(game: Game, bob: User) -> None:
-    from config.asgi import application
-
-    client = Client()
-    await db(client.force_login)(bob)
-    cookie = f"sessionid={client.cookies['sessionid'].value}"
-    headers = [(b"origin", b"https://evil.example"), (b"cookie", cookie.encode())]
-    communicator = WebsocketCommunicator(application, path(game), headers=headers)
+    communicator = await through_the_site(game, bob, b"https://evil.example")
 
     connected, _ = await communicator.connect()
     await communicator.disconnect()
