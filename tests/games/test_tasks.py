@@ -93,6 +93,18 @@ def test_a_timeout_before_the_deadline_does_nothing(game: Game) -> None:
     assert (game.version, game.turn_number) == (0, 1)
 
 
+def test_a_timeout_delivered_early_by_a_broker_tries_again_at_the_deadline(
+    game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(tasks.expire_turn, "apply_async", lambda *a, **kw: calls.append((a, kw)))
+
+    tasks.expire_turn.run(game.pk, 1)  # as a worker runs it: not eagerly
+
+    assert calls == [(((game.pk, 1),), {"eta": game.turn_deadline})]
+    assert Game.objects.get(pk=game.pk).version == 0
+
+
 def test_a_timeout_for_a_turn_that_ended_does_nothing(game: Game) -> None:
     assert game.current_seat is not None
     services.draw(game.pk, user_at(game, game.current_seat), 0)
