@@ -143,3 +143,20 @@ def test_the_next_game_of_a_round_starts_on_its_own_clock(
     second = current_game(table)
     assert second.number == 2
     assert scheduled[-1] == (second.pk, 1)
+
+
+@pytest.mark.parametrize("options", [{}, {"draw_mode": "river"}])
+def test_a_game_with_the_real_bots_replays_exactly(
+    options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.undo()  # the engine's own bots (engine.bots), not the test player
+    table, _ = seated_table(
+        ["person", "easy", "normal", "strong"], games_in_round=1, options=options
+    )
+
+    game = play_out(current_game(table), random.Random(9), timeout_every=17)
+
+    assert game.replay_state() == game.engine_state()
+    bot_moves = game.moves.filter(by="bot")
+    assert {m.seat for m in bot_moves} == {1, 2, 3}
+    assert "play" in {m.action["type"] for m in bot_moves}
