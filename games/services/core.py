@@ -150,7 +150,7 @@ def store_state(game: Game, state: GameState, now: datetime) -> None:
         game.outcome = state.outcome.to_dict()
         game.winner_seat = state.outcome.winner
         game.finished_at = now
-    elif turn_changed or game.current_seat is None:
+    elif turn_changed:
         game.current_seat = state.current_player
         game.turn_started_at = now
         game.turn_deadline = now + timedelta(seconds=state.ruleset.turn_time_limit_s)
