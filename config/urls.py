@@ -6,5 +6,6 @@ from config import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("accounts/", include("accounts.urls")),
+    path("games/", include("games.urls")),
     path("admin/", admin.site.urls),
 ]

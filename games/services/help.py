@@ -11,6 +11,7 @@ The solver only ever sees the player's own rack and the table: a hint is the bes
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from django.db import transaction
 
 from accounts.models import User
 from engine import game as engine
-from engine.actions import Table, table_to_json
+from engine.actions import table_to_json
 from engine.solver import arrange, solve
 from engine.tiles import Tile, format_tiles, parse_tile
 from games.errors import DraftError, InvalidMove, NoArrangement, NotFound, NotYourTurn
@@ -34,20 +35,7 @@ from games.services.drafts import (
     save_draft,
     working_table,
 )
-
-
-@dataclass(frozen=True)
-class HintTile:
-    tile: str
-    is_new: bool
-
-
-@dataclass(frozen=True)
-class HintSet:
-    """One set of the table the hint leads to; ``changed`` when it is not on the table now."""
-
-    tiles: tuple[HintTile, ...]
-    changed: bool
+from games.services.history import ShownSet, mark_new
 
 
 @dataclass(frozen=True)
@@ -60,12 +48,17 @@ class Hint:
 
     played: tuple[str, ...]
     value: int
-    sets: tuple[HintSet, ...]
+    sets: tuple[ShownSet, ...]
     table: tuple[tuple[str, ...], ...]
 
     @property
     def found(self) -> bool:
         return bool(self.played)
+
+    @property
+    def table_json(self) -> str:
+        """The table after the play as JSON (what "use this" sends back)."""
+        return json.dumps([list(tile_set) for tile_set in self.table])
 
 
 def hint(game_id: int, user: User) -> Hint:
@@ -82,7 +75,7 @@ def hint(game_id: int, user: User) -> Hint:
     return Hint(
         played=tuple(format_tiles(solution.played)),
         value=solution.value,
-        sets=_marked(state.table, solution.table_after, solution.played),
+        sets=mark_new(state.table, solution.table_after, Counter(solution.played)),
         table=tuple(tuple(format_tiles(s)) for s in solution.table_after),
     )
 
@@ -123,7 +116,8 @@ def move_tiles(
 ) -> DraftView:
     """Move several tiles at once, each from its source (``RACK`` or a set index), to one
     ``target`` (a set index, ``NEW_SET`` or ``RACK``), in the order given, at
-    ``position`` in the target set (default: its end).
+    ``position`` in the target set. Without a position, tiles joining a run of their
+    colour go where their numbers belong; others go to the end.
 
     Set indices are those of the working table before the move: sets left empty are only
     dropped at the end. The result is checked like any saved draft.
@@ -146,8 +140,11 @@ def move_tiles(
             sets.append(taken)
         elif target != RACK:
             destination = _set_at(sets, target)
-            at = len(destination) if position is None else max(0, min(position, len(destination)))
-            destination[at:at] = taken
+            if position is None:
+                _lay_in_order(destination, taken)
+            else:
+                at = max(0, min(position, len(destination)))
+                destination[at:at] = taken
         # save_draft checks the rest: rack tiles really on the rack, table tiles kept.
         return save_draft(game_id, user, [tile_set for tile_set in sets if tile_set])
 
@@ -204,29 +201,33 @@ def _set_at(sets: list[list[str]], index: object) -> list[str]:
     return sets[index]
 
 
+def _lay_in_order(tile_set: list[str], tiles: list[str]) -> None:
+    """Add ``tiles`` to ``tile_set``: in number order if all of them, with the set, are
+    one colour (a run being built), else at the end. A joker stays just before the
+    tile it stands below, so it keeps filling its gap."""
+    numbered = [parse_tile(t) for t in (*tile_set, *tiles) if t != "J"]
+    one_colour = len({t.colour for t in numbered}) == 1 and any(t != "J" for t in tile_set)
+    if not one_colour:
+        tile_set.extend(tiles)
+        return
+    for tile in sorted(tiles, key=lambda t: (t == "J", parse_tile(t).number or 0)):
+        number = parse_tile(tile).number or 0
+        at = len(tile_set)
+        if tile != "J":
+            higher = [
+                i
+                for i, t in enumerate(tile_set)
+                if t != "J" and (parse_tile(t).number or 0) > number
+            ]
+            if higher:
+                at = higher[0]
+                while at > 0 and tile_set[at - 1] == "J":
+                    at -= 1
+        tile_set.insert(at, tile)
+
+
 def _bag(sets: Sequence[Sequence[Tile]]) -> Counter[Tile]:
     bag: Counter[Tile] = Counter()
     for tile_set in sets:
         bag.update(tile_set)
     return bag
-
-
-def _marked(before: Table, after: Table, played: Sequence[Tile]) -> tuple[HintSet, ...]:
-    """The sets of ``after``, with the rack tiles of ``played`` marked as new."""
-    unchanged = Counter(tuple(sorted(tile_set)) for tile_set in before)
-    new_left = Counter(played)
-    marked = []
-    for tile_set in after:
-        key = tuple(sorted(tile_set))
-        if unchanged[key] > 0:
-            unchanged[key] -= 1
-            marked.append(HintSet(tuple(HintTile(str(t), False) for t in tile_set), False))
-            continue
-        tiles = []
-        for tile in tile_set:
-            is_new = new_left[tile] > 0
-            if is_new:
-                new_left[tile] -= 1
-            tiles.append(HintTile(str(tile), is_new))
-        marked.append(HintSet(tuple(tiles), True))
-    return tuple(marked)

@@ -1,0 +1,252 @@
+"""A finished game, turn by turn, and the scoreboard of a round.
+
+The replay rebuilds each position with :func:`engine.game.replay` over a prefix of the
+move log, so it shows exactly what happened. It opens only once the game is over: from
+then on every rack is public (RULES.md: racks are shown at the end), but the pool's order
+never is: a frame carries the pool's size only.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.actions import Discard, Draw, Pass, Play, Table, TakeFromRiver, Timeout
+from engine.game import apply, new_game
+from engine.round import Round
+from engine.state import GameState, Outcome
+from engine.tiles import Tile, format_tiles
+from games.errors import NotFound
+from games.models import Game, Move, Seat
+from games.models import Table as TableModel
+
+
+@dataclass(frozen=True)
+class ShownTile:
+    tile: str
+    is_new: bool
+
+
+@dataclass(frozen=True)
+class ShownSet:
+    tiles: tuple[ShownTile, ...]
+    changed: bool
+
+
+@dataclass(frozen=True)
+class ReplaySeat:
+    number: int
+    name: str
+    rack: tuple[str, ...]
+    is_mover: bool
+
+
+@dataclass(frozen=True)
+class ReplayFrame:
+    """The game after ``step`` turns (0: the deal), out of ``steps``."""
+
+    game_id: int
+    table_id: int
+    number: int
+    step: int
+    steps: int
+    events: tuple[str, ...]
+    sets: tuple[ShownSet, ...]
+    river: tuple[str, ...]
+    pool_size: int
+    seats: tuple[ReplaySeat, ...]
+    outcome: Outcome | None
+
+    @property
+    def previous(self) -> int | None:
+        return self.step - 1 if self.step > 0 else None
+
+    @property
+    def next(self) -> int | None:
+        return self.step + 1 if self.step < self.steps else None
+
+
+def replay_frame(game: Game, step: int) -> ReplayFrame:
+    """The position of a finished ``game`` after ``step`` turns (clamped to the game)."""
+    if not game.is_over:
+        raise NotFound("The replay opens when the game is over.")
+    names = seat_names(game.table_id)
+    moves = list(game.moves.order_by("seq"))
+    turns = sorted({move.turn_number for move in moves})
+    step = max(0, min(step, len(turns)))
+    state = new_game(
+        game.engine_ruleset(), game.seed, None if game.start_drawn else game.starting_seat
+    )
+    start = state
+    mover: int | None = None
+    events: list[str] = []
+    for move in moves:
+        if step == 0 or move.turn_number > turns[step - 1]:
+            break
+        before = state
+        state = apply(state, move.engine_action(), move.seat)
+        if move.turn_number == turns[step - 1]:
+            if mover is None:
+                start = before
+            mover = move.seat
+            events.append(describe(move, before, state, names))
+    if step == 0:
+        events.append(f"The tiles are dealt; {names[state.current_player]} starts.")
+    played: Counter[Tile] = Counter()
+    if mover is not None:
+        played = Counter(start.racks[mover]) + Counter(start.river) - Counter(state.racks[mover])
+        played -= Counter(state.river)
+    return ReplayFrame(
+        game_id=game.pk,
+        table_id=game.table_id,
+        number=game.number,
+        step=step,
+        steps=len(turns),
+        events=tuple(events),
+        sets=mark_new(start.table if mover is not None else state.table, state.table, played),
+        river=tuple(format_tiles(state.river)),
+        pool_size=len(state.pool),
+        seats=tuple(
+            ReplaySeat(seat, names[seat], tuple(format_tiles(rack)), seat == mover)
+            for seat, rack in enumerate(state.racks)
+        ),
+        outcome=state.outcome if step == len(turns) else None,
+    )
+
+
+def describe(move: Move, before: GameState, after: GameState, names: Sequence[str]) -> str:
+    """One move in words (for a finished game: it may name the tiles drawn)."""
+    who = names[move.seat]
+    action = move.engine_action()
+    gained = Counter(after.racks[move.seat]) - Counter(before.racks[move.seat])
+    lost = Counter(before.racks[move.seat]) - Counter(after.racks[move.seat])
+    out = " and went out" if not after.racks[move.seat] else ""
+    match action:
+        case Play():
+            meld = "" if before.initial_meld_done[move.seat] else " as the initial meld"
+            return f"{who} played {_tiles(lost)}{meld}{out}."
+        case TakeFromRiver():
+            key = before.river[action.index]
+            rest = len(before.river) - action.index - 1
+            plunder = f" (and {rest} newer tile{'s' if rest != 1 else ''})" if rest else ""
+            return f"{who} took {key} from the River{plunder} and played it{out}."
+        case Draw() if after.pending_draw:
+            return f"{who} drew two tiles: {_tiles(Counter(after.pending_draw))}."
+        case Draw():
+            return f"{who} drew {_tiles(gained)}." if gained else f"{who} drew a tile."
+        case Discard():
+            return f"{who} put {action.tile} on the River and kept {_tiles(gained)}."
+        case Pass():
+            return f"{who} passed."
+        case Timeout():
+            if gained:
+                return f"{who} ran out of time and drew {_tiles(gained)}."
+            return f"{who} ran out of time."
+    return f"{who} moved."
+
+
+def mark_new(before: Table, after: Table, played: Counter[Tile]) -> tuple[ShownSet, ...]:
+    """The sets of ``after``; sets not on ``before`` are changed, ``played`` tiles new."""
+    unchanged = Counter(tuple(sorted(tile_set)) for tile_set in before)
+    new_left = Counter(played)
+    shown = []
+    for tile_set in after:
+        key = tuple(sorted(tile_set))
+        if unchanged[key] > 0:
+            unchanged[key] -= 1
+            shown.append(ShownSet(tuple(ShownTile(str(t), False) for t in tile_set), False))
+            continue
+        tiles = []
+        for tile in tile_set:
+            is_new = new_left[tile] > 0
+            new_left[tile] -= is_new
+            tiles.append(ShownTile(str(tile), is_new))
+        shown.append(ShownSet(tuple(tiles), True))
+    return tuple(shown)
+
+
+def seat_names(table_id: int) -> list[str]:
+    seats = Seat.objects.filter(table_id=table_id).select_related("user").order_by("number")
+    return [seat.occupant_name for seat in seats]
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    """One game of the round: its scores by seat once it is over."""
+
+    game_id: int
+    number: int
+    is_over: bool
+    winner: int | None
+    scores: tuple[int, ...] | None
+    rack_values: tuple[int, ...] | None
+
+
+@dataclass(frozen=True)
+class Standing:
+    seat: int
+    name: str
+    total: int
+    wins: int
+    place: int
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    names: tuple[str, ...]
+    rows: tuple[ScoreRow, ...]
+    totals: tuple[int, ...]
+    standings: tuple[Standing, ...]
+    games_in_round: int
+    is_over: bool
+    winner_name: str | None
+    penalty_only: bool
+
+
+def scoreboard(table: TableModel) -> Scoreboard:
+    """The round so far: each game's scores, the totals and the standings."""
+    names = tuple(seat_names(table.pk))
+    rows = []
+    for game in table.games.order_by("number"):
+        outcome = None if game.outcome is None else Outcome.from_dict(game.outcome)
+        rows.append(
+            ScoreRow(
+                game_id=game.pk,
+                number=game.number,
+                is_over=game.is_over,
+                winner=None if outcome is None else outcome.winner,
+                scores=None if outcome is None else outcome.scores,
+                rack_values=None if outcome is None else outcome.rack_values,
+            )
+        )
+    round_ = table.engine_round()
+    totals = round_.totals if round_ is not None else (0,) * len(names)
+    return Scoreboard(
+        names=names,
+        rows=tuple(rows),
+        totals=totals,
+        standings=_standings(round_, names),
+        games_in_round=table.games_in_round,
+        is_over=table.status == TableModel.Status.FINISHED,
+        winner_name=None if table.winner_seat is None else names[table.winner_seat],
+        penalty_only=table.engine_ruleset().score_mode == "penalty_only",
+    )
+
+
+def _standings(round_: Round | None, names: Sequence[str]) -> tuple[Standing, ...]:
+    if round_ is None:
+        return ()
+    standings = []
+    place = 0
+    previous: tuple[int, int] | None = None
+    for index, seat in enumerate(round_.standings):
+        key = (round_.totals[seat], round_.wins[seat])
+        if key != previous:
+            place, previous = index + 1, key
+        standings.append(Standing(seat, names[seat], round_.totals[seat], round_.wins[seat], place))
+    return tuple(standings)
+
+
+def _tiles(tiles: Counter[Tile]) -> str:
+    return " ".join(format_tiles(sorted(tiles.elements())))

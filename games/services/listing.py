@@ -1,0 +1,240 @@
+"""What the lobby and the table pages list, as plain values.
+
+Pages get these dataclasses, never the models: a table's row holds the round's secret
+seed and a game's row every rack and the pool, and a template can reach any attribute
+of what it is given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from accounts.models import User
+from engine.ruleset import Ruleset
+from games.models import Game, Seat, Table
+
+LIST_LIMIT = 20
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    number: int
+    name: str
+    kind: str
+    is_me: bool
+    is_bot: bool
+    is_filled: bool
+    takeable: bool
+    """The viewer may sit here now (an open seat, or the one kept for them)."""
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A game in a list: whose turn it is, and whether it is the viewer's."""
+
+    id: int
+    table_id: int
+    number: int
+    games_in_round: int
+    is_over: bool
+    turn_name: str
+    my_turn: bool
+    turn_deadline: datetime | None
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TableSummary:
+    id: int
+    status: str
+    status_label: str
+    preset_label: str
+    rules: tuple[str, ...]
+    """The options that differ from the preset, in words."""
+    turn_seconds: int
+    games_in_round: int
+    seats: tuple[SeatSummary, ...]
+    creator_name: str
+    created_at: datetime
+    finished_at: datetime | None
+    is_member: bool
+    can_join: bool
+    winner_name: str | None
+    current_game_id: int | None
+
+    @property
+    def turn_label(self) -> str:
+        return turn_label(self.turn_seconds)
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def free_seats(self) -> int:
+        return sum(1 for seat in self.seats if not seat.is_filled)
+
+
+def table_summary(table: Table, user: User) -> TableSummary:
+    """``table`` as ``user`` sees it in a list or on its page (seats prefetched or not)."""
+    seats = sorted(table.seats.all(), key=lambda seat: seat.number)
+    seated = any(s.user_id == user.pk and s.kind == Seat.Kind.PLAYER for s in seats)
+    may_sit = table.status == Table.Status.OPEN and not seated
+    summaries = tuple(_seat(seat, user, may_sit) for seat in seats)
+    winner = None
+    if table.winner_seat is not None:
+        winner = next((s.name for s in summaries if s.number == table.winner_seat), None)
+    current = table.games.order_by("-number").values_list("pk", flat=True).first()
+    return TableSummary(
+        id=table.pk,
+        status=table.status,
+        status_label=table.get_status_display(),
+        preset_label=table.get_preset_display(),
+        rules=describe_options(Ruleset.from_dict(table.ruleset), table.preset),
+        turn_seconds=table.turn_seconds,
+        games_in_round=table.games_in_round,
+        seats=summaries,
+        creator_name=str(table.creator),
+        created_at=table.created_at,
+        finished_at=table.finished_at,
+        is_member=any(s.user_id == user.pk for s in seats),
+        can_join=any(s.takeable for s in summaries),
+        winner_name=winner,
+        current_game_id=current,
+    )
+
+
+def open_tables(user: User) -> list[TableSummary]:
+    """Tables waiting for players where ``user`` may take a seat."""
+    tables = Table.objects.joinable_by(user).with_seats().select_related("creator")
+    return [table_summary(table, user) for table in tables[:LIST_LIMIT]]
+
+
+def waiting_tables(user: User) -> list[TableSummary]:
+    """Tables where ``user`` sits, still waiting for others."""
+    tables = (
+        Table.objects.open()
+        .filter(seats__user=user, seats__kind=Seat.Kind.PLAYER)
+        .with_seats()
+        .select_related("creator")
+    )
+    return [table_summary(table, user) for table in tables[:LIST_LIMIT]]
+
+
+def finished_tables(user: User) -> list[TableSummary]:
+    """Rounds ``user`` played that are over, newest first."""
+    tables = (
+        Table.objects.finished()
+        .filter(seats__user=user, seats__kind=Seat.Kind.PLAYER)
+        .with_seats()
+        .select_related("creator")
+        .order_by("-finished_at")
+    )
+    return [table_summary(table, user) for table in tables[:LIST_LIMIT]]
+
+
+def my_games(user: User) -> list[GameSummary]:
+    """The games ``user`` is playing, those awaiting their move first."""
+    games = (
+        Game.objects.active()
+        .played_by(user)
+        .with_turn()
+        .select_related("table")
+        .prefetch_related("table__seats__user")
+    )
+    summaries = [_game(game, user) for game in games.order_by("turn_deadline")[:LIST_LIMIT]]
+    return sorted(summaries, key=lambda game: not game.my_turn)
+
+
+def games_to_watch(user: User) -> list[GameSummary]:
+    """Games in play at tables where ``user`` has no seat."""
+    mine = Table.objects.filter(seats__user=user).values("pk")
+    games = (
+        Game.objects.active()
+        .exclude(table__in=mine)
+        .with_turn()
+        .select_related("table")
+        .prefetch_related("table__seats__user")
+        .order_by("-turn_started_at")
+    )
+    return [_game(game, user) for game in games[:LIST_LIMIT]]
+
+
+def turn_label(seconds: int) -> str:
+    """A turn's time in words: "45 s", "2 min", "1 day"."""
+    if seconds % 86400 == 0:
+        days = seconds // 86400
+        return f"{days} day{'s' if days != 1 else ''}"
+    if seconds % 3600 == 0:
+        return f"{seconds // 3600} h"
+    if seconds % 60 == 0:
+        return f"{seconds // 60} min"
+    return f"{seconds} s"
+
+
+def describe_options(ruleset: Ruleset, preset: str) -> tuple[str, ...]:
+    """The options of ``ruleset`` that differ from ``preset``, as short phrases."""
+    phrases = []
+    for key, value in ruleset.differences(preset).items():
+        if key in ("players", "turn_time_limit_s"):
+            continue
+        label = OPTION_LABELS.get(key, key.replace("_", " "))
+        shown = {True: "yes", False: "no"}.get(value, str(value).replace("_", " "))
+        phrases.append(f"{label}: {shown}")
+    return tuple(phrases)
+
+
+OPTION_LABELS = {
+    "initial_meld_min": "Initial meld",
+    "initial_meld_single_set": "Initial meld in one set",
+    "initial_meld_same_turn_manipulation": "Rearrange on the initial meld turn",
+    "meld_values": "Meld values",
+    "score_values": "Score values",
+    "joker_penalty": "Joker left on a rack",
+    "allow_wrap": "13-1 runs",
+    "joker_set_rule": "Sets with a joker",
+    "joker_replacement_source": "Joker replaced from",
+    "joker_group_retrieval": "Joker taken from a group of 3 needs",
+    "score_mode": "Scoring",
+    "pool_empty_winner": "Empty pool: winner has",
+    "pool_empty_scoring": "Empty pool: scores",
+    "pool_empty_end": "Empty pool: the game",
+    "failed_turn_penalty_draw": "Penalty for a failed turn",
+    "overtime_penalty_draw": "Penalty for overtime",
+    "draw_mode": "Drawing",
+    "rack_size": "Tiles dealt",
+    "direction": "Direction",
+}
+"""Short labels of the ruleset options (RULES.md §12), shared with the table form."""
+
+
+def _seat(seat: Seat, user: User, may_sit: bool) -> SeatSummary:
+    reserved_for_me = seat.kind == Seat.Kind.RESERVED and seat.user_id == user.pk
+    return SeatSummary(
+        number=seat.number,
+        name=seat.occupant_name,
+        kind=seat.kind,
+        is_me=seat.user_id == user.pk and seat.kind == Seat.Kind.PLAYER,
+        is_bot=seat.kind == Seat.Kind.BOT,
+        is_filled=seat.is_filled,
+        takeable=may_sit and (seat.kind == Seat.Kind.OPEN or reserved_for_me),
+    )
+
+
+def _game(game: Game, user: User) -> GameSummary:
+    # with_turn() annotates the name of whoever's turn it is; a bot has no user.
+    bot_level = getattr(game, "turn_bot_level", "") or ""
+    turn_name = getattr(game, "turn_name", None) or (f"Bot ({bot_level})" if bot_level else "")
+    seats = sorted(game.table.seats.all(), key=lambda seat: seat.number)
+    return GameSummary(
+        id=game.pk,
+        table_id=game.table_id,
+        number=game.number,
+        games_in_round=game.table.games_in_round,
+        is_over=game.is_over,
+        turn_name=turn_name,
+        my_turn=getattr(game, "turn_user_id", None) == user.pk,
+        turn_deadline=game.turn_deadline,
+        players=tuple(seat.occupant_name for seat in seats),
+    )

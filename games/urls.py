@@ -1,0 +1,26 @@
+from django.urls import path
+
+from games.views import lobby, play, replay
+
+app_name = "games"
+
+urlpatterns = [
+    path("", lobby.lobby, name="lobby"),
+    path("mine/", lobby.my_games, name="mine"),
+    path("new/", lobby.new_table, name="new_table"),
+    path("tables/<int:pk>/", lobby.table, name="table"),
+    path("tables/<int:pk>/join/", lobby.join, name="join"),
+    path("tables/<int:pk>/current/", lobby.current, name="current"),
+    path("<int:pk>/", play.game, name="game"),
+    path("<int:pk>/move/", play.move, name="move"),
+    path("<int:pk>/reset/", play.reset, name="reset"),
+    path("<int:pk>/play/", play.play, name="play"),
+    path("<int:pk>/draw/", play.draw, name="draw"),
+    path("<int:pk>/pass/", play.pass_turn, name="pass"),
+    path("<int:pk>/discard/", play.discard, name="discard"),
+    path("<int:pk>/river/", play.take_from_river, name="river"),
+    path("<int:pk>/hint/", play.hint, name="hint"),
+    path("<int:pk>/hint/use/", play.use_hint, name="use_hint"),
+    path("<int:pk>/arrange/", play.arrange, name="arrange"),
+    path("<int:pk>/replay/", replay.replay, name="replay"),
+]

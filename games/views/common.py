@@ -1,0 +1,87 @@
+"""What the game views share: the request type, refusals as messages, and the fragments
+an htmx request gets back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.loader import render_to_string
+from django_htmx.http import HttpResponseClientRedirect
+
+from accounts.models import User
+from games import errors
+from games.models import Game
+from games.rendering import LIVE_PARTIALS, TEMPLATE, game_context
+
+
+class AuthenticatedRequest(HttpRequest):
+    """What a view behind ``@login_required`` receives (``htmx`` from django-htmx)."""
+
+    user: User
+    htmx: Any
+
+
+STATUS_OF: dict[type[errors.GameActionError], int] = {
+    errors.NotFound: 404,
+    errors.NotSeated: 403,
+    errors.StaleVersion: 409,
+    errors.NotYourTurn: 409,
+    errors.GameFinished: 409,
+    errors.IllegalPlay: 422,
+    errors.NoArrangement: 422,
+}
+"""HTTP status of each refusal; any other one is a 400 (a malformed or impossible request)."""
+
+
+def status_of(error: errors.GameActionError) -> int:
+    return next((code for kind, code in STATUS_OF.items() if isinstance(error, kind)), 400)
+
+
+def message_html(text: str, level: str = "error") -> str:
+    """The page's message area, swapped in out of band (empty text clears it)."""
+    return render_to_string(f"{TEMPLATE}#message", {"message": text, "level": level, "oob": True})
+
+
+def refuse(
+    request: AuthenticatedRequest, game_id: int, error: errors.GameActionError
+) -> HttpResponse:
+    """A refused request: nothing changed. htmx gets the sentence for the message area with
+    a 4xx status; a plain form post goes back to the game page with the sentence."""
+    status = status_of(error)
+    if request.htmx:
+        # The message is swapped out of band: the request's own target stays as it was.
+        response = HttpResponse(message_html(error.message), status=status)
+        response["HX-Reswap"] = "none"
+        return response
+    if status == 404:
+        raise Http404(error.message)
+    if status == 403:
+        raise PermissionDenied(error.message)
+    messages.error(request, error.message)
+    return redirect("games:game", pk=game_id)
+
+
+def fragments(request: AuthenticatedRequest, game_id: int, notice: str = "") -> HttpResponse:
+    """After a change: the live partials as the user now sees them, and the message area.
+
+    The same partials a websocket push brings; htmx swaps each in by its id.
+    """
+    game = Game.objects.select_related("table").get(pk=game_id)
+    if not request.htmx:
+        if notice:
+            messages.success(request, notice)
+        return redirect("games:game", pk=game_id)
+    context = {**game_context(game, request.user), "oob": True}
+    html = "".join(render_to_string(f"{TEMPLATE}#{name}", context) for name in LIVE_PARTIALS)
+    response = HttpResponse(html + message_html(notice, level="success"))
+    response["HX-Reswap"] = "none"
+    return response
+
+
+def client_redirect(request: AuthenticatedRequest, url: str) -> HttpResponse:
+    """Go to ``url``: a full redirect for htmx requests, a plain one otherwise."""
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)

@@ -1,0 +1,126 @@
+"""The lobby: new tables, the lists of tables and games, a table's page, taking a seat."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from games import services
+from games.errors import GameActionError, NotFound
+from games.forms import TableForm
+from games.models import Table
+from games.services import listing
+from games.services.history import scoreboard
+from games.views.common import AuthenticatedRequest, client_redirect
+
+
+@login_required
+@require_safe
+def lobby(request: AuthenticatedRequest) -> HttpResponse:
+    user = request.user
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "my_games": listing.my_games(user),
+            "waiting": listing.waiting_tables(user),
+            "open_tables": listing.open_tables(user),
+            "to_watch": listing.games_to_watch(user),
+            "finished": listing.finished_tables(user),
+        },
+    )
+
+
+@login_required
+@require_safe
+def my_games(request: AuthenticatedRequest) -> HttpResponse:
+    """The member's games, for the home page (loaded by htmx)."""
+    return render(
+        request,
+        "games/lobby.html#my-games",
+        {
+            "my_games": listing.my_games(request.user),
+            "waiting": listing.waiting_tables(request.user),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def new_table(request: AuthenticatedRequest) -> HttpResponse:
+    if request.method != "POST":
+        form = TableForm(creator=request.user)
+        return render(request, "games/new_table.html", {"form": form})
+    form = TableForm(request.POST, creator=request.user)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            table = services.create_table(
+                request.user,
+                data["plans"],
+                preset=data["preset"],
+                options=form.options(),
+                turn_seconds=data["turn_seconds"],
+                games_in_round=data["games_in_round"],
+            )
+        except GameActionError as error:
+            form.add_error(None, error.message)
+        else:
+            if table.status == Table.Status.PLAYING:
+                return redirect("games:current", pk=table.pk)
+            messages.success(request, "Your table is set: it starts when every seat is taken.")
+            return redirect("games:table", pk=table.pk)
+    return render(request, "games/new_table.html", {"form": form}, status=400)
+
+
+@login_required
+@require_safe
+def table(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """A table: its seats and rules while it waits, the round's scoreboard once it plays.
+
+    htmx polls the seats while the table waits; once the round starts, members go to
+    their game.
+    """
+    found = get_object_or_404(Table.objects.with_seats().select_related("creator"), pk=pk)
+    summary = listing.table_summary(found, request.user)
+    if request.htmx and found.status != Table.Status.OPEN and summary.is_member:
+        return client_redirect(request, reverse("games:current", kwargs={"pk": pk}))
+    context = {
+        "table": summary,
+        "scores": None if found.status == Table.Status.OPEN else scoreboard(found),
+    }
+    if request.htmx:
+        return render(request, "games/table.html#seats", context)
+    return render(request, "games/table.html", context)
+
+
+@login_required
+@require_POST
+def join(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    seat = request.POST.get("seat", "")
+    try:
+        joined = services.join_table(pk, request.user, int(seat) if seat.isdigit() else None)
+    except NotFound as error:
+        raise Http404(error.message) from None
+    except GameActionError as error:
+        messages.error(request, error.message)
+        return redirect("games:table", pk=pk)
+    if joined.status == Table.Status.PLAYING:
+        return redirect("games:current", pk=pk)
+    messages.success(request, "You have a seat. The game starts when every seat is taken.")
+    return redirect("games:table", pk=pk)
+
+
+@login_required
+@require_safe
+def current(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """The table's latest game (the one being played, or the last one)."""
+    found = get_object_or_404(Table, pk=pk)
+    latest = found.games.order_by("-number").values_list("pk", flat=True).first()
+    if latest is None:
+        return redirect("games:table", pk=pk)
+    return redirect("games:game", pk=latest)

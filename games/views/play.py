@@ -1,0 +1,149 @@
+"""The game page and everything a player does on it.
+
+Each action is one POST calling one service. htmx gets back the live partials (the
+same ones a websocket push brings) or, when the service refuses, the sentence for the
+message area with a 4xx status; nothing has changed then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_POST, require_safe
+
+from games import services
+from games.errors import DraftError, GameActionError, InvalidMove
+from games.forms import DiscardForm, MoveForm, PickForm, RiverForm, TableJSONForm, VersionForm
+from games.models import Game
+from games.rendering import TEMPLATE, game_context
+from games.services import help as solver_help
+from games.services.listing import describe_options, turn_label
+from games.views.common import AuthenticatedRequest, fragments, refuse
+
+View = Callable[..., HttpResponse]
+
+
+def game_action(view: View) -> View:
+    """Signed-in POSTs only; a refusal from a service becomes the player's message."""
+
+    @wraps(view)
+    def wrapper(request: AuthenticatedRequest, pk: int, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, pk, *args, **kwargs)
+        except GameActionError as error:
+            return refuse(request, pk, error)
+
+    return login_required(require_POST(wrapper))
+
+
+def _version(request: AuthenticatedRequest, form_class: type[VersionForm] = VersionForm) -> Any:
+    form = form_class(request.POST)
+    if not form.is_valid():
+        raise InvalidMove("The page sent an incomplete request: reload it and try again.")
+    return form.cleaned_data
+
+
+@login_required
+@require_safe
+def game(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """The table: anyone signed in may watch; players see their own rack."""
+    found = get_object_or_404(Game.objects.select_related("table"), pk=pk)
+    table = found.table
+    context = game_context(found, request.user)
+    context["page"] = {
+        "table_id": table.pk,
+        "preset": table.get_preset_display(),
+        "rules": describe_options(table.engine_ruleset(), table.preset),
+        "turn_label": turn_label(table.turn_seconds),
+    }
+    return render(request, TEMPLATE, context)
+
+
+@game_action
+def move(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """Move tiles of the turn in progress (rack, sets, a new set)."""
+    form = MoveForm(request.POST)
+    if not form.is_valid():
+        raise DraftError("Choose the tiles to move, then where to put them.")
+    data = form.cleaned_data
+    solver_help.move_tiles(pk, request.user, data["picks"], data["target"], data.get("position"))
+    return fragments(request, pk)
+
+
+@game_action
+def reset(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    services.reset_draft(pk, request.user)
+    return fragments(request, pk, "Your turn starts over from the table as it was.")
+
+
+@game_action
+def play(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """End the turn: play the working table as it is (the engine judges it)."""
+    services.play(pk, request.user, _version(request)["version"])
+    return fragments(request, pk)
+
+
+@game_action
+def draw(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    services.draw(pk, request.user, _version(request)["version"])
+    return fragments(request, pk)
+
+
+@game_action
+def pass_turn(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    services.pass_turn(pk, request.user, _version(request)["version"])
+    return fragments(request, pk)
+
+
+@game_action
+def discard(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """River: put one of the two tiles drawn on the River."""
+    data = _version(request, DiscardForm)
+    services.discard(pk, request.user, data["version"], data["tile"])
+    return fragments(request, pk)
+
+
+@game_action
+def take_from_river(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """River: take a tile (and the newer ones) and play it at once."""
+    data = _version(request, RiverForm)
+    solver_help.take_from_river_arranged(pk, request.user, data["version"], data["index"])
+    return fragments(request, pk)
+
+
+@game_action
+def arrange(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """Let the solver lay the picked rack tiles on the table, into the working table."""
+    form = PickForm(request.POST)
+    if not form.is_valid():
+        raise DraftError("Pick the tiles of your rack you want to lay first.")
+    solver_help.arrange_for_me(pk, request.user, form.cleaned_data["tiles"])
+    return fragments(
+        request, pk, "The table is arranged with your tiles: check it, then end your turn."
+    )
+
+
+@game_action
+def use_hint(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """Load the hint's table into the working table."""
+    form = TableJSONForm(request.POST)
+    if not form.is_valid():
+        raise DraftError("That hint is no longer there: ask for a new one.")
+    services.save_draft(pk, request.user, form.cleaned_data["table"])
+    return fragments(request, pk, "The hint is on the table: end your turn to play it.")
+
+
+@login_required
+@require_safe
+def hint(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """The solver's best play for the player's rack, for the help panel."""
+    try:
+        found = solver_help.hint(pk, request.user)
+    except GameActionError as error:
+        return refuse(request, pk, error)
+    return render(request, f"{TEMPLATE}#help", {"hint": found, "game_id": pk})

@@ -1,0 +1,28 @@
+"""The replay of a finished game, turn by turn."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_safe
+
+from games.errors import NotFound
+from games.models import Game
+from games.services.history import replay_frame
+from games.views.common import AuthenticatedRequest
+
+
+@login_required
+@require_safe
+def replay(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """``?turn=N``: the game after N turns. Only once the game is over (racks are public)."""
+    game = get_object_or_404(Game.objects.select_related("table"), pk=pk)
+    raw = request.GET.get("turn", "0")
+    step = int(raw) if raw.isdigit() else 0
+    try:
+        frame = replay_frame(game, step)
+    except NotFound as error:
+        raise Http404(error.message) from None
+    template = "games/replay.html#frame" if request.htmx else "games/replay.html"
+    return render(request, template, {"frame": frame, "games_in_round": game.table.games_in_round})

@@ -1,0 +1,558 @@
+/* The game page: picking and moving tiles (drag, touch, click, keyboard), the rack's
+   sort order, the turn clock, and keeping all of it right when htmx or the websocket
+   swaps in fresh parts of the page. The server decides everything: every edit is sent
+   at once and the page shows the server's answer. */
+(function () {
+  "use strict";
+
+  var SORT_KEY = "rummikub:rack-sort";
+  var COLOURS = "RBKO";
+
+  // ---------- tiles ----------
+
+  function tileOrder(code, by) {
+    if (code === "J") return [99, 9];
+    var colour = COLOURS.indexOf(code.charAt(0));
+    var number = parseInt(code.slice(1), 10);
+    return by === "number" ? [number, colour] : [colour, number];
+  }
+
+  function compareTiles(by) {
+    return function (a, b) {
+      var x = tileOrder(a.dataset.tile, by);
+      var y = tileOrder(b.dataset.tile, by);
+      return x[0] - y[0] || x[1] - y[1];
+    };
+  }
+
+  function page() {
+    return document.querySelector(".game-page[data-move-url]");
+  }
+
+  function rackButtons() {
+    var box = document.querySelector(".rack-tiles");
+    return box ? tileButtons(box) : [];
+  }
+
+  function tileButtons(scope) {
+    return Array.prototype.slice.call((scope || document).querySelectorAll("button.tile[data-source]"));
+  }
+
+  // A tile is known by where it is, its notation and which copy it is there, so a pick
+  // survives the page part being swapped for a fresh one.
+  function keyOf(button) {
+    var same = tileButtons().filter(function (other) {
+      return other.dataset.tile === button.dataset.tile && other.dataset.source === button.dataset.source;
+    });
+    return button.dataset.source + "|" + button.dataset.tile + "|" + same.indexOf(button);
+  }
+
+  function byKey(key) {
+    var parts = key.split("|");
+    var same = tileButtons().filter(function (b) {
+      return b.dataset.source === parts[0] && b.dataset.tile === parts[1];
+    });
+    return same[parseInt(parts[2], 10)] || null;
+  }
+
+  // ---------- picking ----------
+
+  var picked = [];
+  var keyboard = false; // was the last input a key (then focus follows the tiles)?
+
+  document.addEventListener("keydown", function () { keyboard = true; }, true);
+  document.addEventListener("pointerdown", function () { keyboard = false; }, true);
+
+  function pickedButtons() {
+    return picked.map(byKey).filter(Boolean);
+  }
+
+  function showPicks() {
+    var keys = {};
+    picked.forEach(function (k) { keys[k] = true; });
+    picked = picked.filter(function (k) { return byKey(k) !== null; });
+    tileButtons().forEach(function (b) {
+      b.setAttribute("aria-pressed", keys[keyOf(b)] ? "true" : "false");
+    });
+    var root = page();
+    if (root) root.classList.toggle("is-picking", picked.length > 0);
+    var arrange = document.querySelector("[data-arrange]");
+    if (arrange) {
+      var fromRack = pickedButtons().some(function (b) { return b.dataset.source === "rack"; });
+      arrange.disabled = !fromRack;
+      arrange.title = fromRack ? "Lay the picked tiles; the table is rearranged to fit them" : "Pick tiles on your rack first";
+    }
+  }
+
+  function togglePick(button) {
+    var key = keyOf(button);
+    var at = picked.indexOf(key);
+    if (at >= 0) picked.splice(at, 1);
+    else picked.push(key);
+    showPicks();
+  }
+
+  function clearPicks() {
+    picked = [];
+    showPicks();
+  }
+
+  // ---------- sending edits ----------
+
+  function say(text, level) {
+    var box = document.getElementById("game-message");
+    if (!box) return;
+    box.innerHTML = "";
+    if (!text) return;
+    var p = document.createElement("p");
+    p.className = "flash flash-" + (level || "error");
+    if ((level || "error") === "error") p.setAttribute("role", "alert");
+    p.textContent = text;
+    box.appendChild(p);
+  }
+
+  function post(url, values) {
+    var root = page();
+    return htmx.ajax("POST", url, { values: values, swap: "none", source: root });
+  }
+
+  function sendMove(buttons, target, position) {
+    var root = page();
+    if (!root || !buttons.length) return;
+    var values = {
+      tile: buttons.map(function (b) { return b.dataset.tile; }),
+      source: buttons.map(function (b) { return b.dataset.source; }),
+      target: String(target),
+    };
+    if (position !== null && position !== undefined) values.position = String(position);
+    // Keyboard players keep their place: back on the rack after laying rack tiles, else
+    // on the place the tiles went to.
+    var rack = rackButtons();
+    var fromRack = buttons.every(function (b) { return b.dataset.source === "rack"; });
+    focusAfter = !keyboard ? null : fromRack && target !== "rack" ? "rack|" + rack.indexOf(buttons[0]) : "target|" + target;
+    clearPicks();
+    post(root.dataset.moveUrl, values);
+  }
+
+  function moveTo(target) {
+    var buttons = pickedButtons();
+    if (!buttons.length) {
+      say("Pick one or more tiles first, then choose where they go.", "info");
+      return;
+    }
+    // Without a position the server puts tiles joining a run in number order.
+    sendMove(buttons, target, null);
+  }
+
+  // ---------- drag and drop ----------
+
+  var dragging = null; // {buttons: [...], marker: element|null}
+
+  function dropZone(element) {
+    return element && element.closest ? element.closest("[data-drop]") : null;
+  }
+
+  function markerPosition(zone, x, y, moving) {
+    var tilesBox = zone.querySelector(".meld-tiles");
+    if (!tilesBox) return { position: null, before: null };
+    var staying = tileButtons(tilesBox).filter(function (b) { return moving.indexOf(b) < 0; });
+    for (var i = 0; i < staying.length; i++) {
+      var r = staying[i].getBoundingClientRect();
+      var sameRow = y >= r.top - 6 && y <= r.bottom + 6;
+      if (y < r.top - 6 || (sameRow && x < r.left + r.width / 2)) {
+        return { position: i, before: staying[i] };
+      }
+    }
+    return { position: null, before: tilesBox.querySelector(".drop-slot") };
+  }
+
+  function showOver(zone, x, y) {
+    document.querySelectorAll("[data-drop].is-over").forEach(function (z) {
+      if (z !== zone) z.classList.remove("is-over");
+    });
+    if (dragging.marker) {
+      dragging.marker.remove();
+      dragging.marker = null;
+    }
+    if (!zone) return null;
+    zone.classList.add("is-over");
+    if (!/^\d+$/.test(zone.dataset.drop)) return null;
+    var spot = markerPosition(zone, x, y, dragging.buttons);
+    var marker = document.createElement("span");
+    marker.className = "drop-marker";
+    marker.setAttribute("aria-hidden", "true");
+    if (spot.before) spot.before.parentNode.insertBefore(marker, spot.before);
+    dragging.marker = marker;
+    return spot.position;
+  }
+
+  function startDrag(button) {
+    var buttons = button.getAttribute("aria-pressed") === "true" ? pickedButtons() : [button];
+    dragging = { buttons: buttons, marker: null, position: null };
+    buttons.forEach(function (b) { b.classList.add("is-dragging"); });
+    var root = page();
+    if (root) root.classList.add("is-picking");
+  }
+
+  function endDrag() {
+    if (!dragging) return;
+    dragging.buttons.forEach(function (b) { b.classList.remove("is-dragging"); });
+    if (dragging.marker) dragging.marker.remove();
+    document.querySelectorAll("[data-drop].is-over").forEach(function (z) { z.classList.remove("is-over"); });
+    dragging = null;
+    showPicks();
+  }
+
+  function dropOn(zone, position) {
+    var buttons = dragging.buttons;
+    endDrag();
+    if (!zone) return;
+    var target = zone.dataset.drop;
+    if (target === "rack" && buttons.every(function (b) { return b.dataset.source === "rack"; })) return;
+    sendMove(buttons, target, /^\d+$/.test(target) ? position : null);
+  }
+
+  document.addEventListener("dragstart", function (event) {
+    var button = event.target.closest && event.target.closest("button.tile[data-source]");
+    if (!button) return;
+    startDrag(button);
+    event.dataTransfer.effectAllowed = "move";
+    event.dataTransfer.setData("text/plain", dragging.buttons.map(function (b) { return b.dataset.tile; }).join(" "));
+  });
+
+  document.addEventListener("dragover", function (event) {
+    if (!dragging) return;
+    var zone = dropZone(event.target);
+    if (!zone) {
+      showOver(null);
+      return;
+    }
+    event.preventDefault();
+    event.dataTransfer.dropEffect = "move";
+    dragging.position = showOver(zone, event.clientX, event.clientY);
+  });
+
+  document.addEventListener("drop", function (event) {
+    if (!dragging) return;
+    var zone = dropZone(event.target);
+    if (!zone) return;
+    event.preventDefault();
+    dropOn(zone, dragging.position);
+  });
+
+  document.addEventListener("dragend", endDrag);
+
+  // Touch and pen: HTML5 drag and drop does not follow a finger, so pointer events do.
+  var touch = null; // {button, x, y, ghost}
+  var swallowClick = false;
+
+  document.addEventListener("pointerdown", function (event) {
+    if (event.pointerType === "mouse") return;
+    var button = event.target.closest && event.target.closest("button.tile[data-source]");
+    if (!button) return;
+    touch = { button: button, x: event.clientX, y: event.clientY, ghost: null };
+  });
+
+  document.addEventListener("pointermove", function (event) {
+    if (!touch) return;
+    if (!touch.ghost) {
+      if (Math.hypot(event.clientX - touch.x, event.clientY - touch.y) < 8) return;
+      startDrag(touch.button);
+      var ghost = document.createElement("div");
+      ghost.className = "drag-ghost";
+      dragging.buttons.forEach(function (b) {
+        var copy = b.cloneNode(true);
+        copy.removeAttribute("id");
+        copy.classList.remove("is-dragging");
+        ghost.appendChild(copy);
+      });
+      document.body.appendChild(ghost);
+      touch.ghost = ghost;
+    }
+    event.preventDefault();
+    touch.ghost.style.left = event.clientX + "px";
+    touch.ghost.style.top = event.clientY + "px";
+    var under = document.elementFromPoint(event.clientX, event.clientY);
+    dragging.position = showOver(dropZone(under), event.clientX, event.clientY);
+  }, { passive: false });
+
+  function endTouch(event, cancelled) {
+    if (!touch) return;
+    var ghost = touch.ghost;
+    touch = null;
+    if (!ghost) return;
+    ghost.remove();
+    swallowClick = true;
+    setTimeout(function () { swallowClick = false; }, 400);
+    if (cancelled) {
+      endDrag();
+      return;
+    }
+    var zone = dropZone(document.elementFromPoint(event.clientX, event.clientY));
+    dropOn(zone, dragging ? dragging.position : null);
+  }
+
+  document.addEventListener("pointerup", function (event) { endTouch(event, false); });
+  document.addEventListener("pointercancel", function (event) { endTouch(event, true); });
+
+  // ---------- clicks and keys ----------
+
+  document.addEventListener("click", function (event) {
+    if (swallowClick) {
+      event.preventDefault();
+      return;
+    }
+    var t = event.target;
+    var sort = t.closest("[data-sort]");
+    if (sort) {
+      setSort(sort.dataset.sort);
+      return;
+    }
+    var dismiss = t.closest("[data-dismiss-help]");
+    if (dismiss) {
+      clearHelp();
+      return;
+    }
+    var arrange = t.closest("[data-arrange]");
+    if (arrange) {
+      var rackTiles = pickedButtons().filter(function (b) { return b.dataset.source === "rack"; });
+      if (!rackTiles.length) return;
+      clearPicks();
+      post(page().dataset.arrangeUrl, { tile: rackTiles.map(function (b) { return b.dataset.tile; }) });
+      return;
+    }
+    var stay = t.closest("[data-stay]");
+    if (stay) {
+      stopNextGame();
+      return;
+    }
+    var tile = t.closest("button.tile[data-source]");
+    if (tile) {
+      togglePick(tile);
+      return;
+    }
+    var target = t.closest("[data-target]");
+    if (target) {
+      moveTo(target.dataset.target);
+      return;
+    }
+    var zone = t.closest(".meld[data-drop], .rack-wood[data-drop]");
+    if (zone && picked.length) moveTo(zone.dataset.drop);
+  });
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && picked.length) {
+      clearPicks();
+      say("");
+      return;
+    }
+    var tile = event.target.closest && event.target.closest("button.tile[data-source]");
+    if (!tile || (event.key !== "ArrowLeft" && event.key !== "ArrowRight")) return;
+    // Arrow keys walk along the tiles of the same rack or set.
+    var row = tileButtons(tile.parentNode);
+    var next = row[row.indexOf(tile) + (event.key === "ArrowRight" ? 1 : -1)];
+    if (next) {
+      event.preventDefault();
+      next.focus();
+    }
+  });
+
+  // ---------- the rack's order ----------
+
+  function currentSort() {
+    try {
+      return localStorage.getItem(SORT_KEY) || "colour";
+    } catch (e) {
+      return "colour";
+    }
+  }
+
+  function setSort(by) {
+    try {
+      localStorage.setItem(SORT_KEY, by);
+    } catch (e) { /* private mode: the order lasts for this page */ }
+    sortRack();
+  }
+
+  function sortRack() {
+    var by = currentSort();
+    document.querySelectorAll(".rack-tiles").forEach(function (box) {
+      var tiles = Array.prototype.slice.call(box.querySelectorAll(".tile[data-tile]"));
+      tiles.sort(compareTiles(by)).forEach(function (t) { box.appendChild(t); });
+    });
+    document.querySelectorAll("[data-sort]").forEach(function (b) {
+      b.setAttribute("aria-pressed", b.dataset.sort === by ? "true" : "false");
+    });
+  }
+
+  // ---------- the clock ----------
+
+  function format(seconds) {
+    if (seconds >= 3600) {
+      var h = Math.floor(seconds / 3600);
+      return h + " h " + String(Math.floor((seconds % 3600) / 60)).padStart(2, "0") + " min";
+    }
+    return Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
+  }
+
+  function tick() {
+    document.querySelectorAll("[data-deadline]").forEach(function (el) {
+      var deadline = Date.parse(el.dataset.deadline);
+      if (isNaN(deadline)) {
+        el.textContent = "";
+        return;
+      }
+      if (el.dataset.offset === undefined) {
+        var serverNow = Date.parse(el.dataset.now);
+        el.dataset.offset = isNaN(serverNow) ? "0" : String(serverNow - Date.now());
+      }
+      var left = Math.max(0, Math.ceil((deadline - Date.now() - Number(el.dataset.offset)) / 1000));
+      el.textContent = format(left);
+      el.classList.toggle("is-low", left > 0 && left <= 10);
+      el.classList.toggle("is-up", left === 0);
+      el.setAttribute("aria-label", left === 0 ? "time is up" : format(left) + " left");
+    });
+  }
+
+  // ---------- after every swap ----------
+
+  var seen = { turn: null, version: null, over: null };
+  var focusKey = null;
+  var focusAfter = null;
+  var nextTimer = null;
+
+  function clearHelp() {
+    var help = document.getElementById("game-help");
+    if (help) help.innerHTML = "";
+  }
+
+  function rememberFocus() {
+    var el = document.activeElement;
+    if (!el || !page() || !page().contains(el)) return;
+    if (el.matches("button.tile[data-source]")) focusKey = "tile|" + keyOf(el);
+    else if (el.dataset && el.dataset.target) focusKey = "target|" + el.dataset.target;
+    else if (el.dataset && el.dataset.sort) focusKey = "sort|" + el.dataset.sort;
+    else focusKey = null;
+  }
+
+  function find(key) {
+    if (!key) return null;
+    var kind = key.slice(0, key.indexOf("|"));
+    var rest = key.slice(key.indexOf("|") + 1);
+    if (kind === "tile") return byKey(rest);
+    if (kind === "target") return document.querySelector('[data-target="' + rest + '"]');
+    if (kind === "sort") return document.querySelector('[data-sort="' + rest + '"]');
+    if (kind === "rack") {
+      var rack = rackButtons();
+      return rack[Math.min(parseInt(rest, 10), rack.length - 1)] || document.querySelector('[data-target="new"]');
+    }
+    return null;
+  }
+
+  function restoreFocus() {
+    var lost = !document.activeElement || document.activeElement === document.body;
+    var wanted = find(focusAfter) || (lost ? find(focusKey) : null);
+    if (lost && focusAfter && !wanted) wanted = document.querySelector(".rack-tiles button.tile");
+    if (wanted && (lost || focusAfter)) wanted.focus({ preventScroll: true });
+    focusAfter = null;
+    focusKey = null;
+  }
+
+  function stopNextGame() {
+    if (nextTimer) clearInterval(nextTimer);
+    nextTimer = null;
+    var note = document.querySelector("[data-next-note]");
+    if (note) note.textContent = "";
+  }
+
+  function startNextGame() {
+    var link = document.querySelector("[data-next-game]");
+    var note = document.querySelector("[data-next-note]");
+    if (!link || !note || nextTimer) return;
+    var left = 15;
+    note.innerHTML = "";
+    var text = document.createElement("span");
+    var stay = document.createElement("button");
+    stay.type = "button";
+    stay.className = "button button-quiet button-small";
+    stay.dataset.stay = "";
+    stay.textContent = "Stay here";
+    note.appendChild(text);
+    note.appendChild(document.createTextNode(" "));
+    note.appendChild(stay);
+    var show = function () { text.textContent = "Next game in " + left + " s."; };
+    show();
+    nextTimer = setInterval(function () {
+      left -= 1;
+      if (left <= 0) {
+        stopNextGame();
+        window.location.assign(link.href);
+        return;
+      }
+      show();
+    }, 1000);
+  }
+
+  function followStatus() {
+    var status = document.getElementById("game-status");
+    if (!status) return;
+    var turn = status.dataset.turn;
+    var over = status.dataset.over === "1";
+    if (seen.turn !== null && turn !== seen.turn) {
+      // A new turn: an old hint, notice or pick means nothing any more.
+      clearHelp();
+      var building = document.getElementById("game-building");
+      if (building) building.innerHTML = "";
+      clearPicks();
+    }
+    if (over && seen.over === false) startNextGame();
+    seen = { turn: turn, version: status.dataset.version, over: over };
+  }
+
+  var pending = false;
+  function refresh() {
+    if (pending) return;
+    pending = true;
+    window.requestAnimationFrame(function () {
+      pending = false;
+      sortRack();
+      showPicks();
+      followStatus();
+      restoreFocus();
+      tick();
+    });
+  }
+
+  function liveState(state, words) {
+    var pill = document.querySelector(".live-pill");
+    if (!pill) return;
+    pill.dataset.live = state;
+    pill.querySelector(".live-text").textContent = words;
+  }
+
+  document.addEventListener("htmx:wsConnecting", function () { liveState("connecting", "Connecting…"); });
+  document.addEventListener("htmx:wsOpen", function () { liveState("open", "Live"); });
+  document.addEventListener("htmx:wsClose", function () { liveState("closed", "Reconnecting…"); });
+  document.addEventListener("htmx:wsBeforeMessage", rememberFocus);
+  document.addEventListener("htmx:beforeSwap", rememberFocus);
+  document.addEventListener("htmx:wsAfterMessage", refresh);
+  document.addEventListener("htmx:afterSettle", refresh);
+  document.addEventListener("htmx:oobAfterSwap", refresh);
+  document.addEventListener("htmx:responseError", function () {
+    say("Something went wrong on the server; nothing was changed. Reload the page if it happens again.");
+  });
+  document.addEventListener("htmx:sendError", function () {
+    say("The server could not be reached: your last action was not sent.");
+  });
+
+  function start() {
+    sortRack();
+    var status = document.getElementById("game-status");
+    if (status) seen = { turn: status.dataset.turn, version: status.dataset.version, over: status.dataset.over === "1" };
+    tick();
+    setInterval(tick, 250);
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

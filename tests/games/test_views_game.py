@@ -1,0 +1,364 @@
+"""The game page and the moves made on it: the player, the opponent, a spectator, a visitor.
+
+A spectator (carol) is a signed-in member without a seat; a visitor is not signed in.
+"""
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from games.models import Draft, Game
+from tests.games.positions import set_position
+from tests.games.views_support import (
+    HTMX,
+    RACK,
+    TABLE,
+    client_for,
+    hidden_from,
+    mover,
+    tiles_in,
+    visible_to,
+    waiter,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def position(game: Game) -> Game:
+    """The mover holds RACK (their initial meld done) and the table is TABLE."""
+    return set_position(game, TABLE, RACK)
+
+
+def url(name: str, game: Game) -> str:
+    return reverse(f"games:{name}", kwargs={"pk": game.pk})
+
+
+def post(client: Client, name: str, game: Game, **data: object) -> object:
+    return client.post(url(name, game), data, **HTMX)
+
+
+def board_of(html: str) -> str:
+    return html[html.index('id="game-board"') : html.index('id="game-rack"')]
+
+
+def sets_on_board(html: str) -> list[list[str]]:
+    board = board_of(html)
+    return [
+        re.findall(r'data-tile="([^"]+)"', meld)
+        for meld in re.findall(r'<li class="meld[^"]*"[^>]*data-drop="\d+".*?</li>', board, re.S)
+    ]
+
+
+# --- the page --------------------------------------------------------------------------
+
+
+def test_the_player_sees_her_rack_the_table_and_that_it_is_her_turn(position: Game) -> None:
+    me = mover(position)
+
+    response = client_for(me).get(url("game", position))
+
+    assert response.status_code == 200
+    html = response.text
+    state = position.engine_state()
+    assert tiles_in(html) <= visible_to(state, position.current_seat)
+    assert set(RACK) <= tiles_in(html)
+    assert not tiles_in(html) & hidden_from(state, position.current_seat)
+    assert "Your turn" in html
+    assert f'ws-connect="/ws/games/{position.pk}/"' in html
+    for part in ("game-status", "game-players", "game-board", "game-rack", "game-building"):
+        assert f'id="{part}"' in html
+    assert "End turn" in html and "Draw a tile" in html
+
+
+def test_the_opponent_sees_his_own_rack_but_not_hers(position: Game) -> None:
+    other = waiter(position)
+    seat = 1 - (position.current_seat or 0)
+
+    response = client_for(other).get(url("game", position))
+
+    assert response.status_code == 200
+    state = position.engine_state()
+    assert {str(t) for t in state.racks[seat]} <= tiles_in(response.text)
+    assert tiles_in(response.text) <= visible_to(state, seat)
+    assert "End turn" not in response.text
+    assert f"{mover(position)}\u2019s turn" in response.text
+
+
+def test_a_spectator_sees_the_table_and_no_rack(position: Game, carol: User) -> None:
+    response = client_for(carol).get(url("game", position))
+
+    assert response.status_code == 200
+    state = position.engine_state()
+    assert tiles_in(response.text) == visible_to(state, None)
+    assert re.search(r'<section id="game-rack"[^>]*>\s*</section>', response.text)
+    assert "You are watching this game." in response.text
+
+
+def test_a_visitor_is_sent_to_log_in(position: Game, client: Client) -> None:
+    response = client.get(url("game", position))
+
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+def test_a_missing_game_is_not_found(alice_client: Client) -> None:
+    assert alice_client.get(reverse("games:game", kwargs={"pk": 999999})).status_code == 404
+
+
+@pytest.mark.parametrize("method", ["post", "put", "delete"])
+def test_the_game_page_is_only_read(position: Game, method: str) -> None:
+    response = getattr(client_for(mover(position)), method)(url("game", position))
+
+    assert response.status_code == 405
+
+
+def test_the_players_turn_in_progress_shows_each_sets_problem(position: Game) -> None:
+    me = client_for(mover(position))
+    post(me, "move", position, tile=["K1", "K2"], source=["rack", "rack"], target="new")
+
+    html = me.get(url("game", position)).text
+
+    assert "K1 K2 has only 2 tiles: a set needs at least 3 tiles" in html
+    assert "is-invalid" in board_of(html)
+
+
+# --- moving tiles of the turn in progress ----------------------------------------------
+
+
+def test_tiles_moved_from_the_rack_make_a_new_set_and_the_board_comes_back(
+    position: Game,
+) -> None:
+    response = post(
+        client_for(mover(position)),
+        "move",
+        position,
+        tile=["K1", "K2", "K3"],
+        source=["rack"] * 3,
+        target="new",
+    )
+
+    assert response.status_code == 200
+    html = response.text
+    assert sets_on_board(html) == [*TABLE, ["K1", "K2", "K3"]]
+    assert 'id="game-board" hx-swap-oob="true"' in html
+    assert 'id="game-rack" hx-swap-oob="true"' in html
+    assert "Plays 3 tiles" in html
+    position.refresh_from_db()
+    assert position.version == 0
+
+
+def test_a_tile_joining_a_run_of_its_colour_goes_where_its_number_belongs(
+    position: Game,
+) -> None:
+    me = client_for(mover(position))
+
+    html = post(me, "move", position, tile=["R8", "R4"], source=["rack", "rack"], target="0").text
+
+    assert sets_on_board(html)[0] == ["R4", "R5", "R6", "R7", "R8"]
+
+
+def test_a_dragged_tile_goes_to_the_position_it_was_dropped_at(position: Game) -> None:
+    me = client_for(mover(position))
+
+    html = post(me, "move", position, tile="B10", source="rack", target="1", position="1").text
+
+    assert sets_on_board(html)[1] == ["K9", "B10", "B9", "O9"]
+    assert "K9 B10 B9 O9 is neither a run (colours differ) nor a group" in html
+
+
+def test_tiles_move_between_sets_and_an_emptied_set_disappears(position: Game) -> None:
+    me = client_for(mover(position))
+    post(me, "move", position, tile="J", source="rack", target="new")
+
+    html = post(me, "move", position, tile="J", source="2", target="0").text
+
+    assert sets_on_board(html) == [["R5", "R6", "R7", "J"], TABLE[1]]
+
+
+def test_a_tile_that_was_on_the_table_cannot_go_to_the_rack(position: Game) -> None:
+    response = post(
+        client_for(mover(position)), "move", position, tile="R5", source="0", target="rack"
+    )
+
+    assert response.status_code == 400
+    assert "R5 was on the table when your turn began: it stays on the table." in response.text
+    assert 'id="game-message" hx-swap-oob="innerHTML"' in response.text
+    assert response["HX-Reswap"] == "none"
+    assert not Draft.objects.exists()
+
+
+def test_a_tile_not_on_the_rack_cannot_be_moved(position: Game) -> None:
+    response = post(
+        client_for(mover(position)), "move", position, tile="B13", source="rack", target="new"
+    )
+
+    assert response.status_code == 400
+    assert "B13 is not on your rack." in response.text
+
+
+@pytest.mark.parametrize(
+    "data",
+    [{}, {"tile": "K1", "target": "new"}, {"tile": "K1", "source": "rack", "target": "up"}],
+)
+def test_an_incomplete_move_is_refused_with_a_message(position: Game, data: dict) -> None:
+    response = post(client_for(mover(position)), "move", position, **data)
+
+    assert response.status_code == 400
+    assert "Choose the tiles to move" in response.text
+
+
+def test_the_opponent_cannot_move_tiles(position: Game) -> None:
+    response = post(
+        client_for(waiter(position)), "move", position, tile="K1", source="rack", target="new"
+    )
+
+    assert response.status_code == 409
+    assert "It is not your turn" in response.text
+    assert not Draft.objects.exists()
+
+
+def test_a_spectator_cannot_move_tiles(position: Game, carol: User) -> None:
+    response = post(client_for(carol), "move", position, tile="K1", source="rack", target="new")
+
+    assert response.status_code == 403
+    assert "You are not playing in this game." in response.text
+
+
+def test_a_visitor_cannot_move_tiles(position: Game, client: Client) -> None:
+    response = client.post(url("move", position), {"tile": "K1", "source": "rack", "target": "new"})
+
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+def test_moves_on_a_missing_game_are_not_found(alice_client: Client) -> None:
+    response = alice_client.post(
+        reverse("games:move", kwargs={"pk": 999999}),
+        {"tile": "K1", "source": "rack", "target": "new"},
+        **HTMX,
+    )
+
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize(
+    "name", ["move", "reset", "play", "draw", "pass", "discard", "river", "arrange", "use_hint"]
+)
+def test_actions_refuse_a_get(position: Game, name: str) -> None:
+    assert client_for(mover(position)).get(url(name, position)).status_code == 405
+
+
+def test_reset_puts_the_table_back_as_it_was(position: Game) -> None:
+    me = client_for(mover(position))
+    post(me, "move", position, tile="K1", source="rack", target="new")
+
+    response = post(me, "reset", position)
+
+    assert response.status_code == 200
+    assert sets_on_board(response.text) == TABLE
+    assert "Your turn starts over" in response.text
+
+
+# --- ending the turn -------------------------------------------------------------------
+
+
+def test_ending_the_turn_plays_the_working_table(position: Game) -> None:
+    me = client_for(mover(position))
+    post(me, "move", position, tile=["K1", "K2", "K3"], source=["rack"] * 3, target="new")
+
+    response = post(me, "play", position, version=0)
+
+    assert response.status_code == 200
+    position.refresh_from_db()
+    assert position.version == 1
+    assert position.moves.get().action["type"] == "play"
+    assert [str(t) for t in position.engine_state().table[-1]] == ["K1", "K2", "K3"]
+    assert "End turn" not in response.text  # the turn has passed
+
+
+def test_an_initial_meld_below_30_is_refused_with_the_rules_sentence(game: Game) -> None:
+    position = set_position(game, [], RACK, meld_done=False)
+    me = client_for(mover(position))
+    post(me, "move", position, tile=["K1", "K2", "K3"], source=["rack"] * 3, target="new")
+
+    response = post(me, "play", position, version=0)
+
+    assert response.status_code == 422
+    assert "30" in response.text and "initial meld" in response.text.lower()
+    assert 'role="alert"' in response.text
+    position.refresh_from_db()
+    assert position.version == 0
+
+
+def test_a_stale_or_repeated_submission_changes_nothing(position: Game) -> None:
+    me = client_for(mover(position))
+    post(me, "move", position, tile=["K1", "K2", "K3"], source=["rack"] * 3, target="new")
+    assert post(me, "play", position, version=0).status_code == 200
+
+    again = post(me, "play", position, version=0)
+
+    assert again.status_code == 409
+    assert "The game has changed since your page was loaded" in again.text
+    position.refresh_from_db()
+    assert position.version == 1
+
+
+def test_the_opponent_cannot_end_the_turn(position: Game) -> None:
+    response = post(client_for(waiter(position)), "play", position, version=0)
+
+    assert response.status_code == 409
+    assert "It is not your turn." in response.text
+
+
+def test_a_spectator_cannot_end_the_turn(position: Game, carol: User) -> None:
+    assert post(client_for(carol), "play", position, version=0).status_code == 403
+
+
+def test_a_move_without_the_version_is_refused(position: Game) -> None:
+    response = post(client_for(mover(position)), "play", position)
+
+    assert response.status_code == 400
+    assert "reload it" in response.text
+
+
+def test_without_htmx_a_refusal_goes_back_to_the_page_with_the_sentence(position: Game) -> None:
+    me = client_for(waiter(position))
+
+    response = me.post(url("draw", position), {"version": 0}, follow=True)
+
+    assert response.redirect_chain[-1][0] == url("game", position)
+    assert "It is not your turn." in response.text
+
+
+# --- drawing and passing ---------------------------------------------------------------
+
+
+def test_drawing_gives_a_tile_and_passes_the_turn(position: Game) -> None:
+    seat = position.current_seat or 0
+
+    response = post(client_for(mover(position)), "draw", position, version=0)
+
+    assert response.status_code == 200
+    position.refresh_from_db()
+    assert len(position.engine_state().racks[seat]) == len(RACK) + 1
+    assert position.current_seat == 1 - seat
+
+
+def test_the_opponent_cannot_draw(position: Game) -> None:
+    assert post(client_for(waiter(position)), "draw", position, version=0).status_code == 409
+
+
+def test_a_spectator_cannot_draw(position: Game, carol: User) -> None:
+    assert post(client_for(carol), "draw", position, version=0).status_code == 403
+
+
+def test_passing_is_refused_while_the_pool_has_tiles(position: Game) -> None:
+    response = post(client_for(mover(position)), "pass", position, version=0)
+
+    assert response.status_code == 400
+    assert "You can only pass when the pool is empty" in response.text
+    assert "Pass</button>" not in client_for(mover(position)).get(url("game", position)).text
