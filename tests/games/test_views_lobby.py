@@ -1,0 +1,346 @@
+"""The lobby, the new table form, a table's page and taking a seat."""
+
+import random
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from games import services
+from games.models import Game, Seat, Table
+from games.services import SeatPlan
+from tests.games.conftest import current_game, start_table
+from tests.games.players import play_until_over
+from tests.games.views_support import HTMX, client_for
+
+pytestmark = pytest.mark.django_db
+
+LOBBY = reverse("games:lobby")
+NEW = reverse("games:new_table")
+
+
+def table_url(name: str, table: Table) -> str:
+    return reverse(f"games:{name}", kwargs={"pk": table.pk})
+
+
+def form_data(**changes: object) -> dict[str, object]:
+    """What the new table form sends by default: two players, standard rules."""
+    data: dict[str, object] = {
+        "seats": 2,
+        "preset": "standard",
+        "turn_seconds": 60,
+        "games_in_round": "",
+        "seat_2": "open",
+        "seat_3": "open",
+        "seat_4": "open",
+        "initial_meld_min": 30,
+        "meld_values": "face",
+        "score_values": "face",
+        "joker_penalty": 30,
+        "joker_set_rule": "free",
+        "joker_replacement_source": "rack_or_table",
+        "joker_group_retrieval": "either_missing",
+        "score_mode": "zero_sum",
+        "pool_empty_winner": "lowest_value",
+        "pool_empty_scoring": "difference",
+        "pool_empty_end": "play_until_blocked",
+        "failed_turn_penalty_draw": 3,
+        "overtime_penalty_draw": 1,
+        "draw_mode": "single",
+        "rack_size": 14,
+        "direction": "clockwise",
+    }
+    data.update(changes)
+    return data
+
+
+# --- the lobby -------------------------------------------------------------------------
+
+
+def test_the_lobby_lists_my_games_with_my_turn_first_and_tables_to_join(
+    alice: User, bob: User, carol: User
+) -> None:
+    game = current_game(start_table(alice, bob))
+    open_table = services.create_table(carol, [SeatPlan.taken_by(carol), SeatPlan.open()])
+
+    html = client_for(alice).get(LOBBY).text
+
+    assert reverse("games:game", kwargs={"pk": game.pk}) in html
+    assert table_url("join", open_table) in html
+    mine = "Your turn" if game.current_seat == 0 else "Bob to play"
+    assert mine in html
+
+
+def test_the_lobby_does_not_offer_a_seat_kept_for_someone_else(
+    alice: User, bob: User, carol: User
+) -> None:
+    kept = services.create_table(carol, [SeatPlan.taken_by(carol), SeatPlan.reserved_for(bob)])
+
+    assert table_url("join", kept) not in client_for(alice).get(LOBBY).text
+    assert table_url("join", kept) in client_for(bob).get(LOBBY).text
+
+
+def test_a_spectator_finds_games_to_watch(alice: User, bob: User, carol: User) -> None:
+    game = current_game(start_table(alice, bob))
+
+    html = client_for(carol).get(LOBBY).text
+
+    assert "Watch a game" in html
+    assert reverse("games:game", kwargs={"pk": game.pk}) in html
+
+
+def test_the_home_page_offers_the_lobby_and_loads_my_games(alice_client: Client) -> None:
+    html = alice_client.get(reverse("home")).text
+
+    assert NEW in html and LOBBY in html
+    assert f'hx-get="{reverse("games:mine")}"' in html
+
+
+def test_my_games_fragment_lists_only_my_games(alice: User, bob: User, carol: User) -> None:
+    game = current_game(start_table(alice, bob))
+
+    mine = client_for(alice).get(reverse("games:mine"), **HTMX).text
+    theirs = client_for(carol).get(reverse("games:mine"), **HTMX).text
+
+    assert reverse("games:game", kwargs={"pk": game.pk}) in mine
+    assert reverse("games:game", kwargs={"pk": game.pk}) not in theirs
+    assert "No game in play" in theirs
+
+
+@pytest.mark.parametrize("path", [LOBBY, NEW, reverse("games:mine")])
+def test_a_visitor_is_sent_to_log_in(client: Client, path: str) -> None:
+    response = client.get(path)
+
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+@pytest.mark.parametrize("method", ["post", "put", "delete"])
+def test_the_lobby_is_only_read(alice_client: Client, method: str) -> None:
+    assert getattr(alice_client, method)(LOBBY).status_code == 405
+
+
+# --- a new table -----------------------------------------------------------------------
+
+
+def test_the_form_shows_every_option_with_the_standard_values(alice_client: Client) -> None:
+    html = alice_client.get(NEW).text
+
+    for option in ("initial_meld_min", "allow_wrap", "joker_penalty", "draw_mode", "direction"):
+        assert f'name="{option}"' in html
+    assert 'id="preset-values"' in html
+    assert '"keadle_house": {' in html
+
+
+def test_a_table_with_an_invited_member_waits_for_her(alice: User, bob: User) -> None:
+    response = client_for(alice).post(
+        NEW, form_data(seats=3, seat_2="invite", seat_2_user="Bob", seat_3="open")
+    )
+
+    table = Table.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == table_url("table", table)
+    seats = [(s.kind, s.user) for s in table.seats.order_by("number")]
+    assert seats == [("player", alice), ("reserved", bob), ("open", None)]
+    assert table.games_in_round == 3
+
+
+def test_a_table_full_of_bots_starts_at_once(alice: User) -> None:
+    response = client_for(alice).post(NEW, form_data(seat_2="bot_strong", games_in_round=1))
+
+    table = Table.objects.get()
+    assert table.status == Table.Status.PLAYING
+    assert response["Location"] == table_url("current", table)
+    assert table.seats.get(number=1).bot_level == "strong"
+
+
+def test_house_rules_are_kept_as_differences_from_the_preset(alice: User) -> None:
+    client_for(alice).post(
+        NEW,
+        form_data(
+            preset="keadle_house",
+            meld_values="house",
+            score_values="house",
+            allow_wrap="on",
+            score_mode="penalty_only",
+            joker_penalty=25,
+            turn_seconds=120,
+        ),
+    )
+
+    table = Table.objects.get()
+    assert (table.preset, table.options) == ("keadle_house", {"joker_penalty": 25})
+    assert table.engine_ruleset().turn_time_limit_s == table.turn_seconds == 120
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"seat_2": "invite", "seat_2_user": ""}, "Whom do you invite?"),
+        ({"seat_2": "invite", "seat_2_user": "nobody"}, "There is no member called"),
+        ({"seat_2": "invite", "seat_2_user": "alice"}, "You already sit at seat 1."),
+        (
+            {
+                "seats": 3,
+                "seat_2": "invite",
+                "seat_2_user": "bob",
+                "seat_3": "invite",
+                "seat_3_user": "bob",
+            },
+            "Bob is already invited to another seat.",
+        ),
+        ({"seats": 5}, "Select a valid choice"),
+        ({"initial_meld_min": -1}, "greater than or equal to 0"),
+        ({"games_in_round": 21}, "less than or equal to 20"),
+        ({"turn_seconds": 5}, "Select a valid choice"),
+    ],
+)
+def test_bad_settings_are_shown_by_their_field(
+    alice: User, bob: User, changes: dict, message: str
+) -> None:
+    response = client_for(alice).post(NEW, form_data(**changes))
+
+    assert response.status_code == 400
+    assert message in response.text
+    assert 'role="alert"' in response.text
+    assert not Table.objects.exists()
+
+
+def test_the_new_table_page_refuses_other_methods(alice_client: Client) -> None:
+    assert alice_client.put(NEW).status_code == 405
+    assert alice_client.delete(NEW).status_code == 405
+
+
+# --- a table and its seats -------------------------------------------------------------
+
+
+@pytest.fixture
+def waiting(alice: User, bob: User) -> Table:
+    return services.create_table(
+        alice, [SeatPlan.taken_by(alice), SeatPlan.reserved_for(bob), SeatPlan.open()]
+    )
+
+
+def test_the_table_page_shows_its_seats_and_offers_mine(waiting: Table, bob: User) -> None:
+    html = client_for(bob).get(table_url("table", waiting)).text
+
+    assert "Bob (invited)" in html and "Open seat" in html
+    assert html.count("Sit here") == 2  # the seat kept for him and the open one
+
+
+def test_the_seat_kept_for_a_member_is_not_offered_to_others(waiting: Table, carol: User) -> None:
+    html = client_for(carol).get(table_url("table", waiting)).text
+
+    assert html.count("Sit here") == 1
+
+
+def test_the_creator_waits_and_the_seats_refresh_themselves(waiting: Table, alice: User) -> None:
+    me = client_for(alice)
+
+    page = me.get(table_url("table", waiting)).text
+    poll = me.get(table_url("table", waiting), **HTMX)
+
+    assert "Sit here" not in page
+    assert 'hx-trigger="every 3s"' in page
+    assert poll.status_code == 200
+    assert poll.text.strip().startswith('<section class="card lobby-section" id="table-seats"')
+
+
+def test_joining_the_last_seat_starts_the_round(waiting: Table, bob: User, carol: User) -> None:
+    client_for(bob).post(table_url("join", waiting), {"seat": 1})
+
+    response = client_for(carol).post(table_url("join", waiting))
+
+    waiting.refresh_from_db()
+    assert waiting.status == Table.Status.PLAYING
+    assert response["Location"] == table_url("current", waiting)
+    game = waiting.games.get()
+    assert client_for(carol).get(response["Location"])["Location"] == reverse(
+        "games:game", kwargs={"pk": game.pk}
+    )
+
+
+def test_once_the_round_starts_the_waiting_page_takes_members_to_their_game(
+    waiting: Table, alice: User, bob: User, carol: User
+) -> None:
+    services.join_table(waiting.pk, bob)
+    services.join_table(waiting.pk, carol)
+
+    poll = client_for(alice).get(table_url("table", waiting), **HTMX)
+
+    assert poll["HX-Redirect"] == table_url("current", waiting)
+
+
+def test_a_taken_seat_cannot_be_taken_again(waiting: Table, carol: User) -> None:
+    response = client_for(carol).post(table_url("join", waiting), {"seat": 0}, follow=True)
+
+    assert "This seat is taken." in response.text
+    assert Seat.objects.get(table=waiting, number=0).user != carol
+
+
+def test_a_seat_kept_for_bob_cannot_be_taken_by_carol(waiting: Table, carol: User) -> None:
+    response = client_for(carol).post(table_url("join", waiting), {"seat": 1}, follow=True)
+
+    assert "This seat is kept for another member." in response.text
+
+
+def test_joining_a_missing_table_is_not_found(alice_client: Client) -> None:
+    response = alice_client.post(reverse("games:join", kwargs={"pk": 999999}))
+
+    assert response.status_code == 404
+
+
+def test_a_visitor_cannot_see_a_table_or_join_it(waiting: Table, client: Client) -> None:
+    assert client.get(table_url("table", waiting)).status_code == 302
+    assert client.post(table_url("join", waiting)).status_code == 302
+    assert not Seat.objects.filter(table=waiting, kind="player").exclude(number=0).exists()
+
+
+@pytest.mark.parametrize("method", ["get", "put", "delete"])
+def test_joining_is_only_posted(waiting: Table, bob: User, method: str) -> None:
+    assert getattr(client_for(bob), method)(table_url("join", waiting)).status_code == 405
+
+
+@pytest.mark.parametrize("method", ["post", "put", "delete"])
+def test_a_table_page_is_only_read(waiting: Table, alice: User, method: str) -> None:
+    assert getattr(client_for(alice), method)(table_url("table", waiting)).status_code == 405
+
+
+def test_the_scoreboard_of_a_round_in_play_links_its_game(
+    alice: User, bob: User, carol: User
+) -> None:
+    table = start_table(alice, bob)
+    game = current_game(table)
+
+    html = client_for(carol).get(table_url("table", table)).text
+
+    assert "The round so far" in html
+    assert reverse("games:game", kwargs={"pk": game.pk}) in html
+    assert "Watch the game" in html
+
+
+def test_current_goes_to_the_latest_game_or_back_to_the_table(waiting: Table, alice: User) -> None:
+    me = client_for(alice)
+
+    assert me.get(table_url("current", waiting))["Location"] == table_url("table", waiting)
+    assert me.get(reverse("games:current", kwargs={"pk": 999999})).status_code == 404
+
+
+def test_a_finished_round_shows_the_final_scoreboard_and_its_winner(alice: User, bob: User) -> None:
+    table = start_table(alice, bob, games_in_round=1)
+    play_until_over(current_game(table), random.Random(4))
+    table.refresh_from_db()
+
+    html = client_for(alice).get(table_url("table", table)).text
+
+    assert table.status == Table.Status.FINISHED
+    assert "Final scoreboard" in html
+    if table.winner_seat is None:
+        assert "shared win" in html
+    else:
+        winner = table.seats.get(number=table.winner_seat).occupant_name
+        assert f"{winner} wins the round!" in html
+    game = Game.objects.get(table=table)
+    assert reverse("games:replay", kwargs={"pk": game.pk}) in html
+    assert "Finished rounds" in client_for(alice).get(LOBBY).text

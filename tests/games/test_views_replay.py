@@ -1,0 +1,130 @@
+"""The replay of a finished game: turn by turn, every rack shown, never the pool's order."""
+
+import random
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from engine.game import apply, new_game
+from games.models import Game
+from games.services.history import replay_frame
+from tests.games.conftest import current_game, start_table
+from tests.games.players import play_until_over
+from tests.games.views_support import HTMX, client_for, tiles_in
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def finished(alice: User, bob: User) -> Game:
+    """A game alice and bob played to its end (the round goes on with game 2)."""
+    return play_until_over(current_game(start_table(alice, bob)), random.Random(11))
+
+
+def url(game: Game, turn: object = None) -> str:
+    path = reverse("games:replay", kwargs={"pk": game.pk})
+    return path if turn is None else f"{path}?turn={turn}"
+
+
+def state_after(game: Game, turns: int):  # type: ignore[no-untyped-def]
+    moves = list(game.moves.order_by("seq"))
+    wanted = sorted({m.turn_number for m in moves})[:turns]
+    state = new_game(
+        game.engine_ruleset(), game.seed, None if game.start_drawn else game.starting_seat
+    )
+    for move in moves:
+        if move.turn_number in wanted:
+            state = apply(state, move.engine_action(), move.seat)
+    return state
+
+
+@pytest.mark.parametrize("who", ["alice", "bob", "carol"])
+def test_players_and_spectators_replay_a_finished_game(
+    finished: Game, who: str, request: pytest.FixtureRequest
+) -> None:
+    user = request.getfixturevalue(who)
+
+    response = client_for(user).get(url(finished))
+
+    assert response.status_code == 200
+    assert "The deal" in response.text
+    assert "starts." in response.text
+
+
+def test_each_step_shows_the_table_and_every_rack_but_not_the_pool(finished: Game) -> None:
+    me = client_for(finished.table.creator)
+    steps = replay_frame(finished, 0).steps
+    for turn in (0, 1, steps // 2, steps):
+        html = me.get(url(finished, turn)).text
+        state = state_after(finished, turn)
+        shown = {str(t) for s in state.table for t in s} | {str(t) for r in state.racks for t in r}
+        shown |= {str(t) for t in state.river}
+        assert tiles_in(html) == shown
+        assert f"pool: {len(state.pool)} tile" in html
+
+
+def test_the_last_step_shows_the_result(finished: Game) -> None:
+    frame = replay_frame(finished, 10_000)
+
+    html = client_for(finished.table.creator).get(url(finished, frame.steps)).text
+
+    assert frame.step == frame.steps and frame.outcome is not None
+    assert "Result" in html
+    assert 'data-replay="next"' in html and 'aria-disabled="true"' in html
+
+
+def test_steps_describe_what_each_player_did(finished: Game) -> None:
+    frame = replay_frame(finished, 1)
+
+    assert len(frame.events) >= 1
+    assert any(word in frame.events[0] for word in ("played", "drew", "passed", "time"))
+
+
+def test_htmx_steps_get_only_the_frame(finished: Game) -> None:
+    response = client_for(finished.table.creator).get(url(finished, 2), **HTMX)
+
+    assert response.text.strip().startswith('<div id="replay-frame"')
+    assert 'data-step="2"' in response.text
+
+
+@pytest.mark.parametrize("turn", ["-3", "x", "99999", ""])
+def test_odd_turn_numbers_are_clamped_to_the_game(finished: Game, turn: str) -> None:
+    response = client_for(finished.table.creator).get(url(finished, turn))
+
+    assert response.status_code == 200
+
+
+def test_a_game_in_play_has_no_replay_yet(alice: User, bob: User, carol: User) -> None:
+    game = current_game(start_table(alice, bob))
+
+    for user in (alice, bob, carol):
+        assert client_for(user).get(url(game)).status_code == 404
+
+
+def test_a_visitor_is_sent_to_log_in(finished: Game, client: Client) -> None:
+    response = client.get(url(finished))
+
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+@pytest.mark.parametrize("method", ["post", "put", "delete"])
+def test_the_replay_is_only_read(finished: Game, method: str) -> None:
+    client = client_for(finished.table.creator)
+
+    assert getattr(client, method)(url(finished)).status_code == 405
+
+
+def test_the_finished_game_page_offers_the_replay_and_the_next_game(finished: Game) -> None:
+    html = (
+        client_for(finished.table.creator)
+        .get(reverse("games:game", kwargs={"pk": finished.pk}))
+        .text
+    )
+
+    assert url(finished) in html
+    assert "Play game 2 of 2" in html
+    assert reverse("games:current", kwargs={"pk": finished.table_id}) in html
+    assert "Racks at the end" in html
