@@ -19,17 +19,14 @@ from django.test import Client
 
 from accounts.models import User
 from config.routing import websocket_urlpatterns
-from engine.state import GameState
-from engine.tiles import Tile
 from games import services
 from games.models import Game
 from games.services import NEW_SET, RACK
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
+from tests.games.views_support import hidden_from, tiles_in, visible_to
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-TILE = re.compile(r"\b(?:[RBKO](?:1[0-3]|[1-9])|J)\b")
 
 
 def db(func: Callable[..., Any]) -> Callable[..., Coroutine[Any, Any, Any]]:
@@ -46,27 +43,6 @@ async def connect(game: Game, user: Any) -> WebsocketCommunicator:
     connected, _ = await communicator.connect()
     assert connected
     return communicator
-
-
-def tiles_in(html: str) -> set[str]:
-    return set(TILE.findall(html))
-
-
-def visible_to(state: GameState, seat: int | None) -> set[str]:
-    """Every tile the viewer may see: the table, the River, and their own rack."""
-    shown: list[Tile] = [tile for tile_set in state.table for tile in tile_set]
-    shown += state.river
-    if seat is not None:
-        shown += state.racks[seat]
-        if seat == state.current_player:
-            shown += state.pending_draw
-    return {str(tile) for tile in shown}
-
-
-def hidden_from(state: GameState, seat: int | None) -> set[str]:
-    """Tiles on other racks that the viewer cannot see anywhere."""
-    others = {str(t) for n, rack in enumerate(state.racks) if n != seat for t in rack}
-    return others - visible_to(state, seat)
 
 
 @pytest.fixture

@@ -1,6 +1,5 @@
 import logging
 import random
-import re
 from dataclasses import fields
 
 import pytest
@@ -13,10 +12,9 @@ from games.models import Game, Table
 from games.rendering import PublicGame, game_context, render_live_fragments
 from tests.games.conftest import current_game, start_table
 from tests.games.players import play_until_over, user_at
+from tests.games.views_support import TILE
 
 pytestmark = pytest.mark.django_db
-
-TILE = re.compile(r"\b(?:[RBKO](?:1[0-3]|[1-9])|J)\b")
 
 
 def test_the_page_context_holds_no_model_and_no_secret(game: Game, alice: User) -> None:

@@ -20,19 +20,10 @@ from games.errors import (
 )
 from games.models import Game, Move, MoveLogError
 from tests.games.conftest import current_game, start_table
-from tests.games.players import find_play, send, user_at
+from tests.games.players import find_play, send
+from tests.games.views_support import mover, waiter
 
 pytestmark = pytest.mark.django_db
-
-
-def mover(game: Game) -> User:
-    assert game.current_seat is not None
-    return user_at(game, game.current_seat)
-
-
-def waiter(game: Game) -> User:
-    assert game.current_seat is not None
-    return user_at(game, 1 - game.current_seat)
 
 
 def test_a_player_draws_on_her_turn_and_the_turn_passes(game: Game) -> None:
