@@ -378,7 +378,12 @@
     var by = currentSort();
     document.querySelectorAll(".rack-tiles").forEach(function (box) {
       var tiles = Array.prototype.slice.call(box.querySelectorAll(".tile[data-tile]"));
-      tiles.sort(compareTiles(by)).forEach(function (t) { box.appendChild(t); });
+      var sorted = tiles.slice().sort(compareTiles(by));
+      if (sorted.every(function (t, i) { return t === tiles[i]; })) return;
+      // Moving a node loses its focus: give it back.
+      var focused = box.contains(document.activeElement) ? document.activeElement : null;
+      sorted.forEach(function (t) { box.appendChild(t); });
+      if (focused) focused.focus({ preventScroll: true });
     });
     document.querySelectorAll("[data-sort]").forEach(function (b) {
       b.setAttribute("aria-pressed", b.dataset.sort === by ? "true" : "false");
