@@ -47,6 +47,18 @@ player draws ``failed_turn_penalty_draw`` tiles if they had changed something, e
 ``overtime_penalty_draw`` (fewer if the pool holds fewer); the turn passes on. Penalty
 tiles go straight to the rack, also with the River.
 
+*Dropping out.* :class:`~engine.actions.Resign` (a player gives up) and
+:class:`~engine.actions.Forfeit` (the web layer puts out a player who abandoned the game)
+may be sent for any seat still in play, on anyone's turn. The seat's rack stays as it
+is; a River draw it had not sorted is settled as a timeout would. Play skips the seat
+from then on; if it was that seat's turn, the turn passes on (it does not count as a
+pass when the pool is empty, nor does the seat need a turn of its own any more in the
+final round or among the passes that block the game). When a single seat is left in
+play it wins as if it had gone out (its own tiles do not count), with termination
+``RESIGNATION`` or ``FORFEIT`` after the last seat to leave; if the game ends otherwise,
+a seat that dropped out cannot win and is scored as a loser (never better than even
+under ``difference`` scoring).
+
 *The River* (``draw_mode: "river"``, RULES.md §10). :class:`~engine.actions.Draw` takes
 the two top pool tiles into ``pending_draw`` (seen only by that player) and the turn
 goes on until :class:`~engine.actions.Discard` puts one of them at the right end of the
@@ -74,6 +86,8 @@ from engine.actions import (
     Action,
     Discard,
     Draw,
+    DropOut,
+    Forfeit,
     GameError,
     GameOver,
     IllegalMove,
@@ -81,13 +95,14 @@ from engine.actions import (
     NotYourTurn,
     Pass,
     Play,
+    Resign,
     Table,
     TakeFromRiver,
     Timeout,
     action_from_dict,
 )
 from engine.ruleset import Ruleset
-from engine.scoring import Ending, score_game
+from engine.scoring import rack_total, score_game
 from engine.state import (
     DrawnTile,
     FirstPlayerDraw,
@@ -109,6 +124,7 @@ __all__ = [
     "Action",
     "Discard",
     "Draw",
+    "Forfeit",
     "GameError",
     "GameOver",
     "GameState",
@@ -119,6 +135,7 @@ __all__ = [
     "Pass",
     "Play",
     "PlayerView",
+    "Resign",
     "Seed",
     "TakeFromRiver",
     "Termination",
@@ -132,8 +149,9 @@ __all__ = [
     "view_for",
 ]
 
-TurnEnd = Literal["played", "drew", "passed"]
-"""How a turn ended: a pass is a turn that ended with neither a play nor a tile drawn."""
+TurnEnd = Literal["played", "drew", "passed", "dropped"]
+"""How a turn ended: a pass is a turn that ended with neither a play nor a tile drawn;
+``dropped`` is a turn its player left the game in."""
 
 
 def new_game(ruleset: Ruleset, seed: Seed, starting_player: int | None = None) -> GameState:
@@ -224,6 +242,8 @@ def apply(state: GameState, action: Action, player: int) -> GameState:
         raise GameOver("the game is over")
     if not _is_seat(state, player):
         raise InvalidAction(f"no seat {player!r} at this table")
+    if isinstance(action, Resign | Forfeit):
+        return _drop_out(state, player, action)
     if player != state.current_player:
         raise NotYourTurn(f"it is player {state.current_player}'s turn, not player {player}'s")
     if state.pending_draw and not isinstance(action, Discard | Timeout):
@@ -271,10 +291,11 @@ def replay(
 def _play(state: GameState, action: Play) -> GameState:
     seat = state.current_player
     rack = state.racks[seat]
-    played = _judge(state, rack, action.table_after)
+    table_after = _without_empty_sets(action.table_after)
+    played = _judge(state, rack, table_after)
     state = replace(
         state,
-        table=_without_empty_sets(action.table_after),
+        table=table_after,
         racks=_with_rack(state, seat, _remove(rack, played)),
         initial_meld_done=_with_meld_done(state, seat),
     )
@@ -308,7 +329,8 @@ def _take_from_river(state: GameState, action: TakeFromRiver) -> GameState:
     key_tile = state.river[action.index]
     plunder = state.river[action.index + 1 :]
     rack_with_key = (*state.racks[seat], key_tile)
-    played = _judge(state, rack_with_key, action.table_after)
+    table_after = _without_empty_sets(action.table_after)
+    played = _judge(state, rack_with_key, table_after)
     if played[key_tile] == 0:
         raise IllegalMove(
             "key_tile_not_played",
@@ -316,7 +338,7 @@ def _take_from_river(state: GameState, action: TakeFromRiver) -> GameState:
         )
     state = replace(
         state,
-        table=_without_empty_sets(action.table_after),
+        table=table_after,
         river=state.river[: action.index],
         racks=_with_rack(state, seat, _remove(rack_with_key, played) + plunder),
         initial_meld_done=_with_meld_done(state, seat),
@@ -340,6 +362,46 @@ def _timeout(state: GameState, action: Timeout) -> GameState:
     return _end_turn(state, "passed")
 
 
+def _drop_out(state: GameState, seat: int, action: DropOut) -> GameState:
+    if seat in state.dropped:
+        raise InvalidAction(f"player {seat} has already left this game")
+    termination = Termination.RESIGNATION if isinstance(action, Resign) else Termination.FORFEIT
+    own_turn = seat == state.current_player
+    if own_turn and state.pending_draw:
+        state = _keep_pending_except(state, state.pending_draw[-1])
+    if not own_turn:
+        state = _forget_turns_of(state, seat)
+    state = replace(state, dropped=(*state.dropped, seat))
+    if len(state.in_play) == 1:
+        return _finish(state, termination, winner=state.in_play[0])
+    if own_turn:
+        return _end_turn(state, "dropped")
+    return state
+
+
+def _forget_turns_of(state: GameState, seat: int) -> GameState:
+    """``seat`` leaves on another's turn: it no longer counts among the passes in a row
+    (the seats just before the current one) nor among the final round's turns still to
+    come (the current seat and those after it)."""
+    passes, final = state.passes_in_a_row, state.final_turns_left
+    if passes and seat in _seats_walking(state, state.current_player, passes, back=True):
+        passes -= 1
+    if final is not None and seat in _seats_walking(state, state.current_player, final):
+        final -= 1
+    return replace(state, passes_in_a_row=passes, final_turns_left=final)
+
+
+def _seats_walking(state: GameState, start: int, count: int, back: bool = False) -> list[int]:
+    """``count`` seats in play from ``start`` onward (itself first), or the ``count``
+    before it going ``back``."""
+    order = [start]
+    while len(order) < len(state.in_play):
+        order.append(state.next_in_play(order[-1]))
+    if back:
+        return order[::-1][:count]
+    return order[:count]
+
+
 # --- helpers -----------------------------------------------------------------------
 
 
@@ -360,7 +422,7 @@ def _is_seat(state: GameState, player: object) -> bool:
 
 
 def _without_empty_sets(table: Table) -> Table:
-    """The verdict ignores empty sets (they put nothing on the table); so does the table."""
+    """A play's empty sets are leftovers of editing, not sets: they are dropped before judging."""
     return tuple(tile_set for tile_set in table if tile_set)
 
 
@@ -411,20 +473,27 @@ def _end_turn(state: GameState, how: TurnEnd) -> GameState:
     seat = state.current_player
     if how == "played" and not state.racks[seat]:
         return _finish(state, Termination.WENT_OUT, winner=seat)
-    next_player = state.next_player(seat)
+    next_player = state.next_in_play(seat)
+    in_play = len(state.in_play)
     passes = 0
     final_turns_left = state.final_turns_left
     if not state.pool:
-        passes = state.passes_in_a_row + 1 if how == "passed" else 0
+        if how == "passed":
+            passes = state.passes_in_a_row + 1
+        elif how == "dropped":
+            passes = state.passes_in_a_row
         end = state.ruleset.pool_empty_end
         if end == "immediate":
             return _finish(state, Termination.POOL_EMPTY_IMMEDIATE, winner=None)
-        if end == "play_until_blocked" and passes >= state.players:
+        if end == "play_until_blocked" and passes >= in_play:
             return _finish(state, Termination.POOL_EMPTY_BLOCKED, winner=None)
         if end == "one_more_round":
-            if final_turns_left is None:
+            if final_turns_left is None and how == "dropped":
+                # The last tile went with a River draw its player left unsorted.
+                final_turns_left = in_play
+            elif final_turns_left is None:
                 # This turn drew the last tile: the final round starts with this player.
-                final_turns_left, next_player = state.players, seat
+                final_turns_left, next_player = in_play, seat
             elif final_turns_left == 1:
                 return _finish(state, Termination.ONE_MORE_ROUND_ENDED, winner=None)
             else:
@@ -440,18 +509,24 @@ def _end_turn(state: GameState, how: TurnEnd) -> GameState:
 
 def _finish(state: GameState, termination: Termination, winner: int | None) -> GameState:
     seats = range(state.players)
-    ending: Ending = "out" if termination is Termination.WENT_OUT else "pool_empty"
     # engine.scoring breaks a tie for the win in favour of the rack listed first, so the
     # racks go in the order the players would have moved next.
     order = [state.next_player(state.current_player)]
     while len(order) < state.players:
         order.append(state.next_player(order[-1]))
     racks = {seat: state.racks[seat] for seat in order}
-    score = score_game(ending, racks, winner, state.ruleset)
+    rules = state.ruleset
+    if termination is Termination.WENT_OUT:
+        score = score_game("out", racks, winner, rules)
+    elif winner is not None:
+        # The last seat in play wins as if it had gone out: its own tiles do not count.
+        score = score_game("out", {**racks, winner: ()}, winner, rules)
+    else:
+        score = score_game("pool_empty", racks, None, rules, contenders=state.in_play)
     outcome = Outcome(
         termination=termination,
         winner=score.winner,
-        rack_values=tuple(score.rack_values[seat] for seat in seats),
+        rack_values=tuple(rack_total(state.racks[seat], rules) for seat in seats),
         scores=tuple(score.scores[seat] for seat in seats),
     )
     return replace(state, outcome=outcome, turn_number=state.turn_number + 1)

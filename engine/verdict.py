@@ -110,8 +110,10 @@ def judge_turn(
     K1 K2 J was changed: under locked joker rules a set with a joker may only be extended or ...
     """
     turn = _Turn(
-        before=_sets(table_before),
+        before=tuple(tiles for tiles in _sets(table_before) if tiles),
         rack=_tiles(rack_before),
+        # An empty set in table_after is still a set of fewer than 3 tiles (R2.1):
+        # it is judged, not dropped.
         after=_sets(table_after),
         meld_done=bool(initial_meld_done),
         rules=ruleset if ruleset is not None else Ruleset(),
@@ -124,8 +126,7 @@ def _tiles(tiles: Iterable[TileLike]) -> tuple[Tile, ...]:
 
 
 def _sets(sets: Iterable[Iterable[TileLike]]) -> tuple[tuple[Tile, ...], ...]:
-    parsed = (_tiles(tiles) for tiles in sets)
-    return tuple(tiles for tiles in parsed if tiles)
+    return tuple(_tiles(tiles) for tiles in sets)
 
 
 def _key(tiles: Iterable[Tile]) -> tuple[Tile, ...]:

@@ -1,7 +1,10 @@
 """Every worked case of the conformance corpus, through the protocol's own code path.
 
 ``sample-cases.json`` is the copy of the spec's worked cases; ``extra-cases.json`` holds
-more cases derived by hand from RULES.md for this engine (ids prefixed ``x-``).
+more cases derived by hand from RULES.md for this engine (ids prefixed ``x-``);
+``crosscheck-cases.json`` holds cases written from RULES.md alone, without reading the
+engine, by an independent cross-check (ids prefixed ``rt-``; those tagged ``ambiguous``
+follow the letter of the §11 procedure where the rules' prose could be read otherwise).
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ def _load(name: str) -> dict[str, Any]:
 
 SAMPLE = _load("sample-cases.json")
 EXTRA = _load("extra-cases.json")
-CASES: list[dict[str, Any]] = SAMPLE["cases"] + EXTRA["cases"]
+CROSSCHECK = _load("crosscheck-cases.json")
+CASES: list[dict[str, Any]] = SAMPLE["cases"] + EXTRA["cases"] + CROSSCHECK["cases"]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
