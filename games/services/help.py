@@ -35,7 +35,7 @@ from games.services.drafts import (
     save_draft,
     working_table,
 )
-from games.services.history import ShownSet, mark_new
+from games.services.history import ShownSet, in_reading_order, mark_new
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def hint(game_id: int, user: User) -> Hint:
     return Hint(
         played=tuple(format_tiles(solution.played)),
         value=solution.value,
-        sets=mark_new(state.table, solution.table_after, Counter(solution.played)),
+        sets=mark_new(state.table, solution.table_after, Counter(solution.played), state.ruleset),
         table=tuple(tuple(format_tiles(s)) for s in solution.table_after),
     )
 
@@ -126,7 +126,9 @@ def move_tiles(
         raise DraftError("Choose a tile to move.")
     with transaction.atomic():
         turn = _lock_own_turn(game_id, user)
-        sets = [list(format_tiles(tile_set)) for tile_set in working_table(turn)]
+        # Valid sets are shown as they read: positions refer to that order.
+        rules = turn.state.ruleset
+        sets = [in_reading_order(format_tiles(tile_set), rules) for tile_set in working_table(turn)]
         taken: list[str] = []
         for text, source in picks:
             tile = str(_tiles([text])[0])

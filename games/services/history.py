@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from engine.actions import Discard, Draw, Pass, Play, Table, TakeFromRiver, Timeout
 from engine.game import apply, new_game
 from engine.round import Round
+from engine.ruleset import Ruleset
+from engine.sets import Reading, readings
 from engine.state import GameState, Outcome
-from engine.tiles import Tile, format_tiles
+from engine.tiles import Tile, format_tiles, parse_tiles
 from games.errors import NotFound
 from games.models import Game, Move, Seat
 from games.models import Table as TableModel
@@ -104,7 +106,9 @@ def replay_frame(game: Game, step: int) -> ReplayFrame:
         step=step,
         steps=len(turns),
         events=tuple(events),
-        sets=mark_new(start.table if mover is not None else state.table, state.table, played),
+        sets=mark_new(
+            start.table if mover is not None else state.table, state.table, played, state.ruleset
+        ),
         river=tuple(format_tiles(state.river)),
         pool_size=len(state.pool),
         seats=tuple(
@@ -146,12 +150,17 @@ def describe(move: Move, before: GameState, after: GameState, names: Sequence[st
     return f"{who} moved."
 
 
-def mark_new(before: Table, after: Table, played: Counter[Tile]) -> tuple[ShownSet, ...]:
-    """The sets of ``after``; sets not on ``before`` are changed, ``played`` tiles new."""
+def mark_new(
+    before: Table, after: Table, played: Counter[Tile], ruleset: Ruleset | None = None
+) -> tuple[ShownSet, ...]:
+    """The sets of ``after`` in reading order; sets not on ``before`` are changed, and
+    ``played`` tiles new."""
+    rules = ruleset or Ruleset()
     unchanged = Counter(tuple(sorted(tile_set)) for tile_set in before)
     new_left = Counter(played)
     shown = []
-    for tile_set in after:
+    for laid in after:
+        tile_set = parse_tiles(in_reading_order(format_tiles(laid), rules))
         key = tuple(sorted(tile_set))
         if unchanged[key] > 0:
             unchanged[key] -= 1
@@ -164,6 +173,57 @@ def mark_new(before: Table, after: Table, played: Counter[Tile]) -> tuple[ShownS
             tiles.append(ShownTile(str(tile), is_new))
         shown.append(ShownSet(tuple(tiles), True))
     return tuple(shown)
+
+
+def in_reading_order(tiles: Sequence[str], ruleset: Ruleset) -> list[str]:
+    """A valid set's tiles as it reads: a run from its low end, a group in colour order,
+    each joker where the tile it stands for would be. An invalid set, or one already laid
+    in an order it reads in, is left as it is.
+
+    >>> in_reading_order(["R7", "J", "R5"], Ruleset())
+    ['R5', 'J', 'R7']
+    >>> in_reading_order(["R5", "R6", "J"], Ruleset())
+    ['R5', 'R6', 'J']
+    >>> in_reading_order(["R6", "R5", "J"], Ruleset())
+    ['R5', 'R6', 'J']
+    >>> in_reading_order(["O9", "K9", "B9"], Ruleset())
+    ['B9', 'K9', 'O9']
+    >>> in_reading_order(["R5", "B6"], Ruleset())
+    ['R5', 'B6']
+    """
+    found = readings(parse_tiles(tiles), ruleset)
+    orders = [_laid_as(reading) for reading in found]
+    if not orders or list(tiles) in orders:
+        return list(tiles)
+    # Of several readings (where does the joker go?), the one closest to how it was laid.
+    return max(orders, key=lambda order: _agreement(tiles, order))
+
+
+def _agreement(laid: Sequence[str], order: Sequence[str]) -> int:
+    """How many pairs of tiles ``order`` keeps in the order they were laid."""
+    seen: Counter[str] = Counter()
+    where = {}
+    for index, tile in enumerate(laid):
+        where[tile, seen[tile]] = index
+        seen[tile] += 1
+    seen.clear()
+    positions = []
+    for tile in order:
+        positions.append(where[tile, seen[tile]])
+        seen[tile] += 1
+    return sum(1 for i, a in enumerate(positions) for b in positions[i + 1 :] if a < b)
+
+
+def _laid_as(reading: Reading) -> list[str]:
+    stand_ins = Counter(reading.jokers)
+    laid = []
+    for tile in reading.tiles:
+        if stand_ins[tile]:
+            stand_ins[tile] -= 1
+            laid.append("J")
+        else:
+            laid.append(str(tile))
+    return laid
 
 
 def seat_names(table_id: int) -> list[str]:

@@ -166,8 +166,8 @@ def test_a_dragged_tile_goes_to_the_position_it_was_dropped_at(position: Game) -
 
     html = post(me, "move", position, tile="B10", source="rack", target="1", position="1").text
 
-    assert sets_on_board(html)[1] == ["K9", "B10", "B9", "O9"]
-    assert "K9 B10 B9 O9 is neither a run (colours differ) nor a group" in html
+    assert sets_on_board(html)[1] == ["B9", "B10", "K9", "O9"]
+    assert "B9 B10 K9 O9 is neither a run (colours differ) nor a group" in html
 
 
 def test_tiles_move_between_sets_and_an_emptied_set_disappears(position: Game) -> None:

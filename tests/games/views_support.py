@@ -20,7 +20,7 @@ from tests.games.players import user_at
 TILE = re.compile(r"\b(?:[RBKO](?:1[0-3]|[1-9])|J)\b")
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
-TABLE = [["R5", "R6", "R7"], ["K9", "B9", "O9"]]
+TABLE = [["R5", "R6", "R7"], ["B9", "K9", "O9"]]
 RACK = ["R4", "R8", "B10", "K1", "K2", "K3", "O2", "O3", "O4", "J"]
 
 
