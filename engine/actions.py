@@ -191,6 +191,40 @@ class Timeout:
 
 
 @dataclass(frozen=True, slots=True)
+class Resign:
+    """A player gives up the game; any seat still in play may, on anyone's turn.
+
+    The seat drops out: its rack stays as it is and is scored as a loser's when the game
+    ends, and play skips it. When one seat is left in play, that seat wins.
+
+    >>> Resign().to_dict()
+    {'type': 'resign'}
+    """
+
+    type: ClassVar[str] = "resign"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {"type": self.type}
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """A seat is put out of the game for abandoning it (the web layer decides when: after
+    so many turns in a row ran out of time). It drops out exactly like :class:`Resign`.
+
+    >>> Forfeit().to_dict()
+    {'type': 'forfeit'}
+    """
+
+    type: ClassVar[str] = "forfeit"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {"type": self.type}
+
+
+@dataclass(frozen=True, slots=True)
 class Discard:
     """River variant: put one of the two tiles just drawn face-up at the end of the River.
 
@@ -239,7 +273,9 @@ class TakeFromRiver:
         }
 
 
-Action = Play | Draw | Pass | Timeout | Discard | TakeFromRiver
+Action = Play | Draw | Pass | Timeout | Discard | TakeFromRiver | Resign | Forfeit
+DropOut = Resign | Forfeit
+"""The actions that take a seat out of the game (allowed on anyone's turn)."""
 _FIELDS: dict[str, set[str]] = {
     "play": {"table_after"},
     "draw": set(),
@@ -247,6 +283,8 @@ _FIELDS: dict[str, set[str]] = {
     "timeout": {"changed"},
     "discard": {"tile"},
     "take_from_river": {"index", "table_after"},
+    "resign": set(),
+    "forfeit": set(),
 }
 ACTION_TYPES: tuple[str, ...] = tuple(_FIELDS)
 
@@ -278,6 +316,10 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
         return Draw()
     if kind == "pass":
         return Pass()
+    if kind == "resign":
+        return Resign()
+    if kind == "forfeit":
+        return Forfeit()
     if kind == "timeout":
         return Timeout(data["changed"])
     if kind == "discard":

@@ -36,7 +36,7 @@ Two choices the rules leave open, made here:
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
 
@@ -83,8 +83,13 @@ def score_game(
     racks: Mapping[PlayerKey, Sequence[Tile]],
     winner: PlayerKey | None = None,
     ruleset: Ruleset | None = None,
+    contenders: Collection[PlayerKey] | None = None,
 ) -> GameScore[PlayerKey]:
     """Score a finished game. ``winner`` is required for ``"out"`` and ignored otherwise.
+
+    ``contenders`` are the players who may win when the pool is empty (all of them if
+    ``None``); the others dropped out of the game and score as losers whatever their
+    racks, never better than even (a difference below zero counts as zero).
 
     >>> from engine.tiles import parse_tiles
     >>> racks = {"A": parse_tiles(["R2", "R3"]), "B": parse_tiles(["K1"]),
@@ -93,6 +98,8 @@ def score_game(
     {'A': -4, 'B': 40, 'C': -36}
     >>> score_game("pool_empty", racks, ruleset=Ruleset(score_mode="penalty_only")).scores
     {'A': 4, 'B': 0, 'C': 36}
+    >>> score_game("pool_empty", racks, contenders=["A", "C"]).scores
+    {'A': 32, 'B': 0, 'C': -32}
     """
     rules = ruleset if ruleset is not None else Ruleset()
     if len(racks) < 1:
@@ -103,9 +110,14 @@ def score_game(
         losses = {player: value for player, value in values.items() if player != winner}
         winner_gain = sum(losses.values())
     elif ending == "pool_empty":
-        winner = _pool_empty_winner(racks, values, rules)
+        winner = _pool_empty_winner(racks, values, rules, contenders)
         low = values[winner]
         differences = {p: value - low for p, value in values.items() if p != winner}
+        if contenders is not None:
+            differences = {
+                p: difference if p in contenders else max(difference, 0)
+                for p, difference in differences.items()
+            }
         if rules.pool_empty_scoring == "difference":
             losses = differences
         else:
@@ -139,9 +151,13 @@ def _pool_empty_winner(
     racks: Mapping[PlayerKey, Sequence[Tile]],
     values: Mapping[PlayerKey, int],
     rules: Ruleset,
+    contenders: Collection[PlayerKey] | None,
 ) -> PlayerKey:
     """The lowest by the deciding measure, then by the other one, then the first listed."""
     order = {player: i for i, player in enumerate(racks)}
+    candidates = [p for p in racks if contenders is None or p in contenders]
+    if not candidates:
+        raise ScoringError("nobody left in the game can win it")
 
     def standing(player: PlayerKey) -> tuple[int, int, int]:
         tiles, value = len(racks[player]), values[player]
@@ -149,4 +165,4 @@ def _pool_empty_winner(
             return tiles, value, order[player]
         return value, tiles, order[player]
 
-    return min(racks, key=standing)
+    return min(candidates, key=standing)

@@ -45,6 +45,10 @@ class Termination(enum.Enum):
     """The pool ran empty after a draw (``pool_empty_end: "immediate"``)."""
     ONE_MORE_ROUND_ENDED = "one_more_round_ended"
     """Every player had the one more attempt after the last tile was drawn."""
+    RESIGNATION = "resignation"
+    """Every other player dropped out, the last of them by resigning."""
+    FORFEIT = "forfeit"
+    """Every other player dropped out, the last of them by forfeiting (abandonment)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +117,9 @@ class GameState:
     ends (a River draw awaiting its discard is still the same turn), also with the move
     that ends the game; the web layer compares it to refuse stale submissions. Once the
     game is over ``current_player`` is the player who made the last move.
+
+    ``dropped`` lists the seats that resigned or forfeited, in the order they left. Play
+    skips them; their racks stay as they were and are scored as losers' racks.
     """
 
     ruleset: Ruleset
@@ -129,11 +136,22 @@ class GameState:
     final_turns_left: int | None
     first_player_draw: FirstPlayerDraw
     outcome: Outcome | None = None
+    dropped: tuple[int, ...] = ()
 
     @property
     def players(self) -> int:
         """The number of seats."""
         return len(self.racks)
+
+    @property
+    def in_play(self) -> tuple[int, ...]:
+        """The seats that have not dropped out, in seat order.
+
+        >>> from engine.game import new_game
+        >>> new_game(Ruleset(players=3), seed=1, starting_player=0).in_play
+        (0, 1, 2)
+        """
+        return tuple(seat for seat in range(self.players) if seat not in self.dropped)
 
     @property
     def is_over(self) -> bool:
@@ -150,6 +168,20 @@ class GameState:
         2
         """
         return seat_after(seat, self.ruleset)
+
+    def next_in_play(self, seat: int) -> int:
+        """The seat after ``seat`` in the direction of play, skipping seats that dropped out.
+
+        >>> from dataclasses import replace
+        >>> from engine.game import new_game
+        >>> state = new_game(Ruleset(players=4), seed=1, starting_player=0)
+        >>> replace(state, dropped=(1, 2)).next_in_play(0)
+        3
+        """
+        following = self.next_player(seat)
+        while following in self.dropped and following != seat:
+            following = self.next_player(following)
+        return following
 
     def all_tiles(self) -> Counter[Tile]:
         """Every tile in the game wherever it is; always the full 106 (R1.1).
@@ -184,6 +216,7 @@ class GameState:
             "final_turns_left": self.final_turns_left,
             "first_player_draw": first_player_draw_to_json(self.first_player_draw),
             "outcome": None if self.outcome is None else self.outcome.to_dict(),
+            "dropped": list(self.dropped),
         }
 
     @classmethod
@@ -209,6 +242,8 @@ class GameState:
                     for draw in data["first_player_draw"]
                 ),
                 outcome=None if data["outcome"] is None else Outcome.from_dict(data["outcome"]),
+                # States cached before seats could drop out have no such key.
+                dropped=tuple(int(seat) for seat in data.get("dropped", ())),
             )
         except (KeyError, TypeError, ValueError) as err:
             raise StateError(f"not a game state: {err}") from err
@@ -223,6 +258,10 @@ class GameState:
             raise StateError("the number of racks does not match the ruleset's players")
         if not 0 <= self.current_player < self.players:
             raise StateError(f"no seat {self.current_player} at this table")
+        if len(set(self.dropped)) != len(self.dropped) or not all(
+            0 <= seat < self.players for seat in self.dropped
+        ):
+            raise StateError(f"the seats that dropped out are not seats here: {self.dropped}")
 
 
 def first_player_draw_to_json(draw: FirstPlayerDraw) -> list[list[dict[str, Any]]]:
@@ -245,14 +284,15 @@ def legal_action_types(state: GameState, player: int) -> frozenset[str]:
     ``"play"``, ``"draw"``, ``"pass"``, ``"discard"`` and ``"take_from_river"``.
 
     Offering ``"play"`` does not mean a legal play exists; timeouts are sent by the
-    clock, not offered.
+    clock, not offered. Resigning is open to every seat in play at any time, so it is not
+    listed either.
 
     >>> from engine.game import new_game
     >>> state = new_game(Ruleset(players=2), seed=5, starting_player=0)
     >>> sorted(legal_action_types(state, 0)), sorted(legal_action_types(state, 1))
     (['draw', 'play'], [])
     """
-    if state.is_over or player != state.current_player:
+    if state.is_over or player != state.current_player or player in state.dropped:
         return frozenset()
     if state.pending_draw:
         return frozenset({"discard"})

@@ -41,7 +41,8 @@ class PlayerView:
     ``current_player`` is ``None`` once the game is over; ``final_racks`` is ``None``
     until then. ``pending_draw`` is the viewer's own pending River draw (``None`` if it
     is not theirs); everybody sees ``pending_draw_size``. ``actions`` lists what the
-    viewer may send now (see :func:`engine.state.legal_action_types`).
+    viewer may send now (see :func:`engine.state.legal_action_types`). ``dropped``
+    lists the seats that resigned or forfeited.
     """
 
     player: int | None
@@ -63,6 +64,7 @@ class PlayerView:
     actions: frozenset[str]
     outcome: Outcome | None
     final_racks: tuple[tuple[Tile, ...], ...] | None
+    dropped: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (tiles in notation, sorted ``actions``)."""
@@ -88,6 +90,7 @@ class PlayerView:
             "final_racks": (
                 None if self.final_racks is None else [format_tiles(r) for r in self.final_racks]
             ),
+            "dropped": list(self.dropped),
         }
 
 
@@ -139,4 +142,5 @@ def _view(
         actions=frozenset() if player is None else legal_action_types(state, player),
         outcome=state.outcome,
         final_racks=state.racks if over else None,
+        dropped=state.dropped,
     )
