@@ -200,6 +200,7 @@
     if (dragging.marker) dragging.marker.remove();
     document.querySelectorAll("[data-drop].is-over").forEach(function (z) { z.classList.remove("is-over"); });
     dragging = null;
+    applyDeferred();
     showPicks();
   }
 
@@ -538,7 +539,26 @@
   document.addEventListener("htmx:wsConnecting", function () { liveState("connecting", "Connecting…"); });
   document.addEventListener("htmx:wsOpen", function () { liveState("open", "Live"); });
   document.addEventListener("htmx:wsClose", function () { liveState("closed", "Reconnecting…"); });
-  document.addEventListener("htmx:wsBeforeMessage", rememberFocus);
+  // A push that lands in the middle of a drag would pull the tiles from under the
+  // pointer: it waits until the drop (the drop's own answer comes after it anyway).
+  var deferred = null;
+  document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    if (dragging) {
+      deferred = event.detail.message;
+      event.preventDefault();
+      return;
+    }
+    rememberFocus();
+  });
+
+  function applyDeferred() {
+    if (deferred === null) return;
+    var html = deferred;
+    deferred = null;
+    var socket = document.querySelector("[ws-connect]");
+    if (socket) htmx.swap(socket, html, { swapStyle: "none" });
+    refresh();
+  }
   document.addEventListener("htmx:beforeSwap", rememberFocus);
   document.addEventListener("htmx:wsAfterMessage", refresh);
   document.addEventListener("htmx:afterSettle", refresh);
