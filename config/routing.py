@@ -2,8 +2,9 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from games.consumers import GameConsumer
+from games.consumers import GameConsumer, NotificationConsumer
 
 websocket_urlpatterns: list[URLPattern | URLResolver] = [
     path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
+    path("ws/notifications/", NotificationConsumer.as_asgi()),
 ]

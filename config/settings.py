@@ -9,6 +9,7 @@ from pathlib import Path
 
 import django_stubs_ext
 import environ
+from celery.schedules import crontab
 
 # Lets classes be written `ModelForm[User]` for the type checker without failing at run time.
 django_stubs_ext.monkeypatch()
@@ -76,6 +77,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context_processors.header_counts",
             ],
             # Partials ("games/game.html#board") are looked up through this loader.
             "loaders": [
@@ -130,8 +132,27 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = 24 * 3600
 CELERY_TIMEZONE = "UTC"
+# A Redis broker hands an unacknowledged task out again after this long; games never
+# queue a task due further ahead than GAMES_ETA_HORIZON_SECONDS (15 minutes), below it.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+GAMES_SWEEP_SECONDS = env.float("GAMES_SWEEP_SECONDS", default=5.0)
 # Periodic jobs (deadline sweeps) are registered here by the apps that own them.
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    "games-sweep-expired-turns": {
+        "task": "games.tasks.sweep_expired_turns",
+        "schedule": GAMES_SWEEP_SECONDS,
+        "options": {"expires": GAMES_SWEEP_SECONDS},
+    },
+    "games-sweep-turn-reminders": {
+        "task": "games.tasks.sweep_turn_reminders",
+        "schedule": GAMES_SWEEP_SECONDS,
+        "options": {"expires": GAMES_SWEEP_SECONDS},
+    },
+    "games-daily-digests": {
+        "task": "games.tasks.send_daily_digests",
+        "schedule": crontab(hour=env.int("GAMES_DIGEST_HOUR", default=7), minute=0),
+    },
+}
 
 AUTH_USER_MODEL = "accounts.User"
 LOGIN_URL = "login"

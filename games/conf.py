@@ -3,6 +3,19 @@
 ``GAMES_BOT_DELAY_SECONDS``: ``(low, high)``; a bot waits a random time in this range
 before its move, so that a human sees the turn pass instead of a blink. Tests set
 ``(0, 0)``.
+
+``GAMES_VACATION_DAYS_PER_YEAR``: vacation days each member has a year (14).
+
+``GAMES_ETA_HORIZON_SECONDS``: a turn's timeout (or reminder) task is queued when the
+turn starts only if it is due within this many seconds (900); later ones are queued by
+the sweep as they come near. A Redis broker re-delivers a task it has held longer than
+its visibility timeout (an hour), so tasks due days ahead are never queued.
+
+``GAMES_SWEEP_SECONDS``: how often Celery beat runs the sweeps (5): the longest a due
+turn waits when its task was lost, and the look-ahead of the sweep's queueing.
+
+``GAMES_PRESENCE_SECONDS``: how long a game page's presence lasts without a heartbeat
+(60); a player whose page is open on a game gets no email about it.
 """
 
 from __future__ import annotations
@@ -18,3 +31,19 @@ def bot_delay() -> float:
     """Seconds a bot waits before moving."""
     low, high = getattr(settings, "GAMES_BOT_DELAY_SECONDS", DEFAULT_BOT_DELAY_SECONDS)
     return random.uniform(float(low), float(high)) if high > 0 else 0.0
+
+
+def vacation_days_per_year() -> int:
+    return int(getattr(settings, "GAMES_VACATION_DAYS_PER_YEAR", 14))
+
+
+def eta_horizon_seconds() -> float:
+    return float(getattr(settings, "GAMES_ETA_HORIZON_SECONDS", 900))
+
+
+def sweep_seconds() -> float:
+    return float(getattr(settings, "GAMES_SWEEP_SECONDS", 5))
+
+
+def presence_seconds() -> float:
+    return float(getattr(settings, "GAMES_PRESENCE_SECONDS", 60))

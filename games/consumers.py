@@ -6,19 +6,33 @@ then renders what its own user may see, with the page's own partials
 Moves do not come through the socket: they are HTTP requests to the views.
 
 Any signed-in member may watch a game (a spectator sees no rack); visitors are refused.
+While the socket is open the member counts as looking at the game (:mod:`games.presence`,
+refreshed by a heartbeat), so no email about it is sent to them.
+
+``ws/notifications/`` (:class:`NotificationConsumer`) keeps a member's header up to date:
+the "your move" count and unread notifications, from their own group ``user-<id>``.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
 
 from accounts.models import User
-from games.live import game_group
+from games import presence
+from games.conf import presence_seconds
+from games.context_processors import HeaderCounts
+from games.live import game_group, user_group
 from games.models import Game
 from games.rendering import render_building_notice, render_live_fragments
+
+HEADER_TEMPLATE = "notifications/_header.html"
 
 
 class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
@@ -28,6 +42,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     group: str | None = None
     # The newest version this connection has rendered: older or repeated news is skipped.
     rendered_version = -1
+    heartbeat: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -41,12 +56,19 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.group = game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        await self._mark_present()
+        self.heartbeat = asyncio.create_task(self._keep_present())
         # A reconnecting browser may have missed pushes: start from the current state.
         await self._send_game()
 
     async def disconnect(self, code: int) -> None:
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.heartbeat is not None:
+            self.heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.heartbeat
+            await sync_to_async(presence.mark_absent)(self.game_id, self.user.pk, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Moves go by HTTP; anything the browser sends here is ignored."""
@@ -54,6 +76,20 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def game_changed(self, event: dict[str, Any]) -> None:
         if event.get("version", 0) > self.rendered_version:
             await self._send_game()
+
+    async def game_clock(self, event: dict[str, Any]) -> None:
+        """The turn's deadline moved, or a seat changed hands, without a move."""
+        await self._send_game()
+
+    async def _mark_present(self) -> None:
+        await sync_to_async(presence.mark_present)(self.game_id, self.user.pk, self.channel_name)
+
+    async def _keep_present(self) -> None:
+        # Refreshed well within its lifetime, so an open page never lapses; a page whose
+        # server died stops being refreshed and lapses by itself.
+        while True:
+            await asyncio.sleep(presence_seconds() / 3)
+            await self._mark_present()
 
     async def game_building(self, event: dict[str, Any]) -> None:
         seat = event.get("seat")
@@ -91,3 +127,42 @@ def _render_building(game_id: int, user: User, seat: object) -> str:
         # The builder's own other tabs: show them the draft itself, not a notice.
         return render_live_fragments(game, user)
     return render_building_notice(game, seat)
+
+
+class NotificationConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
+    """``ws/notifications/``: pushes a member's header counts whenever they change.
+
+    The group message carries nothing; the counts are read for this connection's user.
+    """
+
+    group: str | None = None
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close()
+            return
+        self.user: User = user
+        self.group = user_group(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self._send_counts()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Nothing is read from the browser."""
+
+    async def notifications_changed(self, event: dict[str, Any]) -> None:
+        await self._send_counts()
+
+    async def _send_counts(self) -> None:
+        html: str = await database_sync_to_async(render_header_counts)(self.user)
+        await self.send(text_data=html)
+
+
+def render_header_counts(user: User) -> str:
+    """The header's counts for ``user``, ready for out-of-band swaps."""
+    return render_to_string(HEADER_TEMPLATE, {"header_counts": HeaderCounts(user), "oob": True})

@@ -1,9 +1,13 @@
 """Pushing "this game changed" to the browsers watching it (Channels groups).
 
 One group per game, ``game-<id>``. A group message never carries game content: only
-``{"type": "game.changed", "version": V}`` or ``{"type": "game.building", "seat": n}``.
-Each consumer renders what its own user may see (:mod:`games.consumers`), so nothing
-secret ever travels through Redis.
+``{"type": "game.changed", "version": V}``, ``{"type": "game.building", "seat": n}`` or
+``{"type": "game.clock"}`` (the turn's deadline moved: a vacation began or ended, a bot
+took a seat). Each consumer renders what its own user may see (:mod:`games.consumers`),
+so nothing secret ever travels through Redis.
+
+One group per member, ``user-<id>``, for their header (the "your move" count, unread
+notifications): its only message is ``{"type": "notifications.changed"}``.
 
 The services call these functions from ``transaction.on_commit``: a push announces a
 state that is already committed, so a consumer that reloads the game finds it.
@@ -34,12 +38,41 @@ def publish_building(game_id: int, seat: int) -> None:
     _send(game_id, {"type": "game.building", "seat": seat})
 
 
+def publish_clock(game_id: int) -> None:
+    """Tell the game's watchers that its clock changed without a move."""
+    _send(game_id, {"type": "game.clock"})
+
+
+def user_group(user_id: int) -> str:
+    """The Channels group of a member's open pages (their header)."""
+    return f"user-{user_id}"
+
+
+def publish_user(user_id: int | None) -> None:
+    """Tell a member's pages that their notifications or their games' turns changed."""
+    if user_id is not None:
+        _send_group(user_group(user_id), {"type": "notifications.changed"})
+
+
+def publish_players(table_id: int) -> None:
+    """Tell every member playing at a table (a turn passed: whose move it is changed)."""
+    from games.models import Seat
+
+    players = Seat.objects.filter(table_id=table_id, kind=Seat.Kind.PLAYER)
+    for user_id in players.values_list("user_id", flat=True):
+        publish_user(user_id)
+
+
 def _send(game_id: int, message: dict[str, object]) -> None:
+    _send_group(game_group(game_id), message)
+
+
+def _send_group(group: str, message: dict[str, object]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(game_group(game_id), message)
+        async_to_sync(layer.group_send)(group, message)
     except Exception:
-        # The move is committed whatever happens here; watchers resync on reconnect.
-        logger.exception("could not notify the watchers of game %s", game_id)
+        # The change is committed whatever happens here; pages resync on reconnect.
+        logger.exception("could not notify the group %s", group)

@@ -5,6 +5,10 @@ game; its state is cached as JSON (``GameState.to_dict()``: racks and pool order
 is never rendered or sent) and can always be rebuilt from the seed and the append-only
 :class:`Move` log. A :class:`Draft` is the table a player is building during the turn.
 
+Correspondence play adds a member's :class:`Vacation` (their correspondence clocks
+stand still), :class:`Notification` ("your turn", "time is running out") and the
+member's :class:`NotificationPreference` per kind (at once, in a daily digest, never).
+
 Every change to a game goes through :mod:`games.services`; the models only describe data
 and the reads that pages repeat (the QuerySet methods in :mod:`games.queries`).
 """
@@ -44,6 +48,14 @@ class Table(models.Model):
         PLAYING = "playing", "Playing"
         FINISHED = "finished", "Finished"
 
+    class Clock(models.TextChoices):
+        LIVE = "live", "Live"
+        CORRESPONDENCE = "correspondence", "Correspondence"
+
+    class OnForfeit(models.TextChoices):
+        DROP_OUT = "drop_out", "The player drops out and scores as a loser"
+        BOT = "bot", "A bot takes the seat"
+
     creator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="created_tables"
     )
@@ -55,6 +67,23 @@ class Table(models.Model):
         help_text="The resolved ruleset (Ruleset.to_dict()), players and turn time included."
     )
     turn_seconds = models.PositiveIntegerField(help_text="Time for one turn, in seconds.")
+    clock = models.CharField(
+        max_length=16,
+        choices=Clock.choices,
+        default=Clock.LIVE,
+        help_text="Correspondence clocks stop while a player is on vacation; live ones never.",
+    )
+    time_bank_seconds = models.PositiveIntegerField(
+        default=0,
+        help_text="Each seat's time bank, in seconds (0: none). Unused turn time goes into "
+        "it, overtime comes out of it; it never holds more than this.",
+    )
+    timeouts_to_forfeit = models.PositiveSmallIntegerField(
+        default=3, help_text="Turns in a row run out of time after which a player forfeits."
+    )
+    on_forfeit = models.CharField(
+        max_length=10, choices=OnForfeit.choices, default=OnForfeit.DROP_OUT
+    )
     games_in_round = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     # Secret: with it and the move logs anyone could deal every game of the round.
@@ -111,6 +140,20 @@ class Seat(models.Model):
         help_text="The member invited to a reserved seat, or the one sitting in it.",
     )
     bot_level = models.CharField(max_length=10, choices=BotLevel.choices, blank=True)
+    bank_seconds = models.PositiveIntegerField(
+        default=0, help_text="What is left in this seat's time bank, in seconds."
+    )
+    timeouts_in_a_row = models.PositiveSmallIntegerField(
+        default=0, help_text="Turns in a row that ran out of time; a move of the player resets it."
+    )
+    replaced_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The member who abandoned this seat to the bot now in it.",
+    )
 
     class Meta:
         ordering = ["table", "number"]
@@ -142,6 +185,8 @@ class Seat(models.Model):
     @property
     def occupant_name(self) -> str:
         """What other players see: a member's display name, the bot's level, or the state."""
+        if self.kind == Seat.Kind.BOT and self.replaced_user is not None:
+            return f"Bot ({self.get_bot_level_display().lower()}) for {self.replaced_user}"
         if self.kind == Seat.Kind.BOT:
             return f"Bot ({self.get_bot_level_display().lower()})"
         if self.kind == Seat.Kind.PLAYER and self.user is not None:
@@ -181,6 +226,12 @@ class Game(models.Model):
     )
     turn_started_at = models.DateTimeField()
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    turn_reminder_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When to warn the player that time is running out; empty once warned "
+        "(and for live games and bots).",
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     outcome = models.JSONField(null=True, blank=True, help_text="engine Outcome.to_dict().")
     winner_seat = models.SmallIntegerField(null=True, blank=True)
@@ -193,6 +244,11 @@ class Game(models.Model):
         ordering = ["table", "number"]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="games_game_unique_number"),
+        ]
+        indexes = [
+            # The sweeps' one query each: games in play whose deadline (or reminder) is due.
+            models.Index(fields=["status", "turn_deadline"], name="games_game_deadline_due"),
+            models.Index(fields=["status", "turn_reminder_at"], name="games_game_reminder_due"),
         ]
 
     def __str__(self) -> str:
@@ -295,3 +351,106 @@ class Draft(models.Model):
 
     def __str__(self) -> str:
         return f"draft of seat {self.seat} in game {self.game_id} (turn {self.turn_number})"
+
+
+class Vacation(models.Model):
+    """A stretch of time when a member's correspondence clocks stand still.
+
+    Times are ``[starts_at, ends_at)``. A vacation ends early (``ends_at`` moves to
+    the moment) when the member makes a move in a correspondence game, or asks to.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["starts_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ends_at__gt=models.F("starts_at")),
+                name="games_vacation_ends_after_start",
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "ends_at"], name="games_vacation_user_end")]
+
+    def __str__(self) -> str:
+        when = f"{self.starts_at:%Y-%m-%d %H:%M} to {self.ends_at:%Y-%m-%d %H:%M}"
+        return f"vacation of {self.user}: {when}"
+
+
+class NotificationKind(models.TextChoices):
+    YOUR_TURN = "your_turn", "Your turn"
+    TIME_RUNNING_OUT = "time_running_out", "Time is running out"
+
+
+class Delivery(models.TextChoices):
+    """How a member wants a kind of notification by email."""
+
+    IMMEDIATE = "immediate", "At once"
+    DIGEST = "digest", "In a daily digest"
+    NEVER = "never", "Never"
+
+
+class Notification(models.Model):
+    """Something a member should know about a game: shown in the app, maybe emailed.
+
+    One per member, game, kind and turn (a unique constraint), so whoever creates it
+    twice - a task delivered twice, a sweep and a task - creates it once.
+    """
+
+    class Email(models.TextChoices):
+        PENDING = "pending", "To be sent at once"
+        DIGEST = "digest", "Waiting for the daily digest"
+        SENT = "sent", "Sent"
+        SKIPPED = "skipped", "Not sent (seen, watched or out of date)"
+        OFF = "off", "Not wanted"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    kind = models.CharField(max_length=20, choices=NotificationKind.choices)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notifications")
+    turn_number = models.PositiveIntegerField()
+    deadline = models.DateTimeField(null=True, blank=True, help_text="The turn's deadline.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+    email = models.CharField(max_length=10, choices=Email.choices, default=Email.OFF)
+    emailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "game", "kind", "turn_number"],
+                name="games_notification_once_per_turn",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["user", "read_at"], name="games_notification_unread"),
+            models.Index(fields=["email", "user"], name="games_notification_email"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} for {self.user} in game {self.game_id}"
+
+
+class NotificationPreference(models.Model):
+    """How one member wants one kind of notification by email (no row: the default)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preferences"
+    )
+    kind = models.CharField(max_length=20, choices=NotificationKind.choices)
+    delivery = models.CharField(max_length=10, choices=Delivery.choices)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind"], name="games_preference_one_per_kind"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.get_kind_display()} {self.get_delivery_display().lower()}"

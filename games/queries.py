@@ -70,6 +70,10 @@ class GameQuerySet(models.QuerySet["Game"]):
             table__seats__number=F("current_seat"),
         )
 
+    def your_move(self, user: User) -> GameQuerySet:
+        """Games in play where it is ``user``'s turn, the soonest deadline first."""
+        return self.active().awaiting(user).order_by(F("turn_deadline").asc(nulls_last=True), "pk")
+
     def with_turn(self) -> GameQuerySet:
         """Annotate whose turn it is: ``turn_user_id``, ``turn_name`` (a member's display
         name, else username) and ``turn_bot_level`` (for a bot's turn)."""

@@ -20,7 +20,9 @@ Context (from :func:`game_context`): ``game`` (:class:`PublicGame`), ``view`` (t
 engine's :class:`~engine.views.PlayerView` for a seated player, its spectator view for
 anyone else), ``seats`` (:class:`SeatInfo` per seat), ``me`` (the viewer's seat or
 ``None``), ``draft`` (:class:`~games.services.drafts.DraftView` of the viewer's turn,
-or ``None``), ``user``, ``oob``. The game model itself is never put in a context: its
+or ``None``), ``clock`` (:class:`~games.services.clock.GameClock`: the time control,
+each seat's bank, vacation and timeouts in a row, whether the turn's clock stands
+still), ``user``, ``oob``. The game model itself is never put in a context: its
 cached state holds every rack and the pool, and a template can reach any attribute.
 """
 
@@ -31,11 +33,13 @@ from datetime import datetime
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils import timezone
 
 from accounts.models import User
 from engine.state import Outcome
 from engine.views import PlayerView, spectator_view, view_for
 from games.models import Game, Seat
+from games.services.clock import game_clock
 from games.services.drafts import DraftView, read_draft
 
 TEMPLATE = "games/game.html"
@@ -93,6 +97,7 @@ def game_context(game: Game, user: User) -> dict[str, Any]:
         "seats": _seats(game, view, seats, me),
         "me": me,
         "draft": draft,
+        "clock": game_clock(game, timezone.now(), state.dropped),
         "user": user,
         "oob": False,
     }

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from functools import partial
 
 from django.db import transaction
@@ -30,7 +30,9 @@ from games.errors import (
     NotYourTurn,
     StaleVersion,
 )
-from games.models import Draft, Game, Move, Seat
+from games.models import Draft, Game, Move, Seat, Table
+from games.services import notifications
+from games.services.clock import end_turn_clock, start_turn_clock
 
 logger = logging.getLogger("games.services")
 
@@ -56,6 +58,13 @@ def lock_game(game_id: int) -> Game:
         return Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist:
         raise NotFound("There is no such game.") from None
+
+
+def lock_game_if_free(game_id: int, wait: bool = True) -> Game | None:
+    """The game row locked, or ``None`` if it is gone - or, with ``wait=False``, if
+    another writer holds it: a sweep passes such a game by rather than queue behind a
+    move that is about to end the turn anyway (the next sweep comes back if not)."""
+    return Game.objects.select_for_update(skip_locked=not wait).filter(pk=game_id).first()
 
 
 def seat_of(game: Game, user: User) -> int:
@@ -119,11 +128,21 @@ def commit_action(turn: Turn, action: engine.Action, by: Move.By, user: User | N
         by=by,
         user=user,
     )
+    turn_changed = after.turn_number != state.turn_number
+    if turn_changed:
+        # Before store_state: the bank is settled from the ended turn's own start.
+        end_turn_clock(game, state.current_player, now)
+    if by == Move.By.USER and user is not None:
+        from games.services.abandonment import player_moved
+
+        player_moved(game, turn.seat, user, now)
     store_state(game, after, now)
     game.save()
-    if after.turn_number != state.turn_number:
-        # The turn is over: whatever was being built for it is gone with it.
+    if turn_changed:
+        # The turn is over: whatever was being built for it is gone with it, and so is
+        # what the notifications about it asked for.
         Draft.objects.filter(game=game, turn_number__lt=after.turn_number).delete()
+        notifications.turn_ended(game, state.turn_number, now)
     logger.info(
         "game %s: move %s, seat %s %s (%s)", game.pk, game.version, turn.seat, action.type, by
     )
@@ -146,25 +165,31 @@ def store_state(game: Game, state: GameState, now: datetime) -> None:
     if state.outcome is not None:
         game.status = Game.Status.FINISHED
         game.current_seat = None
-        game.turn_deadline = None
+        game.turn_deadline = game.turn_reminder_at = None
         game.outcome = state.outcome.to_dict()
         game.winner_seat = state.outcome.winner
         game.finished_at = now
     elif turn_changed:
         game.current_seat = state.current_player
-        game.turn_started_at = now
-        game.turn_deadline = now + timedelta(seconds=state.ruleset.turn_time_limit_s)
+        start_turn_clock(game, now)
 
 
 def announce_move(game: Game, turn_changed: bool) -> None:
-    """After commit: push the new version; if a new turn began, start its clock and bot."""
+    """After commit: push the new version; if a new turn began, start its clock and bot.
+
+    A new turn (or the end of the game) also changes whose move it is: each player's own
+    channel hears of it, for the "your move" count in their header.
+    """
     transaction.on_commit(partial(live.publish_changed, game.pk, game.version), robust=True)
+    if turn_changed:
+        transaction.on_commit(partial(live.publish_players, game.table_id), robust=True)
     if turn_changed and not game.is_over:
         schedule_turn(game)
 
 
 def announce_new_game(game: Game) -> None:
     """After commit: start the clock (and the bot) of a game's first turn."""
+    transaction.on_commit(partial(live.publish_players, game.table_id), robust=True)
     schedule_turn(game)
 
 
@@ -178,17 +203,50 @@ def schedule_turn(game: Game) -> None:
     """
     if game.current_seat is None:
         return
-    seat_is_bot = Seat.objects.filter(
-        table_id=game.table_id, number=game.current_seat, kind=Seat.Kind.BOT
-    ).exists()
+    seat = (
+        Seat.objects.select_related("table")
+        .filter(table_id=game.table_id, number=game.current_seat)
+        .first()
+    )
+    seat_is_bot = seat is not None and seat.kind == Seat.Kind.BOT
+    if (
+        seat is not None
+        and seat.kind == Seat.Kind.PLAYER
+        and seat.user_id is not None
+        and seat.table.clock == Table.Clock.CORRESPONDENCE
+    ):
+        # Live games are played with the page open; a correspondence player is told.
+        notifications.turn_started(game, seat.user_id)
     callback = partial(
-        _queue_turn_tasks, game.pk, game.turn_number, game.turn_deadline, seat_is_bot
+        _queue_turn_tasks,
+        game.pk,
+        game.turn_number,
+        game.turn_deadline,
+        game.turn_reminder_at,
+        seat_is_bot,
+    )
+    transaction.on_commit(callback, robust=True)
+
+
+def schedule_turn_clock(game: Game) -> None:
+    """After commit, queue the clock's tasks again: the current turn's deadline moved."""
+    callback = partial(
+        _queue_turn_tasks,
+        game.pk,
+        game.turn_number,
+        game.turn_deadline,
+        game.turn_reminder_at,
+        False,
     )
     transaction.on_commit(callback, robust=True)
 
 
 def _queue_turn_tasks(
-    game_id: int, turn_number: int, deadline: datetime | None, seat_is_bot: bool
+    game_id: int,
+    turn_number: int,
+    deadline: datetime | None,
+    reminder_at: datetime | None,
+    seat_is_bot: bool,
 ) -> None:
     from games import tasks
     from games.conf import bot_delay
@@ -196,7 +254,9 @@ def _queue_turn_tasks(
     if seat_is_bot:
         tasks.play_bot_turn.apply_async((game_id, turn_number), countdown=bot_delay())
     if deadline is not None:
-        tasks.expire_turn.apply_async((game_id, turn_number), eta=deadline)
+        tasks.queue_expiry(game_id, turn_number, deadline)
+    if reminder_at is not None:
+        tasks.queue_reminder(game_id, turn_number, reminder_at)
 
 
 def _sentence(text: str) -> str:

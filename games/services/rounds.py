@@ -9,11 +9,12 @@ transaction of the move (or the join) that triggers them.
 from __future__ import annotations
 
 import secrets
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from engine.round import Round
 from engine.state import GameState
 from games.models import Game, Table
+from games.services.clock import start_turn_clock
 
 
 def start_round(table: Table, now: datetime) -> Game:
@@ -24,6 +25,8 @@ def start_round(table: Table, now: datetime) -> Game:
     table.status = Table.Status.PLAYING
     table.started_at = now
     table.save()
+    # Every seat starts the round with a full time bank and a clean record.
+    table.seats.update(bank_seconds=table.time_bank_seconds, timeouts_in_a_row=0)
     return _start_game(table, round_, now)
 
 
@@ -56,7 +59,7 @@ def _start_game(table: Table, round_: Round, now: datetime) -> Game:
 
     index = len(round_.results)
     state = round_.next_game()
-    game = Game.objects.create(
+    game = Game(
         table=table,
         number=index + 1,
         ruleset=state.ruleset.to_dict(),
@@ -67,8 +70,8 @@ def _start_game(table: Table, round_: Round, now: datetime) -> Game:
         version=0,
         turn_number=state.turn_number,
         current_seat=state.current_player,
-        turn_started_at=now,
-        turn_deadline=now + timedelta(seconds=state.ruleset.turn_time_limit_s),
     )
+    start_turn_clock(game, now)
+    game.save(force_insert=True)
     announce_new_game(game)
     return game

@@ -22,7 +22,14 @@ from engine.tiles import NotationError, parse_tile
 from engine.views import view_for
 from games.errors import IllegalPlay, InvalidMove
 from games.models import Game, Move, Seat
-from games.services.core import Turn, commit_action, lock_for_player, lock_game
+from games.services.abandonment import count_timeout
+from games.services.core import (
+    Turn,
+    commit_action,
+    lock_for_player,
+    lock_game,
+    lock_game_if_free,
+)
 from games.services.drafts import draft_changed, working_table
 
 logger = logging.getLogger("games.services")
@@ -85,22 +92,33 @@ def _parse(table: TableNotation) -> Table:
         raise InvalidMove(str(err)) from None
 
 
-def time_out_turn(game_id: int, turn_number: int) -> Game | None:
+def time_out_turn(game_id: int, turn_number: int, wait: bool = True) -> Game | None:
     """End turn ``turn_number`` if its deadline has passed; else do nothing.
 
     The player draws the failed-turn penalty if their turn in progress had changed the
-    table, the overtime penalty otherwise (engine ``Timeout``). Returns the game, or
-    ``None`` when there was nothing to do (the turn ended, the clock has not run out).
+    table, the overtime penalty otherwise (engine ``Timeout``); after the table's number
+    of such turns in a row, they forfeit (:mod:`games.services.abandonment`). Returns the
+    game, or ``None`` when there was nothing to do (the turn ended, the clock has not run
+    out).
+
+    Exactly once: the row lock makes a move and the clock for the same turn take turns,
+    and whichever comes second finds the turn number moved on (a player's move is then
+    refused as stale, the clock does nothing). ``wait=False`` (the sweep) passes over a
+    game that another writer holds.
     """
     with transaction.atomic():
-        game = lock_game(game_id)
-        if game.is_over or game.turn_number != turn_number or game.current_seat is None:
+        game = lock_game_if_free(game_id, wait)
+        if game is None or game.is_over or game.turn_number != turn_number:
+            return None
+        if game.current_seat is None:
             return None
         if game.turn_deadline is None or timezone.now() < game.turn_deadline:
             return None
-        turn = Turn(game, game.engine_state(), game.current_seat)
+        seat = game.current_seat
+        turn = Turn(game, game.engine_state(), seat)
         action = engine.Timeout(changed=draft_changed(turn))
-        return commit_action(turn, action, Move.By.TIMEOUT)
+        game = commit_action(turn, action, Move.By.TIMEOUT)
+        return count_timeout(game, seat)
 
 
 def play_bot_move(game_id: int, turn_number: int, rng: random.Random | None = None) -> Game | None:

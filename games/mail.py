@@ -1,0 +1,126 @@
+"""Emails about notifications, sent by Celery tasks (:mod:`games.tasks`).
+
+Whether an email is still worth sending is decided when it is sent, under a lock on the
+notification row, so a redelivered task sends nothing twice: not if the notification
+was read, not if the turn it is about is over, not to a member without an address, and
+not to a player who has the game's page open at that moment (:mod:`games.presence`).
+
+A daily digest gathers the notifications of the members who asked for one.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import User
+from games import presence
+from games.models import Notification
+from games.services.notifications import describe
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class MailItem:
+    """One notification as an email shows it."""
+
+    text: str
+    url: str
+    deadline: datetime | None
+    kind: str
+
+
+def skip_reason(notification: Notification) -> str | None:
+    """Why ``notification`` should not be emailed now, or ``None`` to send it."""
+    game = notification.game
+    if notification.read_at is not None:
+        return "read"
+    if not notification.user.email:
+        return "no address"
+    if game.is_over or game.turn_number != notification.turn_number:
+        return "turn over"
+    if presence.is_watching(game.pk, notification.user_id):
+        return "watching"
+    return None
+
+
+def send_notification_email(notification_id: int) -> str:
+    """Email one notification if it still needs it; returns what happened."""
+    with transaction.atomic():
+        notification = (
+            Notification.objects.select_for_update(of=("self",))
+            .select_related("user", "game")
+            .filter(pk=notification_id)
+            .first()
+        )
+        if notification is None or notification.email != Notification.Email.PENDING:
+            return "done already"
+        reason = skip_reason(notification)
+        if reason is not None:
+            notification.email = Notification.Email.SKIPPED
+            notification.save(update_fields=["email"])
+            return reason
+        item = _item(notification)
+        context = {"user": notification.user, "item": item, "site_url": settings.SITE_URL}
+        _send(notification.user, f"emails/{notification.kind}", context)
+        notification.email = Notification.Email.SENT
+        notification.emailed_at = timezone.now()
+        notification.save(update_fields=["email", "emailed_at"])
+        return "sent"
+
+
+def users_awaiting_digest() -> list[int]:
+    """Members with notifications waiting for the digest."""
+    waiting = Notification.objects.filter(email=Notification.Email.DIGEST)
+    return sorted(set(waiting.values_list("user_id", flat=True)))
+
+
+def send_digest(user_id: int) -> int:
+    """Email ``user_id`` the digest of their waiting notifications that still matter;
+    returns how many it listed (0: no email)."""
+    with transaction.atomic():
+        waiting = list(
+            Notification.objects.select_for_update(of=("self",), skip_locked=True)
+            .select_related("user", "game")
+            .filter(user_id=user_id, email=Notification.Email.DIGEST)
+            .order_by("created_at", "pk")
+        )
+        if not waiting:
+            return 0
+        listed = [n for n in waiting if skip_reason(n) is None]
+        now = timezone.now()
+        if listed:
+            user = listed[0].user
+            items = [_item(n) for n in listed]
+            _send(
+                user, "emails/digest", {"user": user, "items": items, "site_url": settings.SITE_URL}
+            )
+        sent_ids = [n.pk for n in listed]
+        Notification.objects.filter(pk__in=sent_ids).update(
+            email=Notification.Email.SENT, emailed_at=now
+        )
+        Notification.objects.filter(pk__in=[n.pk for n in waiting if n.pk not in sent_ids]).update(
+            email=Notification.Email.SKIPPED
+        )
+        return len(listed)
+
+
+def _item(notification: Notification) -> MailItem:
+    url = settings.SITE_URL + reverse("games:game", args=[notification.game_id])
+    return MailItem(describe(notification), url, notification.deadline, notification.kind)
+
+
+def _send(user: User, template: str, context: dict[str, object]) -> None:
+    subject = " ".join(render_to_string(f"{template}_subject.txt", context).split())
+    body = render_to_string(f"{template}.txt", context)
+    send_mail(subject, body, None, [user.email])
+    logger.info("mail %s to member %s", template, user.pk)

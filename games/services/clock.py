@@ -1,0 +1,192 @@
+"""The turn clock of a game, kept in the database: what :mod:`games.clock` computes.
+
+A turn's deadline is stored on the game (``turn_deadline``, and ``turn_reminder_at`` for
+"time is running out"), so the sweeps find every turn that is due with one indexed
+query. It is computed when the turn starts (:func:`start_turn_clock`) and again whenever
+a vacation of the player changes (:func:`reclock_turn`); when the turn ends, the seat's
+time bank is settled (:func:`end_turn_clock`). These run inside the transaction of the
+move, with the game row locked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from games.clock import (
+    LIVE,
+    Pause,
+    TimeControl,
+    active_seconds,
+    bank_after_turn,
+    turn_clock,
+)
+from games.models import Game, Seat, Table, Vacation
+
+
+def time_control(table: Table) -> TimeControl:
+    """The table's clock settings as :mod:`games.clock` wants them."""
+    kind = LIVE if table.clock == Table.Clock.LIVE else "correspondence"
+    return TimeControl(kind, table.turn_seconds, table.time_bank_seconds)
+
+
+def pauses_of(user_id: int | None, since: datetime) -> list[Pause]:
+    """The member's vacations that end after ``since`` (the clock may stop in them)."""
+    if user_id is None:
+        return []
+    vacations = Vacation.objects.filter(user_id=user_id, ends_at__gt=since)
+    return list(vacations.values_list("starts_at", "ends_at"))
+
+
+def start_turn_clock(game: Game, now: datetime) -> None:
+    """Start the clock of ``game``'s current turn at ``now`` (the game is not saved).
+
+    Only a person at a correspondence table gets a reminder, and only their clock stops
+    for their vacations: live games are played while everyone is there, and a bot is
+    never away.
+    """
+    seat = _current_seat(game)
+    game.turn_started_at = now
+    if seat is None:
+        game.turn_deadline = game.turn_reminder_at = None
+        return
+    control = time_control(seat.table)
+    person = seat.kind == Seat.Kind.PLAYER and control.is_correspondence
+    pauses = pauses_of(seat.user_id, now) if person else []
+    clock = turn_clock(control, now, seat.bank_seconds, pauses)
+    game.turn_deadline = clock.deadline
+    game.turn_reminder_at = clock.reminder_at if person else None
+
+
+def reclock_turn(game: Game, now: datetime) -> bool:
+    """Compute the current turn's deadline again (the player's vacations changed); the
+    game must be locked. Returns whether anything changed; saves if so.
+
+    The reminder is recomputed only if it is still to come: one already sent stays sent.
+    """
+    seat = _current_seat(game)
+    if game.is_over or seat is None:
+        return False
+    control = time_control(seat.table)
+    if not control.is_correspondence or seat.kind != Seat.Kind.PLAYER:
+        return False
+    pauses = pauses_of(seat.user_id, game.turn_started_at)
+    clock = turn_clock(control, game.turn_started_at, seat.bank_seconds, pauses)
+    reminder = game.turn_reminder_at if game.turn_reminder_at is None else clock.reminder_at
+    if (game.turn_deadline, game.turn_reminder_at) == (clock.deadline, reminder):
+        return False
+    game.turn_deadline, game.turn_reminder_at = clock.deadline, reminder
+    game.save(update_fields=["turn_deadline", "turn_reminder_at"])
+    return True
+
+
+def end_turn_clock(game: Game, seat_number: int, now: datetime) -> None:
+    """Settle the bank of the seat whose turn ends now: unused time in, overtime out.
+
+    Runs before the game's clock fields move on to the next turn: the turn's length is
+    measured from its ``turn_started_at``, without the player's vacations.
+    """
+    seat = (
+        Seat.objects.select_related("table")
+        .filter(table_id=game.table_id, number=seat_number)
+        .first()
+    )
+    if seat is None or seat.table.time_bank_seconds == 0:
+        return
+    control = time_control(seat.table)
+    pauses = pauses_of(seat.user_id, game.turn_started_at) if control.is_correspondence else []
+    used = active_seconds(game.turn_started_at, now, pauses)
+    bank = bank_after_turn(control, seat.bank_seconds, used)
+    if bank != seat.bank_seconds:
+        Seat.objects.filter(pk=seat.pk).update(bank_seconds=bank)
+
+
+@dataclass(frozen=True)
+class SeatClock:
+    """One seat's clock as everyone at the game may see it."""
+
+    number: int
+    bank_seconds: int
+    timeouts_in_a_row: int
+    vacation_from: datetime | None
+    """The start of the seat player's current or next vacation (correspondence only)."""
+    vacation_until: datetime | None
+    on_vacation: bool
+    dropped: bool
+
+
+@dataclass(frozen=True)
+class GameClock:
+    """What the game page shows about time: the control, each seat, and whether the
+    clock of the turn in progress stands still (its player is on vacation)."""
+
+    kind: str
+    kind_label: str
+    turn_seconds: int
+    bank_seconds: int
+    timeouts_to_forfeit: int
+    on_forfeit: str
+    deadline: datetime | None
+    reminder_at: datetime | None
+    paused_until: datetime | None
+    seats: tuple[SeatClock, ...]
+
+    @property
+    def is_correspondence(self) -> bool:
+        return self.kind == Table.Clock.CORRESPONDENCE
+
+    def seat(self, number: int) -> SeatClock | None:
+        return next((s for s in self.seats if s.number == number), None)
+
+
+def game_clock(game: Game, now: datetime, dropped: tuple[int, ...] = ()) -> GameClock:
+    """The clock of ``game`` for its page (``dropped``: the engine state's dropped seats)."""
+    table = game.table
+    seats = list(table.seats.order_by("number"))
+    correspondence = table.clock == Table.Clock.CORRESPONDENCE
+    user_ids = [s.user_id for s in seats if s.kind == Seat.Kind.PLAYER and s.user_id]
+    vacations: dict[int, tuple[datetime, datetime]] = {}
+    if correspondence and user_ids:
+        upcoming = Vacation.objects.filter(user_id__in=user_ids, ends_at__gt=now).order_by(
+            "starts_at"
+        )
+        for user_id, starts_at, ends_at in upcoming.values_list("user_id", "starts_at", "ends_at"):
+            vacations.setdefault(user_id, (starts_at, ends_at))
+    infos = []
+    for seat in seats:
+        away = vacations.get(seat.user_id) if seat.user_id is not None else None
+        infos.append(
+            SeatClock(
+                number=seat.number,
+                bank_seconds=seat.bank_seconds,
+                timeouts_in_a_row=seat.timeouts_in_a_row,
+                vacation_from=away[0] if away else None,
+                vacation_until=away[1] if away else None,
+                on_vacation=away is not None and away[0] <= now,
+                dropped=seat.number in dropped,
+            )
+        )
+    current = next((s for s in infos if s.number == game.current_seat), None)
+    paused = current.vacation_until if current is not None and current.on_vacation else None
+    return GameClock(
+        kind=table.clock,
+        kind_label=table.get_clock_display(),
+        turn_seconds=table.turn_seconds,
+        bank_seconds=table.time_bank_seconds,
+        timeouts_to_forfeit=table.timeouts_to_forfeit,
+        on_forfeit=table.on_forfeit,
+        deadline=None if game.is_over else game.turn_deadline,
+        reminder_at=None if game.is_over else game.turn_reminder_at,
+        paused_until=None if game.is_over else paused,
+        seats=tuple(infos),
+    )
+
+
+def _current_seat(game: Game) -> Seat | None:
+    if game.current_seat is None:
+        return None
+    return (
+        Seat.objects.select_related("table")
+        .filter(table_id=game.table_id, number=game.current_seat)
+        .first()
+    )

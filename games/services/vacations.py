@@ -1,0 +1,232 @@
+"""Vacations: a member's correspondence clocks stand still while they are away.
+
+Each member has ``GAMES_VACATION_DAYS_PER_YEAR`` days a year (14 unless configured); a
+vacation counts against the year it starts in, one day for each day or part of a day
+it lasts. It starts at once or at midnight (server time) of a chosen date, and it ends
+early - only the days used so far are counted - when the member asks, or when they make
+a move in a correspondence game. Live games are not affected.
+
+The deadlines of the member's correspondence turns already allow for every vacation
+they know of (:mod:`games.services.clock`); whenever a vacation is planned or ends early
+those deadlines are computed again (:func:`reclock_games_of`), each game under its own
+lock, and the watchers are told.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from functools import partial
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games import live
+from games.conf import vacation_days_per_year
+from games.errors import GameActionError
+from games.models import Game, Seat, Table, Vacation
+
+DAY = timedelta(days=1)
+
+
+class VacationError(GameActionError):
+    """A vacation that cannot be planned (too long, overlapping, in the past...)."""
+
+    code = "vacation"
+
+
+@dataclass(frozen=True)
+class VacationInfo:
+    """A vacation as its member sees it."""
+
+    id: int
+    starts_at: datetime
+    ends_at: datetime
+    days: int
+    is_current: bool
+    is_planned: bool
+
+
+@dataclass(frozen=True)
+class VacationSummary:
+    """What the vacation page shows: this year's allowance, and the vacations to come."""
+
+    year: int
+    allowance: int
+    used: int
+    current: VacationInfo | None
+    planned: tuple[VacationInfo, ...]
+
+    @property
+    def left(self) -> int:
+        return max(0, self.allowance - self.used)
+
+
+def days_counted(starts_at: datetime, ends_at: datetime) -> int:
+    """Days a vacation takes from the allowance: each day or part of one.
+
+    >>> from datetime import datetime, timezone
+    >>> days_counted(datetime(2025, 5, 1, 9, tzinfo=timezone.utc),
+    ...              datetime(2025, 5, 3, 10, tzinfo=timezone.utc))
+    3
+    """
+    return max(1, math.ceil((ends_at - starts_at) / DAY))
+
+
+def days_used(user: User, year: int) -> int:
+    """Vacation days of ``user`` that count against ``year`` (planned ones included)."""
+    tz = timezone.get_current_timezone()
+    vacations = Vacation.objects.filter(user=user).values_list("starts_at", "ends_at")
+    return sum(
+        days_counted(starts, ends)
+        for starts, ends in vacations
+        if timezone.localtime(starts, tz).year == year
+    )
+
+
+def vacation_summary(user: User, now: datetime | None = None) -> VacationSummary:
+    """This year's allowance and what is left of it, the vacation in progress and the
+    planned ones."""
+    now = now or timezone.now()
+    year = timezone.localtime(now).year
+    coming = [
+        _info(vacation, now) for vacation in Vacation.objects.filter(user=user, ends_at__gt=now)
+    ]
+    return VacationSummary(
+        year=year,
+        allowance=vacation_days_per_year(),
+        used=days_used(user, year),
+        current=next((v for v in coming if v.is_current), None),
+        planned=tuple(v for v in coming if v.is_planned),
+    )
+
+
+def current_vacation(user_id: int, now: datetime | None = None) -> Vacation | None:
+    """The member's vacation in progress, if any."""
+    now = now or timezone.now()
+    return Vacation.objects.filter(user_id=user_id, starts_at__lte=now, ends_at__gt=now).first()
+
+
+def plan_vacation(user: User, days: int, starts_on: date | None = None) -> Vacation:
+    """A vacation of ``days`` days from now, or from midnight of ``starts_on``.
+
+    Raises :class:`VacationError` for a date in the past, a vacation that overlaps
+    another, or more days than are left in that year's allowance.
+    """
+    if isinstance(days, bool) or not isinstance(days, int) or days < 1:
+        raise VacationError("A vacation lasts at least one whole day.")
+    now = timezone.now()
+    if starts_on is None:
+        starts_at = now
+    else:
+        if starts_on < timezone.localdate(now):
+            raise VacationError("A vacation cannot start in the past.")
+        starts_at = max(now, timezone.make_aware(datetime.combine(starts_on, time.min)))
+    ends_at = starts_at + days * DAY
+    year = timezone.localtime(starts_at).year
+    with transaction.atomic():
+        # One member's requests are served one at a time, so two of them cannot both
+        # fit in what is left of the allowance.
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        overlapping = Vacation.objects.filter(
+            user=user, starts_at__lt=ends_at, ends_at__gt=starts_at
+        )
+        if overlapping.exists():
+            raise VacationError("You already have a vacation at that time.")
+        left = vacation_days_per_year() - days_used(user, year)
+        if days > left:
+            raise VacationError(f"You have {max(left, 0)} vacation days left in {year}.")
+        vacation = Vacation.objects.create(user=user, starts_at=starts_at, ends_at=ends_at)
+        _reclock_after_commit(user.pk)
+    return vacation
+
+
+def end_vacation(user: User) -> Vacation | None:
+    """End the vacation in progress now; returns it, or ``None`` if there was none."""
+    with transaction.atomic():
+        now = timezone.now()
+        vacation = (
+            Vacation.objects.select_for_update()
+            .filter(user=user, starts_at__lte=now, ends_at__gt=now)
+            .first()
+        )
+        if vacation is None:
+            return None
+        vacation.ends_at = now
+        vacation.save(update_fields=["ends_at"])
+        _reclock_after_commit(user.pk)
+    return vacation
+
+
+def cancel_vacation(user: User, vacation_id: int) -> None:
+    """Call off a planned vacation that has not begun (its days are given back)."""
+    with transaction.atomic():
+        deleted, _ = Vacation.objects.filter(
+            pk=vacation_id, user=user, starts_at__gt=timezone.now()
+        ).delete()
+        if not deleted:
+            raise VacationError("There is no such planned vacation.")
+        _reclock_after_commit(user.pk)
+
+
+def end_vacation_on_move(user_id: int, now: datetime) -> bool:
+    """The member moved in a correspondence game: a vacation in progress ends now.
+
+    Runs in the move's transaction. The member's other games are clocked again after
+    commit, each under its own lock (taking them here could deadlock with a move in one
+    of them that waits for this game).
+    """
+    ended = Vacation.objects.filter(user_id=user_id, starts_at__lte=now, ends_at__gt=now).update(
+        ends_at=now
+    )
+    if ended:
+        _reclock_after_commit(user_id)
+    return bool(ended)
+
+
+def reclock_games_of(user_id: int) -> list[int]:
+    """Compute again the deadlines of the correspondence turns that are ``user_id``'s;
+    returns the games whose clock changed. Each game is locked in its own transaction."""
+    from games.services.clock import reclock_turn
+    from games.services.core import lock_game, schedule_turn_clock
+
+    games = (
+        Game.objects.active()
+        .awaiting(User(pk=user_id))
+        .filter(table__clock=Table.Clock.CORRESPONDENCE)
+        .values_list("pk", flat=True)
+    )
+    changed = []
+    for game_id in list(games):
+        with transaction.atomic():
+            game = lock_game(game_id)
+            seat = Seat.objects.filter(
+                table_id=game.table_id, number=game.current_seat or 0, kind=Seat.Kind.PLAYER
+            ).first()
+            if game.current_seat is None or seat is None or seat.user_id != user_id:
+                continue
+            if reclock_turn(game, timezone.now()):
+                changed.append(game_id)
+                schedule_turn_clock(game)
+                transaction.on_commit(partial(live.publish_clock, game_id), robust=True)
+    return changed
+
+
+def _reclock_after_commit(user_id: int) -> None:
+    from games import tasks
+
+    transaction.on_commit(partial(tasks.reclock_player.delay, user_id), robust=True)
+    transaction.on_commit(partial(live.publish_user, user_id), robust=True)
+
+
+def _info(vacation: Vacation, now: datetime) -> VacationInfo:
+    return VacationInfo(
+        id=vacation.pk,
+        starts_at=vacation.starts_at,
+        ends_at=vacation.ends_at,
+        days=days_counted(vacation.starts_at, vacation.ends_at),
+        is_current=vacation.starts_at <= now < vacation.ends_at,
+        is_planned=vacation.starts_at > now,
+    )
