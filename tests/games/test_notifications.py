@@ -1,0 +1,342 @@
+"""Notifications: "your turn" and "time is running out", emails by preference, the digest,
+no email to a player looking at the game, reading them, and the "your move" list."""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+import time_machine
+from django.core import mail as outbox_module
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from games import presence, services, tasks
+from games.models import Game, Notification, Seat
+from games.services import SeatPlan
+from games.services import notifications as notices
+from games.services.your_move import next_your_move, your_move_count, your_move_games
+from tests.factories import UserFactory
+from tests.games.conftest import current_game, start_table
+from tests.games.players import user_at
+
+pytestmark = pytest.mark.django_db
+
+T0 = datetime(2025, 6, 2, 9, 0, tzinfo=UTC)
+HOUR = timedelta(hours=1)
+DAY = timedelta(days=1)
+
+
+@pytest.fixture
+def at(django_capture_on_commit_callbacks: Any) -> Any:
+    """``with at(moment):`` frozen time, with what waits for the commit run at the end."""
+
+    @contextmanager
+    def moment(when: datetime) -> Iterator[None]:
+        with (
+            time_machine.travel(when, tick=False),
+            django_capture_on_commit_callbacks(execute=True),
+        ):
+            yield
+
+    return moment
+
+
+@pytest.fixture
+def watching() -> Iterator[list[tuple[int, int]]]:
+    """Pages marked open in Redis by a test; forgotten afterwards."""
+    pages: list[tuple[int, int]] = []
+    yield pages
+    for game_id, user_id in pages:
+        presence.mark_absent(game_id, user_id, "test-page")
+
+
+def emails_to(user: User) -> list[Any]:
+    return [m for m in outbox_module.outbox if m.to == [user.email]]
+
+
+def correspondence(at: Any, *players: User, when: datetime = T0, **settings: Any) -> Game:
+    with at(when):
+        return current_game(start_table(*players, clock="correspondence", **settings))
+
+
+def mover(game: Game) -> User:
+    return user_at(game, game.current_seat or 0)
+
+
+# --- your turn ----------------------------------------------------------------------------
+
+
+def test_a_correspondence_turn_tells_its_player_in_the_app_and_by_email(
+    alice: User, bob: User, at: Any, mailoutbox: list[Any]
+) -> None:
+    game = correspondence(at, alice, bob)
+    player = mover(game)
+
+    note = Notification.objects.get()
+    assert (note.user, note.kind, note.game, note.turn_number) == (player, "your_turn", game, 1)
+    assert note.deadline == T0 + DAY
+    (email,) = mailoutbox
+    assert email.to == [player.email]
+    assert email.subject == f"Your turn: It is your turn in game 1 of table {game.table_id}."
+    assert f"http://127.0.0.1:8000/games/{game.pk}/" in email.body
+    note.refresh_from_db()
+    assert (note.email, note.emailed_at) == ("sent", T0)
+
+
+def test_each_new_turn_tells_the_next_player_once(
+    alice: User, bob: User, at: Any, mailoutbox: list[Any]
+) -> None:
+    game = correspondence(at, alice, bob)
+    first = mover(game)
+
+    with at(T0 + HOUR):
+        services.draw(game.pk, first, 0)
+    with at(T0 + HOUR):
+        tasks.send_notification_email.delay(Notification.objects.get(turn_number=2).pk)
+
+    notes = Notification.objects.order_by("turn_number")
+    assert [(n.user, n.turn_number, n.read_at is not None) for n in notes] == [
+        (first, 1, True),  # the turn is over: nothing left to do about it
+        (user_at(game, 1 - (game.current_seat or 0)), 2, False),
+    ]
+    assert len(mailoutbox) == 2
+
+
+def test_live_games_and_bots_are_not_notified(alice: User, bob: User, at: Any) -> None:
+    with at(T0):
+        start_table(alice, bob, turn_seconds=60)
+        table = services.create_table(
+            alice, [SeatPlan.bot("easy"), SeatPlan.taken_by(alice)], clock="correspondence"
+        )
+    game = current_game(table)
+
+    users = set(Notification.objects.values_list("user", flat=True))
+    assert users <= {alice.pk}
+    assert users == ({alice.pk} if game.current_seat == 1 else set())
+
+
+# --- time is running out --------------------------------------------------------------
+
+
+def test_a_quarter_of_the_time_left_brings_a_warning_once(
+    alice: User, bob: User, at: Any, mailoutbox: list[Any]
+) -> None:
+    game = correspondence(at, alice, bob, turn_seconds=4 * 86400)
+    player = mover(game)
+    mailoutbox.clear()
+
+    with at(T0 + 2 * DAY):
+        tasks.remind_turn.delay(game.pk, 1)  # early: nothing yet
+    assert not Notification.objects.filter(kind="time_running_out").exists()
+    with at(T0 + 3 * DAY + HOUR):
+        tasks.sweep_turn_reminders.delay()
+        tasks.remind_turn.delay(game.pk, 1)
+
+    note = Notification.objects.get(kind="time_running_out")
+    assert (note.user, note.turn_number) == (player, 1)
+    (email,) = mailoutbox
+    assert email.subject.startswith("Time is running out")
+    assert "A quarter of your time is left" in email.body
+    game.refresh_from_db()
+    assert game.turn_reminder_at is None
+
+
+def test_no_warning_for_a_turn_that_is_over(alice: User, bob: User, at: Any) -> None:
+    game = correspondence(at, alice, bob, turn_seconds=86400)
+    with at(T0 + HOUR):
+        services.draw(game.pk, mover(game), 0)
+
+    with at(T0 + 20 * HOUR):
+        tasks.remind_turn.delay(game.pk, 1)
+
+    assert not Notification.objects.filter(kind="time_running_out").exists()
+
+
+# --- preferences and the digest -------------------------------------------------------
+
+
+def test_preferences_default_to_at_once_and_can_be_changed(alice: User) -> None:
+    assert notices.preferences(alice) == {"your_turn": "immediate", "time_running_out": "immediate"}
+
+    notices.set_preference(alice, "your_turn", "digest")
+    notices.set_preference(alice, "time_running_out", "never")
+
+    assert notices.preferences(alice) == {"your_turn": "digest", "time_running_out": "never"}
+    with pytest.raises(ValueError):
+        notices.set_preference(alice, "your_turn", "hourly")
+
+
+def test_a_digest_member_gets_one_email_a_day_with_what_still_waits(
+    alice: User, at: Any, mailoutbox: list[Any]
+) -> None:
+    notices.set_preference(alice, "your_turn", "digest")
+    over, *waiting = games_awaiting(alice, at, 3)
+    assert emails_to(alice) == []
+    with at(T0 + 3 * HOUR):
+        services.draw(over.pk, alice, over.version)  # no longer news by the digest
+
+    with at(T0 + 22 * HOUR):
+        tasks.send_daily_digests.delay()
+
+    (digest,) = emails_to(alice)
+    assert digest.subject == "Rummikub Club: 2 games waiting for you"
+    assert all(f"/games/{game.pk}/" in digest.body for game in waiting)
+    assert f"/games/{over.pk}/" not in digest.body
+    assert not Notification.objects.filter(email="digest").exists()
+    with at(T0 + 46 * HOUR):
+        tasks.send_daily_digests.delay()
+    assert len(emails_to(alice)) == 1  # nothing is sent twice
+
+
+def test_never_means_no_email_but_the_app_still_shows_it(
+    alice: User, bob: User, at: Any, mailoutbox: list[Any]
+) -> None:
+    for member in (alice, bob):
+        notices.set_preference(member, "your_turn", "never")
+
+    game = correspondence(at, alice, bob)
+
+    assert Notification.objects.get().email == "off"
+    assert notices.unread_count(mover(game)) == 1
+    assert not mailoutbox
+
+
+# --- not while they are looking -------------------------------------------------------
+
+
+def test_no_email_to_a_player_who_is_looking_at_the_game(
+    alice: User, bob: User, at: Any, watching: list[Any], mailoutbox: list[Any]
+) -> None:
+    game = correspondence(at, alice, bob)
+    mailoutbox.clear()
+    watcher = user_at(game, 1 - (game.current_seat or 0))
+    presence.mark_present(game.pk, watcher.pk, "test-page")
+    watching.append((game.pk, watcher.pk))
+    assert presence.is_watching(game.pk, watcher.pk)
+
+    with at(T0 + HOUR):
+        services.draw(game.pk, mover(game), 0)
+
+    note = Notification.objects.get(turn_number=2)
+    assert (note.user, note.email) == (watcher, "skipped")
+    assert not mailoutbox
+    presence.mark_absent(game.pk, watcher.pk, "test-page")
+    assert not presence.is_watching(game.pk, watcher.pk)
+
+
+def test_a_page_left_open_by_a_dead_server_stops_counting(
+    alice: User, game: Game, watching: list[Any], settings: Any
+) -> None:
+    settings.GAMES_PRESENCE_SECONDS = 5
+    presence.mark_present(game.pk, alice.pk, "test-page")
+    watching.append((game.pk, alice.pk))
+
+    with time_machine.travel(datetime.now(UTC) + timedelta(seconds=6)):
+        assert not presence.is_watching(game.pk, alice.pk)
+
+
+def test_an_email_already_sent_or_out_of_date_is_not_sent_again(
+    alice: User, bob: User, at: Any, mailoutbox: list[Any]
+) -> None:
+    game = correspondence(at, alice, bob)
+    note = Notification.objects.get()
+
+    with at(T0 + HOUR):
+        tasks.send_notification_email.delay(note.pk)
+    assert len(mailoutbox) == 1
+    note.refresh_from_db()
+    note.email = "pending"
+    note.save()
+    with at(T0 + HOUR):
+        services.draw(game.pk, mover(game), 0)
+        tasks.send_notification_email.delay(note.pk)
+
+    assert len(mailoutbox) == 1 + 1  # the next player's "your turn" only
+    note.refresh_from_db()
+    assert note.email == "skipped"
+
+
+# --- reading them -----------------------------------------------------------------------
+
+
+def test_a_member_reads_their_notifications_and_only_theirs(
+    alice: User, bob: User, carol: User, at: Any
+) -> None:
+    games = [correspondence(at, alice, other) for other in (bob, carol)]
+    for game in games:
+        if mover(game) != alice:
+            with at(T0 + HOUR):
+                services.draw(game.pk, mover(game), 0)
+    mine = notices.notification_list(alice)
+    assert [(n.kind, n.read) for n in mine] == [("your_turn", False)] * 2
+    assert mine[0].url == reverse("games:game", args=[mine[0].game_id])
+    others = Notification.objects.exclude(user=alice).filter(read_at=None).count()
+
+    assert notices.mark_read(alice, [mine[0].id]) == 1
+    assert notices.unread_count(alice) == 1
+    assert notices.mark_read(alice) == 1
+    assert notices.unread_count(alice) == 0
+    assert Notification.objects.exclude(user=alice).filter(read_at=None).count() == others
+
+
+# --- your move --------------------------------------------------------------------------
+
+
+def games_awaiting(alice: User, at: Any, count: int) -> list[Game]:
+    """``count`` correspondence games where it is alice's turn, started an hour apart."""
+    games = []
+    for index in range(count):
+        other = UserFactory()
+        game = correspondence(at, alice, other, when=T0 + index * HOUR)
+        if mover(game) != alice:
+            with at(T0 + index * HOUR):
+                services.draw(game.pk, other, 0)
+        games.append(game)
+    return games
+
+
+def test_your_move_lists_my_games_soonest_deadline_first(alice: User, at: Any) -> None:
+    late, soon, middle = games_awaiting(alice, at, 3)
+    Game.objects.filter(pk=late.pk).update(turn_deadline=T0 + 5 * DAY)
+    Game.objects.filter(pk=middle.pk).update(turn_deadline=T0 + 2 * DAY)
+
+    listed = your_move_games(alice)
+
+    assert [g.id for g in listed] == [soon.pk, middle.pk, late.pk]
+    assert listed[0].is_correspondence and listed[0].opponents == (str(mover_other(soon, alice)),)
+    assert your_move_count(alice) == 3
+    assert next_your_move(alice) == soon.pk
+    assert next_your_move(alice, soon.pk) == middle.pk
+    assert next_your_move(alice, late.pk) == soon.pk  # round to the first again
+
+
+def mover_other(game: Game, user: User) -> User:
+    seat = Seat.objects.exclude(user=user).get(table_id=game.table_id)
+    assert seat.user is not None
+    return seat.user
+
+
+def test_no_next_game_when_only_this_one_waits(alice: User, at: Any) -> None:
+    (only,) = games_awaiting(alice, at, 1)
+
+    assert next_your_move(alice, only.pk) is None
+    assert next_your_move(alice) == only.pk
+
+
+def test_every_page_header_has_the_counts(alice: User, at: Any, client: Client) -> None:
+    games_awaiting(alice, at, 2)
+    client.force_login(alice)
+
+    response = client.get(reverse("home"))
+
+    counts = response.context["header_counts"]
+    assert (counts.your_move, counts.unread) == (2, 2)
+
+
+def test_a_visitor_has_no_counts(client: Client) -> None:
+    response = client.get(reverse("home"))
+
+    assert response.context["header_counts"] is None
