@@ -1,0 +1,127 @@
+"""Live in an open browser: the header's counts over ``ws/notifications/``, a game page's
+presence, and the game page told when its clock moves without a move.
+
+Real Redis channel layer, real database transactions (changes commit, then push).
+"""
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+from django.db import connections
+
+from accounts.models import User
+from config.routing import websocket_urlpatterns
+from games import live, presence, services
+from games.models import Game
+from games.services import notifications as notices
+from tests.games.conftest import current_game, start_table
+from tests.games.players import user_at
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def _close_thread_connections() -> AsyncIterator[None]:
+    yield
+    await sync_to_async(connections.close_all)()
+
+
+async def connect(path: str, user: Any) -> tuple[bool, WebsocketCommunicator]:
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
+    communicator.scope["user"] = user
+    connected, _ = await communicator.connect()
+    return connected, communicator
+
+
+def counts(html: str) -> tuple[int, int]:
+    found = dict(re.findall(r'id="(your-move-count|notification-count)"[^>]*>(\d+)<', html))
+    return int(found["your-move-count"]), int(found["notification-count"])
+
+
+async def test_a_visitor_gets_no_notification_socket() -> None:
+    connected, _ = await connect("/ws/notifications/", AnonymousUser())
+
+    assert not connected
+
+
+async def test_the_header_counts_arrive_at_once_and_follow_every_change(
+    alice: User, bob: User
+) -> None:
+    game = await database_sync_to_async(
+        lambda: current_game(start_table(alice, bob, clock="correspondence"))
+    )()
+    first = await database_sync_to_async(user_at)(game, game.current_seat or 0)
+    other = bob if first == alice else alice
+    connected, socket = await connect("/ws/notifications/", other)
+    assert connected
+    html = await socket.receive_from(timeout=5)
+    assert 'hx-swap-oob="true"' in html
+    assert counts(html) == (0, 0)
+
+    await database_sync_to_async(services.draw)(game.pk, first, 0)
+
+    # The turn passed to them (their move count) and a notification came (unread).
+    seen = counts(await socket.receive_from(timeout=5))
+    while seen != (1, 1):
+        seen = counts(await socket.receive_from(timeout=5))
+    await database_sync_to_async(notices.mark_read)(other)
+    assert counts(await socket.receive_from(timeout=5)) == (1, 0)
+    await socket.disconnect()
+
+
+async def test_a_member_hears_only_their_own_changes(alice: User, bob: User) -> None:
+    _, socket = await connect("/ws/notifications/", alice)
+    await socket.receive_from(timeout=5)
+
+    await database_sync_to_async(live.publish_user)(bob.pk)
+
+    assert await socket.receive_nothing(timeout=0.5)
+    await socket.disconnect()
+
+
+async def test_an_open_game_page_counts_as_looking_at_the_game(alice: User, bob: User) -> None:
+    game = await database_sync_to_async(lambda: current_game(start_table(alice, bob)))()
+
+    connected, socket = await connect(f"/ws/games/{game.pk}/", alice)
+    assert connected
+    await socket.receive_from(timeout=5)
+    assert await sync_to_async(presence.is_watching)(game.pk, alice.pk)
+    assert not await sync_to_async(presence.is_watching)(game.pk, bob.pk)
+
+    await socket.disconnect()
+    assert not await sync_to_async(presence.is_watching)(game.pk, alice.pk)
+
+
+async def test_the_presence_is_refreshed_while_the_page_stays_open(
+    alice: User, bob: User, settings: Any
+) -> None:
+    settings.GAMES_PRESENCE_SECONDS = 0.6
+    game: Game = await database_sync_to_async(lambda: current_game(start_table(alice, bob)))()
+    _, socket = await connect(f"/ws/games/{game.pk}/", alice)
+    await socket.receive_from(timeout=5)
+
+    await asyncio.sleep(1.5)  # longer than a presence lasts without its heartbeat
+
+    assert await sync_to_async(presence.is_watching)(game.pk, alice.pk)
+    await socket.disconnect()
+
+
+async def test_a_game_page_is_rendered_again_when_its_clock_moves(alice: User, bob: User) -> None:
+    game = await database_sync_to_async(lambda: current_game(start_table(alice, bob)))()
+    _, socket = await connect(f"/ws/games/{game.pk}/", alice)
+    await socket.receive_from(timeout=5)
+
+    await database_sync_to_async(live.publish_clock)(game.pk)
+
+    html = await socket.receive_from(timeout=5)
+    assert 'id="game-status"' in html
+    await socket.disconnect()
