@@ -11,8 +11,12 @@ player; when one is raised nothing has changed.
 Modules, by idea: :mod:`.lobby` (tables and seats), :mod:`.turns` (moves by players,
 bots and the turn clock), :mod:`.drafts` (the turn in progress), :mod:`.rounds`
 (games of a round, standings), :mod:`.core` (the locked path every move takes).
+Correspondence play: :mod:`.clock` (deadlines, banks), :mod:`.sweeps` (due turns),
+:mod:`.abandonment` (timeouts in a row, forfeits, resigning), :mod:`.vacations`,
+:mod:`.notifications`, :mod:`.your_move`.
 """
 
+from games.services.abandonment import resign
 from games.services.drafts import (
     NEW_SET,
     RACK,
@@ -50,6 +54,7 @@ __all__ = [
     "play_bot_move",
     "read_draft",
     "reset_draft",
+    "resign",
     "save_draft",
     "take_from_river",
     "time_out_turn",

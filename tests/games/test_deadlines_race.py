@@ -1,0 +1,116 @@
+"""A move and the clock for the same turn, fired together many times: exactly one applies.
+
+Threads with their own database connections really contend for the game's row lock.
+The clock comes as the turn's own task and as the sweep, at once.
+"""
+
+import threading
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.db import connections
+
+from accounts.models import User
+from games import services, tasks
+from games.errors import GameActionError
+from games.models import Game, Move, Seat
+from tests.games.conftest import current_game, start_table
+from tests.games.players import user_at
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ROUNDS = 30
+
+
+def race(*attempts: Callable[[], object]) -> list[str]:
+    """Run the attempts at the same moment; ``"ok"`` or each refusal's code."""
+    start = threading.Barrier(len(attempts))
+
+    def run(attempt: Callable[[], object]) -> str:
+        try:
+            start.wait()
+            attempt()
+            return "ok"
+        except GameActionError as err:
+            return err.code
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(len(attempts)) as pool:
+        return list(pool.map(run, attempts))
+
+
+def one_turn_ended(game: Game) -> Move.By:
+    """The game ended exactly its first turn, and its cache equals its log."""
+    game.refresh_from_db()
+    moves = list(game.moves.order_by("seq"))
+    turn_ends = [m for m in moves if m.turn_number == 1 and m.action["type"] != "forfeit"]
+    assert len(turn_ends) == 1, moves
+    assert game.version == len(moves)
+    assert game.turn_number >= 2
+    assert game.replay_state() == game.engine_state()
+    return Move.By(turn_ends[0].by)
+
+
+def move_against_clock(game: Game, offset: timedelta) -> list[str]:
+    mover = user_at(game, game.current_seat or 0)
+    assert game.turn_deadline is not None
+    with time_machine.travel(game.turn_deadline + offset, tick=False):
+        return race(
+            lambda: services.draw(game.pk, mover, 0),
+            lambda: tasks.expire_turn.delay(game.pk, 1),
+            lambda: tasks.sweep_expired_turns.delay(),
+        )
+
+
+@pytest.mark.parametrize("offset", [timedelta(0), timedelta(milliseconds=1500)])
+def test_a_move_and_the_timeout_for_one_turn_never_both_apply(
+    alice: User, bob: User, offset: timedelta
+) -> None:
+    winners: Counter[str] = Counter()
+    for _ in range(ROUNDS):
+        game = current_game(start_table(alice, bob, turn_seconds=30))
+
+        # At the deadline itself, and a little after it (when the sweep joins in).
+        results = move_against_clock(game, offset)
+
+        by = one_turn_ended(game)
+        # The player is told when the clock came first; the clock never complains.
+        assert results[0] == ("ok" if by == Move.By.USER else "stale")
+        assert results[1:] == ["ok", "ok"]
+        winners[by] += 1
+    assert sum(winners.values()) == ROUNDS
+
+
+def resignation_against_clock(game: Game, seat: int) -> list[str]:
+    player = user_at(game, seat)
+    assert game.turn_deadline is not None
+    with time_machine.travel(game.turn_deadline, tick=False):
+        return race(
+            lambda: services.resign(game.pk, player),
+            lambda: tasks.expire_turn.delay(game.pk, 1),
+        )
+
+
+def test_a_forfeiting_timeout_racing_a_resignation_leaves_one_ending(
+    alice: User, bob: User, carol: User
+) -> None:
+    for _ in range(ROUNDS // 3):
+        game = current_game(start_table(alice, bob, carol, turn_seconds=30, timeouts_to_forfeit=1))
+        late = game.current_seat or 0
+
+        results = resignation_against_clock(game, late)
+
+        game.refresh_from_db()
+        state = game.engine_state()
+        assert state.dropped == (late,)
+        assert game.replay_state() == state
+        assert game.version == game.moves.count()
+        # Either the resignation ended the turn, or the clock did and then put the seat
+        # out, and the resignation found it gone already.
+        assert results in (["ok", "ok"], ["invalid", "ok"])
+        assert Seat.objects.get(table_id=game.table_id, number=late).timeouts_in_a_row == 0
