@@ -1,0 +1,62 @@
+"""A real Celery worker on real Redis and PostgreSQL enforces deadlines end to end: the
+turn's own task at its deadline, and the sweep for a turn whose task was lost."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from accounts.models import User
+from games import services, tasks
+from games.models import Game, Move
+from games.services import SeatPlan
+from tests.games.conftest import current_game
+from tests.games.test_worker import wait_for, worker_queue
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+__all__ = ["worker_queue"]  # the fixture, shared with test_worker
+
+
+def timeouts(game: Game) -> list[Move]:
+    return list(Move.objects.filter(game=game, by=Move.By.TIMEOUT).order_by("seq"))
+
+
+def test_a_worker_ends_a_turn_at_its_deadline(alice: User, bob: User, worker_queue: str) -> None:
+    table = services.create_table(
+        alice, [SeatPlan.taken_by(alice), SeatPlan.taken_by(bob)], turn_seconds=10
+    )
+    game = current_game(table)
+    deadline = game.turn_deadline
+    assert deadline is not None
+
+    wait_for(lambda: bool(timeouts(game)), seconds=40)
+
+    move = timeouts(game)[0]
+    assert (move.turn_number, move.seat) == (1, game.starting_seat)
+    late = move.created_at - deadline
+    assert timedelta(0) <= late < timedelta(seconds=5)
+    game.refresh_from_db()
+    assert game.turn_number >= 2
+    assert game.replay_state() == game.engine_state()
+
+
+def test_the_sweep_in_a_worker_ends_a_turn_whose_task_was_lost(
+    alice: User, bob: User, worker_queue: str
+) -> None:
+    # A correspondence turn a day long: no task is queued for it when it starts.
+    table = services.create_table(
+        alice,
+        [SeatPlan.taken_by(alice), SeatPlan.taken_by(bob)],
+        clock="correspondence",
+        turn_seconds=86400,
+    )
+    game = current_game(table)
+    Game.objects.filter(pk=game.pk).update(turn_deadline=timezone.now() - timedelta(seconds=5))
+
+    tasks.sweep_expired_turns.delay()
+
+    wait_for(lambda: bool(timeouts(game)), seconds=40)
+    game.refresh_from_db()
+    assert game.turn_number == 2
+    assert len(timeouts(game)) == 1
