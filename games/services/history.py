@@ -147,6 +147,10 @@ def describe(move: Move, before: GameState, after: GameState, names: Sequence[st
             if gained:
                 return f"{who} ran out of time and drew {_tiles(gained)}."
             return f"{who} ran out of time."
+    if action.type == "resign":
+        return f"{who} resigned."
+    if action.type == "forfeit":
+        return f"{who} left the game and forfeited it."
     return f"{who} moved."
 
 

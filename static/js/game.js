@@ -515,18 +515,16 @@
     seen = { turn: turn, version: status.dataset.version, over: over };
   }
 
-  var pending = false;
+  // Run in the same task as the swap: a key pressed a moment later already finds the
+  // focus where it belongs.
   function refresh() {
-    if (pending) return;
-    pending = true;
-    window.requestAnimationFrame(function () {
-      pending = false;
-      sortRack();
-      showPicks();
-      followStatus();
-      restoreFocus();
-      tick();
-    });
+    sortRack();
+    showPicks();
+    followStatus();
+    restoreFocus();
+    tick();
+    var root = page();
+    if (root) root.dataset.swaps = String(Number(root.dataset.swaps || 0) + 1);
   }
 
   function liveState(state, words) {
@@ -539,30 +537,36 @@
   document.addEventListener("htmx:wsConnecting", function () { liveState("connecting", "Connecting…"); });
   document.addEventListener("htmx:wsOpen", function () { liveState("open", "Live"); });
   document.addEventListener("htmx:wsClose", function () { liveState("closed", "Reconnecting…"); });
-  // A push that lands in the middle of a drag would pull the tiles from under the
-  // pointer: it waits until the drop (the drop's own answer comes after it anyway).
-  var deferred = null;
+  // A swap in the middle of a drag would pull the tiles from under the pointer: pushes
+  // and answers that arrive then wait until the drop, and are applied in order.
+  var deferred = [];
   document.addEventListener("htmx:wsBeforeMessage", function (event) {
     if (dragging) {
-      deferred = event.detail.message;
+      deferred.push(event.detail.message);
       event.preventDefault();
+      return;
+    }
+    rememberFocus();
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (dragging && page() && page().contains(event.detail.target)) {
+      deferred.push(event.detail.serverResponse);
+      event.detail.shouldSwap = false;
       return;
     }
     rememberFocus();
   });
 
   function applyDeferred() {
-    if (deferred === null) return;
-    var html = deferred;
-    deferred = null;
     var socket = document.querySelector("[ws-connect]");
-    if (socket) htmx.swap(socket, html, { swapStyle: "none" });
+    var waiting = deferred;
+    deferred = [];
+    if (!socket || !waiting.length) return;
+    waiting.forEach(function (html) { htmx.swap(socket, html, { swapStyle: "none" }); });
     refresh();
   }
-  document.addEventListener("htmx:beforeSwap", rememberFocus);
   document.addEventListener("htmx:wsAfterMessage", refresh);
-  document.addEventListener("htmx:afterSettle", refresh);
-  document.addEventListener("htmx:oobAfterSwap", refresh);
+  document.addEventListener("htmx:afterSwap", refresh);
   document.addEventListener("htmx:responseError", function () {
     say("Something went wrong on the server; nothing was changed. Reload the page if it happens again.");
   });

@@ -28,6 +28,7 @@ from engine.tiles import full_set, parse_tiles
 from games import services
 from games.models import Game, Table
 from games.services import SeatPlan
+from games.services.history import replay_frame
 from tests.browser.conftest import database_url
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
@@ -73,8 +74,10 @@ def log_in(page: Page, user: User) -> None:
 
 
 def open_game(page: Page, game: Game) -> None:
+    """Open the game page and wait for the socket's first push (the page counts swaps)."""
     page.goto(f"/games/{game.pk}/")
     expect(page.locator(".live-pill")).to_have_attribute("data-live", "open")
+    expect(page.locator(".game-page[data-swaps]")).to_have_count(1)
 
 
 def board_sets(page: Page) -> list[list[str]]:
@@ -219,7 +222,7 @@ def test_tiles_dragged_onto_a_run_land_where_they_are_dropped(
     rack = page.locator(".rack-tiles")
 
     rack.locator('[data-tile="R8"]').drag_to(page.locator("#game-board .drop-slot").first)
-    expect(page.locator("#game-board .meld").first).to_contain_text("8")
+    expect(page.locator('#game-board .meld [data-tile="R8"]')).to_have_count(1)
     rack.locator('[data-tile="R4"]').drag_to(
         page.locator('#game-board [data-tile="R5"]'), target_position={"x": 4, "y": 20}
     )
@@ -325,5 +328,6 @@ def test_a_finished_game_is_replayed_turn_by_turn_with_the_arrow_keys(
     page.keyboard.press("ArrowLeft")
     expect(page.locator(".replay-outcome")).to_have_count(0)
     page.get_by_role("link", name="Previous").click()
+    expect(page).to_have_url(re.compile(rf"\?turn={replay_frame(game, 0).steps - 2}$"))
     page.keyboard.press("Home")
     expect(page.locator(".replay-position")).to_contain_text("The deal")
