@@ -38,42 +38,37 @@ BOOLEAN_OPTIONS = [
     "allow_wrap",
 ]
 CHOICE_OPTIONS: dict[str, list[tuple[Any, str]]] = {
-    "meld_values": [
-        ("face", "Face value"),
-        ("house", "House values (1 = 15, 2-9 = 5, 10-13 = 10)"),
-    ],
+    "meld_values": [("face", "Face value"), ("house", "House values")],
     "score_values": [("face", "Face value"), ("house", "House values")],
     "joker_penalty": [(30, "30 points"), (25, "25 points")],
-    "joker_set_rule": [("free", "Free: split and rearrange"), ("locked", "Locked: only extended")],
-    "joker_replacement_source": [
-        ("rack_or_table", "The rack or the table"),
-        ("rack_only", "The rack only"),
-    ],
+    "joker_set_rule": [("free", "Free to rearrange"), ("locked", "Only extended")],
+    "joker_replacement_source": [("rack_or_table", "Rack or table"), ("rack_only", "Rack only")],
     "joker_group_retrieval": [
         ("either_missing", "Either missing colour"),
         ("both_missing", "Both missing colours"),
     ],
-    "score_mode": [
-        ("zero_sum", "Zero-sum: the winner scores what the others lose"),
-        ("penalty_only", "Penalty points: lowest total wins"),
-    ],
-    "pool_empty_winner": [
-        ("lowest_value", "The lowest rack value"),
-        ("fewest_tiles", "The fewest tiles"),
-    ],
+    "score_mode": [("zero_sum", "Zero-sum"), ("penalty_only", "Penalty points")],
+    "pool_empty_winner": [("lowest_value", "Lowest rack value"), ("fewest_tiles", "Fewest tiles")],
     "pool_empty_scoring": [
         ("difference", "Difference to the winner"),
         ("face", "Face value"),
-        ("winner_difference", "Full values, winner gets the differences"),
+        ("winner_difference", "Winner gets the differences"),
     ],
     "pool_empty_end": [
-        ("play_until_blocked", "Goes on until nobody can play"),
-        ("one_more_round", "Ends after one more round"),
-        ("immediate", "Ends at once"),
+        ("play_until_blocked", "Until nobody can play"),
+        ("one_more_round", "After one more round"),
+        ("immediate", "At once"),
     ],
-    "draw_mode": [("single", "One tile"), ("river", "Two tiles, discard one (the River)")],
+    "draw_mode": [("single", "One tile"), ("river", "Two, one to the River")],
     "rack_size": [(14, "14 tiles"), (16, "16 tiles")],
     "direction": [("clockwise", "Clockwise"), ("counter_clockwise", "Counter-clockwise")],
+}
+OPTION_HELP = {
+    "meld_values": "House values: 1 counts 15, 2-9 count 5, 10-13 count 10.",
+    "score_mode": "Zero-sum: the winner scores what the others lose. Penalty points: "
+    "lowest total wins.",
+    "allow_wrap": "Runs may go on from 13 to 1, like 12 13 1.",
+    "draw_mode": "With the River a player draws two tiles and discards one face up.",
 }
 NUMBER_OPTIONS = {
     "initial_meld_min": (0, 1000),
@@ -148,15 +143,21 @@ class TableForm(forms.Form):
 
     @staticmethod
     def _option_field(key: str, initial: Any) -> forms.Field:
-        label = OPTION_LABELS[key]
+        label, help_text = OPTION_LABELS[key], OPTION_HELP.get(key, "")
+        field: forms.Field
         if key in BOOLEAN_OPTIONS:
-            return forms.BooleanField(label=label, required=False, initial=initial)
-        if key in NUMBER_OPTIONS:
+            field = forms.BooleanField(label=label, required=False, initial=initial)
+        elif key in NUMBER_OPTIONS:
             low, high = NUMBER_OPTIONS[key]
-            return forms.IntegerField(label=label, min_value=low, max_value=high, initial=initial)
-        choices = CHOICE_OPTIONS[key]
-        coerce = int if isinstance(choices[0][0], int) else str
-        return forms.TypedChoiceField(label=label, choices=choices, coerce=coerce, initial=initial)
+            field = forms.IntegerField(label=label, min_value=low, max_value=high, initial=initial)
+        else:
+            choices = CHOICE_OPTIONS[key]
+            coerce = int if isinstance(choices[0][0], int) else str
+            field = forms.TypedChoiceField(
+                label=label, choices=choices, coerce=coerce, initial=initial
+            )
+        field.help_text = help_text
+        return field
 
     def seat_fields(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
         return [

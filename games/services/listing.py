@@ -180,10 +180,30 @@ def describe_options(ruleset: Ruleset, preset: str) -> tuple[str, ...]:
         if key in ("players", "turn_time_limit_s"):
             continue
         label = OPTION_LABELS.get(key, key.replace("_", " "))
-        shown = {True: "yes", False: "no"}.get(value, str(value).replace("_", " "))
+        if isinstance(value, bool):
+            shown = "yes" if value else "no"
+        elif isinstance(value, str):
+            shown = VALUE_WORDS.get(value, value.replace("_", " "))
+        else:
+            shown = str(value)
         phrases.append(f"{label}: {shown}")
     return tuple(phrases)
 
+
+VALUE_WORDS = {
+    "house": "house values",
+    "river": "two tiles, one to the River",
+    "locked": "only extended",
+    "rack_only": "the rack only",
+    "both_missing": "both missing colours",
+    "penalty_only": "penalty points",
+    "fewest_tiles": "fewest tiles",
+    "winner_difference": "winner gets the differences",
+    "one_more_round": "one more round",
+    "immediate": "ends at once",
+    "counter_clockwise": "counter-clockwise",
+}
+"""How option values read in a table's list of house rules."""
 
 OPTION_LABELS = {
     "initial_meld_min": "Initial meld",
