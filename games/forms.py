@@ -13,16 +13,21 @@ from django import forms
 
 from accounts.models import User
 from engine.ruleset import PRESETS, Ruleset
-from games.models import BotLevel, Preset
+from games.clock import CORRESPONDENCE_TURN_SECONDS, DAY, LIVE_TURN_SECONDS
+from games.models import BotLevel, Preset, Table
 from games.services import NEW_SET, RACK, SeatPlan
-from games.services.listing import OPTION_LABELS
+from games.services.listing import OPTION_LABELS, turn_label
 
 MAX_SEATS = 4
-TURN_TIMES = [
-    (30, "30 seconds"),
-    (60, "1 minute"),
-    (120, "2 minutes"),
-    (24 * 3600, "1 day (correspondence)"),
+LIVE_TIMES = [(seconds, turn_label(seconds)) for seconds in LIVE_TURN_SECONDS]
+CORRESPONDENCE_TIMES = [(seconds, turn_label(seconds)) for seconds in CORRESPONDENCE_TURN_SECONDS]
+TURN_TIMES = [("Live", LIVE_TIMES), ("Correspondence", CORRESPONDENCE_TIMES)]
+BANKS = [
+    (0, "No time bank"),
+    (60, "1 min"),
+    (5 * 60, "5 min"),
+    (DAY, "1 day"),
+    (3 * DAY, "3 days"),
 ]
 
 SEAT_CHOICES = [
@@ -116,8 +121,36 @@ class TableForm(forms.Form):
         initial=2,
     )
     preset = forms.ChoiceField(label="Rules", choices=Preset.choices, initial=Preset.STANDARD)
+    clock = forms.ChoiceField(
+        label="Clock",
+        choices=[
+            (Table.Clock.LIVE, "Live: everyone at the table now"),
+            (Table.Clock.CORRESPONDENCE, "Correspondence: a move when you have time"),
+        ],
+        initial=Table.Clock.LIVE,
+        widget=forms.RadioSelect,
+    )
     turn_seconds = forms.TypedChoiceField(
         label="Time for a turn", choices=TURN_TIMES, coerce=int, initial=60
+    )
+    time_bank_seconds = forms.TypedChoiceField(
+        label="Time bank",
+        choices=BANKS,
+        coerce=int,
+        initial=0,
+        help_text="Each player's reserve: unused turn time goes in, overtime comes out.",
+    )
+    timeouts_to_forfeit = forms.IntegerField(
+        label="Timeouts before a forfeit",
+        min_value=1,
+        max_value=10,
+        initial=3,
+        help_text="Turns in a row that run out of time before a player forfeits.",
+    )
+    on_forfeit = forms.ChoiceField(
+        label="When a player forfeits",
+        choices=Table.OnForfeit.choices,
+        initial=Table.OnForfeit.DROP_OUT,
     )
     games_in_round = forms.IntegerField(
         label="Games in the round",
@@ -170,6 +203,14 @@ class TableForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
+        clock, seconds = cleaned.get("clock"), cleaned.get("turn_seconds")
+        if clock and seconds:
+            offered = (
+                LIVE_TURN_SECONDS if clock == Table.Clock.LIVE else CORRESPONDENCE_TURN_SECONDS
+            )
+            if seconds not in offered:
+                kind = "live" if clock == Table.Clock.LIVE else "correspondence"
+                self.add_error("turn_seconds", f"Choose one of the {kind} times.")
         count = cleaned.get("seats")
         if not count:
             return cleaned

@@ -22,5 +22,6 @@ urlpatterns = [
     path("<int:pk>/hint/", play.hint, name="hint"),
     path("<int:pk>/hint/use/", play.use_hint, name="use_hint"),
     path("<int:pk>/arrange/", play.arrange, name="arrange"),
+    path("<int:pk>/resign/", play.resign, name="resign"),
     path("<int:pk>/replay/", replay.replay, name="replay"),
 ]

@@ -53,6 +53,10 @@ class TableSummary:
     rules: tuple[str, ...]
     """The options that differ from the preset, in words."""
     turn_seconds: int
+    clock: str
+    time_bank_seconds: int
+    timeouts_to_forfeit: int
+    on_forfeit_label: str
     games_in_round: int
     seats: tuple[SeatSummary, ...]
     creator_name: str
@@ -66,6 +70,14 @@ class TableSummary:
     @property
     def turn_label(self) -> str:
         return turn_label(self.turn_seconds)
+
+    @property
+    def is_correspondence(self) -> bool:
+        return self.clock == Table.Clock.CORRESPONDENCE
+
+    @property
+    def bank_label(self) -> str:
+        return turn_label(self.time_bank_seconds) if self.time_bank_seconds else ""
 
     @property
     def players(self) -> int:
@@ -93,6 +105,10 @@ def table_summary(table: Table, user: User) -> TableSummary:
         preset_label=table.get_preset_display(),
         rules=describe_options(Ruleset.from_dict(table.ruleset), table.preset),
         turn_seconds=table.turn_seconds,
+        clock=table.clock,
+        time_bank_seconds=table.time_bank_seconds,
+        timeouts_to_forfeit=table.timeouts_to_forfeit,
+        on_forfeit_label=table.get_on_forfeit_display(),
         games_in_round=table.games_in_round,
         seats=summaries,
         creator_name=str(table.creator),
@@ -163,7 +179,7 @@ def games_to_watch(user: User) -> list[GameSummary]:
 
 def turn_label(seconds: int) -> str:
     """A turn's time in words: "45 s", "2 min", "1 day"."""
-    if seconds % 86400 == 0:
+    if seconds % 86400 == 0 and seconds:
         days = seconds // 86400
         return f"{days} day{'s' if days != 1 else ''}"
     if seconds % 3600 == 0:

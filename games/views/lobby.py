@@ -66,6 +66,10 @@ def new_table(request: AuthenticatedRequest) -> HttpResponse:
                 options=form.options(),
                 turn_seconds=data["turn_seconds"],
                 games_in_round=data["games_in_round"],
+                clock=data["clock"],
+                time_bank_seconds=data["time_bank_seconds"],
+                timeouts_to_forfeit=data["timeouts_to_forfeit"],
+                on_forfeit=data["on_forfeit"],
             )
         except GameActionError as error:
             form.add_error(None, error.message)

@@ -117,6 +117,13 @@ def take_from_river(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 
 
 @game_action
+def resign(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """Give up the game (on anyone's turn): the player drops out and scores as a loser."""
+    services.resign(pk, request.user)
+    return fragments(request, pk, "You resigned this game.")
+
+
+@game_action
 def arrange(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """Let the solver lay the picked rack tiles on the table, into the working table."""
     form = PickForm(request.POST)

@@ -394,6 +394,11 @@
   // ---------- the clock ----------
 
   function format(seconds) {
+    if (seconds >= 86400) {
+      var d = Math.floor(seconds / 86400);
+      var dh = Math.floor((seconds % 86400) / 3600);
+      return d + " d" + (dh ? " " + dh + " h" : "");
+    }
     if (seconds >= 3600) {
       var h = Math.floor(seconds / 3600);
       return h + " h " + String(Math.floor((seconds % 3600) / 60)).padStart(2, "0") + " min";

@@ -57,6 +57,32 @@
       if (games) games.placeholder = String(count);
     }
 
+    // Each clock offers its own turn times: the others are greyed out.
+    var turn = form.querySelector('[name="turn_seconds"]');
+    function showClock() {
+      var checked = form.querySelector('[name="clock"]:checked');
+      if (!checked || !turn) return;
+      var live = checked.value === "live";
+      var wanted = live ? "Live" : "Correspondence";
+      var groups = turn.querySelectorAll("optgroup");
+      groups.forEach(function (group) {
+        group.disabled = group.label !== wanted;
+      });
+      var current = turn.selectedOptions[0];
+      if (current && current.parentNode.disabled) {
+        var first = turn.querySelector('optgroup[label="' + wanted + '"] option');
+        if (first) turn.value = first.value;
+        if (!live) {
+          var day = turn.querySelector('option[value="86400"]');
+          if (day) turn.value = "86400";
+        }
+      }
+    }
+    form.querySelectorAll('[name="clock"]').forEach(function (radio) {
+      radio.addEventListener("change", showClock);
+    });
+    showClock();
+
     preset.addEventListener("change", applyPreset);
     seats.addEventListener("change", showSeats);
     form.addEventListener("change", function (event) {

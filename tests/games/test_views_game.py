@@ -3,6 +3,7 @@
 A spectator (carol) is a signed-in member without a seat; a visitor is not signed in.
 """
 
+import json
 import re
 
 import pytest
@@ -11,6 +12,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from games.models import Draft, Game
+from tests.games.conftest import current_game, start_table
 from tests.games.positions import set_position
 from tests.games.views_support import (
     HTMX,
@@ -362,3 +364,109 @@ def test_passing_is_refused_while_the_pool_has_tiles(position: Game) -> None:
     assert response.status_code == 400
     assert "You can only pass when the pool is empty" in response.text
     assert "Pass</button>" not in client_for(mover(position)).get(url("game", position)).text
+
+
+# --- who may do what: every action, for the opponent, a spectator and a visitor -------
+
+ACTIONS = [
+    ("move", {"tile": "K1", "source": "rack", "target": "new"}),
+    ("reset", {}),
+    ("play", {"version": 0}),
+    ("draw", {"version": 0}),
+    ("pass", {"version": 0}),
+    ("discard", {"version": 0, "tile": "K1"}),
+    ("river", {"version": 0, "index": 0}),
+    ("arrange", {"tile": "K1"}),
+    ("use_hint", {"table": json.dumps(TABLE)}),
+]
+
+
+@pytest.mark.parametrize(("name", "data"), ACTIONS)
+def test_the_opponent_can_do_nothing_out_of_turn(position: Game, name: str, data: dict) -> None:
+    response = post(client_for(waiter(position)), name, position, **data)
+
+    assert response.status_code == 409
+    assert "not your turn" in response.text
+    assert response["HX-Reswap"] == "none"
+    position.refresh_from_db()
+    assert position.version == 0 and not Draft.objects.exists()
+
+
+@pytest.mark.parametrize(("name", "data"), [*ACTIONS, ("resign", {})])
+def test_a_spectator_can_do_nothing(position: Game, carol: User, name: str, data: dict) -> None:
+    response = post(client_for(carol), name, position, **data)
+
+    assert response.status_code == 403
+    assert "You are not playing in this game." in response.text
+    position.refresh_from_db()
+    assert position.version == 0 and not Draft.objects.exists()
+
+
+@pytest.mark.parametrize(("name", "data"), [*ACTIONS, ("resign", {})])
+def test_a_visitor_can_do_nothing(position: Game, client: Client, name: str, data: dict) -> None:
+    response = client.post(url(name, position), data, **HTMX)
+
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+    position.refresh_from_db()
+    assert position.version == 0
+
+
+@pytest.mark.parametrize(("name", "data"), ACTIONS)
+def test_answers_to_the_player_show_only_what_she_may_see(
+    position: Game, name: str, data: dict
+) -> None:
+    seat = position.current_seat
+    response = post(client_for(mover(position)), name, position, **data)
+
+    position.refresh_from_db()
+    state = position.engine_state()
+    assert tiles_in(response.text) <= visible_to(state, seat) | {"K1"}
+    assert not tiles_in(response.text) & hidden_from(state, seat) - {"K1"}
+
+
+# --- resigning -------------------------------------------------------------------------
+
+
+def test_a_player_resigns_on_anyones_turn_and_the_other_wins(position: Game) -> None:
+    other, winner = waiter(position), position.current_seat
+
+    response = post(client_for(other), "resign", position)
+
+    assert response.status_code == 200
+    assert "You resigned this game." in response.text
+    position.refresh_from_db()
+    assert position.is_over
+    assert position.winner_seat == winner
+    assert "The other players resigned." in response.text
+
+
+def test_resigning_twice_or_after_the_end_is_refused(position: Game) -> None:
+    me = client_for(mover(position))
+    post(me, "resign", position)
+
+    again = post(me, "resign", position)
+
+    assert again.status_code == 409
+    assert "This game is over." in again.text
+
+
+def test_the_page_offers_to_resign_only_to_players_in_the_game(position: Game, carol: User) -> None:
+    assert "Resign this game" in client_for(mover(position)).get(url("game", position)).text
+    assert "Resign this game" in client_for(waiter(position)).get(url("game", position)).text
+    assert "Resign this game" not in client_for(carol).get(url("game", position)).text
+
+
+def test_resign_is_only_posted(position: Game) -> None:
+    assert client_for(mover(position)).get(url("resign", position)).status_code == 405
+
+
+def test_a_correspondence_game_shows_its_due_date_and_banks(alice: User, bob: User) -> None:
+    game = current_game(
+        start_table(alice, bob, clock="correspondence", turn_seconds=86400, time_bank_seconds=86400)
+    )
+
+    html = client_for(alice).get(url("game", game)).text
+
+    assert "Correspondence · due" in html
+    assert "bank 1 d" in html

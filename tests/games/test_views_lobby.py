@@ -29,7 +29,11 @@ def form_data(**changes: object) -> dict[str, object]:
     data: dict[str, object] = {
         "seats": 2,
         "preset": "standard",
+        "clock": "live",
         "turn_seconds": 60,
+        "time_bank_seconds": 0,
+        "timeouts_to_forfeit": 3,
+        "on_forfeit": "drop_out",
         "games_in_round": "",
         "seat_2": "open",
         "seat_3": "open",
@@ -174,6 +178,29 @@ def test_house_rules_are_kept_as_differences_from_the_preset(alice: User) -> Non
     assert table.engine_ruleset().turn_time_limit_s == table.turn_seconds == 120
 
 
+def test_a_correspondence_table_gets_its_clock_bank_and_forfeit_rule(alice: User) -> None:
+    client_for(alice).post(
+        NEW,
+        form_data(
+            clock="correspondence",
+            turn_seconds=2 * 86400,
+            time_bank_seconds=86400,
+            timeouts_to_forfeit=2,
+            on_forfeit="bot",
+        ),
+    )
+
+    table = Table.objects.get()
+    assert (table.clock, table.turn_seconds, table.time_bank_seconds) == (
+        "correspondence",
+        2 * 86400,
+        86400,
+    )
+    assert (table.timeouts_to_forfeit, table.on_forfeit) == (2, "bot")
+    html = client_for(alice).get(table_url("table", table)).text
+    assert "2 days a turn" in html and "correspondence" in html.lower()
+
+
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
@@ -194,6 +221,13 @@ def test_house_rules_are_kept_as_differences_from_the_preset(alice: User) -> Non
         ({"initial_meld_min": -1}, "greater than or equal to 0"),
         ({"games_in_round": 21}, "less than or equal to 20"),
         ({"turn_seconds": 5}, "Select a valid choice"),
+        ({"clock": "live", "turn_seconds": 86400}, "Choose one of the live times."),
+        (
+            {"clock": "correspondence", "turn_seconds": 60},
+            "Choose one of the correspondence times.",
+        ),
+        ({"timeouts_to_forfeit": 0}, "greater than or equal to 1"),
+        ({"on_forfeit": "sulk"}, "Select a valid choice"),
     ],
 )
 def test_bad_settings_are_shown_by_their_field(
