@@ -14,7 +14,7 @@ from django import forms
 from accounts.models import User
 from engine.ruleset import PRESETS, Ruleset
 from games.clock import CORRESPONDENCE_TURN_SECONDS, DAY, LIVE_TURN_SECONDS
-from games.models import BotLevel, Preset, Table
+from games.models import BotLevel, Delivery, NotificationKind, Preset, Table
 from games.services import NEW_SET, RACK, SeatPlan
 from games.services.listing import OPTION_LABELS, turn_label
 
@@ -331,3 +331,24 @@ class PickForm(forms.Form):
             raise forms.ValidationError("Pick the tiles of your rack you want to lay first.")
         cleaned["tiles"] = tiles
         return cleaned
+
+
+class PreferencesForm(forms.Form):
+    """How each kind of notification is emailed."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for kind, label in NotificationKind.choices:
+            self.fields[kind] = forms.ChoiceField(
+                label=label, choices=Delivery.choices, widget=forms.RadioSelect
+            )
+
+
+class VacationForm(forms.Form):
+    days = forms.IntegerField(label="Days", min_value=1, max_value=366, initial=3)
+    starts_on = forms.DateField(
+        label="Starting on",
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="Empty: from now.",
+    )

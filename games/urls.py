@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.views import lobby, play, replay
+from games.views import lobby, member, play, replay
 
 app_name = "games"
 
@@ -11,6 +11,13 @@ urlpatterns = [
     path("tables/<int:pk>/", lobby.table, name="table"),
     path("tables/<int:pk>/join/", lobby.join, name="join"),
     path("tables/<int:pk>/current/", lobby.current, name="current"),
+    path("notifications/", member.notification_list, name="notifications"),
+    path("notifications/read/", member.notifications_read, name="notifications_read"),
+    path("notifications/preferences/", member.preferences, name="preferences"),
+    path("vacation/", member.vacation, name="vacation"),
+    path("vacation/plan/", member.plan_vacation, name="plan_vacation"),
+    path("vacation/end/", member.end_vacation, name="end_vacation"),
+    path("vacation/<int:pk>/cancel/", member.cancel_vacation, name="cancel_vacation"),
     path("<int:pk>/", play.game, name="game"),
     path("<int:pk>/move/", play.move, name="move"),
     path("<int:pk>/reset/", play.reset, name="reset"),

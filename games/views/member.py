@@ -1,0 +1,102 @@
+"""A member's own pages about play: notifications with email preferences, vacations."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST, require_safe
+
+from games.errors import GameActionError
+from games.forms import PreferencesForm, VacationForm
+from games.models import NotificationKind
+from games.services import notifications, vacations
+from games.views.common import AuthenticatedRequest
+
+
+@login_required
+@require_safe
+def notification_list(request: AuthenticatedRequest) -> HttpResponse:
+    user = request.user
+    context = {
+        "items": notifications.notification_list(user),
+        "form": PreferencesForm(initial=notifications.preferences(user)),
+    }
+    return render(request, "games/notifications.html", context)
+
+
+@login_required
+@require_POST
+def notifications_read(request: AuthenticatedRequest) -> HttpResponse:
+    """Mark one notification (``id``) or all of them read."""
+    raw = request.POST.get("id", "")
+    notifications.mark_read(request.user, [int(raw)] if raw.isdigit() else None)
+    return redirect("games:notifications")
+
+
+@login_required
+@require_POST
+def preferences(request: AuthenticatedRequest) -> HttpResponse:
+    form = PreferencesForm(request.POST)
+    if not form.is_valid():
+        context = {"items": notifications.notification_list(request.user), "form": form}
+        return render(request, "games/notifications.html", context, status=400)
+    for kind in NotificationKind.values:
+        notifications.set_preference(request.user, kind, form.cleaned_data[kind])
+    messages.success(request, "Your email preferences are saved.")
+    return redirect("games:notifications")
+
+
+@login_required
+@require_safe
+def vacation(request: AuthenticatedRequest) -> HttpResponse:
+    return _vacation_page(request, VacationForm())
+
+
+@login_required
+@require_POST
+def plan_vacation(request: AuthenticatedRequest) -> HttpResponse:
+    form = VacationForm(request.POST)
+    if form.is_valid():
+        try:
+            vacations.plan_vacation(
+                request.user, form.cleaned_data["days"], form.cleaned_data["starts_on"]
+            )
+        except GameActionError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(
+                request, "Your vacation is planned: your correspondence clocks will stand still."
+            )
+            return redirect("games:vacation")
+    return _vacation_page(request, form, status=400)
+
+
+@login_required
+@require_POST
+def end_vacation(request: AuthenticatedRequest) -> HttpResponse:
+    if vacations.end_vacation(request.user) is None:
+        messages.error(request, "You are not on vacation.")
+    else:
+        messages.success(request, "Welcome back: your correspondence clocks run again.")
+    return redirect("games:vacation")
+
+
+@login_required
+@require_POST
+def cancel_vacation(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    try:
+        vacations.cancel_vacation(request.user, pk)
+    except GameActionError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, "That vacation is called off; its days are yours again.")
+    return redirect("games:vacation")
+
+
+def _vacation_page(
+    request: AuthenticatedRequest, form: VacationForm, status: int = 200
+) -> HttpResponse:
+    summary = vacations.vacation_summary(request.user)
+    return render(request, "games/vacation.html", {"summary": summary, "form": form}, status=status)

@@ -1,0 +1,166 @@
+"""A member's notifications, email preferences and vacations: their own, nobody else's."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import User
+from games.models import Game, Notification, NotificationKind, NotificationPreference, Vacation
+from games.services import vacations
+from tests.games.views_support import client_for
+
+pytestmark = pytest.mark.django_db
+
+NOTICES = reverse("games:notifications")
+READ = reverse("games:notifications_read")
+PREFERENCES = reverse("games:preferences")
+VACATION = reverse("games:vacation")
+PLAN = reverse("games:plan_vacation")
+END = reverse("games:end_vacation")
+
+
+def notice(user: User, game: Game, kind: str = NotificationKind.YOUR_TURN) -> Notification:
+    return Notification.objects.create(user=user, game=game, kind=kind, turn_number=1)
+
+
+# --- notifications ---------------------------------------------------------------------
+
+
+def test_a_member_sees_her_notifications_and_not_bobs(game: Game, alice: User, bob: User) -> None:
+    notice(alice, game)
+    notice(bob, game, NotificationKind.TIME_RUNNING_OUT)
+
+    html = client_for(alice).get(NOTICES).text
+
+    assert f"It is your turn in game 1 of table {game.table_id}." in html
+    assert "Time is running out" not in html.split('id="prefs-title"')[0]
+    assert reverse("games:game", kwargs={"pk": game.pk}) in html
+    assert 'class="game-item is-unread"' in html
+
+
+def test_marking_read_touches_only_her_own(game: Game, alice: User, bob: User) -> None:
+    mine, his = notice(alice, game), notice(bob, game)
+
+    response = client_for(alice).post(READ)
+
+    assert response["Location"] == NOTICES
+    mine.refresh_from_db()
+    his.refresh_from_db()
+    assert mine.read_at is not None and his.read_at is None
+    client_for(alice).post(READ, {"id": his.pk})
+    his.refresh_from_db()
+    assert his.read_at is None
+
+
+def test_the_header_counts_moves_and_unread_notices(game: Game, alice: User) -> None:
+    notice(alice, game)
+
+    html = client_for(alice).get(reverse("games:lobby")).text
+
+    assert 'id="notification-count"' in html and 'ws-connect="/ws/notifications/"' in html
+    assert 'aria-label="Unread notifications: 1"' in html
+    moves = 1 if game.current_seat == 0 else 0
+    assert f'aria-label="Games awaiting your move: {moves}"' in html
+
+
+def test_email_preferences_are_saved_per_kind(alice: User) -> None:
+    response = client_for(alice).post(
+        PREFERENCES, {"your_turn": "digest", "time_running_out": "never"}
+    )
+
+    assert response.status_code == 302
+    saved = dict(NotificationPreference.objects.filter(user=alice).values_list("kind", "delivery"))
+    assert saved == {"your_turn": "digest", "time_running_out": "never"}
+    html = client_for(alice).get(NOTICES).text
+    assert re.search(r'name="your_turn" value="digest"[^>]*checked', html)
+    assert re.search(r'name="time_running_out" value="never"[^>]*checked', html)
+
+
+def test_bad_preferences_are_refused(alice: User) -> None:
+    response = client_for(alice).post(PREFERENCES, {"your_turn": "pigeon"})
+
+    assert response.status_code == 400
+    assert not NotificationPreference.objects.exists()
+
+
+@pytest.mark.parametrize("path", [NOTICES, VACATION])
+def test_a_visitor_is_sent_to_log_in(client: Client, path: str) -> None:
+    assert client.get(path)["Location"].startswith(reverse("login"))
+
+
+@pytest.mark.parametrize("path", [READ, PREFERENCES, PLAN, END])
+def test_a_visitor_cannot_post(client: Client, path: str) -> None:
+    response = client.post(path)
+
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+@pytest.mark.parametrize(
+    ("path", "method"),
+    [
+        (NOTICES, "post"),
+        (VACATION, "post"),
+        (READ, "get"),
+        (PREFERENCES, "get"),
+        (PLAN, "get"),
+        (END, "get"),
+    ],
+)
+def test_wrong_methods_are_refused(alice_client: Client, path: str, method: str) -> None:
+    assert getattr(alice_client, method)(path).status_code == 405
+
+
+# --- vacations -------------------------------------------------------------------------
+
+
+def test_a_member_plans_a_vacation_and_sees_what_is_left(alice: User) -> None:
+    response = client_for(alice).post(PLAN, {"days": 3})
+
+    assert response["Location"] == VACATION
+    html = client_for(alice).get(VACATION).text
+    assert "You are on vacation" in html
+    assert "<strong>11</strong> of 14 days left" in html
+    assert Vacation.objects.get().user == alice
+
+
+def test_a_vacation_beyond_the_allowance_is_refused_with_the_reason(alice: User) -> None:
+    response = client_for(alice).post(PLAN, {"days": 20})
+
+    assert response.status_code == 400
+    assert "vacation days left" in response.text
+    assert not Vacation.objects.exists()
+
+
+def test_a_vacation_in_the_past_is_refused(alice: User) -> None:
+    yesterday = (timezone.localdate() - timedelta(days=1)).isoformat()
+
+    response = client_for(alice).post(PLAN, {"days": 2, "starts_on": yesterday})
+
+    assert response.status_code == 400
+    assert "cannot start in the past" in response.text
+
+
+def test_ending_a_vacation_now(alice: User) -> None:
+    vacations.plan_vacation(alice, 2)
+
+    client_for(alice).post(END)
+
+    assert client_for(alice).get(VACATION).text.count("You are on vacation") == 0
+    response = client_for(alice).post(END, follow=True)
+    assert "You are not on vacation." in response.text
+
+
+def test_a_member_calls_off_her_planned_vacation_but_not_bobs(alice: User, bob: User) -> None:
+    later = timezone.localdate() + timedelta(days=10)
+    mine = vacations.plan_vacation(alice, 2, later)
+    his = vacations.plan_vacation(bob, 2, later)
+
+    client_for(alice).post(reverse("games:cancel_vacation", kwargs={"pk": his.pk}))
+    client_for(alice).post(reverse("games:cancel_vacation", kwargs={"pk": mine.pk}))
+
+    assert list(Vacation.objects.all()) == [his]
