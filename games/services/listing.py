@@ -10,9 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db.models import Q
+
 from accounts.models import User
 from engine.ruleset import Ruleset
 from games.models import Game, Seat, Table
+from games.queries import TableQuerySet
 
 LIST_LIMIT = 20
 
@@ -123,30 +126,26 @@ def table_summary(table: Table, user: User) -> TableSummary:
 
 def open_tables(user: User) -> list[TableSummary]:
     """Tables waiting for players where ``user`` may take a seat."""
-    tables = Table.objects.joinable_by(user).with_seats().select_related("creator")
-    return [table_summary(table, user) for table in tables[:LIST_LIMIT]]
+    return _summaries(Table.objects.joinable_by(user), user)
 
 
 def waiting_tables(user: User) -> list[TableSummary]:
     """Tables where ``user`` sits, still waiting for others."""
-    tables = (
-        Table.objects.open()
-        .filter(seats__user=user, seats__kind=Seat.Kind.PLAYER)
-        .with_seats()
-        .select_related("creator")
-    )
-    return [table_summary(table, user) for table in tables[:LIST_LIMIT]]
+    return _summaries(Table.objects.open().filter(_seated(user)), user)
 
 
 def finished_tables(user: User) -> list[TableSummary]:
     """Rounds ``user`` played that are over, newest first."""
-    tables = (
-        Table.objects.finished()
-        .filter(seats__user=user, seats__kind=Seat.Kind.PLAYER)
-        .with_seats()
-        .select_related("creator")
-        .order_by("-finished_at")
-    )
+    tables = Table.objects.finished().filter(_seated(user)).order_by("-finished_at")
+    return _summaries(tables, user)
+
+
+def _seated(user: User) -> Q:
+    return Q(seats__user=user, seats__kind=Seat.Kind.PLAYER)
+
+
+def _summaries(tables: TableQuerySet, user: User) -> list[TableSummary]:
+    tables = tables.with_seats().select_related("creator")
     return [table_summary(table, user) for table in tables[:LIST_LIMIT]]
 
 

@@ -528,8 +528,6 @@
     followStatus();
     restoreFocus();
     tick();
-    var root = page();
-    if (root) root.dataset.swaps = String(Number(root.dataset.swaps || 0) + 1);
   }
 
   function liveState(state, words) {
@@ -539,9 +537,9 @@
     pill.querySelector(".live-text").textContent = words;
   }
 
-  document.addEventListener("htmx:wsConnecting", function () { liveState("connecting", "Connecting…"); });
-  document.addEventListener("htmx:wsOpen", function () { liveState("open", "Live"); });
-  document.addEventListener("htmx:wsClose", function () { liveState("closed", "Reconnecting…"); });
+  document.addEventListener("htmx:wsConnecting", fromGame(function () { liveState("connecting", "Connecting…"); }));
+  document.addEventListener("htmx:wsOpen", fromGame(function () { liveState("open", "Live"); }));
+  document.addEventListener("htmx:wsClose", fromGame(function () { liveState("closed", "Reconnecting…"); }));
   // A swap in the middle of a drag would pull the tiles from under the pointer: pushes
   // and answers that arrive then wait until the drop, and are applied in order.
   var deferred = [];
@@ -563,14 +561,25 @@
   });
 
   function applyDeferred() {
-    var socket = document.querySelector("[ws-connect]");
+    var socket = document.querySelector(".game-layout[ws-connect]");
     var waiting = deferred;
     deferred = [];
     if (!socket || !waiting.length) return;
     waiting.forEach(function (html) { htmx.swap(socket, html, { swapStyle: "none" }); });
     refresh();
   }
+  // The header has a socket of its own (notices): only the game's says "Live".
+  function fromGame(handler) {
+    return function (event) {
+      if (event.target && event.target.matches && event.target.matches(".game-layout")) handler(event);
+    };
+  }
   document.addEventListener("htmx:wsAfterMessage", refresh);
+  // The page counts the game's pushes (a test waits for the first one).
+  document.addEventListener("htmx:wsAfterMessage", fromGame(function () {
+    var root = page();
+    if (root) root.dataset.pushes = String(Number(root.dataset.pushes || 0) + 1);
+  }));
   document.addEventListener("htmx:afterSwap", refresh);
   document.addEventListener("htmx:responseError", function () {
     say("Something went wrong on the server; nothing was changed. Reload the page if it happens again.");

@@ -74,10 +74,10 @@ def log_in(page: Page, user: User) -> None:
 
 
 def open_game(page: Page, game: Game) -> None:
-    """Open the game page and wait for the socket's first push (the page counts swaps)."""
+    """Open the game page and wait for the socket's first push (the page counts them)."""
     page.goto(f"/games/{game.pk}/")
     expect(page.locator(".live-pill")).to_have_attribute("data-live", "open")
-    expect(page.locator(".game-page[data-swaps]")).to_have_count(1)
+    expect(page.locator(".game-page[data-pushes]")).to_have_count(1)
 
 
 def board_sets(page: Page) -> list[list[str]]:
@@ -231,6 +231,32 @@ def test_tiles_dragged_onto_a_run_land_where_they_are_dropped(
     assert board_sets(page) == [["R4", "R5", "R6", "R7", "R8"]]
     page.locator('#game-board [data-tile="R8"]').drag_to(page.locator(".rack-wood"))
     expect(rack.locator('[data-tile="R8"]')).to_have_count(1)
+
+    # A finger: pointer events of type touch, with a copy of the tile under it.
+    touch_drag(page, '.rack-tiles [data-tile="K1"]', "#game-board .new-set")
+    expect(page.locator('#game-board .meld [data-tile="K1"]')).to_have_count(1)
+    assert board_sets(page) == [["R4", "R5", "R6", "R7"], ["K1"]]
+
+
+def touch_drag(page: Page, source: str, target: str) -> None:
+    page.evaluate(
+        """([source, target]) => {
+            const from = document.querySelector(source).getBoundingClientRect();
+            const to = document.querySelector(target).getBoundingClientRect();
+            const at = (x, y) => ({bubbles: true, cancelable: true, pointerType: "touch",
+                                   pointerId: 7, isPrimary: true, clientX: x, clientY: y});
+            const x0 = from.x + from.width / 2, y0 = from.y + from.height / 2;
+            const x1 = to.x + to.width / 2, y1 = to.y + to.height / 2;
+            const tile = document.querySelector(source);
+            tile.dispatchEvent(new PointerEvent("pointerdown", at(x0, y0)));
+            for (let i = 1; i <= 5; i++) {
+                const x = x0 + (x1 - x0) * i / 5, y = y0 + (y1 - y0) * i / 5;
+                document.dispatchEvent(new PointerEvent("pointermove", at(x, y)));
+            }
+            document.dispatchEvent(new PointerEvent("pointerup", at(x1, y1)));
+        }""",
+        [source, target],
+    )
 
 
 def test_a_refused_initial_meld_shows_the_rules_sentence(
