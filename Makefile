@@ -7,7 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 
-.PHONY: run test lint
+.PHONY: run test lint bench-deadlines
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,10 @@ run: $(VENV)/.installed-run
 ## test: the whole test suite against PostgreSQL, Redis and Chromium
 test: $(VENV)/.installed-dev
 	scripts/test-env.sh $(PY) -m pytest $(PYTEST_ARGS)
+
+## bench-deadlines: how late timed-out turns are applied, and how long a sweep takes
+bench-deadlines: $(VENV)/.installed-dev
+	scripts/test-env.sh $(PY) benchmarks/bench_deadlines.py
 
 ## lint: ruff and mypy
 lint: $(VENV)/.installed-dev

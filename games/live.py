@@ -51,28 +51,52 @@ def user_group(user_id: int) -> str:
 def publish_user(user_id: int | None) -> None:
     """Tell a member's pages that their notifications or their games' turns changed."""
     if user_id is not None:
-        _send_group(user_group(user_id), {"type": "notifications.changed"})
+        _send_all([(user_group(user_id), USER_CHANGED)])
 
 
 def publish_players(table_id: int) -> None:
     """Tell every member playing at a table (a turn passed: whose move it is changed)."""
+    _send_all(_players(table_id))
+
+
+def publish_turn(game_id: int, version: int, table_id: int) -> None:
+    """:func:`publish_changed` and :func:`publish_players` at once: a move ended a turn."""
+    changed = {"type": "game.changed", "version": version}
+    _send_all([(game_group(game_id), changed), *_players(table_id)])
+
+
+USER_CHANGED: dict[str, object] = {"type": "notifications.changed"}
+
+
+def _players(table_id: int) -> list[tuple[str, dict[str, object]]]:
     from games.models import Seat
 
     players = Seat.objects.filter(table_id=table_id, kind=Seat.Kind.PLAYER)
-    for user_id in players.values_list("user_id", flat=True):
-        publish_user(user_id)
+    return [
+        (user_group(user_id), USER_CHANGED) for user_id in players.values_list("user_id", flat=True)
+    ]
 
 
 def _send(game_id: int, message: dict[str, object]) -> None:
-    _send_group(game_group(game_id), message)
+    _send_all([(game_group(game_id), message)])
 
 
-def _send_group(group: str, message: dict[str, object]) -> None:
+def _send_all(messages: list[tuple[str, dict[str, object]]]) -> None:
+    """Send each message to its group, all from one event loop: a loop of its own costs
+    a Redis connection, which would be most of the time of a push."""
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not messages:
         return
+
+    async def send() -> None:
+        for group, message in messages:
+            try:
+                await layer.group_send(group, message)
+            except Exception:
+                # The change is committed whatever happens here; pages resync on reconnect.
+                logger.exception("could not notify the group %s", group)
+
     try:
-        async_to_sync(layer.group_send)(group, message)
+        async_to_sync(send)()
     except Exception:
-        # The change is committed whatever happens here; pages resync on reconnect.
-        logger.exception("could not notify the group %s", group)
+        logger.exception("could not notify %s groups", len(messages))

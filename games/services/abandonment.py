@@ -53,7 +53,7 @@ def player_moved(game: Game, seat_number: int, user: User, now: datetime) -> Non
     Seat.objects.filter(table_id=game.table_id, number=seat_number, timeouts_in_a_row__gt=0).update(
         timeouts_in_a_row=0
     )
-    if Table.objects.filter(pk=game.table_id, clock=Table.Clock.CORRESPONDENCE).exists():
+    if game.table.clock == Table.Clock.CORRESPONDENCE:
         from games.services.vacations import end_vacation_on_move
 
         end_vacation_on_move(user.pk, now)
@@ -66,15 +66,12 @@ def count_timeout(game: Game, seat_number: int) -> Game:
     after it, in the order every writer follows).
     """
     seat = (
-        Seat.objects.select_for_update()
-        .select_related("table")
-        .filter(table_id=game.table_id, number=seat_number)
-        .first()
+        Seat.objects.select_for_update().filter(table_id=game.table_id, number=seat_number).first()
     )
     if seat is None or seat.kind != Seat.Kind.PLAYER:
         return game
     seat.timeouts_in_a_row += 1
-    table = seat.table
+    table = game.table
     if seat.timeouts_in_a_row < table.timeouts_to_forfeit:
         seat.save(update_fields=["timeouts_in_a_row"])
         return game

@@ -50,7 +50,7 @@ def start_turn_clock(game: Game, now: datetime) -> None:
     if seat is None:
         game.turn_deadline = game.turn_reminder_at = None
         return
-    control = time_control(seat.table)
+    control = time_control(game.table)
     person = seat.kind == Seat.Kind.PLAYER and control.is_correspondence
     pauses = pauses_of(seat.user_id, now) if person else []
     clock = turn_clock(control, now, seat.bank_seconds, pauses)
@@ -67,7 +67,7 @@ def reclock_turn(game: Game, now: datetime) -> bool:
     seat = _current_seat(game)
     if game.is_over or seat is None:
         return False
-    control = time_control(seat.table)
+    control = time_control(game.table)
     if not control.is_correspondence or seat.kind != Seat.Kind.PLAYER:
         return False
     pauses = pauses_of(seat.user_id, game.turn_started_at)
@@ -86,14 +86,12 @@ def end_turn_clock(game: Game, seat_number: int, now: datetime) -> None:
     Runs before the game's clock fields move on to the next turn: the turn's length is
     measured from its ``turn_started_at``, without the player's vacations.
     """
-    seat = (
-        Seat.objects.select_related("table")
-        .filter(table_id=game.table_id, number=seat_number)
-        .first()
-    )
-    if seat is None or seat.table.time_bank_seconds == 0:
+    control = time_control(game.table)
+    if control.bank_seconds == 0:
         return
-    control = time_control(seat.table)
+    seat = Seat.objects.filter(table_id=game.table_id, number=seat_number).first()
+    if seat is None:
+        return
     pauses = pauses_of(seat.user_id, game.turn_started_at) if control.is_correspondence else []
     used = active_seconds(game.turn_started_at, now, pauses)
     bank = bank_after_turn(control, seat.bank_seconds, used)
@@ -185,8 +183,4 @@ def game_clock(game: Game, now: datetime, dropped: tuple[int, ...] = ()) -> Game
 def _current_seat(game: Game) -> Seat | None:
     if game.current_seat is None:
         return None
-    return (
-        Seat.objects.select_related("table")
-        .filter(table_id=game.table_id, number=game.current_seat)
-        .first()
-    )
+    return Seat.objects.filter(table_id=game.table_id, number=game.current_seat).first()

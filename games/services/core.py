@@ -15,6 +15,7 @@ from datetime import datetime
 from functools import partial
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.models import User
@@ -55,7 +56,7 @@ def lock_game(game_id: int) -> Game:
     Checks made before taking the lock prove nothing, so callers lock first.
     """
     try:
-        return Game.objects.select_for_update().get(pk=game_id)
+        return _locking().get(pk=game_id)
     except Game.DoesNotExist:
         raise NotFound("There is no such game.") from None
 
@@ -64,7 +65,15 @@ def lock_game_if_free(game_id: int, wait: bool = True) -> Game | None:
     """The game row locked, or ``None`` if it is gone - or, with ``wait=False``, if
     another writer holds it: a sweep passes such a game by rather than queue behind a
     move that is about to end the turn anyway (the next sweep comes back if not)."""
-    return Game.objects.select_for_update(skip_locked=not wait).filter(pk=game_id).first()
+    return _locking(skip_locked=not wait).filter(pk=game_id).first()
+
+
+def _locking(skip_locked: bool = False) -> QuerySet[Game]:
+    # The table comes along (its clock settings are read on every turn) but only the
+    # game row is locked: writers to other games of the table need not wait.
+    return Game.objects.select_related("table").select_for_update(
+        skip_locked=skip_locked, of=("self",)
+    )
 
 
 def seat_of(game: Game, user: User) -> int:
@@ -180,9 +189,11 @@ def announce_move(game: Game, turn_changed: bool) -> None:
     A new turn (or the end of the game) also changes whose move it is: each player's own
     channel hears of it, for the "your move" count in their header.
     """
-    transaction.on_commit(partial(live.publish_changed, game.pk, game.version), robust=True)
     if turn_changed:
-        transaction.on_commit(partial(live.publish_players, game.table_id), robust=True)
+        push = partial(live.publish_turn, game.pk, game.version, game.table_id)
+    else:
+        push = partial(live.publish_changed, game.pk, game.version)
+    transaction.on_commit(push, robust=True)
     if turn_changed and not game.is_over:
         schedule_turn(game)
 
@@ -203,17 +214,13 @@ def schedule_turn(game: Game) -> None:
     """
     if game.current_seat is None:
         return
-    seat = (
-        Seat.objects.select_related("table")
-        .filter(table_id=game.table_id, number=game.current_seat)
-        .first()
-    )
+    seat = Seat.objects.filter(table_id=game.table_id, number=game.current_seat).first()
     seat_is_bot = seat is not None and seat.kind == Seat.Kind.BOT
     if (
         seat is not None
         and seat.kind == Seat.Kind.PLAYER
         and seat.user_id is not None
-        and seat.table.clock == Table.Clock.CORRESPONDENCE
+        and game.table.clock == Table.Clock.CORRESPONDENCE
     ):
         # Live games are played with the page open; a correspondence player is told.
         notifications.turn_started(game, seat.user_id)

@@ -33,6 +33,7 @@ from games.models import (
     NotificationKind,
     NotificationPreference,
     Seat,
+    Table,
 )
 
 DEFAULT_DELIVERY: dict[str, str] = {
@@ -136,6 +137,8 @@ def remind_turn(game_id: int, turn_number: int, wait: bool = True) -> Notificati
 
 def turn_ended(game: Game, turn_number: int, now: datetime) -> None:
     """Turn ``turn_number`` of ``game`` is over: its notifications need nothing more."""
+    if game.table.clock != Table.Clock.CORRESPONDENCE:
+        return  # live games are not notified
     unread = Notification.objects.filter(game=game, turn_number=turn_number, read_at=None)
     users = list(unread.values_list("user_id", flat=True).distinct())
     if users and unread.update(read_at=now):

@@ -86,9 +86,8 @@ def test_a_timeout_pushes_the_new_state_to_everyone_after_commit(
     monkeypatch: pytest.MonkeyPatch,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    pushed: list[tuple[str, object]] = []
-    monkeypatch.setattr(live, "publish_changed", lambda g, v: pushed.append(("game", (g, v))))
-    monkeypatch.setattr(live, "publish_user", lambda u: pushed.append(("user", u)))
+    pushed: list[tuple[str, dict[str, object]]] = []
+    monkeypatch.setattr(live, "_send_all", pushed.extend)
     game = live_game(alice, bob)
 
     with (
@@ -97,8 +96,12 @@ def test_a_timeout_pushes_the_new_state_to_everyone_after_commit(
     ):
         services.time_out_turn(game.pk, 1)
 
-    assert ("game", (game.pk, 1)) in pushed
-    assert {("user", alice.pk), ("user", bob.pk)} <= set(pushed)
+    # The game's watchers hear of the new version; each player's header of the turn.
+    assert pushed == [
+        (f"game-{game.pk}", {"type": "game.changed", "version": 1}),
+        (f"user-{alice.pk}", {"type": "notifications.changed"}),
+        (f"user-{bob.pk}", {"type": "notifications.changed"}),
+    ]
 
 
 def test_the_timeout_task_for_a_turn_that_ended_does_nothing_however_often_it_runs(
