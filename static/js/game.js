@@ -504,11 +504,37 @@
     }, 1000);
   }
 
+  // Tiles that arrive on the table with a new turn glow for a moment.
+  var boardTiles = null;
+  function countBoard() {
+    var counts = {};
+    document.querySelectorAll("#game-board .melds .tile[data-tile]").forEach(function (t) {
+      counts[t.dataset.tile] = (counts[t.dataset.tile] || 0) + 1;
+    });
+    return counts;
+  }
+
+  function markFresh(before) {
+    var seenSoFar = {};
+    document.querySelectorAll("#game-board .melds .tile[data-tile]").forEach(function (t) {
+      var code = t.dataset.tile;
+      seenSoFar[code] = (seenSoFar[code] || 0) + 1;
+      if (seenSoFar[code] > (before[code] || 0)) t.classList.add("is-fresh");
+    });
+  }
+
+  var baseTitle = document.title;
   function followStatus() {
     var status = document.getElementById("game-status");
     if (!status) return;
     var turn = status.dataset.turn;
     var over = status.dataset.over === "1";
+    var mine = status.classList.contains("is-mine");
+    document.title = (mine ? "● Your turn · " : "") + baseTitle;
+    // Compared with the table as this page last showed it: a player's own tiles were
+    // already there in their turn in progress, so the others' new tiles are the ones.
+    if (seen.turn !== null && turn !== seen.turn && boardTiles) markFresh(boardTiles);
+    boardTiles = countBoard();
     if (seen.turn !== null && turn !== seen.turn) {
       // A new turn: an old hint, notice or pick means nothing any more.
       clearHelp();
@@ -592,6 +618,8 @@
     sortRack();
     var status = document.getElementById("game-status");
     if (status) seen = { turn: status.dataset.turn, version: status.dataset.version, over: status.dataset.over === "1" };
+    boardTiles = countBoard();
+    followStatus();
     tick();
     setInterval(tick, 250);
   }
