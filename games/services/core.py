@@ -224,6 +224,15 @@ def schedule_turn(game: Game) -> None:
     ):
         # Live games are played with the page open; a correspondence player is told.
         notifications.turn_started(game, seat.user_id)
+    _queue_after_commit(game, seat_is_bot)
+
+
+def schedule_turn_clock(game: Game) -> None:
+    """After commit, queue the clock's tasks again: the current turn's deadline moved."""
+    _queue_after_commit(game, seat_is_bot=False)
+
+
+def _queue_after_commit(game: Game, seat_is_bot: bool) -> None:
     callback = partial(
         _queue_turn_tasks,
         game.pk,
@@ -231,19 +240,6 @@ def schedule_turn(game: Game) -> None:
         game.turn_deadline,
         game.turn_reminder_at,
         seat_is_bot,
-    )
-    transaction.on_commit(callback, robust=True)
-
-
-def schedule_turn_clock(game: Game) -> None:
-    """After commit, queue the clock's tasks again: the current turn's deadline moved."""
-    callback = partial(
-        _queue_turn_tasks,
-        game.pk,
-        game.turn_number,
-        game.turn_deadline,
-        game.turn_reminder_at,
-        False,
     )
     transaction.on_commit(callback, robust=True)
 

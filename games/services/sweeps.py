@@ -52,17 +52,7 @@ def sweep_deadlines(
     """End every turn past its deadline; queue the tasks of those due before the next
     sweep. ``process(game_id, turn_number)`` ends one turn (returns ``None`` if there was
     nothing to do); ``queue(game_id, turn_number, deadline)`` queues a task."""
-    started = time.perf_counter()
-    due = list(
-        Game.objects.filter(status=Game.Status.PLAYING, turn_deadline__lte=now - GRACE)
-        .order_by("turn_deadline")
-        .values_list("pk", "turn_number")[:SWEEP_LIMIT]
-    )
-    done = sum(1 for game_id, turn in due if process(game_id, turn) is not None)
-    coming = _coming(now, "turn_deadline")
-    for game_id, turn, deadline in coming:
-        queue(game_id, turn, deadline)
-    return SweepResult(len(due), done, len(coming), time.perf_counter() - started)
+    return _sweep("turn_deadline", process, queue, now)
 
 
 def sweep_reminders(
@@ -70,15 +60,24 @@ def sweep_reminders(
     queue: Callable[[int, int, datetime], object],
     now: datetime,
 ) -> SweepResult:
-    """The same for the "time is running out" reminders."""
+    """The same for the "time is running out" reminders (``turn_reminder_at``)."""
+    return _sweep("turn_reminder_at", process, queue, now)
+
+
+def _sweep(
+    field: str,
+    process: Callable[[int, int], object],
+    queue: Callable[[int, int, datetime], object],
+    now: datetime,
+) -> SweepResult:
     started = time.perf_counter()
     due = list(
-        Game.objects.filter(status=Game.Status.PLAYING, turn_reminder_at__lte=now - GRACE)
-        .order_by("turn_reminder_at")
+        Game.objects.filter(status=Game.Status.PLAYING, **{f"{field}__lte": now - GRACE})
+        .order_by(field)
         .values_list("pk", "turn_number")[:SWEEP_LIMIT]
     )
     done = sum(1 for game_id, turn in due if process(game_id, turn) is not None)
-    coming = _coming(now, "turn_reminder_at")
+    coming = _coming(now, field)
     for game_id, turn, moment in coming:
         queue(game_id, turn, moment)
     return SweepResult(len(due), done, len(coming), time.perf_counter() - started)

@@ -2,7 +2,6 @@
 no email to a player looking at the game, reading them, and the "your move" list."""
 
 from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -19,29 +18,13 @@ from games.services import SeatPlan
 from games.services import notifications as notices
 from games.services.your_move import next_your_move, your_move_count, your_move_games
 from tests.factories import UserFactory
+from tests.games.clocks import DAY, HOUR, T0, at
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
 
 pytestmark = pytest.mark.django_db
 
-T0 = datetime(2025, 6, 2, 9, 0, tzinfo=UTC)
-HOUR = timedelta(hours=1)
-DAY = timedelta(days=1)
-
-
-@pytest.fixture
-def at(django_capture_on_commit_callbacks: Any) -> Any:
-    """``with at(moment):`` frozen time, with what waits for the commit run at the end."""
-
-    @contextmanager
-    def moment(when: datetime) -> Iterator[None]:
-        with (
-            time_machine.travel(when, tick=False),
-            django_capture_on_commit_callbacks(execute=True),
-        ):
-            yield
-
-    return moment
+__all__ = ["at"]  # the fixture
 
 
 @pytest.fixture

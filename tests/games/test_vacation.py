@@ -1,7 +1,5 @@
 """Vacations: the allowance, planning, correspondence clocks that stand still, an early end."""
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -19,29 +17,13 @@ from games.services.vacations import (
     plan_vacation,
     vacation_summary,
 )
+from tests.games.clocks import DAY, HOUR, T0, at
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
 
 pytestmark = pytest.mark.django_db
 
-T0 = datetime(2025, 6, 2, 9, 0, tzinfo=UTC)
-HOUR = timedelta(hours=1)
-DAY = timedelta(days=1)
-
-
-@pytest.fixture
-def at(django_capture_on_commit_callbacks: Any) -> Any:
-    """``with at(moment):`` frozen time, with what waits for the commit run at the end."""
-
-    @contextmanager
-    def moment(when: datetime) -> Iterator[None]:
-        with (
-            time_machine.travel(when, tick=False),
-            django_capture_on_commit_callbacks(execute=True),
-        ):
-            yield
-
-    return moment
+__all__ = ["at"]  # the fixture
 
 
 def seat_of(game: Game, user: User) -> int:
