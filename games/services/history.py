@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.actions import Discard, Draw, Pass, Play, Table, TakeFromRiver, Timeout
-from engine.game import apply, new_game
+from engine.game import GameError, apply, new_game
 from engine.round import Round
 from engine.ruleset import Ruleset
 from engine.sets import Reading, readings
@@ -87,7 +87,11 @@ def replay_frame(game: Game, step: int) -> ReplayFrame:
         if step == 0 or move.turn_number > turns[step - 1]:
             break
         before = state
-        state = apply(state, move.engine_action(), move.seat)
+        try:
+            state = apply(state, move.engine_action(), move.seat)
+        except GameError:
+            # Only a game whose state was changed by hand (a test position) gets here.
+            raise NotFound("This game's record cannot be replayed.") from None
         if move.turn_number == turns[step - 1]:
             if mover is None:
                 start = before

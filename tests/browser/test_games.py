@@ -357,3 +357,30 @@ def test_a_finished_game_is_replayed_turn_by_turn_with_the_arrow_keys(
     expect(page).to_have_url(re.compile(rf"\?turn={replay_frame(game, 0).steps - 2}$"))
     page.keyboard.press("Home")
     expect(page.locator(".replay-position")).to_contain_text("The deal")
+
+
+def test_a_resignation_ends_the_game_for_both_and_the_round_goes_on(
+    page: Page, other_page: Page, alice: User, bob: User
+) -> None:
+    game = current_game(start_table(alice, bob))
+    log_in(page, alice)
+    log_in(other_page, bob)
+    open_game(page, game)
+    open_game(other_page, game)
+
+    page.get_by_text("Resign this game…").click()
+    page.get_by_role("button", name="Resign", exact=True).click()
+
+    expect(page.locator("#game-message")).to_contain_text("You resigned this game.")
+    expect(page.locator("#game-status .result")).to_contain_text("Bob wins game 1")
+    result = other_page.locator("#game-status .result")
+    expect(result).to_contain_text("You win game 1!")
+    expect(result).to_contain_text("The other players resigned.")
+    # The round goes on: the next game is offered, and opens on its own unless one stays.
+    expect(other_page.locator("[data-next-note]")).to_contain_text("Next game in")
+    other_page.get_by_role("button", name="Stay here").click()
+    expect(other_page.locator("[data-next-note]")).to_be_empty()
+    other_page.get_by_role("link", name="Play game 2 of 2").click()
+    next_game = Game.objects.get(table=game.table, number=2)
+    expect(other_page).to_have_url(re.compile(rf"/games/{next_game.pk}/$"))
+    expect(other_page.locator("h1")).to_contain_text("Game 2")
