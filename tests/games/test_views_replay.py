@@ -8,10 +8,11 @@ from django.urls import reverse
 
 from accounts.models import User
 from engine.game import apply, new_game
+from games import services
 from games.models import Game
 from games.services.history import replay_frame
 from tests.games.conftest import current_game, start_table
-from tests.games.players import play_until_over
+from tests.games.players import play_until_over, send, simple_action, user_at
 from tests.games.views_support import HTMX, client_for, tiles_in
 
 pytestmark = pytest.mark.django_db
@@ -19,7 +20,25 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def finished(alice: User, bob: User) -> Game:
-    """A game alice and bob played to its end (the round goes on with game 2)."""
+    """A game alice and bob played for ten moves, then bob resigned (game 2 goes on)."""
+    game = current_game(start_table(alice, bob))
+    rng = random.Random(11)
+    for _ in range(10):
+        game.refresh_from_db()
+        assert game.current_seat is not None
+        send(
+            game,
+            user_at(game, game.current_seat),
+            simple_action(game.engine_state(), game.current_seat, rng),
+        )
+    services.resign(game.pk, bob)
+    game.refresh_from_db()
+    return game
+
+
+@pytest.fixture
+def played_out(alice: User, bob: User) -> Game:
+    """A game alice and bob played to its very end."""
     return play_until_over(current_game(start_table(alice, bob)), random.Random(11))
 
 
@@ -53,12 +72,12 @@ def test_players_and_spectators_replay_a_finished_game(
     assert "starts." in response.text
 
 
-def test_each_step_shows_the_table_and_every_rack_but_not_the_pool(finished: Game) -> None:
-    me = client_for(finished.table.creator)
-    steps = replay_frame(finished, 0).steps
+def test_each_step_shows_the_table_and_every_rack_but_not_the_pool(played_out: Game) -> None:
+    me = client_for(played_out.table.creator)
+    steps = replay_frame(played_out, 0).steps
     for turn in (0, 1, steps // 2, steps):
-        html = me.get(url(finished, turn)).text
-        state = state_after(finished, turn)
+        html = me.get(url(played_out, turn)).text
+        state = state_after(played_out, turn)
         shown = {str(t) for s in state.table for t in s} | {str(t) for r in state.racks for t in r}
         shown |= {str(t) for t in state.river}
         assert tiles_in(html) == shown
@@ -77,9 +96,11 @@ def test_the_last_step_shows_the_result(finished: Game) -> None:
 
 def test_steps_describe_what_each_player_did(finished: Game) -> None:
     frame = replay_frame(finished, 1)
+    last = replay_frame(finished, 10_000)
 
     assert len(frame.events) >= 1
     assert any(word in frame.events[0] for word in ("played", "drew", "passed", "time"))
+    assert last.events[-1] == "Bob resigned."
 
 
 def test_htmx_steps_get_only_the_frame(finished: Game) -> None:
