@@ -6,8 +6,9 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
+BENCH_ARGS ?=
 
-.PHONY: run test lint bench-deadlines
+.PHONY: run test lint bench-deadlines bench
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +37,10 @@ test: $(VENV)/.installed-dev
 ## bench-deadlines: how late timed-out turns are applied, and how long a sweep takes
 bench-deadlines: $(VENV)/.installed-dev
 	scripts/test-env.sh $(PY) benchmarks/bench_deadlines.py
+
+## bench: move latency over 50 games and push latency to 20 pages, on daphne, PostgreSQL, Redis, Celery
+bench: $(VENV)/.installed-dev
+	scripts/test-env.sh $(PY) benchmarks/bench_web.py $(BENCH_ARGS)
 
 ## lint: ruff and mypy
 lint: $(VENV)/.installed-dev

@@ -1,0 +1,54 @@
+"""The app of ``config.asgi`` that also notes when each move commits (benchmarks only).
+
+``bench_web`` serves this module with daphne instead of ``config.asgi``. Right after a
+transaction commits, Django runs its ``on_commit`` callbacks; among a move's is the push
+that the services queue, ``partial(live.publish_..., game_id, version, ...)``. Its
+arguments name the move, and the moment the callbacks start is the moment of the commit.
+Each such move is written as ``<game_id> <version> <unix time>`` to ``BENCH_COMMIT_LOG``,
+so the benchmark can time a push from the commit, with the clock of the same machine.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterable
+from functools import partial
+from typing import Any
+
+from django.db.backends.base.base import BaseDatabaseWrapper
+
+from config.asgi import application
+
+__all__ = ["PUSHES", "application", "moves_in"]
+
+PUSHES = ("publish_changed", "publish_turn")
+"""The :mod:`games.live` functions that announce a committed move: ``(game_id, version)``."""
+
+_log = open(os.environ["BENCH_COMMIT_LOG"], "a", buffering=1)  # noqa: SIM115 (process-long)
+_lock = threading.Lock()
+_run_hooks = BaseDatabaseWrapper.run_and_clear_commit_hooks
+
+
+def moves_in(hooks: Iterable[tuple[Any, ...]]) -> list[tuple[int, int]]:
+    """The ``(game_id, version)`` of the moves whose pushes are among the hooks
+    (Django's ``(savepoints, callback, robust)``)."""
+    pushes = (hook[1] for hook in hooks)
+    return [
+        (int(push.args[0]), int(push.args[1]))
+        for push in pushes
+        if isinstance(push, partial) and getattr(push.func, "__name__", "") in PUSHES
+    ]
+
+
+def _noting_commits(self: BaseDatabaseWrapper) -> None:
+    committed = time.time()
+    moves = moves_in(self.run_on_commit)
+    if moves:
+        with _lock:
+            _log.write("".join(f"{game} {version} {committed:.6f}\n" for game, version in moves))
+    _run_hooks(self)
+
+
+BaseDatabaseWrapper.run_and_clear_commit_hooks = _noting_commits  # type: ignore[method-assign]
