@@ -63,6 +63,26 @@ Answer::
     {"id": "score-22", "winner": "B", "rack_values": {"A": 30, "B": 26},
      "scores": {"A": -4, "B": 4}}
 
+``solve``
+---------
+The best play for a position (the exact solver, :func:`engine.solver.solve`). A line::
+
+    {"id": "p1", "table": [["R5", "R6", "R7", "R8"]], "rack": ["J", "R9", "B2"],
+     "initial_meld_done": true, "objective": "tiles", "ruleset": {}}
+
+``table`` (a valid arrangement: a list of sets) and ``rack`` are required;
+``initial_meld_done`` defaults to true, ``objective`` to ``"tiles"`` (most rack tiles,
+ties broken by the highest face value) or may be ``"value"`` (highest face value, ties
+broken by most tiles); ``ruleset`` as for ``judge``. Answer::
+
+    {"id": "p1", "played": ["R9", "J"], "table_after": [["J", "R5", "R6", "R7", "R8", "R9"]],
+     "n": 2, "value": 9}
+
+``played`` lists the rack tiles laid (empty when nothing is legal, and then
+``table_after`` is the table as given), ``n`` their number (jokers included) and
+``value`` the face value of the numbered tiles laid (jokers count 0). A table with an
+invalid set, or more copies of a tile than the game has, is an ``error`` line.
+
 Adding a command
 ----------------
 A command is a handler taking one input line's object and returning the answer
@@ -82,6 +102,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TextIO
@@ -89,7 +110,8 @@ from typing import Any, TextIO
 from engine.ruleset import Ruleset
 from engine.scoring import ENDINGS, score_game
 from engine.sets import analyse_set
-from engine.tiles import NotationError, Tile, parse_tile
+from engine.solver import solve as solve_position
+from engine.tiles import COPIES, JOKER, JOKER_COUNT, NotationError, Tile, format_tiles, parse_tile
 from engine.verdict import judge_turn
 
 Answer = dict[str, Any]
@@ -267,6 +289,56 @@ _KINDS: dict[str, Callable[[Mapping[str, Any], Ruleset], Answer]] = {
 }
 
 
+# -- solve -----------------------------------------------------------------------------
+
+
+@register_command("solve", "the best play for a table and a rack (exact solver), one per line")
+def solve(line: Mapping[str, Any]) -> Answer:
+    """Answer one solver position.
+
+    >>> answer = solve({"id": "e", "table": [["R5", "R6", "R7", "R8"]], "rack": ["J", "R9"]})
+    >>> answer["played"], answer["n"], answer["value"]
+    (['R9', 'J'], 2, 9)
+    >>> answer["table_after"]
+    [['J', 'R5', 'R6', 'R7', 'R8', 'R9']]
+    >>> solve({"id": "x", "table": [["R5", "R6"]], "rack": ["R7"]})
+    Traceback (most recent call last):
+    ...
+    engine.protocol.ProtocolError: table[0] is not a valid set: R5 R6 has only 2 tiles: a set ...
+    """
+    _require(line, "id", "")
+    ruleset = Ruleset.from_dict(line.get("ruleset", {}))
+    table = _set_list(line, "table", "")
+    rack = _tile_list(line, "rack", "")
+    done = line.get("initial_meld_done", True)
+    if not isinstance(done, bool):
+        raise ProtocolError("initial_meld_done must be true or false")
+    objective = line.get("objective", "tiles")
+    if objective not in ("tiles", "value"):
+        raise ProtocolError(f'objective must be "tiles" or "value"; got {objective!r}')
+    for i, tiles in enumerate(table):
+        analysis = analyse_set(tiles, ruleset)
+        if not analysis.valid:
+            raise ProtocolError(f"table[{i}] is not a valid set: {analysis.problem}")
+    _check_tile_counts([*(tile for tiles in table for tile in tiles), *rack])
+    solution = solve_position(table, rack, done, ruleset, objective)
+    return {
+        "played": format_tiles(solution.played),
+        "table_after": [format_tiles(tiles) for tiles in solution.table_after],
+        "n": solution.n,
+        "value": solution.value,
+    }
+
+
+def _check_tile_counts(tiles: list[Tile]) -> None:
+    for tile, count in Counter(tiles).items():
+        allowed = JOKER_COUNT if tile == JOKER else COPIES
+        if count > allowed:
+            raise ProtocolError(
+                f"{count} copies of {tile} between the table and the rack; the game has {allowed}"
+            )
+
+
 # -- reading fields -------------------------------------------------------------------
 
 
@@ -283,11 +355,11 @@ def _tile_list(obj: Mapping[str, Any], name: str, where: str) -> list[Tile]:
     return _parse_all(value, f"{where}{name}")
 
 
-def _set_list(obj: Mapping[str, Any], name: str) -> list[list[Tile]]:
-    value = _require(obj, name, "input.")
+def _set_list(obj: Mapping[str, Any], name: str, where: str = "input.") -> list[list[Tile]]:
+    value = _require(obj, name, where)
     if not isinstance(value, list) or not all(isinstance(tiles, list) for tiles in value):
-        raise ProtocolError(f"input.{name} must be a list of sets, each a list of tiles")
-    return [_parse_all(tiles, f"input.{name}[{i}]") for i, tiles in enumerate(value)]
+        raise ProtocolError(f"{where}{name} must be a list of sets, each a list of tiles")
+    return [_parse_all(tiles, f"{where}{name}[{i}]") for i, tiles in enumerate(value)]
 
 
 def _parse_all(texts: list[Any], where: str) -> list[Tile]:

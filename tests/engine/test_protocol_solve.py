@@ -1,0 +1,121 @@
+"""``python -m engine solve``: the solver over the JSON line protocol, as a separate process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.ruleset import Ruleset
+from engine.tiles import parse_tiles
+from engine.verdict import judge_turn
+
+ROOT = Path(__file__).resolve().parents[2]
+POSITIONS: list[dict[str, Any]] = json.loads(
+    (Path(__file__).parent / "data" / "sample-positions.json").read_text(encoding="utf-8")
+)["positions"]
+
+
+def _run_solve(lines: list[str]) -> list[dict[str, Any]]:
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "solve"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        check=True,
+    )
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def _request(position: dict[str, Any], objective: str) -> str:
+    return json.dumps(
+        {
+            "id": f"{position['id']}:{objective}",
+            "table": position["table"],
+            "rack": position["rack"],
+            "initial_meld_done": position["mode"] == "free",
+            "objective": objective,
+            "ruleset": {},
+        }
+    )
+
+
+def test_every_sample_position_is_answered_with_its_exact_optimum_in_order() -> None:
+    requests = [_request(p, "tiles") for p in POSITIONS]
+    requests += [_request(p, "value") for p in POSITIONS if p["mode"] == "free"]
+    answers = _run_solve(requests)
+
+    assert [a["id"] for a in answers] == [json.loads(r)["id"] for r in requests]
+    by_id = {a["id"]: a for a in answers}
+    for position in POSITIONS:
+        ref = position["reference"]
+        best = by_id[f"{position['id']}:tiles"]
+        if position["mode"] == "initial":
+            assert best["n"] == ref["max_tiles_initial"], position["id"]
+            continue
+        assert (best["n"], best["value"]) == (
+            ref["max_tiles"],
+            ref["max_value_among_max_tiles"],
+        ), position["id"]
+        assert by_id[f"{position['id']}:value"]["value"] == ref["max_value"], position["id"]
+
+
+def test_every_answer_is_a_legal_turn_by_the_engines_own_verdict() -> None:
+    answers = _run_solve([_request(p, "tiles") for p in POSITIONS])
+    for position, answer in zip(POSITIONS, answers, strict=True):
+        if not answer["played"]:
+            assert answer["table_after"] == position["table"]
+            continue
+        verdict = judge_turn(
+            [parse_tiles(s) for s in position["table"]],
+            parse_tiles(position["rack"]),
+            [parse_tiles(s) for s in answer["table_after"]],
+            position["mode"] == "free",
+            Ruleset(),
+        )
+        assert verdict.valid, (position["id"], verdict.detail)
+        assert sorted(map(str, verdict.played)) == sorted(answer["played"])
+
+
+def test_bad_lines_get_an_error_and_the_process_carries_on() -> None:
+    answers = _run_solve(
+        [
+            "not json",
+            json.dumps({"id": "a", "table": [["R5", "R6"]], "rack": ["R7"]}),
+            json.dumps({"id": "b", "table": [], "rack": ["R7", "R7", "R7"]}),
+            json.dumps({"id": "c", "table": [], "rack": ["X7"]}),
+            json.dumps({"id": "d", "table": [], "rack": ["R1"], "objective": "fun"}),
+            json.dumps({"id": "e", "table": [], "rack": ["R1"], "ruleset": {"wrap": True}}),
+            json.dumps({"id": "f", "rack": ["R1"]}),
+            json.dumps({"id": "g", "table": [], "rack": ["R11", "R12", "R13"]}),
+        ]
+    )
+
+    assert [a["id"] for a in answers] == [None, "a", "b", "c", "d", "e", "f", "g"]
+    assert all("error" in a for a in answers[:-1])
+    assert "not a valid set" in answers[1]["error"]
+    assert "3 copies of R7" in answers[2]["error"]
+    assert "X7" in answers[3]["error"]
+    assert "objective" in answers[4]["error"]
+    assert "unknown option 'wrap'" in answers[5]["error"]
+    assert "table" in answers[6]["error"]
+    assert answers[7] == {
+        "id": "g",
+        "played": ["R11", "R12", "R13"],
+        "table_after": [["R11", "R12", "R13"]],
+        "n": 3,
+        "value": 36,
+    }
+
+
+def test_before_the_initial_meld_a_play_below_the_minimum_is_no_play() -> None:
+    line = {"id": "m", "table": [["K1", "K2", "K3"]], "rack": ["R2", "R3", "R4", "K4"]}
+    (answer,) = _run_solve([json.dumps({**line, "initial_meld_done": False})])
+    assert answer["played"] == [] and answer["n"] == 0
+    assert answer["table_after"] == [["K1", "K2", "K3"]]
+    (after_meld,) = _run_solve([json.dumps({**line, "initial_meld_done": True})])
+    assert after_meld["n"] == 4
