@@ -3,6 +3,7 @@
 import doctest
 from datetime import UTC, datetime, timedelta
 from itertools import pairwise
+from types import ModuleType
 
 import pytest
 import time_machine
@@ -10,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import games.clock
+import games.services.vacations
 from accounts.models import User
 from games import services
 from games.clock import (
@@ -28,8 +30,10 @@ from tests.games.players import user_at
 T0 = datetime(2025, 6, 2, 9, 0, tzinfo=UTC)
 
 
-def test_the_clock_module_examples_hold() -> None:
-    failures, tried = doctest.testmod(games.clock, optionflags=doctest.ELLIPSIS)
+@pytest.mark.parametrize("module", [games.clock, games.services.vacations])
+def test_the_examples_in_the_docstrings_hold(module: ModuleType) -> None:
+    # pytest collects doctests under engine/ only; these modules' examples run here.
+    failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert tried > 0 and failures == 0
 
 
