@@ -6,6 +6,8 @@ then renders what its own user may see, with the page's own partials
 Moves do not come through the socket: they are HTTP requests to the views.
 
 Any signed-in member may watch a game (a spectator sees no rack); visitors are refused.
+What a spectator sees does not depend on who watches, so after a move the spectators of a
+game connected to one process share one render (:class:`SpectatorRenders`).
 While the socket is open the member counts as looking at the game (:mod:`games.presence`,
 refreshed by a heartbeat), so no email about it is sent to them.
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import Counter
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -29,10 +32,53 @@ from games import presence
 from games.conf import presence_seconds
 from games.context_processors import HeaderCounts
 from games.live import game_group, user_group
-from games.models import Game
+from games.models import Game, Seat
 from games.rendering import render_building_notice, render_live_fragments
 
 HEADER_TEMPLATE = "notifications/_header.html"
+
+Rendered = tuple[int, str]
+"""A game's version and its live fragments as rendered for someone."""
+
+
+class SpectatorRenders:
+    """The fragments spectators of a game see, rendered once per move for all of them.
+
+    A consumer's database work runs on one thread, one call after another: with a render
+    per connection, the last of twenty watchers would wait for nineteen renders. Nothing
+    in a spectator's fragments depends on who watches (no seat: no rack, no draft), so
+    the consumers of a game's spectators in this process await one render instead.
+    """
+
+    def __init__(self) -> None:
+        self._watchers: Counter[int] = Counter()
+        self._renders: dict[int, tuple[int, asyncio.Future[Rendered | None]]] = {}
+
+    def join(self, game_id: int) -> None:
+        self._watchers[game_id] += 1
+
+    def leave(self, game_id: int) -> None:
+        self._watchers[game_id] -= 1
+        if self._watchers[game_id] <= 0:
+            del self._watchers[game_id]
+            self._renders.pop(game_id, None)
+
+    async def render(self, game_id: int, version: int) -> Rendered | None:
+        """The spectators' fragments of ``version`` or newer.
+
+        A render is shared by every event up to the version whose announcement started
+        it: it reads the game after that version committed, so it shows it (or newer).
+        """
+        started = self._renders.get(game_id)
+        loop = asyncio.get_running_loop()
+        if started is None or started[0] < version or started[1].get_loop() is not loop:
+            render = database_sync_to_async(_render_game)(game_id, None)
+            started = self._renders[game_id] = (version, asyncio.ensure_future(render))
+        # Shielded: a watcher who leaves meanwhile must not cancel the others' render.
+        return await asyncio.shield(started[1])
+
+
+spectator_renders = SpectatorRenders()
 
 
 class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
@@ -40,6 +86,8 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     game_id: int
     group: str | None = None
+    # A member without a seat at the table; seats do not change once the round started.
+    spectating = False
     # The newest version this connection has rendered: older or repeated news is skipped.
     rendered_version = -1
     heartbeat: asyncio.Task[None] | None = None
@@ -47,12 +95,17 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def connect(self) -> None:
         user = self.scope.get("user")
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        exists = await database_sync_to_async(_game_exists)(self.game_id)
-        if user is None or not user.is_authenticated or not exists:
+        seated = None
+        if user is not None and user.is_authenticated:
+            seated = await database_sync_to_async(_is_seated)(self.game_id, user)
+        if seated is None:
             # Closing before accepting refuses the handshake (HTTP 403).
             await self.close()
             return
         self.user: User = user
+        if not seated:
+            self.spectating = True
+            spectator_renders.join(self.game_id)
         self.group = game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -64,6 +117,9 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def disconnect(self, code: int) -> None:
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.spectating:
+            self.spectating = False
+            spectator_renders.leave(self.game_id)
         if self.heartbeat is not None:
             self.heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -74,7 +130,12 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         """Moves go by HTTP; anything the browser sends here is ignored."""
 
     async def game_changed(self, event: dict[str, Any]) -> None:
-        if event.get("version", 0) > self.rendered_version:
+        version = event.get("version", 0)
+        if version <= self.rendered_version:
+            return
+        if self.spectating:
+            await self._send(await spectator_renders.render(self.game_id, version))
+        else:
             await self._send_game()
 
     async def game_clock(self, event: dict[str, Any]) -> None:
@@ -98,9 +159,9 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.send(text_data=html)
 
     async def _send_game(self) -> None:
-        rendered: tuple[int, str] | None = await database_sync_to_async(_render_game)(
-            self.game_id, self.user
-        )
+        await self._send(await database_sync_to_async(_render_game)(self.game_id, self.user))
+
+    async def _send(self, rendered: Rendered | None) -> None:
         if rendered is None:
             return
         version, html = rendered
@@ -108,11 +169,15 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await self.send(text_data=html)
 
 
-def _game_exists(game_id: int) -> bool:
-    return Game.objects.filter(pk=game_id).exists()
+def _is_seated(game_id: int, user: User) -> bool | None:
+    """Whether ``user`` plays in the game; ``None`` if there is no such game."""
+    table_id = Game.objects.filter(pk=game_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        return None
+    return Seat.objects.filter(table_id=table_id, user=user, kind=Seat.Kind.PLAYER).exists()
 
 
-def _render_game(game_id: int, user: User) -> tuple[int, str] | None:
+def _render_game(game_id: int, user: User | None) -> Rendered | None:
     game = Game.objects.select_related("table").filter(pk=game_id).first()
     if game is None:
         return None

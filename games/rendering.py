@@ -80,16 +80,16 @@ class SeatInfo:
     round_total: int
 
 
-def game_context(game: Game, user: User) -> dict[str, Any]:
-    """The context of the game page and of its partials, for ``user`` (a member)."""
+def game_context(game: Game, user: User | None) -> dict[str, Any]:
+    """The context of the game page and of its partials, for ``user`` (a member), or for
+    any spectator (``None``: what a member without a seat sees)."""
     state = game.engine_state()
     seats = list(game.table.seats.select_related("user").order_by("number"))
-    me = next(
-        (s.number for s in seats if s.kind == Seat.Kind.PLAYER and s.user_id == user.pk), None
-    )
+    players = {s.user_id: s.number for s in seats if s.kind == Seat.Kind.PLAYER}
+    me = None if user is None else players.get(user.pk)
     view = spectator_view(state) if me is None else view_for(state, me)
     draft: DraftView | None = None
-    if me is not None and not game.is_over and game.current_seat == me:
+    if user is not None and me is not None and not game.is_over and game.current_seat == me:
         draft = read_draft(game, user)
     return {
         "game": _public(game),
@@ -103,8 +103,9 @@ def game_context(game: Game, user: User) -> dict[str, Any]:
     }
 
 
-def render_live_fragments(game: Game, user: User) -> str:
-    """The live partials for ``user``, concatenated, ready for out-of-band swaps."""
+def render_live_fragments(game: Game, user: User | None) -> str:
+    """The live partials for ``user`` (``None``: any spectator), concatenated, ready for
+    out-of-band swaps."""
     context = {**game_context(game, user), "oob": True}
     return "".join(render_to_string(f"{TEMPLATE}#{name}", context) for name in LIVE_PARTIALS)
 

@@ -19,9 +19,10 @@ from django.test import Client
 
 from accounts.models import User
 from config.routing import websocket_urlpatterns
-from games import services
+from games import consumers, services
 from games.models import Game
 from games.services import NEW_SET, RACK
+from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
 from tests.games.views_support import hidden_from, tiles_in, visible_to
@@ -137,6 +138,38 @@ async def test_every_watcher_is_sent_the_new_state_after_a_move(
         assert tiles_in(html) <= visible_to(state, seat)
     for socket in (bob_socket, carol_socket):
         await socket.disconnect()
+
+
+async def test_spectators_share_one_render_of_a_move_and_players_get_their_own(
+    game: Game, alice: User, bob: User, carol: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    watchers = [carol, *[await db(UserFactory)() for _ in range(2)]]
+    sockets = [await connect(game, user) for user in (alice, bob, *watchers)]
+    for socket in sockets:
+        await socket.receive_from()
+    renders: list[User | None] = []
+    render_game = consumers._render_game
+
+    def counted(game_id: int, user: User | None) -> Any:
+        renders.append(user)
+        return render_game(game_id, user)
+
+    monkeypatch.setattr(consumers, "_render_game", counted)
+    mover = await db(user_at)(game, game.current_seat)
+
+    await db(services.draw)(game.pk, mover, 0)
+
+    pushed = [await socket.receive_from() for socket in sockets]
+    for socket in sockets:
+        await socket.disconnect()
+    await db(game.refresh_from_db)()
+    state = game.engine_state()
+    assert sorted(renders, key=str) == sorted([alice, bob, None], key=str)
+    assert pushed[2] == pushed[3] == pushed[4]
+    assert 'data-version="1"' in pushed[2]
+    assert tiles_in(pushed[2]) <= visible_to(state, None)
+    assert {str(t) for t in state.racks[0]} <= tiles_in(pushed[0])
+    assert {str(t) for t in state.racks[1]} <= tiles_in(pushed[1])
 
 
 async def test_a_reconnecting_watcher_is_sent_the_current_state(game: Game, alice: User) -> None:
