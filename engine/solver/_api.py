@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from engine.ruleset import Ruleset
@@ -17,8 +17,9 @@ from engine.solver._model import (
     NO_MELD,
     Problem,
     empty_counts,
+    rotated,
 )
-from engine.solver._search import Found, Search
+from engine.solver._search import Found, GaveUp, Search
 from engine.solver._variants import Fixing, fixings
 from engine.tiles import COLOURS, JOKER, Tile
 
@@ -28,6 +29,7 @@ TileSet = tuple[Tile, ...]
 _TILE_WEIGHT = 1024  # > any face value total, so tiles come first
 _VALUE_WEIGHT = 128  # > any tile count, so value comes first
 _MAX_TRIES = 8  # near sets "arrange" tries to keep one by one
+_DEPTH_FIRST_BUDGET = 40  # numbers expanded before "can all be laid?" defers to the probes
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +171,7 @@ class _Job:
         else:
             meld_value = list(range(14))
         jokers = table_jokers + rack_jokers
-        return Problem(
+        problem = Problem(
             table=table_counts,
             rack=rack_counts,
             rack_min=rack_min,
@@ -187,6 +189,7 @@ class _Job:
             rack_only=self.rules.joker_replacement_source == "rack_only",
             rack_jokers=rack_jokers,
         )
+        return rotated(problem)
 
     def useful_rack(self) -> Counter[Tile]:
         """The rack without tiles that cannot be in any set (repeated until stable)."""
@@ -219,10 +222,24 @@ class _Job:
         rack = self.useful_rack()
         if not rack:
             return self._nothing()
+        fallback, floor = self._nothing(), -1
+        if self.meld_mode != NO_MELD and self.uses_table:
+            # Same-turn manipulation: a meld of rack sets beside the untouched table is
+            # legal too. Without one there is no meld at all; with one, it is a floor.
+            rules = replace(self.rules, initial_meld_same_turn_manipulation=False)
+            fallback = _Job(self.table, self.rack, False, rules, self.objective).solve()
+            if not fallback.played:
+                return fallback
+            floor = self._score(fallback)
         choices = self.fixings(self.table)
+        # Can every useful rack tile be laid? Depth first answers yes quickly; a "no"
+        # is left to the probes below, whose first floor admits the all-tiles play too.
         for fixing in choices:
             forced = self.problem(rack, True, self.table, fixing)
-            found = Search(forced).feasible()
+            try:
+                found = Search(forced).feasible(budget=_DEPTH_FIRST_BUDGET)
+            except GaveUp:
+                continue
             if found is not None:
                 return self._solution(forced, found)
         problems = [self.problem(rack, False, self.table, fixing) for fixing in choices]
@@ -232,17 +249,23 @@ class _Job:
         # Probe with floors ever further below the upper bound: the first probe that
         # finds a play finds the best one, since no state of a better play was cut.
         while True:
-            floor = max(top - step, -1)
+            probe = max(top - step, floor)
             best: tuple[Problem, Found] | None = None
             for problem, search in zip(problems, searches, strict=True):
-                found = search.best(floor)
+                found = search.best(probe)
                 if found is not None and (best is None or found.score > best[1].score):
                     best = (problem, found)
             if best is not None:
                 return self._solution(*best) if best[1].score > 0 else self._nothing()
-            if floor < 0:
-                return self._nothing()
+            if probe <= floor:
+                return fallback
             step *= 2
+
+    def _score(self, solution: Solution) -> int:
+        """The objective score of a solution, as the search counts it."""
+        if self.objective == "tiles":
+            return solution.n * _TILE_WEIGHT + solution.value
+        return solution.value * _VALUE_WEIGHT + solution.n
 
     def arrange(self) -> tuple[TileSet, ...] | None:
         rack = Counter(self.rack)

@@ -47,7 +47,8 @@ def build(problem: Problem, registry: Registry, start: int, steps: list[Step]) -
     rack_used = [[0] * 14 for _ in range(4)]
     jokers = 0
     for step in steps:
-        x = step.number
+        position = step.number
+        x = problem.order[position]
         free_counts = [0, 0, 0, 0]
         meld_counts = [0, 0, 0, 0]
         desig: list[Tile] = []
@@ -62,7 +63,7 @@ def build(problem: Problem, registry: Registry, start: int, steps: list[Step]) -
             desig.extend([tile] * g_desig)
         end = step.end
         jokers += end.free_jokers + end.meld_jokers + end.desig_jokers
-        sets.extend(_seeded_groups(problem, x, free_counts, end.seed_choice))
+        sets.extend(_seeded_groups(problem, position, free_counts, end.seed_choice))
         sets.extend(_groups(x, tuple(free_counts), end.free_jokers - _seed_jokers(end.seed_choice)))
         sets.extend(_groups(x, tuple(meld_counts), end.meld_jokers))
         if desig or end.desig_jokers:
@@ -116,10 +117,12 @@ def _groups(x: int, counts: tuple[int, ...], jokers: int) -> list[TileSet]:
 
 
 def _seeded_groups(
-    problem: Problem, x: int, counts: list[int], choice: tuple[tuple[int, int], ...]
+    problem: Problem, position: int, counts: list[int], choice: tuple[tuple[int, int], ...]
 ) -> list[TileSet]:
-    """The groups of locked or both-missing seeds at ``x``; takes their tiles from ``counts``."""
-    seeds = [seed for seed in problem.seeds if seed.number == x]
+    """The groups of locked or both-missing seeds at ``position``; takes their tiles from
+    ``counts``."""
+    seeds = [seed for seed in problem.seeds if seed.number == position]
+    x = problem.order[position]
     sets = []
     for seed, (mask, jokers) in zip(seeds, choice, strict=True):
         colours = set(seed.colours)

@@ -160,7 +160,8 @@ class Option:
     ``rack`` = rack tiles laid, ``jokers``/``meld_jokers`` = jokers laid (in total /
     in meld or designated sets), ``tally`` = what the colour adds to the group tally of
     the number, ``meld_tiles`` = tiles that add their value to the meld counter,
-    ``starts``/``closes`` = the designated set starts / is completed by a run stopping.
+    ``starts`` = a meld or designated set starts (lane, or tiles to meld groups);
+    ``closes`` = the designated set is completed by its run stopping.
     ``plan`` tells the builder what each token did (see :func:`colour_options`).
     """
 
@@ -265,86 +266,109 @@ def _block_cell(spec: CellSpec, block: int) -> BlockCell | None:
     return None
 
 
-def _new_lanes(state: tuple[int, ...], spec: CellSpec) -> list[tuple[tuple[str, int], ...]]:
-    """Choices of lanes started at this number (besides claims of pending heads)."""
+def _starts(spec: CellSpec) -> tuple[tuple[str, int], ...]:
+    """The kinds of lane that may start at this number (plain ones, any count)."""
     starts: list[tuple[str, int]] = []
     for layer in spec.layers:
         starts.append((REAL, token(1, RUN, layer)))
         starts.append((JOKER, token(1, RUN, layer)))
+    return tuple(starts)
+
+
+def _pinned_starts(spec: CellSpec) -> list[list[tuple[tuple[str, int], ...]]]:
+    """Per linear block starting here: no new lane for it, or one new lane taking it."""
     pinned: list[list[tuple[tuple[str, int], ...]]] = []
     for cell in spec.blocks:
         if cell.start and not cell.wrapped:
             lane = token(1, RUN, FREE, 0 if cell.end else cell.block + 1)
-            choices_k: list[tuple[tuple[str, int], ...]] = [()]
-            choices_k.extend((src,) for src in _pinned_sources(cell, lane))
-            pinned.append(choices_k)
-    extras = [sum(parts, ()) for parts in product(*pinned)]
-    choices: list[tuple[tuple[str, int], ...]] = []
-    limit = 2 + spec.jokers
-    for count in range(limit + 1):
-        for combo in _multisets(tuple(starts), count):
-            choices.extend((*combo, *extra) for extra in extras)
-    return choices
+            choices: list[tuple[tuple[str, int], ...]] = [()]
+            choices.extend((src,) for src in _pinned_sources(cell, lane))
+            pinned.append(choices)
+    return pinned
 
 
-@cache
-def _multisets(
-    items: tuple[tuple[str, int], ...], count: int
-) -> tuple[tuple[tuple[str, int], ...], ...]:
-    if count == 0:
-        return ((),)
-    if not items:
-        return ()
-    head, rest = items[0], items[1:]
-    with_head = tuple((head, *tail) for tail in _multisets(items, count - 1))
-    return with_head + _multisets(rest, count)
+def _cost(source: str) -> tuple[int, int]:
+    """(real tiles, jokers) a source takes from this number's tiles."""
+    base = source.partition("@")[0]
+    if base in (REAL, REPLACE):
+        return 1, 0
+    if base in (JOKER, KEEP):
+        return 0, 1
+    return 0, 0
 
 
 def _raw_options(state: tuple[int, ...], spec: CellSpec) -> Iterator[Option]:
-    per_token = [_token_actions(tok, spec) for tok in state]
-    pend_claims = _claim_choices(state, spec)
-    new_choices = _new_lanes(state, spec)
-    for acts in product(*per_token):
-        for claims in pend_claims:
-            acts2 = list(acts)
-            for index, claim in claims:
-                acts2[index] = claim
-            for news in new_choices:
-                yield from _complete(state, spec, tuple(acts2), news)
+    """Every combination of token actions and new lanes within the tiles available."""
+    per_token = [
+        _claims(tok, spec) if kind_of(tok) == PEND else _token_actions(tok, spec) for tok in state
+    ]
+    real_cap = spec.table + spec.rack
+    joker_cap = spec.jokers
+    starts = _starts(spec)
+    extras = [sum(parts, ()) for parts in product(*_pinned_starts(spec))]
+
+    def walk(
+        i: int, acts: tuple[tuple[str, int], ...], reals: int, jokers: int
+    ) -> Iterator[Option]:
+        if i == len(state):
+            for extra in extras:
+                r, j = reals, jokers
+                for src, _ in extra:
+                    dr, dj = _cost(src)
+                    r, j = r + dr, j + dj
+                if r > real_cap or j > joker_cap:
+                    continue
+                for news in _budgeted(starts, real_cap - r, joker_cap - j):
+                    yield from _complete(state, spec, acts, (*news, *extra))
+            return
+        for act in per_token[i]:
+            dr, dj = _cost(act[0])
+            if reals + dr <= real_cap and jokers + dj <= joker_cap:
+                yield from walk(i + 1, (*acts, act), reals + dr, jokers + dj)
+
+    yield from walk(0, (), 0, 0)
 
 
-def _claim_choices(
-    state: tuple[int, ...], spec: CellSpec
-) -> list[list[tuple[int, tuple[str, int]]]]:
-    """Which pending heads are claimed by a tail starting here, and with what tile."""
-    per: list[list[tuple[int, tuple[str, int]] | None]] = []
-    for index, tok in enumerate(state):
-        if kind_of(tok) != PEND:
-            continue
-        pin, layer, length = pin_of(tok), layer_of(tok), length_of(tok)
-        tail = token(min(length + 1, 3), TAIL, layer, pin)
-        cell = _block_cell(spec, pin - 1) if pin else None
-        options: list[tuple[int, tuple[str, int]] | None] = []
-        if cell is not None and cell.start:
-            # The wrapped block's tail end starts here: its head must be claimed now.
-            options.extend((index, src) for src in _pinned_sources(cell, tail))
-        else:
-            options.extend([None, (index, (REAL, tail)), (index, (JOKER, tail))])
-            if layer == FREE and not pin:
-                for block_cell in spec.blocks:
-                    if block_cell.start and not block_cell.wrapped:
-                        nxt = token(
-                            min(length + 1, 3),
-                            TAIL,
-                            layer,
-                            0 if block_cell.end else block_cell.block + 1,
-                        )
-                        options.extend((index, src) for src in _pinned_sources(block_cell, nxt))
-        per.append(options)
-    result: list[list[tuple[int, tuple[str, int]]]] = []
-    for combo in product(*per):
-        result.append([claim for claim in combo if claim is not None])
-    return result
+@cache
+def _budgeted(
+    items: tuple[tuple[str, int], ...], reals: int, jokers: int
+) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """Multisets of ``items`` using at most ``reals`` real tiles and ``jokers`` jokers."""
+    if not items:
+        return ((),)
+    head, rest = items[0], items[1:]
+    dr, dj = _cost(head[0])
+    found: list[tuple[tuple[str, int], ...]] = []
+    count = 0
+    while count * dr <= reals and count * dj <= jokers and count <= 4:
+        for tail in _budgeted(rest, reals - count * dr, jokers - count * dj):
+            found.append((*(head,) * count, *tail))
+        count += 1
+        if dr == 0 and dj == 0:
+            break
+    return tuple(found)
+
+
+def _claims(tok: int, spec: CellSpec) -> list[tuple[str, int]]:
+    """A pending head stays, or a tail starting here claims it (with its tile)."""
+    pin, layer, length = pin_of(tok), layer_of(tok), length_of(tok)
+    tail = token(min(length + 1, 3), TAIL, layer, pin)
+    cell = _block_cell(spec, pin - 1) if pin else None
+    if cell is not None and cell.start:
+        # The wrapped block's tail end starts here: its head must be claimed now.
+        return _pinned_sources(cell, tail)
+    options = [("stay", tok), (REAL, tail), (JOKER, tail)]
+    if layer == FREE and not pin:
+        for block_cell in spec.blocks:
+            if block_cell.start and not block_cell.wrapped:
+                nxt = token(
+                    min(length + 1, 3),
+                    TAIL,
+                    layer,
+                    0 if block_cell.end else block_cell.block + 1,
+                )
+                options.extend(_pinned_sources(block_cell, nxt))
+    return options
 
 
 def _complete(
@@ -385,7 +409,7 @@ def _complete(
     if jokers > spec.jokers:
         return
     starts = any(
-        layer_of(tok) == DESIG and kind_of(tok) == RUN and length_of(tok) == 1 for _, tok in news
+        layer_of(tok) != FREE and kind_of(tok) == RUN and length_of(tok) == 1 for _, tok in news
     )
     closes = any(
         src == "stop" and layer_of(tok) == DESIG and kind_of(tok) == RUN
@@ -479,34 +503,56 @@ def _make_option(
         meld_jokers,
         tally,
         meld_tiles,
-        starts,
+        starts or g_meld > 0,
         closes,
         plan,
         groups,
     )
 
 
+def droppable(tok: int) -> bool:
+    """Can a lane like this stop whenever it has length 3 (a free or meld run that is
+    not inside a held block)? An extra such lane of length 3 then costs nothing."""
+    return kind_of(tok) == RUN and pin_of(tok) == 0 and layer_of(tok) != DESIG
+
+
+def signature(state: tuple[int, ...]) -> tuple[int, ...]:
+    """What two states must share for one to dominate the other: their lanes that
+    cannot simply stop, without lengths."""
+    return tuple(sorted(tok & ~3 for tok in state if not droppable(tok)))
+
+
 @cache
 def dominates(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
     """True when lanes ``a`` can do whatever lanes ``b`` can from here on.
 
-    Free, unpinned runs compare by length (a longer run can do what a shorter one can,
-    and a run of length 3 may stop, so an extra one costs nothing); every other token
-    must match exactly.
+    Lanes compare within their kind by length (a longer run can do what a shorter one
+    can); a run of length 3 that may stop costs nothing, so ``a`` may have extra ones.
 
     >>> dominates((3, 3), (2,)), dominates((3,), (1, 1)), dominates((1, 3), (3,))
     (True, False, False)
     """
     if a == b:
         return True
-    plain_a = sorted(tok for tok in a if tok <= 3)
-    plain_b = sorted(tok for tok in b if tok <= 3)
-    if [tok for tok in a if tok > 3] != [tok for tok in b if tok > 3]:
+    if signature(a) != signature(b):
         return False
-    if len(plain_a) < len(plain_b):
-        return False
-    spare = list(plain_a)
-    for length in sorted(plain_b, reverse=True):
+    classes = {tok & ~3 for tok in a} | {tok & ~3 for tok in b}
+    for cls in classes:
+        longer = sorted((tok & 3 for tok in a if tok & ~3 == cls), reverse=True)
+        shorter = sorted((tok & 3 for tok in b if tok & ~3 == cls), reverse=True)
+        if droppable(cls | 1):
+            if not _covers(longer, shorter):
+                return False
+        elif any(x < y for x, y in zip(longer, shorter, strict=True)):
+            return False
+    return True
+
+
+def _covers(longer: list[int], shorter: list[int]) -> bool:
+    """Each of ``shorter`` matched to a distinct one of ``longer`` at least as long, the
+    rest of ``longer`` of length 3."""
+    spare = list(longer)
+    for length in shorter:
         fits = [x for x in spare if x >= length]
         if not fits:
             return False
@@ -516,4 +562,4 @@ def dominates(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
 
 def rank(state: tuple[int, ...]) -> int:
     """A number that grows along :func:`dominates` (a linear extension of it)."""
-    return sum(tok & 3 for tok in state if tok <= 3) + 4 * sum(1 for tok in state if tok <= 3)
+    return sum(tok & 3 for tok in state) + 4 * sum(1 for tok in state if droppable(tok))

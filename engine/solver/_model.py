@@ -9,7 +9,7 @@ tiles in place. :mod:`engine.solver._search` finds the best way to lay it all ou
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 NUMBERS = range(1, 14)
 COLOURS = range(4)
@@ -91,6 +91,7 @@ class Problem:
     seeds: tuple[GroupSeed, ...] = ()
     rack_only: bool = False
     rack_jokers: int = 0
+    order: tuple[int, ...] = tuple(range(14))
 
     def rack_bound(self) -> list[int]:
         """``bound[i]`` = score of every rack tile in cells ``i, i+1, ...`` (cell = 4x+c)."""
@@ -106,3 +107,53 @@ class Problem:
 
 def empty_counts() -> list[list[int]]:
     return [[0] * 14 for _ in COLOURS]
+
+
+def rotated(problem: Problem) -> Problem:
+    """With 13-1 wrap the numbers form a circle: walk it from the cut where the fewest
+    runs can cross (fewest tiles on both sides), so fewest runs come round from the
+    end. Position ``p`` of the result is number ``order[p]`` of ``problem``."""
+    if not problem.wrap:
+        return problem
+
+    def crossing(start: int) -> int:
+        before = (start - 2) % 13 + 1
+        return sum(
+            min(
+                problem.table[c][before] + problem.rack[c][before],
+                problem.table[c][start] + problem.rack[c][start],
+            )
+            for c in COLOURS
+        )
+
+    start = min(NUMBERS, key=lambda s: (crossing(s), s))
+    if start == 1:
+        return problem
+    order = (0, *((start - 1 + i) % 13 + 1 for i in range(13)))
+    position = {x: p for p, x in enumerate(order)}
+
+    def remap(row: list[int]) -> list[int]:
+        return [row[x] for x in order]
+
+    blocks = tuple(
+        replace(
+            block,
+            numbers=tuple(position[x] for x in block.numbers),
+            need=tuple((position[x], need) for x, need in block.need),
+            slots=tuple((position[x], slot) for x, slot in block.slots),
+            released=tuple(position[x] for x in block.released),
+        )
+        for block in problem.run_blocks
+    )
+    seeds = tuple(replace(seed, number=position[seed.number]) for seed in problem.seeds)
+    return replace(
+        problem,
+        table=[remap(row) for row in problem.table],
+        rack=[remap(row) for row in problem.rack],
+        rack_min=[remap(row) for row in problem.rack_min],
+        tile_score=remap(problem.tile_score),
+        meld_value=remap(problem.meld_value),
+        run_blocks=blocks,
+        seeds=seeds,
+        order=order,
+    )

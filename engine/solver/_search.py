@@ -36,6 +36,7 @@ from engine.solver._lanes import (
     layer_of,
     length_of,
     rank,
+    signature,
     token,
 )
 from engine.solver._model import (
@@ -57,13 +58,21 @@ LOW = (1 << C_SH) - 1
 
 
 class Registry:
-    """Small numbers for the colour states one search meets, with their ranks."""
+    """Small numbers for the colour states one search meets, and their dominance.
+
+    States are compared only within their *signature* (see
+    :func:`~engine.solver._lanes.signature`); ``up[i]`` holds the states that dominate
+    state ``i``.
+    """
 
     def __init__(self) -> None:
         self.states: list[tuple[int, ...]] = [()]
         self.ids: dict[tuple[int, ...], int] = {(): 0}
         self.ranks: list[int] = [0]
-        self._dom: dict[int, bool] = {}
+        self.sigs: list[int] = [0]
+        self.up: list[set[int]] = [{0}]
+        self._sig_ids: dict[tuple[int, ...], int] = {(): 0}
+        self._members: list[list[int]] = [[0]]
 
     def id(self, state: tuple[int, ...]) -> int:
         found = self.ids.get(state)
@@ -74,13 +83,18 @@ class Registry:
             self.ids[state] = found
             self.states.append(state)
             self.ranks.append(rank(state))
-        return found
-
-    def dom(self, a: int, b: int) -> bool:
-        key = a << CB | b
-        found = self._dom.get(key)
-        if found is None:
-            found = self._dom[key] = dominates(self.states[a], self.states[b])
+            sig = self._sig_ids.setdefault(signature(state), len(self._sig_ids))
+            if sig == len(self._members):
+                self._members.append([])
+            self.sigs.append(sig)
+            up = {found}
+            for other in self._members[sig]:
+                if dominates(self.states[other], state):
+                    up.add(other)
+                if dominates(state, self.states[other]):
+                    self.up[other].add(found)
+            self.up.append(up)
+            self._members[sig].append(found)
         return found
 
     def rank(self, key: int) -> int:
@@ -93,33 +107,37 @@ class Registry:
         )
 
     def prune(self, states: dict[int, int]) -> dict[int, int]:
-        """Drop states dominated by another with the same low bits, meld and score at
-        least."""
+        """Drop states dominated by another with the same low bits and signatures,
+        meld and score at least (compared with at most ``_PRUNE_WIDTH`` kept states)."""
         order = sorted(
             states.items(),
             key=lambda item: (-self.rank(item[0]), -(item[0] >> M_SH), -item[1]),
         )
-        kept: dict[int, list[tuple[tuple[int, int, int, int], int, int]]] = {}
+        kept: dict[tuple[int, ...], list[tuple[int, int, int, int, int, int]]] = {}
         result: dict[int, int] = {}
-        dom = self.dom
+        sigs, up = self.sigs, self.up
         for key, score in order:
-            ids = colour_ids(key)
+            a, b, c, d = colour_ids(key)
             meld = key >> M_SH
-            group = kept.setdefault(key & LOW, [])
-            for other_ids, other_meld, other_score in group:
+            group = kept.setdefault((key & LOW, sigs[a], sigs[b], sigs[c], sigs[d]), [])
+            ua, ub, uc, ud = up[a], up[b], up[c], up[d]
+            for qa, qb, qc, qd, other_meld, other_score in group[:_PRUNE_WIDTH]:
                 if (
                     other_score >= score
                     and other_meld >= meld
-                    and dom(other_ids[0], ids[0])
-                    and dom(other_ids[1], ids[1])
-                    and dom(other_ids[2], ids[2])
-                    and dom(other_ids[3], ids[3])
+                    and qa in ua
+                    and qb in ub
+                    and qc in uc
+                    and qd in ud
                 ):
                     break
             else:
-                group.append((ids, meld, score))
+                group.append((a, b, c, d, meld, score))
                 result[key] = score
         return result
+
+
+_PRUNE_WIDTH = 96
 
 
 def colour_ids(key: int) -> tuple[int, int, int, int]:
@@ -148,6 +166,10 @@ class Step:
     number: int
     options: tuple[Option, Option, Option, Option]
     end: EndChoice
+
+
+class GaveUp(Exception):
+    """A depth-first search ran out of its budget."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -383,17 +405,18 @@ class Search:
         if not p.wrap:
             return [0]
         per_colour: list[list[tuple[int, ...]]] = []
+        firsts: list[int] = []
+        lasts: list[int] = []
         for c in range(4):
             pinned = tuple(
                 token(0, HEAD, FREE, k + 1)
                 for k, block in enumerate(p.run_blocks)
                 if block.colour == c and block.wrapped
             )
-            cap = min(
-                p.table[c][1] + p.rack[c][1] + p.jokers + len(pinned),
-                p.table[c][13] + p.rack[c][13] + p.jokers + len(pinned),
-                4,
-            )
+            # A head takes a tile of its colour at number 1, and its tail one at 13.
+            firsts.append(p.table[c][1] + p.rack[c][1] + len(pinned))
+            lasts.append(p.table[c][13] + p.rack[c][13] + len(pinned))
+            cap = min(firsts[-1] + p.jokers, lasts[-1] + p.jokers, 4)
             layers = [FREE]
             if p.meld_mode == MELD_LAYER:
                 layers.append(MELD)
@@ -409,6 +432,11 @@ class Search:
         for combo in product(*per_colour):
             designated = sum(1 for state in combo for tok in state if layer_of(tok) == DESIG)
             if designated > 1:
+                continue
+            counts = [len(state) for state in combo]
+            if sum(max(0, h - n) for h, n in zip(counts, firsts, strict=True)) > p.jokers:
+                continue
+            if sum(max(0, h - n) for h, n in zip(counts, lasts, strict=True)) > p.jokers:
                 continue
             key = sum(self.reg.id(state) << (C_SH + CB * c) for c, state in enumerate(combo))
             if designated:
@@ -432,6 +460,7 @@ class Search:
         total = self.total_jokers
         meld_min = self.p.meld_min
         single = self.single
+        layered = self.p.meld_mode == MELD_LAYER
         for c in range(4):
             new: dict[int, int] = {}
             new_org: dict[int, int] = {}
@@ -455,6 +484,8 @@ class Search:
                             if key >> M_SH < meld_min:
                                 continue
                             nk += 1 << D_SH
+                    elif layered and starts and key >> M_SH >= meld_min:
+                        continue  # the meld is made: a free set does the same
                     old = new.get(nk)
                     if old is None or value > old:
                         new[nk] = value
@@ -512,16 +543,27 @@ class Search:
         chain.reverse()
         return Found(best_score, chain[0], self.steps(chain), self.reg)
 
-    def feasible(self, floor: int = -1) -> Found | None:
-        """Depth first: the first legal end found scoring more than ``floor``."""
+    def feasible(self, floor: int = -1, budget: int | None = None) -> Found | None:
+        """Depth first: the first legal end found scoring more than ``floor``.
+
+        With a ``budget`` (numbers expanded), :class:`GaveUp` is raised when it runs out:
+        depth first finds a play fast when one exists, but proving there is none is the
+        breadth-first search's job (:meth:`best`), which merges and prunes states.
+        """
         failed: set[tuple[int, int]] = set()
         path: list[int] = []
+        left = budget
 
         def descend(x: int, key: int, score: int) -> int | None:
+            nonlocal left
             if x == 14:
                 return self.final_score(key, score)
             if (x, key) in failed:
                 return None
+            if left is not None:
+                if left <= 0:
+                    raise GaveUp
+                left -= 1
             after, _ = self.expand(x, {key: score}, floor, None)
             for nk, ns in sorted(
                 after.items(), key=lambda item: (item[1], self.reg.rank(item[0])), reverse=True
