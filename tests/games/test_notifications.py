@@ -277,6 +277,7 @@ def games_awaiting(alice: User, at: Any, count: int) -> list[Game]:
         if mover(game) != alice:
             with at(T0 + index * HOUR):
                 services.draw(game.pk, other, 0)
+            game.refresh_from_db()
         games.append(game)
     return games
 
