@@ -43,6 +43,12 @@ class NotSeated(GameActionError):
     code = "not_seated"
 
 
+class TimeUp(GameActionError):
+    """The turn's deadline has passed: the clock, not the player, ends this turn."""
+
+    code = "time_up"
+
+
 class GameFinished(GameActionError):
     """The game is over."""
 

@@ -30,6 +30,7 @@ from games.errors import (
     NotSeated,
     NotYourTurn,
     StaleVersion,
+    TimeUp,
 )
 from games.models import Draft, Game, Move, Seat, Table
 from games.services import notifications
@@ -103,6 +104,15 @@ def lock_for_player(game_id: int, user: User, version: int) -> Turn:
         )
     if seat != game.current_seat:
         raise NotYourTurn("It is not your turn.")
+    # A clock is only fair if it is exact: once the deadline has passed the turn belongs
+    # to the timeout (which may simply not have run yet), so a late move is refused
+    # rather than slipped in ahead of it. At the deadline itself both may still try;
+    # the row lock lets exactly one of them end the turn.
+    if game.turn_deadline is not None and timezone.now() > game.turn_deadline:
+        raise TimeUp(
+            "Your time for this turn ran out, so this move was not played: the turn ends "
+            "as the rules say for a turn out of time."
+        )
     return Turn(game, game.engine_state(), seat)
 
 

@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import User
 from config.celery_app import app as celery_app
 from games import live, services, tasks
+from games.errors import GameActionError
 from games.models import Game, Move
 from games.services import RACK
 from tests.games.conftest import current_game, start_table
@@ -46,6 +47,33 @@ def mail_game(alice: User, bob: User, **settings: Any) -> Game:
 
 
 # --- the timeout ------------------------------------------------------------------------
+
+
+def test_a_move_sent_after_the_deadline_is_refused_and_changes_nothing(
+    alice: User, bob: User
+) -> None:
+    game = live_game(alice, bob)
+    mover = user_at(game, game.current_seat or 0)
+    state_before = game.state
+
+    late = T0 + timedelta(seconds=60, milliseconds=1)
+    with time_machine.travel(late, tick=False), pytest.raises(GameActionError) as refused:
+        services.draw(game.pk, mover, game.version)
+
+    assert refused.value.code == "time_up"
+    assert "ran out" in refused.value.message
+    game.refresh_from_db()
+    assert (game.version, game.turn_number, game.state) == (0, 1, state_before)
+
+
+def test_a_move_at_the_deadline_itself_still_counts(alice: User, bob: User) -> None:
+    game = live_game(alice, bob)
+    mover = user_at(game, game.current_seat or 0)
+
+    with time_machine.travel(T0 + timedelta(seconds=60), tick=False):
+        services.draw(game.pk, mover, game.version)
+
+    assert Move.objects.get(game=game).by == Move.By.USER
 
 
 def test_a_timed_out_turn_restores_the_table_and_draws_the_configured_penalty(
