@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: run test lint bench-deadlines bench
+.PHONY: run test lint bench-deadlines bench bench-solver
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,10 @@ bench-deadlines: $(VENV)/.installed-dev
 ## bench: move latency over 50 games and push latency to 20 pages, on daphne, PostgreSQL, Redis, Celery
 bench: $(VENV)/.installed-dev
 	scripts/test-env.sh $(PY) benchmarks/bench_web.py $(BENCH_ARGS)
+
+## bench-solver: the exact solver over the sample positions (p50/p90/max per table size)
+bench-solver: $(VENV)/.installed-dev
+	$(PY) benchmarks/bench_solver.py
 
 ## lint: ruff and mypy
 lint: $(VENV)/.installed-dev
