@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.views import lobby, member, play, replay
+from games.views import lobby, member, play, replay, your_move
 
 app_name = "games"
 
@@ -11,6 +11,8 @@ urlpatterns = [
     path("tables/<int:pk>/", lobby.table, name="table"),
     path("tables/<int:pk>/join/", lobby.join, name="join"),
     path("tables/<int:pk>/current/", lobby.current, name="current"),
+    path("your-move/", your_move.your_move, name="your_move"),
+    path("your-move/next/", your_move.next_game, name="your_move_next"),
     path("notifications/", member.notification_list, name="notifications"),
     path("notifications/read/", member.notifications_read, name="notifications_read"),
     path("notifications/preferences/", member.preferences, name="preferences"),

@@ -1,0 +1,29 @@
+"""Your move: every game awaiting the member, the soonest deadline first, and a turn to
+the next one in one click."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_safe
+
+from games.services.your_move import next_your_move, your_move_games
+from games.views.common import AuthenticatedRequest
+
+
+@login_required
+@require_safe
+def your_move(request: AuthenticatedRequest) -> HttpResponse:
+    return render(request, "games/your_move.html", {"games": your_move_games(request.user)})
+
+
+@login_required
+@require_safe
+def next_game(request: AuthenticatedRequest) -> HttpResponse:
+    """``?from=<game id>``: the game after that one, else the first; none: the list."""
+    raw = request.GET.get("from", "")
+    game_id = next_your_move(request.user, int(raw) if raw.isdigit() else None)
+    if game_id is None:
+        return redirect("games:your_move")
+    return redirect("games:game", pk=game_id)
