@@ -42,9 +42,8 @@ def test_a_member_turns_from_one_awaiting_game_to_the_next(
     rows = page.locator(".your-move-item")
     expect(rows).to_have_count(2)
     expect(rows.first).to_contain_text("Bob")
-    expect(rows.first.locator(".countdown")).to_have_text(
-        re.compile(r"23 h \d+ min")
-    )  # counts down a day
+    # The correspondence day counts down.
+    expect(rows.first.locator(".countdown")).to_have_text(re.compile(r"23 h \d+ min"))
 
     page.get_by_role("link", name="Next game →").click()
     expect(page).to_have_url(re.compile(rf"/games/{first.pk}/$"))
