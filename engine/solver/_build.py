@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.solver._groups import split_groups
-from engine.solver._lanes import PEND, kind_of
+from engine.solver._lanes import CREDIT, PEND, end_pairs, kind_of, length_of
 from engine.solver._model import Problem
 from engine.solver._search import C_SH, CB, CMASK, Registry, Step
 from engine.tiles import COLOURS, JOKER, Tile
@@ -43,7 +43,9 @@ def build(problem: Problem, registry: Registry, start: int, steps: list[Step]) -
     for c in range(4):
         state = registry.states[start >> (C_SH + CB * c) & CMASK]
         lanes.append([_Lane(tok) for tok in state])
-    sets: list[TileSet] = []
+    # Runs are kept as lists until the end: a short tail that comes round from 13 is
+    # put in front of the run it joins, which may already be closed.
+    sets: list[list[Tile]] = []
     rack_used = [[0] * 14 for _ in range(4)]
     jokers = 0
     for step in steps:
@@ -67,11 +69,34 @@ def build(problem: Problem, registry: Registry, start: int, steps: list[Step]) -
         sets.extend(_groups(x, tuple(free_counts), end.free_jokers - _seed_jokers(end.seed_choice)))
         sets.extend(_groups(x, tuple(meld_counts), end.meld_jokers))
         if desig or end.desig_jokers:
-            sets.append((*desig, *[JOKER] * end.desig_jokers))
+            sets.append([*desig, *[JOKER] * end.desig_jokers])
+    credits = problem.wrap and not problem.run_blocks
     for colour_lanes in lanes:
-        for lane in colour_lanes:
-            sets.append((*lane.tiles, *lane.head))
-    return Built(sets, rack_used, jokers)
+        _close(colour_lanes, credits, sets)
+    return Built([piece for tiles in sets for piece in _thirteen_at_most(tiles)], rack_used, jokers)
+
+
+def _close(lanes: list[_Lane], credits: bool, sets: list[list[Tile]]) -> None:
+    """Close the runs still open after 13, joining tails to the heads they came round to."""
+    paired: set[int] = set()
+    if credits:
+        for pairs in end_pairs(tuple(lane.token for lane in lanes)).values():
+            for tail, head in pairs or ():
+                lanes[head].head[:0] = lanes[tail].tiles
+                if length_of(lanes[head].token) < 3:  # a stopped head: not laid yet
+                    sets.append(lanes[head].head)
+                paired |= {tail, head}
+    for i, lane in enumerate(lanes):
+        if i not in paired and kind_of(lane.token) != PEND:
+            sets.append([*lane.tiles, *lane.head])
+
+
+def _thirteen_at_most(tiles: list[Tile]) -> list[TileSet]:
+    """A run that came round past its own start is two runs (each half has 7 or more)."""
+    if len(tiles) <= 13:
+        return [tuple(tiles)]
+    half = len(tiles) // 2
+    return [tuple(tiles[:half]), tuple(tiles[half:])]
 
 
 def _seed_jokers(choice: tuple[tuple[int, int], ...]) -> int:
@@ -79,11 +104,17 @@ def _seed_jokers(choice: tuple[tuple[int, int], ...]) -> int:
 
 
 def _apply(
-    lanes: list[_Lane], plan: tuple[tuple[int, str, int], ...], tile: Tile, sets: list[TileSet]
+    lanes: list[_Lane], plan: tuple[tuple[int, str, int], ...], tile: Tile, sets: list[list[Tile]]
 ) -> list[_Lane]:
     result: list[_Lane] = []
+    moved: dict[int, _Lane] = {}
     for index, source, new_token in plan:
         base = source.split("@")[0]
+        if base.startswith(CREDIT):
+            # A head grown to 3 tiles: the credit points at its run.
+            grown = moved[int(base.partition("#")[2])]
+            result.append(_Lane(new_token, [], grown.tiles))
+            continue
         if index >= 0:
             lane = lanes[index]
             if base == "stay":
@@ -91,12 +122,13 @@ def _apply(
                 continue
             if base == "stop":
                 if new_token == -1:
-                    sets.append(tuple(lane.tiles))
+                    sets.append(lane.tiles)
                 else:
                     result.append(_Lane(new_token, [], lane.tiles))
                 continue
             if kind_of(lane.token) == PEND:
                 lane = _Lane(new_token, [], lane.head)
+            moved[index] = lane
         else:
             lane = _Lane(new_token)
         lane.token = new_token
@@ -106,19 +138,19 @@ def _apply(
     return result
 
 
-def _groups(x: int, counts: tuple[int, ...], jokers: int) -> list[TileSet]:
+def _groups(x: int, counts: tuple[int, ...], jokers: int) -> list[list[Tile]]:
     layout = split_groups(counts, jokers)
     if layout is None:
         raise AssertionError("the search chose groups that cannot be laid out")
     return [
-        (*(Tile(COLOURS[c], x) for c in colours), *[JOKER] * group_jokers)
+        [*(Tile(COLOURS[c], x) for c in colours), *[JOKER] * group_jokers]
         for colours, group_jokers in layout
     ]
 
 
 def _seeded_groups(
     problem: Problem, position: int, counts: list[int], choice: tuple[tuple[int, int], ...]
-) -> list[TileSet]:
+) -> list[list[Tile]]:
     """The groups of locked or both-missing seeds at ``position``; takes their tiles from
     ``counts``."""
     seeds = [seed for seed in problem.seeds if seed.number == position]
@@ -130,5 +162,5 @@ def _seeded_groups(
             if mask >> c & 1:
                 counts[c] -= 1
                 colours.add(c)
-        sets.append((*(Tile(COLOURS[c], x) for c in sorted(colours)), *[JOKER] * jokers))
+        sets.append([*(Tile(COLOURS[c], x) for c in sorted(colours)), *[JOKER] * jokers])
     return sets

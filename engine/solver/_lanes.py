@@ -39,6 +39,7 @@ FREE, MELD, DESIG = 0, 1, 2
 
 # Tile sources for one lane at one number, and what a held block needs at a number.
 REAL, JOKER, BLOCK, KEEP, REPLACE, GAP = "real", "joker", "block", "keep", "replace", "gap"
+CREDIT = "credit"
 
 
 def token(length: int, kind: int = RUN, layer: int = FREE, pin: int = 0) -> int:
@@ -151,6 +152,7 @@ class CellSpec:
     meld_base: int = 25
     desig_base: int = 625
     joker_flags: bool = False
+    credits: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,6 +313,8 @@ def _raw_options(state: tuple[int, ...], spec: CellSpec) -> Iterator[Option]:
         i: int, acts: tuple[tuple[str, int], ...], reals: int, jokers: int
     ) -> Iterator[Option]:
         if i == len(state):
+            if not _first_in_first_out(state, acts):
+                return
             for extra in extras:
                 r, j = reals, jokers
                 for src, _ in extra:
@@ -327,6 +331,26 @@ def _raw_options(state: tuple[int, ...], spec: CellSpec) -> Iterator[Option]:
                 yield from walk(i + 1, (*acts, act), reals + dr, jokers + dj)
 
     yield from walk(0, (), 0, 0)
+
+
+def _first_in_first_out(state: tuple[int, ...], acts: tuple[tuple[str, int], ...]) -> bool:
+    """Tails claim the shortest pending heads of their kind first.
+
+    Pairing the earliest tails with the earliest (shortest) heads is never worse: it
+    keeps every head closed before its tail starts and every pair at 3 tiles or more
+    whenever some pairing does. Tokens are sorted, so within a kind the shorter
+    heads come first: once one stays, no later one may be claimed.
+    """
+    staying: set[int] = set()
+    for tok, (source, _) in zip(state, acts, strict=True):
+        if kind_of(tok) != PEND:
+            continue
+        kind = tok & ~3
+        if source == "stay":
+            staying.add(kind)
+        elif kind in staying:
+            return False
+    return True
 
 
 @cache
@@ -352,6 +376,8 @@ def _budgeted(
 def _claims(tok: int, spec: CellSpec) -> list[tuple[str, int]]:
     """A pending head stays, or a tail starting here claims it (with its tile)."""
     pin, layer, length = pin_of(tok), layer_of(tok), length_of(tok)
+    if spec.credits and _credited(tok):
+        return [("stay", tok)]
     tail = token(min(length + 1, 3), TAIL, layer, pin)
     cell = _block_cell(spec, pin - 1) if pin else None
     if cell is not None and cell.start:
@@ -385,12 +411,14 @@ def _complete(
         if flagged is None:
             return
         acts, news = flagged
+    if spec.credits:
+        acts, news = _grown_heads(state, acts, news)
     new_toks = [tok for _, tok in acts if tok != -1] + [tok for _, tok in news]
     layers = [layer_of(tok) for _, tok in acts] + [layer_of(tok) for _, tok in news]
     free_reals = rack_reals = jokers = meld_jokers = lane_meld = replaced = 0
     for (src, _), layer in zip([*acts, *news], layers, strict=True):
         base = src.split("@")[0]
-        if base == "stay" or base == "stop":
+        if base in ("stay", "stop") or base.startswith(CREDIT):
             continue
         counted = spec.meld_counts_all or layer != FREE
         if base == REAL:
@@ -440,6 +468,102 @@ def _complete(
                     acts,
                     news,
                 )
+
+
+def _credited(tok: int) -> bool:
+    """Heads of free and meld runs use credits (see :func:`match_ends`)."""
+    return pin_of(tok) == 0 and layer_of(tok) != DESIG
+
+
+def _grown_heads(
+    state: tuple[int, ...],
+    acts: tuple[tuple[str, int], ...],
+    news: tuple[tuple[str, int], ...],
+) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]:
+    """A head that reaches 3 tiles is a run in its own right: it goes on as a plain run
+    and leaves a credit (a pending head of length 3) that a short tail may use."""
+    new_acts = list(acts)
+    credits = []
+    for i, (old, (src, tok)) in enumerate(zip(state, acts, strict=True)):
+        grown = tok != -1 and kind_of(tok) == HEAD and length_of(tok) == 3
+        if grown and kind_of(old) == HEAD and _credited(old):
+            new_acts[i] = (src, token(3, RUN, layer_of(tok)))
+            credits.append((f"{CREDIT}#{i}", token(3, PEND, layer_of(tok))))
+    if not credits:
+        return acts, news
+    return tuple(new_acts), (*news, *credits)
+
+
+def credited_end(tok: int) -> bool:
+    """Is this token settled by :func:`match_ends` at the end (free or meld, unpinned,
+    a run or a pending head)?"""
+    return _credited(tok) and kind_of(tok) in (RUN, PEND)
+
+
+def end_pairs(state: tuple[int, ...]) -> dict[int, list[tuple[int, int]] | None]:
+    """Per layer, the pairing of :func:`match_ends` between the runs open after 13 and
+    the pending heads, as indexes into ``state``; None for a layer that cannot pair."""
+    result: dict[int, list[tuple[int, int]] | None] = {}
+    for layer in (FREE, MELD):
+        tails = [
+            i
+            for i, tok in enumerate(state)
+            if credited_end(tok) and kind_of(tok) == RUN and layer_of(tok) == layer
+        ]
+        heads = [
+            i
+            for i, tok in enumerate(state)
+            if credited_end(tok) and kind_of(tok) == PEND and layer_of(tok) == layer
+        ]
+        if not tails and not heads:
+            continue
+        pairs = match_ends(
+            [length_of(state[i]) for i in tails], [length_of(state[j]) for j in heads]
+        )
+        result[layer] = None if pairs is None else [(tails[a], heads[b]) for a, b in pairs]
+    return result
+
+
+def match_ends(tails: list[int], heads: list[int]) -> list[tuple[int, int]] | None:
+    """Pair the runs still open after 13 (``tails``, by length) with the runs that came
+    round into 1 (``heads``: stopped heads by length, 3 for a credit).
+
+    A head shorter than 3 needs a tail that makes the pair 3 long; a tail shorter than
+    3 needs such a head (a credit does for any tail); longer ones may go unpaired.
+    Returns index pairs (tail, head), or None when no pairing works. A paired run may
+    come out longer than 13: it is then two runs, cut anywhere both keep 3 tiles.
+
+    >>> match_ends([3, 1], [1, 3])
+    [(1, 1), (0, 0)]
+    >>> match_ends([1], [1]) is None
+    True
+    """
+    needy_tails = [i for i, t in enumerate(tails) if t < 3]
+    needy_heads = [j for j, h in enumerate(heads) if h < 3]
+
+    def search(
+        tail_i: int, used_t: frozenset[int], used_h: frozenset[int]
+    ) -> list[tuple[int, int]] | None:
+        if tail_i < len(needy_tails):
+            t = needy_tails[tail_i]
+            for j, h in enumerate(heads):
+                if j not in used_h and h + tails[t] >= 3:
+                    rest = search(tail_i + 1, used_t | {t}, used_h | {j})
+                    if rest is not None:
+                        return [(t, j), *rest]
+            return None
+        for j in needy_heads:
+            if j in used_h:
+                continue
+            for i, t in enumerate(tails):
+                if i not in used_t and heads[j] + t >= 3:
+                    rest = search(tail_i, used_t | {i}, used_h | {j})
+                    if rest is not None:
+                        return [(i, j), *rest]
+            return None
+        return []
+
+    return search(0, frozenset(), frozenset())
 
 
 def _flag_all(

@@ -27,14 +27,19 @@ from engine.solver._lanes import (
     HEAD,
     MELD,
     PEND,
+    RUN,
+    TAIL,
     BlockCell,
     CellSpec,
     Option,
     colour_options,
+    credited_end,
     dominates,
+    end_pairs,
     kind_of,
     layer_of,
     length_of,
+    pin_of,
     rank,
     signature,
     token,
@@ -193,6 +198,9 @@ class Search:
         self.reg = Registry()
         self.total_jokers = problem.jokers
         self.single = problem.meld_mode == MELD_SINGLE
+        # 13-1 wrap: free and meld runs coming round use credits (see match_ends);
+        # with locked blocks every head is paired with its tail exactly instead.
+        self.credits = problem.wrap and not problem.run_blocks
         self.melding = problem.meld_mode != NO_MELD
         self.bound = problem.rack_bound()
         self.joker_bonus = problem.rack_jokers * problem.joker_score
@@ -200,6 +208,14 @@ class Search:
         self._trans: dict[tuple[int, int, int, int], Trans] = {}
         self._ends: dict[tuple[int, int, int], tuple[tuple[int, bool, EndChoice], ...]] = {}
         self._final: dict[int, tuple[bool, bool]] = {}
+        self._deficits: dict[tuple[int, int, int], int] = {}
+        # Tiles a colour can have at each number: free ones, and those held by blocks.
+        self._have = [
+            [problem.table[c][x] + problem.rack[c][x] for x in range(14)] for c in range(4)
+        ]
+        for block in problem.run_blocks:
+            for x, _ in block.need:
+                self._have[block.colour][x] += 1
         self.seeds_at: dict[int, tuple[GroupSeed, ...]] = {}
         for seed in problem.seeds:
             self.seeds_at[seed.number] = (*self.seeds_at.get(seed.number, ()), seed)
@@ -253,6 +269,7 @@ class Search:
             meld_base=6**4 if seeded else 25,
             desig_base=6**4 * 25 if seeded else 625,
             joker_flags=any(block.colour == c for block in p.run_blocks),
+            credits=self.credits,
         )
 
     def trans(self, x: int, c: int, cid: int, jokers: int) -> Trans:
@@ -361,12 +378,16 @@ class Search:
         found = self._final.get(cid)
         if found is None:
             ok, closes = True, False
+            ends = end_pairs(self.reg.states[cid]) if self.credits else {}
             for tok in self.reg.states[cid]:
-                kind = kind_of(tok)
-                if kind in (HEAD, PEND) or length_of(tok) < 3:
+                if self.credits and credited_end(tok):
+                    continue
+                if kind_of(tok) in (HEAD, PEND) or length_of(tok) < 3:
                     ok = False
                 if layer_of(tok) == DESIG:
                     closes = True
+            if any(pairs is None for pairs in ends.values()):
+                ok = False
             found = self._final[cid] = (ok, closes)
         return found
 
@@ -501,6 +522,7 @@ class Search:
         meld_min = self.p.meld_min
         new: dict[int, int] = {}
         parent: dict[int, int] = {}
+        viable = self.viable if self.p.wrap else None
         for key, score in cur.items():
             acc = key >> ACC_SH & AMASK
             for delta, desig, _ in self.ends(x, acc, total - (key & 3)):
@@ -511,6 +533,8 @@ class Search:
                     nk += 2 << D_SH
                 if melding and nk >> M_SH > meld_min:
                     nk = (nk & ((1 << M_SH) - 1)) | (meld_min << M_SH)
+                if viable is not None and not viable(x, nk):
+                    continue
                 old = new.get(nk)
                 if old is None or score > old:
                     new[nk] = score
@@ -518,6 +542,45 @@ class Search:
         if len(new) > 1:
             new = self.reg.prune(new)
         return new, parent
+
+    def viable(self, x: int, key: int) -> bool:
+        """Can the lanes of ``key`` (after number ``x``) still be served? Runs that must
+        go on, tails that must reach 13 and heads waiting for a tail need tiles of their
+        colour; what the table and rack lack must come from the jokers left."""
+        deficits = self._deficits
+        need = 0
+        for c, cid in enumerate(colour_ids(key)):
+            found = deficits.get((cid, c, x))
+            if found is None:
+                found = deficits[(cid, c, x)] = self._deficit(cid, c, x)
+            need += found
+        return need <= self.total_jokers - (key & 3)
+
+    def _deficit(self, cid: int, c: int, x: int) -> int:
+        must = [0] * 15
+        # Credited heads wait for any run that reaches 13; such a run may already be
+        # counted among the lanes, so they raise the need there only to their number.
+        waiting = [0] * 15
+        for tok in self.reg.states[cid]:
+            if pin_of(tok):
+                continue
+            kind, length = kind_of(tok), length_of(tok)
+            if kind == RUN:
+                for p in range(x + 1, min(x + 3 - length, 13) + 1):
+                    must[p] += 1
+                if x + 3 - length > 13 and not (self.credits and credited_end(tok)):
+                    return 99  # too short to end at 13, and no tail of a wrapped run
+            elif kind == TAIL:
+                if length + 13 - x < 3:
+                    return 99
+                for p in range(x + 1, 14):
+                    must[p] += 1
+            elif kind == PEND:
+                counts = waiting if self.credits and credited_end(tok) else must
+                for p in range(max(x + 1, 11 + length), 14):
+                    counts[p] += 1
+        have = self._have[c]
+        return sum(max(0, max(must[p], waiting[p]) - have[p]) for p in range(x + 1, 14))
 
     # -- the searches ------------------------------------------------------------------
 
