@@ -16,7 +16,9 @@ loads its game page, opens the page's two sockets and posts moves as htmx does.
    of 0 to 2 x ``--think`` seconds, then the other, ``--moves`` moves in all (draws
    only: they need no arrangement, and 78 tiles are left to draw). A move's latency is
    from sending the request to the answer, whose fragments show the next version: the
-   service commits before the view answers.
+   service commits before the view answers. The default pace, a move every 5 s in each
+   game (10 a second offered), is several times what people playing live tables
+   make; one daphne process saturates near 20 moves a second (``--think 1`` shows it).
 2. *Pushes.* One more game has ``--watchers`` pages open: its two players and members
    watching. ``--pushes`` moves are made one after another; each push's latency is from
    the move's commit (noted by the server) to the arrival of the game's fragments at
@@ -46,6 +48,7 @@ if str(ROOT) not in sys.path:
 
 from benchmarks.stack import (  # noqa: E402
     Child,
+    clear_redis,
     collect_static,
     create_database,
     drop_database,
@@ -72,7 +75,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--games", type=int, default=50, help="games in play at once")
     parser.add_argument("--moves", type=int, default=600, help="moves over all those games")
     parser.add_argument(
-        "--think", type=float, default=1.0, help="mean pause before a move, in seconds"
+        "--think", type=float, default=5.0, help="mean pause before a move, in seconds"
     )
     parser.add_argument("--watchers", type=int, default=20, help="pages open on one game")
     parser.add_argument("--pushes", type=int, default=60, help="moves made in that game")
@@ -381,6 +384,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         plan = prepare(args.games, args.watchers)
         connections.close_all()
         app.control.purge()
+        clear_redis(redis)
         print(
             f"bench-web: PostgreSQL {urlsplit(bench_db).path.lstrip('/')}, "
             f"Redis db {args.redis_db}, daphne (1 process), a Celery worker (2 processes, beat); "
@@ -395,6 +399,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for child in reversed(children):
             child.stop()
         app.control.purge()
+        clear_redis(redis)
         connections.close_all()
         if not args.keep_db:
             drop_database(bench_db)

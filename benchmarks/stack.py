@@ -56,6 +56,20 @@ def drop_database(url: str) -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def clear_redis(url: str, patterns: tuple[str, ...] = ("asgi*", "presence:*")) -> int:
+    """Delete what an earlier run left in the Redis database of ``url``: the channel
+    layer's groups (a killed server never leaves them, and each push would still go to its
+    dead channels) and who was on which page. Returns the number of keys deleted."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        keys = [key for pattern in patterns for key in client.scan_iter(match=pattern)]
+        return int(client.delete(*keys)) if keys else 0
+    finally:
+        client.close()
+
+
 def collect_static(root: Path, env: Mapping[str, str]) -> None:
     """What a deployment serves: hashed static files, so daphne runs with DEBUG off."""
     subprocess.run(
