@@ -522,7 +522,7 @@ class Search:
         meld_min = self.p.meld_min
         new: dict[int, int] = {}
         parent: dict[int, int] = {}
-        viable = self.viable if self.p.wrap else None
+        viable = self.viable
         for key, score in cur.items():
             acc = key >> ACC_SH & AMASK
             for delta, desig, _ in self.ends(x, acc, total - (key & 3)):
