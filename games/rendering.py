@@ -97,7 +97,7 @@ def game_context(game: Game, user: User | None) -> dict[str, Any]:
         "seats": _seats(game, view, seats, me),
         "me": me,
         "draft": draft,
-        "clock": game_clock(game, timezone.now(), state.dropped),
+        "clock": game_clock(game, timezone.now(), state.dropped, seats),
         "user": user,
         "oob": False,
     }

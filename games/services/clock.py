@@ -137,10 +137,14 @@ class GameClock:
         return next((s for s in self.seats if s.number == number), None)
 
 
-def game_clock(game: Game, now: datetime, dropped: tuple[int, ...] = ()) -> GameClock:
-    """The clock of ``game`` for its page (``dropped``: the engine state's dropped seats)."""
+def game_clock(
+    game: Game, now: datetime, dropped: tuple[int, ...] = (), seats: list[Seat] | None = None
+) -> GameClock:
+    """The clock of ``game`` for its page (``dropped``: the engine state's dropped seats;
+    ``seats``: the table's seats in order, when the caller has them already)."""
     table = game.table
-    seats = list(table.seats.order_by("number"))
+    if seats is None:
+        seats = list(table.seats.order_by("number"))
     correspondence = table.clock == Table.Clock.CORRESPONDENCE
     user_ids = [s.user_id for s in seats if s.kind == Seat.Kind.PLAYER and s.user_id]
     vacations: dict[int, tuple[datetime, datetime]] = {}

@@ -3,6 +3,8 @@ import random
 from dataclasses import fields
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from engine.views import PlayerView
@@ -42,6 +44,18 @@ def test_the_player_to_move_sees_her_turn_in_progress(game: Game) -> None:
     context = game_context(game, mover)
 
     assert context["draft"] is not None and context["draft"].editable
+
+
+def test_the_fragments_read_the_seats_once(game: Game, carol: User) -> None:
+    # Each push renders them for each page open on the game: a query saved is saved often.
+    # (The player whose turn it is also has the draft read, with the seat it belongs to.)
+    waiting = user_at(game, 1 - (game.current_seat or 0))
+    for user in (waiting, carol, None):
+        with CaptureQueriesContext(connection) as queries:
+            render_live_fragments(Game.objects.select_related("table").get(pk=game.pk), user)
+
+        seat_reads = [q["sql"] for q in queries if 'FROM "games_seat"' in q["sql"]]
+        assert len(seat_reads) == 1, seat_reads
 
 
 def test_every_rack_is_shown_once_the_game_is_over(alice: User, bob: User, carol: User) -> None:
