@@ -10,8 +10,9 @@ the same jokers and at least its score has lanes that can do everything its lane
 can (:func:`engine.solver._lanes.dominates`).
 
 Key layout (low bits first): jokers laid (2 bits), jokers in meld sets (2 bits),
-designated-set status (2 bits), the four colour states (10 bits each), the group
-tally of the current number (18 bits), the meld counter.
+designated-set status (2 bits), the four colour states (14 bits each), the jokers the
+lanes of the current number will need later (4 bits, see :meth:`Search.deficit`), the
+group tally of the current number (18 bits), the meld counter.
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ from engine.solver._model import (
 )
 
 J_SH, JM_SH, D_SH, C_SH, CB = 0, 2, 4, 6, 14
-ACC_SH = C_SH + 4 * CB
+DEF_SH = C_SH + 4 * CB
+ACC_SH = DEF_SH + 4
 M_SH = ACC_SH + 18
 CMASK = (1 << CB) - 1
 AMASK = (1 << 18) - 1
@@ -110,6 +112,27 @@ class Registry:
             + ranks[key >> (C_SH + 2 * CB) & CMASK]
             + ranks[key >> (C_SH + 3 * CB) & CMASK]
         )
+
+    def dominated(self, key: int, score: int, others: dict[int, int]) -> bool:
+        """Is ``key`` (with ``score``) dominated by one of ``others``? (A state dominated
+        by a state that led nowhere leads nowhere either.)"""
+        a, b, c, d = colour_ids(key)
+        sigs, up = self.sigs, self.up
+        group = (key & LOW, sigs[a], sigs[b], sigs[c], sigs[d])
+        meld = key >> M_SH
+        for other, other_score in others.items():
+            oa, ob, oc, od = colour_ids(other)
+            if (
+                other_score >= score
+                and (other & LOW, sigs[oa], sigs[ob], sigs[oc], sigs[od]) == group
+                and other >> M_SH >= meld
+                and oa in up[a]
+                and ob in up[b]
+                and oc in up[c]
+                and od in up[d]
+            ):
+                return True
+        return False
 
     def prune(self, states: dict[int, int]) -> dict[int, int]:
         """Drop states dominated by another with the same low bits and signatures,
@@ -188,6 +211,8 @@ class Found:
 
 
 Trans = tuple[tuple[int, int, bool, bool], ...]
+# An option whose lanes cannot be served: its gain is far below any floor.
+_DEAD = (0, -(1 << 40), False, False)
 
 
 class Search:
@@ -205,8 +230,10 @@ class Search:
         self.bound = problem.rack_bound()
         self.joker_bonus = problem.rack_jokers * problem.joker_score
         self._specs: dict[tuple[int, int, int], CellSpec] = {}
-        self._trans: dict[tuple[int, int, int, int], Trans] = {}
-        self._ends: dict[tuple[int, int, int], tuple[tuple[int, bool, EndChoice], ...]] = {}
+        self._trans: list[list[dict[int, Trans]]] = [[{}, {}, {}, {}] for _ in range(14)]
+        self._ends: list[dict[int, tuple[tuple[int, bool, EndChoice], ...]]] = [
+            {} for _ in range(14)
+        ]
         self._final: dict[int, tuple[bool, bool]] = {}
         self._deficits: dict[tuple[int, int, int], int] = {}
         # Tiles a colour can have at each number: free ones, and those held by blocks.
@@ -274,8 +301,7 @@ class Search:
 
     def trans(self, x: int, c: int, cid: int, jokers: int) -> Trans:
         """The options of colour state ``cid`` at cell (x, c) as key deltas and gains."""
-        key = (x, c, cid, jokers)
-        found = self._trans.get(key)
+        found = self._trans[x][c].get(cid << 2 | jokers)
         if found is not None:
             return found
         spec = self.spec(x, c, jokers)
@@ -284,15 +310,21 @@ class Search:
         value = self.p.meld_value[x]
         entries = []
         for option in colour_options(self.reg.states[cid], spec):
+            new_cid = self.reg.id(option.state)
+            deficit = self.deficit(new_cid, c, x)
+            if deficit > jokers - option.jokers:
+                entries.append(_DEAD)  # keeps entries in step with colour_options
+                continue
             delta = (
-                ((self.reg.id(option.state) - cid) << shift)
+                ((new_cid - cid) << shift)
+                + (deficit << DEF_SH)
                 + (option.tally << ACC_SH)
                 + (option.jokers << J_SH)
                 + (option.meld_jokers << JM_SH)
                 + ((option.meld_tiles * value) << M_SH)
             )
             entries.append((delta, option.rack * score, option.starts, option.closes))
-        found = self._trans[key] = tuple(entries)
+        found = self._trans[x][c][cid << 2 | jokers] = tuple(entries)
         return found
 
     # -- the end of a number: groups ------------------------------------------------
@@ -300,10 +332,10 @@ class Search:
     def ends(self, x: int, acc: int, jokers: int) -> tuple[tuple[int, bool, EndChoice], ...]:
         """Ways to lay out the tally ``acc`` of number ``x``: (key delta, makes designated
         group, choice)."""
-        key = (x, acc, jokers)
-        found = self._ends.get(key)
+        at = self._ends[x]
+        found = at.get(acc << 2 | jokers)
         if found is None:
-            found = self._ends[key] = tuple(self._make_ends(x, acc, jokers))
+            found = at[acc << 2 | jokers] = tuple(self._make_ends(x, acc, jokers))
         return found
 
     def _make_ends(self, x: int, acc: int, jokers: int) -> Iterable[tuple[int, bool, EndChoice]]:
@@ -482,12 +514,31 @@ class Search:
         meld_min = self.p.meld_min
         single = self.single
         layered = self.p.meld_mode == MELD_LAYER
+        plain = not single and not layered
         for c in range(4):
             new: dict[int, int] = {}
             new_org: dict[int, int] = {}
             shift = C_SH + CB * c
             limit = floor - self.bound[4 * x + c + 1] - self.joker_bonus
             trans = self.trans
+            cache = self._trans[x][c]
+            if plain:
+                # The common case, kept lean: no designated set, no meld layer.
+                for key, score in cur.items():
+                    cid = key >> shift & CMASK
+                    jokers = total - (key & 3)
+                    entries = cache.get(cid << 2 | jokers)
+                    if entries is None:
+                        entries = trans(x, c, cid, jokers)
+                    for delta, gain, _, _ in entries:
+                        value = score + gain
+                        if value > limit:
+                            nk = key + delta
+                            if value > new.get(nk, -1):
+                                new[nk] = value
+                                new_org[nk] = org[key]
+                cur, org = new, new_org
+                continue
             for key, score in cur.items():
                 cid = key >> shift & CMASK
                 for delta, gain, starts, closes in trans(x, c, cid, total - (key & 3)):
@@ -522,19 +573,26 @@ class Search:
         meld_min = self.p.meld_min
         new: dict[int, int] = {}
         parent: dict[int, int] = {}
-        viable = self.viable
+        ends_at = self._ends[x]
         for key, score in cur.items():
             acc = key >> ACC_SH & AMASK
-            for delta, desig, _ in self.ends(x, acc, total - (key & 3)):
+            deficit = key >> DEF_SH & 15
+            left = total - (key & 3)
+            ends = ends_at.get(acc << 2 | left)
+            if ends is None:
+                ends = self.ends(x, acc, left)
+            for delta, desig, _ in ends:
                 nk = key + delta
+                if deficit:
+                    if deficit > total - (nk & 3):
+                        continue  # the lanes need more jokers than are left
+                    nk -= deficit << DEF_SH
                 if desig:
                     if nk >> D_SH & 3:
                         continue
                     nk += 2 << D_SH
                 if melding and nk >> M_SH > meld_min:
                     nk = (nk & ((1 << M_SH) - 1)) | (meld_min << M_SH)
-                if viable is not None and not viable(x, nk):
-                    continue
                 old = new.get(nk)
                 if old is None or score > old:
                     new[nk] = score
@@ -543,18 +601,16 @@ class Search:
             new = self.reg.prune(new)
         return new, parent
 
-    def viable(self, x: int, key: int) -> bool:
-        """Can the lanes of ``key`` (after number ``x``) still be served? Runs that must
-        go on, tails that must reach 13 and heads waiting for a tail need tiles of their
-        colour; what the table and rack lack must come from the jokers left."""
-        deficits = self._deficits
-        need = 0
-        for c, cid in enumerate(colour_ids(key)):
-            found = deficits.get((cid, c, x))
-            if found is None:
-                found = deficits[(cid, c, x)] = self._deficit(cid, c, x)
-            need += found
-        return need <= self.total_jokers - (key & 3)
+    def deficit(self, cid: int, c: int, x: int) -> int:
+        """How many jokers the lanes of colour state ``cid`` (colour ``c``, after number
+        ``x``) need at least: runs that must go on, tails that must reach 13 and heads
+        waiting for a tail need tiles of their colour; what the table and rack lack
+        must be jokers (at most 15: more than there are)."""
+        key = (cid, c, x)
+        found = self._deficits.get(key)
+        if found is None:
+            found = self._deficits[key] = min(self._deficit(cid, c, x), 15)
+        return found
 
     def _deficit(self, cid: int, c: int, x: int) -> int:
         must = [0] * 15
@@ -613,7 +669,7 @@ class Search:
         depth first finds a play fast when one exists, but proving there is none is the
         breadth-first search's job (:meth:`best`), which merges and prunes states.
         """
-        failed: set[tuple[int, int]] = set()
+        failed: list[dict[int, int]] = [{} for _ in range(15)]
         path: list[int] = []
         left = budget
 
@@ -621,7 +677,7 @@ class Search:
             nonlocal left
             if x == 14:
                 return self.final_score(key, score)
-            if (x, key) in failed:
+            if self.reg.dominated(key, score, failed[x]):
                 return None
             if left is not None:
                 if left <= 0:
@@ -636,7 +692,7 @@ class Search:
                 if found is not None and found > floor:
                     return found
                 path.pop()
-            failed.add((x, key))
+            failed[x][key] = score
             return None
 
         for start in self.starts():
@@ -664,8 +720,9 @@ class Search:
             nonlocal best
             if c == 4:
                 acc = key >> ACC_SH & AMASK
+                deficit = key >> DEF_SH & 15
                 for delta, desig, choice in self.ends(x, acc, total - (key & 3)):
-                    nk = key + delta
+                    nk = key + delta - (deficit << DEF_SH)
                     if desig:
                         if nk >> D_SH & 3:
                             continue
@@ -683,6 +740,8 @@ class Search:
             for option, (delta, gain, starts, closes) in zip(
                 options, self.trans(x, c, cid, total - (key & 3)), strict=True
             ):
+                if (delta, gain) == _DEAD[:2]:
+                    continue
                 nk = key + delta
                 if self.single and (starts or closes):
                     status = key >> D_SH & 3
