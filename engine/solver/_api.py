@@ -29,7 +29,7 @@ TileSet = tuple[Tile, ...]
 _TILE_WEIGHT = 1024  # > any face value total, so tiles come first
 _VALUE_WEIGHT = 128  # > any tile count, so value comes first
 _MAX_TRIES = 8  # near sets "arrange" tries to keep one by one
-_DEPTH_FIRST_BUDGET = 40  # numbers expanded before "can all be laid?" defers to the probes
+_DEPTH_FIRST_BUDGET = 200  # numbers expanded before "can all be laid?" defers to the probes
 
 
 @dataclass(frozen=True, slots=True)
