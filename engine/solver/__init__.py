@@ -18,17 +18,21 @@ table sets untouched where it can.
 
 How it works: the tiles become counts per colour and number (:mod:`._model`); a
 dynamic programme walks up the numbers 1..13 keeping, per colour, the runs still open
-(:mod:`._lanes`, :mod:`._search`), and the sets are rebuilt from its steps
-(:mod:`._build`). Rack tiles that cannot be in any set are dropped first; if the rest
-can all be laid, that is the answer; otherwise the programme runs with a floor that is
-lowered until a play above it is found, which is then the best.
+(:mod:`._lanes`; their moves at one number: :mod:`._options`; the packed search keys:
+:mod:`._registry`; groups at the end of a number: :mod:`._ends`; the search itself:
+:mod:`._search`), and the sets are rebuilt from its steps (:mod:`._build`). Table sets
+that the joker variants hold together are fixed in place first (:mod:`._variants`).
+
+The strategy (:mod:`._api`): rack tiles that cannot be in any set are dropped; a
+depth-first search tries to lay all the rest, and if it can, that is the answer;
+otherwise the programme runs breadth first with a floor under the score, lowered
+until a play above it is found, which is then the best (no state of a better play was
+ever cut). States are pruned when they cannot beat the floor, when their runs cannot
+be served by the tiles left, or when another state can do everything they can.
 """
 
 from __future__ import annotations
 
-from engine.ruleset import Ruleset
 from engine.solver._api import Objective, Solution, arrange, solve
 
 __all__ = ["Objective", "Solution", "arrange", "solve"]
-
-_ = Ruleset

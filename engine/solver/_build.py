@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from engine.solver._groups import split_groups
 from engine.solver._lanes import CREDIT, PEND, end_pairs, kind_of, length_of
 from engine.solver._model import Problem
-from engine.solver._search import C_SH, CB, CMASK, Registry, Step
+from engine.solver._registry import C_SH, CB, CMASK, Registry
+from engine.solver._search import Step
 from engine.tiles import COLOURS, JOKER, Tile
 
 TileSet = tuple[Tile, ...]

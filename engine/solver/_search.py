@@ -8,20 +8,15 @@ tally is split into groups (with jokers) or the state dies. States whose best po
 score cannot beat a floor are dropped, and a state is dropped when another one with
 the same jokers and at least its score has lanes that can do everything its lanes
 can (:func:`engine.solver._lanes.dominates`).
-
-Key layout (low bits first): jokers laid (2 bits), jokers in meld sets (2 bits),
-designated-set status (2 bits), the four colour states (14 bits each), the jokers the
-lanes of the current number will need later (4 bits, see :meth:`Search.deficit`), the
-group tally of the current number (18 bits), the meld counter.
+The key layout is in :mod:`engine.solver._registry`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import product
 
-from engine.solver._groups import split_groups, tally_counts
+from engine.solver._ends import EndChoice, GroupEnds
 from engine.solver._lanes import (
     DESIG,
     FREE,
@@ -33,16 +28,12 @@ from engine.solver._lanes import (
     BlockCell,
     CellSpec,
     Option,
-    colour_options,
     credited_end,
-    dominates,
     end_pairs,
     kind_of,
     layer_of,
     length_of,
     pin_of,
-    rank,
-    signature,
     token,
 )
 from engine.solver._model import (
@@ -51,140 +42,23 @@ from engine.solver._model import (
     MELD_SINGLE,
     NO_MELD,
     NUMBERS,
-    GroupSeed,
     Problem,
 )
-
-J_SH, JM_SH, D_SH, C_SH, CB = 0, 2, 4, 6, 14
-DEF_SH = C_SH + 4 * CB
-ACC_SH = DEF_SH + 4
-M_SH = ACC_SH + 18
-CMASK = (1 << CB) - 1
-AMASK = (1 << 18) - 1
-LOW = (1 << C_SH) - 1
-
-
-class Registry:
-    """Small numbers for the colour states one search meets, and their dominance.
-
-    States are compared only within their *signature* (see
-    :func:`~engine.solver._lanes.signature`); ``up[i]`` holds the states that dominate
-    state ``i``.
-    """
-
-    def __init__(self) -> None:
-        self.states: list[tuple[int, ...]] = [()]
-        self.ids: dict[tuple[int, ...], int] = {(): 0}
-        self.ranks: list[int] = [0]
-        self.sigs: list[int] = [0]
-        self.up: list[set[int]] = [{0}]
-        self._sig_ids: dict[tuple[int, ...], int] = {(): 0}
-        self._members: list[list[int]] = [[0]]
-
-    def id(self, state: tuple[int, ...]) -> int:
-        found = self.ids.get(state)
-        if found is None:
-            found = len(self.states)
-            if found > CMASK:
-                raise OverflowError("too many distinct colour states")
-            self.ids[state] = found
-            self.states.append(state)
-            self.ranks.append(rank(state))
-            sig = self._sig_ids.setdefault(signature(state), len(self._sig_ids))
-            if sig == len(self._members):
-                self._members.append([])
-            self.sigs.append(sig)
-            up = {found}
-            for other in self._members[sig]:
-                if dominates(self.states[other], state):
-                    up.add(other)
-                if dominates(state, self.states[other]):
-                    self.up[other].add(found)
-            self.up.append(up)
-            self._members[sig].append(found)
-        return found
-
-    def rank(self, key: int) -> int:
-        ranks = self.ranks
-        return (
-            ranks[key >> C_SH & CMASK]
-            + ranks[key >> (C_SH + CB) & CMASK]
-            + ranks[key >> (C_SH + 2 * CB) & CMASK]
-            + ranks[key >> (C_SH + 3 * CB) & CMASK]
-        )
-
-    def dominated(self, key: int, score: int, others: dict[int, int]) -> bool:
-        """Is ``key`` (with ``score``) dominated by one of ``others``? (A state dominated
-        by a state that led nowhere leads nowhere either.)"""
-        a, b, c, d = colour_ids(key)
-        sigs, up = self.sigs, self.up
-        group = (key & LOW, sigs[a], sigs[b], sigs[c], sigs[d])
-        meld = key >> M_SH
-        for other, other_score in others.items():
-            oa, ob, oc, od = colour_ids(other)
-            if (
-                other_score >= score
-                and (other & LOW, sigs[oa], sigs[ob], sigs[oc], sigs[od]) == group
-                and other >> M_SH >= meld
-                and oa in up[a]
-                and ob in up[b]
-                and oc in up[c]
-                and od in up[d]
-            ):
-                return True
-        return False
-
-    def prune(self, states: dict[int, int]) -> dict[int, int]:
-        """Drop states dominated by another with the same low bits and signatures,
-        meld and score at least (compared with at most ``_PRUNE_WIDTH`` kept states)."""
-        order = sorted(
-            states.items(),
-            key=lambda item: (-self.rank(item[0]), -(item[0] >> M_SH), -item[1]),
-        )
-        kept: dict[tuple[int, ...], list[tuple[int, int, int, int, int, int]]] = {}
-        result: dict[int, int] = {}
-        sigs, up = self.sigs, self.up
-        for key, score in order:
-            a, b, c, d = colour_ids(key)
-            meld = key >> M_SH
-            group = kept.setdefault((key & LOW, sigs[a], sigs[b], sigs[c], sigs[d]), [])
-            ua, ub, uc, ud = up[a], up[b], up[c], up[d]
-            for qa, qb, qc, qd, other_meld, other_score in group[:_PRUNE_WIDTH]:
-                if (
-                    other_score >= score
-                    and other_meld >= meld
-                    and qa in ua
-                    and qb in ub
-                    and qc in uc
-                    and qd in ud
-                ):
-                    break
-            else:
-                group.append((a, b, c, d, meld, score))
-                result[key] = score
-        return result
-
-
-_PRUNE_WIDTH = 96
-
-
-def colour_ids(key: int) -> tuple[int, int, int, int]:
-    return (
-        key >> C_SH & CMASK,
-        key >> (C_SH + CB) & CMASK,
-        key >> (C_SH + 2 * CB) & CMASK,
-        key >> (C_SH + 3 * CB) & CMASK,
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class EndChoice:
-    """How the group tally of a number is laid out: jokers per group layer."""
-
-    free_jokers: int
-    meld_jokers: int
-    desig_jokers: int
-    seed_choice: tuple[tuple[int, int], ...]
+from engine.solver._options import colour_options
+from engine.solver._registry import (
+    ACC_SH,
+    AMASK,
+    C_SH,
+    CB,
+    CMASK,
+    D_SH,
+    DEF_SH,
+    J_SH,
+    JM_SH,
+    M_SH,
+    Registry,
+    colour_ids,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,9 +105,8 @@ class Search:
         self.joker_bonus = problem.rack_jokers * problem.joker_score
         self._specs: dict[tuple[int, int, int], CellSpec] = {}
         self._trans: list[list[dict[int, Trans]]] = [[{}, {}, {}, {}] for _ in range(14)]
-        self._ends: list[dict[int, tuple[tuple[int, bool, EndChoice], ...]]] = [
-            {} for _ in range(14)
-        ]
+        self.group_ends = GroupEnds(problem)
+        self.ends = self.group_ends.ends
         self._final: dict[int, tuple[bool, bool]] = {}
         self._deficits: dict[tuple[int, int, int], int] = {}
         # Tiles a colour can have at each number: free ones, and those held by blocks.
@@ -243,9 +116,6 @@ class Search:
         for block in problem.run_blocks:
             for x, _ in block.need:
                 self._have[block.colour][x] += 1
-        self.seeds_at: dict[int, tuple[GroupSeed, ...]] = {}
-        for seed in problem.seeds:
-            self.seeds_at[seed.number] = (*self.seeds_at.get(seed.number, ()), seed)
 
     # -- cells -------------------------------------------------------------------
 
@@ -263,7 +133,7 @@ class Search:
             layers = (FREE, MELD)
         elif p.meld_mode == MELD_SINGLE:
             layers = (FREE, DESIG)
-        seeded = x in self.seeds_at
+        seeded = x in self.group_ends.seeds_at
         blocks = []
         for k, block in enumerate(p.run_blocks):
             need = block.need_at(x)
@@ -326,82 +196,6 @@ class Search:
             entries.append((delta, option.rack * score, option.starts, option.closes))
         found = self._trans[x][c][cid << 2 | jokers] = tuple(entries)
         return found
-
-    # -- the end of a number: groups ------------------------------------------------
-
-    def ends(self, x: int, acc: int, jokers: int) -> tuple[tuple[int, bool, EndChoice], ...]:
-        """Ways to lay out the tally ``acc`` of number ``x``: (key delta, makes designated
-        group, choice)."""
-        at = self._ends[x]
-        found = at.get(acc << 2 | jokers)
-        if found is None:
-            found = at[acc << 2 | jokers] = tuple(self._make_ends(x, acc, jokers))
-        return found
-
-    def _make_ends(self, x: int, acc: int, jokers: int) -> Iterable[tuple[int, bool, EndChoice]]:
-        seeds = self.seeds_at.get(x, ())
-        seeded = x in self.seeds_at
-        meld_base = 6**4 if seeded else 25
-        free_code, rest = acc % meld_base, acc // meld_base
-        meld_code, desig = rest % 25, rest // 25
-        value = self.p.meld_value[x]
-        meld_counts = tally_counts(meld_code)
-        for free_j in range(jokers + 1):
-            seed_choice = self._free_groups(free_code, seeded, seeds, free_j)
-            if seed_choice is None:
-                continue
-            for meld_j in range(jokers - free_j + 1):
-                if split_groups(meld_counts, meld_j) is None:
-                    continue
-                for desig_j in range(jokers - free_j - meld_j + 1):
-                    made = desig + desig_j
-                    if desig == 0:
-                        if desig_j:
-                            continue
-                    elif not 3 <= made <= 4 or made * value < self.p.meld_min:
-                        continue
-                    jokers_laid = free_j + meld_j + desig_j
-                    meld_add = meld_j
-                    if self.p.meld_mode == MELD_ALL:
-                        meld_add += free_j
-                    delta = (
-                        -(acc << ACC_SH)
-                        + (jokers_laid << J_SH)
-                        + ((meld_j + desig_j) << JM_SH)
-                        + ((meld_add * value) << M_SH)
-                    )
-                    yield delta, desig > 0, EndChoice(free_j, meld_j, desig_j, seed_choice)
-
-    def _free_groups(
-        self, code: int, seeded: bool, seeds: tuple[GroupSeed, ...], jokers: int
-    ) -> tuple[tuple[int, int], ...] | None:
-        """None if the free groups cannot be laid out, else the choice per seed."""
-        if not seeded:
-            return () if split_groups(tally_counts(code), jokers) is not None else None
-        counts = []
-        flags = []
-        for c in range(4):
-            digit = code // 6**c % 6
-            counts.append(digit % 3)
-            flags.append(digit >= 3)
-        flag_mask = sum(1 << c for c in range(4) if flags[c])
-        for choice in product(*(_seed_ends(seed) for seed in seeds)):
-            rest = list(counts)
-            left = jokers
-            for mask, seed_jokers in choice:
-                left -= seed_jokers
-                for c in range(4):
-                    rest[c] -= mask >> c & 1
-            if left < 0 or min(rest) < 0:
-                continue
-            if not all(
-                _seed_passes(seed, mask, seed_jokers, flag_mask)
-                for seed, (mask, seed_jokers) in zip(seeds, choice, strict=True)
-            ):
-                continue
-            if split_groups(tuple(rest), left) is not None:
-                return choice
-        return None
 
     # -- the end of the search ---------------------------------------------------
 
@@ -511,10 +305,7 @@ class Search:
         cur = states
         org = origin if origin is not None else {key: key for key in states}
         total = self.total_jokers
-        meld_min = self.p.meld_min
-        single = self.single
-        layered = self.p.meld_mode == MELD_LAYER
-        plain = not single and not layered
+        plain = not self.single and self.p.meld_mode != MELD_LAYER
         for c in range(4):
             new: dict[int, int] = {}
             new_org: dict[int, int] = {}
@@ -545,61 +336,68 @@ class Search:
                     value = score + gain
                     if value <= limit:
                         continue
-                    nk = key + delta
-                    if single and (starts or closes):
-                        status = key >> D_SH & 3
-                        if starts:
-                            if status != 0:
-                                continue
-                            nk += 1 << D_SH
-                        if closes:
-                            if key >> M_SH < meld_min:
-                                continue
-                            nk += 1 << D_SH
-                    elif layered and starts and key >> M_SH >= meld_min:
-                        continue  # the meld is made: a free set does the same
-                    old = new.get(nk)
-                    if old is None or value > old:
-                        new[nk] = value
-                        new_org[nk] = org[key]
+                    moved = self._step(key, delta, starts, closes)
+                    if moved is not None and value > new.get(moved, -1):
+                        new[moved] = value
+                        new_org[moved] = org[key]
             cur, org = new, new_org
         return self._finish_number(x, cur, org)
+
+    def _step(self, key: int, delta: int, starts: bool, closes: bool) -> int | None:
+        """``key`` moved by one colour's option, or None when the meld rules forbid it."""
+        moved = key + delta
+        meld = key >> M_SH
+        if self.single and (starts or closes):
+            if starts:
+                if key >> D_SH & 3:
+                    return None  # there is only one designated set
+                moved += 1 << D_SH
+            if closes:
+                if meld < self.p.meld_min:
+                    return None  # the designated run stops short of the minimum
+                moved += 1 << D_SH
+        elif starts and self.p.meld_mode == MELD_LAYER and meld >= self.p.meld_min:
+            return None  # the meld is made: a free set does the same
+        return moved
 
     def _finish_number(
         self, x: int, cur: dict[int, int], org: dict[int, int]
     ) -> tuple[dict[int, int], dict[int, int]]:
         total = self.total_jokers
-        melding = self.melding
-        meld_min = self.p.meld_min
         new: dict[int, int] = {}
         parent: dict[int, int] = {}
-        ends_at = self._ends[x]
+        ends_at = self.group_ends.at(x)
         for key, score in cur.items():
             acc = key >> ACC_SH & AMASK
-            deficit = key >> DEF_SH & 15
             left = total - (key & 3)
             ends = ends_at.get(acc << 2 | left)
             if ends is None:
                 ends = self.ends(x, acc, left)
             for delta, desig, _ in ends:
-                nk = key + delta
-                if deficit:
-                    if deficit > total - (nk & 3):
-                        continue  # the lanes need more jokers than are left
-                    nk -= deficit << DEF_SH
-                if desig:
-                    if nk >> D_SH & 3:
-                        continue
-                    nk += 2 << D_SH
-                if melding and nk >> M_SH > meld_min:
-                    nk = (nk & ((1 << M_SH) - 1)) | (meld_min << M_SH)
-                old = new.get(nk)
-                if old is None or score > old:
-                    new[nk] = score
-                    parent[nk] = org[key]
+                done = self._end_step(key, delta, desig)
+                if done is not None and score > new.get(done, -1):
+                    new[done] = score
+                    parent[done] = org[key]
         if len(new) > 1:
             new = self.reg.prune(new)
         return new, parent
+
+    def _end_step(self, key: int, delta: int, desig: bool) -> int | None:
+        """``key`` after its number's groups are laid (``delta``), or None when that is
+        not allowed or leaves too few jokers for the lanes."""
+        moved = key + delta
+        deficit = key >> DEF_SH & 15
+        if deficit:
+            if deficit > self.total_jokers - (moved & 3):
+                return None  # the lanes need more jokers than are left
+            moved -= deficit << DEF_SH
+        if desig:
+            if moved >> D_SH & 3:
+                return None
+            moved += 2 << D_SH
+        if self.melding and moved >> M_SH > self.p.meld_min:
+            moved = (moved & ((1 << M_SH) - 1)) | (self.p.meld_min << M_SH)
+        return moved
 
     def deficit(self, cid: int, c: int, x: int) -> int:
         """How many jokers the lanes of colour state ``cid`` (colour ``c``, after number
@@ -713,23 +511,15 @@ class Search:
 
     def _recover(self, x: int, before: int, after: int, score: int) -> tuple[Step, int]:
         total = self.total_jokers
-        meld_min = self.p.meld_min
         best: tuple[int, Step] | None = None
 
         def walk(c: int, key: int, gained: int, chosen: list[Option]) -> None:
             nonlocal best
             if c == 4:
                 acc = key >> ACC_SH & AMASK
-                deficit = key >> DEF_SH & 15
                 for delta, desig, choice in self.ends(x, acc, total - (key & 3)):
-                    nk = key + delta - (deficit << DEF_SH)
-                    if desig:
-                        if nk >> D_SH & 3:
-                            continue
-                        nk += 2 << D_SH
-                    if self.melding and nk >> M_SH > meld_min:
-                        nk = (nk & ((1 << M_SH) - 1)) | (meld_min << M_SH)
-                    if nk == after and (best is None or gained > best[0]):
+                    done = self._end_step(key, delta, desig)
+                    if done == after and (best is None or gained > best[0]):
                         opts = (chosen[0], chosen[1], chosen[2], chosen[3])
                         best = (gained, Step(x, opts, choice))
                 return
@@ -742,53 +532,14 @@ class Search:
             ):
                 if (delta, gain) == _DEAD[:2]:
                     continue
-                nk = key + delta
-                if self.single and (starts or closes):
-                    status = key >> D_SH & 3
-                    if starts:
-                        if status != 0:
-                            continue
-                        nk += 1 << D_SH
-                    if closes:
-                        if key >> M_SH < meld_min:
-                            continue
-                        nk += 1 << D_SH
-                walk(c + 1, nk, gained + gain, [*chosen, option])
+                moved = self._step(key, delta, starts, closes)
+                if moved is not None:
+                    walk(c + 1, moved, gained + gain, [*chosen, option])
 
         walk(0, before, 0, [])
         if best is None:
             raise AssertionError("search chain cannot be retraced")
         return best[1], score + best[0]
-
-
-def _seed_ends(seed: GroupSeed) -> list[tuple[int, int]]:
-    """Groups a seed can become: (bitmask of added colours, jokers in the group)."""
-    held = sum(1 << c for c in seed.colours)
-    ends = []
-    for mask in range(16):
-        if mask & held:
-            continue
-        for jokers in range(3):
-            if 3 <= len(seed.colours) + mask.bit_count() + jokers <= 4:
-                ends.append((mask, jokers))
-    return ends
-
-
-def _seed_passes(seed: GroupSeed, added: int, jokers: int, rack_flags: int) -> bool:
-    """Does the group (seed + ``added`` colours + ``jokers``) pass RULES.md §11.3 for
-    every held set? ``rack_flags``: colours of this number laid from the rack."""
-    colours = sum(1 << c for c in seed.colours) | added
-    for own, own_jokers, both in seed.members:
-        if both and jokers == 0 and colours != 15:
-            return False
-        if seed.locked and jokers < own_jokers:
-            released = own_jokers - jokers
-            stand_ins = colours & ~own
-            if stand_ins.bit_count() < released:
-                return False
-            if seed.rack_only and (stand_ins & rack_flags).bit_count() < released:
-                return False
-    return True
 
 
 def _multisets(items: tuple[int, ...], count: int) -> list[tuple[int, ...]]:
