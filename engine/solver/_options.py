@@ -81,7 +81,7 @@ def _flag_lane(old: int, source: str, new: int, spec: CellSpec) -> int | None:
     return (new & 255) | flags << 8
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=4096)
 def colour_options(state: tuple[int, ...], spec: CellSpec) -> tuple[Option, ...]:
     """Every distinct way ``state`` can take one number's tiles of its colour.
 

@@ -290,6 +290,39 @@ def test_every_answer_is_a_legal_turn(
     ruleset = Ruleset.from_dict(rules)
     solution = solve(table, rack, done, ruleset, objective)  # type: ignore[arg-type]
     _assert_legal(table, rack, done, ruleset, solution)
+    if solution.played:
+        after = arrange(table, solution.played, done, ruleset)
+        assert after is not None
+        verdict = judge_turn(table, rack, after, done, ruleset)
+        assert verdict.valid, verdict.detail
+        assert Counter(verdict.played) == Counter(solution.played)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10**9),
+    sets=st.integers(0, 6),
+    rules=st.sampled_from(RULE_CHOICES),
+    done=st.booleans(),
+)
+def test_arrange_lays_exactly_the_given_tiles_or_refuses(
+    seed: int, sets: int, rules: dict[str, Any], done: bool
+) -> None:
+    rng = random.Random(seed)
+    deck = list(full_set())
+    rng.shuffle(deck)
+    table = random_table(rng, deck, sets)
+    to_play = tuple(deck[: rng.randint(1, 5)])
+    ruleset = Ruleset.from_dict(rules)
+    after = arrange(table, to_play, done, ruleset)
+    if after is None:
+        # Refused: then no play lays all of them.
+        best = solve(table, to_play, done, ruleset)
+        assert best.n < len(to_play)
+        return
+    verdict = judge_turn(table, to_play, after, done, ruleset)
+    assert verdict.valid, verdict.detail
+    assert Counter(verdict.played) == Counter(to_play)
 
 
 # -- arrange -------------------------------------------------------------------------
