@@ -124,7 +124,8 @@ class Option:
     ``rack`` = rack tiles laid, ``jokers``/``meld_jokers`` = jokers laid (in total /
     in meld or designated sets), ``tally`` = what the colour adds to the group tally of
     the number, ``meld_tiles`` = tiles that add their value to the meld counter,
-    ``starts`` = a meld or designated set starts (lane, or tiles to meld groups);
+    ``starts`` = a meld or designated run starts (not a group: the other tiles of
+    that group must still be able to join it);
     ``closes`` = the designated set is completed by its run stopping.
     ``plan`` tells the builder what each token did (see :func:`colour_options`).
     """

@@ -452,7 +452,7 @@ def _make_option(
         meld_jokers,
         tally,
         meld_tiles,
-        starts or g_meld > 0,
+        starts,
         closes,
         plan,
         groups,
