@@ -192,6 +192,16 @@ def test_it_plays_on_the_table_in_the_meld_turn_when_the_rules_allow(
     _assert_legal(before, rack, False, rules, solution)
 
 
+def test_it_lets_a_meld_group_finish_when_its_first_tiles_reach_the_minimum(
+    tiles: TilesFromText,
+) -> None:
+    # B4 K4 O4 bring 12; R10 B10 K10 reach 30 before K10 joins: K10 must still join.
+    rules = Ruleset(initial_meld_same_turn_manipulation=True)
+    to_play = tiles("R10 B10 K10 B4 K4 O4")
+    assert arrange([], to_play, False, rules) is not None
+    assert solve([], to_play, False, rules).n == 6
+
+
 def test_it_needs_one_set_worth_thirty_when_the_rules_say_so(tiles: TilesFromText) -> None:
     rack = tiles("R5 R6 R7 K5 K6 K7")  # 18 + 18: two sets, none worth 30
     assert solve([], rack, False, STANDARD).n == 6
