@@ -291,9 +291,14 @@ class _Job:
         """Kept sets as they are, then ``table`` and ``rack`` laid out anew (None: impossible)."""
         for fixing in self.fixings(tuple(table)):
             problem = self.problem(rack, True, table, fixing)
-            found = Search(problem).feasible()
+            search = Search(problem)
+            try:
+                found = search.feasible(budget=_DEPTH_FIRST_BUDGET)
+            except GaveUp:
+                found = search.best(-1)
             if found is not None:
-                return (*kept, *build(problem, found.registry, found.start, found.steps).sets)
+                sets = build(problem, found.registry, found.start, found.steps).sets
+                return _tidy(self.table, [*kept, *sets]) if self.uses_table else (*kept, *sets)
         return None
 
     def _near(self, tile_set: TileSet, rack: Counter[Tile]) -> bool:
@@ -331,8 +336,34 @@ class _Job:
 
     def _table_after(self, sets: list[TileSet]) -> tuple[TileSet, ...]:
         if self.uses_table:
-            return tuple(sets)
+            return _tidy(self.table, sets)
         return (*self.table, *sets)
+
+
+def _tidy(table: Sequence[TileSet], sets: Sequence[TileSet]) -> tuple[TileSet, ...]:
+    """The sets with those that are table sets unchanged (as multisets) written as they
+    were and listed first, in table order; the new and changed sets follow.
+
+    >>> from engine.tiles import parse_tiles, format_tiles
+    >>> t = _tidy([parse_tiles(["K7", "B7", "O7"]), parse_tiles(["R1", "R2", "R3"])],
+    ...           [parse_tiles(["R1", "R2", "R3", "R4"]), parse_tiles(["B7", "K7", "O7"])])
+    >>> [format_tiles(s) for s in t]
+    [['K7', 'B7', 'O7'], ['R1', 'R2', 'R3', 'R4']]
+    """
+    waiting = Counter(tuple(sorted(s)) for s in sets)
+    kept = []
+    for tile_set in table:
+        key = tuple(sorted(tile_set))
+        if waiting[key]:
+            waiting[key] -= 1
+            kept.append(tuple(tile_set))
+    changed = []
+    for tile_set in sets:
+        key = tuple(sorted(tile_set))
+        if waiting[key]:
+            waiting[key] -= 1
+            changed.append(tuple(tile_set))
+    return (*kept, *changed)
 
 
 def _colour(tile: Tile) -> int:
