@@ -351,19 +351,16 @@ def _tidy(table: Sequence[TileSet], sets: Sequence[TileSet]) -> tuple[TileSet, .
     [['K7', 'B7', 'O7'], ['R1', 'R2', 'R3', 'R4']]
     """
     waiting = Counter(tuple(sorted(s)) for s in sets)
-    kept = []
-    for tile_set in table:
+
+    def take(tile_set: Sequence[Tile]) -> bool:
         key = tuple(sorted(tile_set))
-        if waiting[key]:
-            waiting[key] -= 1
-            kept.append(tuple(tile_set))
-    changed = []
-    for tile_set in sets:
-        key = tuple(sorted(tile_set))
-        if waiting[key]:
-            waiting[key] -= 1
-            changed.append(tuple(tile_set))
-    return (*kept, *changed)
+        if not waiting[key]:
+            return False
+        waiting[key] -= 1
+        return True
+
+    kept = [tuple(s) for s in table if take(s)]
+    return (*kept, *(tuple(s) for s in sets if take(s)))
 
 
 def _colour(tile: Tile) -> int:
