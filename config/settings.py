@@ -120,7 +120,15 @@ REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:6379/0")
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL]},
+        "CONFIG": {
+            # redis-py 8 times out a read after 5 s by default, the same length as
+            # channels_redis's own blocking read: a quiet socket would be torn down every
+            # 5 s and pushes lost. The layer's blocking read has its own timeout.
+            "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+            # All sockets of a daphne process share one receive queue; at the default of
+            # 100 a burst of pushes to a busy game was silently dropped.
+            "capacity": 1000,
+        },
     },
 }
 

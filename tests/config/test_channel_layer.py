@@ -4,6 +4,7 @@ Celery workers publish game updates from their own processes; daphne delivers th
 ends only meet in Redis, so these tests use the real server at REDIS_URL.
 """
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -32,6 +33,24 @@ async def test_a_message_sent_to_a_channel_is_received() -> None:
     await layer.send(channel, {"type": "game.changed", "game": 7, "version": 3})
 
     assert await layer.receive(channel) == {"type": "game.changed", "game": 7, "version": 3}
+
+
+@pytest.mark.asyncio
+async def test_a_receiver_waiting_longer_than_five_seconds_still_gets_its_message() -> None:
+    # A quiet game page waits on the layer for minutes; a client-side read timeout equal
+    # to the layer's own blocking read (5 s) used to end that wait with an error.
+    layer = get_channel_layer()
+    channel = await layer.new_channel(prefix=unique("quiet"))
+
+    async def send_later() -> None:
+        await asyncio.sleep(6)
+        await layer.send(channel, {"type": "game.changed", "version": 1})
+
+    sender = asyncio.create_task(send_later())
+    message = await asyncio.wait_for(layer.receive(channel), timeout=20)
+    await sender
+
+    assert message == {"type": "game.changed", "version": 1}
 
 
 @pytest.mark.asyncio
