@@ -197,6 +197,7 @@ def _checked(turn: Turn, move: Move | None, level: Level) -> Move | None:
     warnings.warn(
         RejectedPlayWarning(
             f"{level} bot: the verdict refused {move.describe()} on {turn.describe()}"
+            f" (meld done: {turn.meld_done}; rules: {turn.rules.differences()})"
         ),
         stacklevel=3,
     )

@@ -23,7 +23,7 @@ from engine.actions import Table
 from engine.bots._plans import best_move
 from engine.bots._turn import Move, Turn
 from engine.scoring import rack_total
-from engine.tiles import Tile
+from engine.tiles import JOKER, Tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,12 +38,14 @@ class Style:
     danger_tiles: int = 6
     low_pool: int = 4
     bank: bool = True
+    slow: bool = False
+    joker_slack: int | None = None
 
 
 STYLE = Style()
 
 
-def strong_move(turn: Turn, style: Style = STYLE) -> Move | None:
+def strong_move(turn: Turn, style: Style | None = None) -> Move | None:
     """``strong``: the best play, banking sets early and dumping value late.
 
     >>> from engine.ruleset import Ruleset
@@ -56,14 +58,58 @@ def strong_move(turn: Turn, style: Style = STYLE) -> Move | None:
     >>> [str(t) for t in strong_move(late).played]
     ['R1', 'R2', 'R3', 'B9', 'K9', 'O9']
     """
+    style = style or STYLE
     best = best_move(turn)
     if best is None or best.size == len(turn.rack):
         return best
     if _near_the_end(turn, style):
         return _least_left(turn, best)
-    if not style.bank or not turn.meld_done or turn.key is not None:
+    if not turn.meld_done or turn.key is not None:
         return best
+    if style.joker_slack is not None and JOKER in best.played:
+        best = _without_jokers(turn, best, style.joker_slack)
+        if best is None:
+            return None
+    if not style.bank:
+        return best
+    if style.slow:
+        return _smallest_piece(turn, best) or best
     return _banked(turn, best) or best
+
+
+def _without_jokers(turn: Turn, best: Move, slack: int) -> Move | None:
+    plain_rack = tuple(tile for tile in turn.rack if not tile.is_joker)
+    plain = turn.from_solution(turn.solve(rack=plain_rack))
+    jokers = best.played.count(JOKER)
+    if plain is not None and plain.size >= best.size - jokers - slack:
+        return plain
+    if plain is None and best.size - jokers <= slack:
+        return None
+    return best
+
+
+def _smallest_piece(turn: Turn, best: Move) -> Move | None:
+    own, rest = _own_sets(best)
+    pieces: list[Move] = []
+    for index in own:
+        tile_set = best.table_after[index]
+        pieces.append(turn.move((*turn.table, tile_set), tile_set))
+    if rest:
+        kept: Counter[Tile] = Counter()
+        for index in own:
+            kept.update(best.table_after[index])
+        played = Counter(best.played)
+        played.subtract(kept)
+        table = tuple(s for i, s in enumerate(best.table_after) if i not in own)
+        pieces.append(turn.move(table, tuple(played.elements())))
+        for tile in sorted(set(played.elements()))[:4]:
+            arranged = turn.arrange(turn.table, (tile,))
+            if arranged is not None:
+                pieces.append(turn.move(arranged, (tile,)))
+    pieces = [p for p in pieces if p.size < best.size and turn.is_legal(p)]
+    if not pieces:
+        return None
+    return min(pieces, key=lambda p: (p.size, -_penalty(turn, p.played)))
 
 
 def _near_the_end(turn: Turn, style: Style) -> bool:

@@ -73,13 +73,28 @@ class Turn:
         objective: Objective = "tiles",
     ) -> Solution:
         """The solver on this turn's rules and meld state (table and rack default to the
-        turn's own)."""
-        return solve(
-            self.table if table is None else table,
-            self.rack if rack is None else rack,
-            self.meld_done,
-            self.rules,
-            objective,
+        turn's own).
+
+        With ``initial_meld_same_turn_manipulation``, a player yet to meld lays the
+        meld from the rack first and then works the rest of the rack into the old
+        table, leaving the meld's sets as they are. That can miss a play that mixes
+        both, but the solver's search over both at once can take minutes on a big
+        rack, and the two steps take milliseconds.
+        """
+        table = self.table if table is None else table
+        rack = self.rack if rack is None else rack
+        if self.meld_done or not self.rules.initial_meld_same_turn_manipulation:
+            return solve(table, rack, self.meld_done, self.rules, objective)
+        rack_only = replace(self.rules, initial_meld_same_turn_manipulation=False)
+        meld = solve((), rack, False, rack_only, objective)
+        if not meld.n:
+            return Solution((), table, 0, 0)
+        rest = Counter(rack)
+        rest.subtract(meld.played)
+        more = solve(table, tuple(rest.elements()), True, self.rules, objective)
+        played = tuple(sorted((*meld.played, *more.played)))
+        return Solution(
+            played, (*more.table_after, *meld.table_after), len(played), meld.value + more.value
         )
 
     def arrange(self, table: Table, tiles: tuple[Tile, ...]) -> Table | None:
