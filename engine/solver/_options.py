@@ -345,7 +345,10 @@ def _complete(
         src == "stop" and layer_of(tok) == DESIG and kind_of(tok) == RUN
         for (src, _), tok in zip(acts, state, strict=True)
     )
-    desig_lane = any(layer_of(tok) == DESIG for tok in new_toks)
+    desig_lanes = sum(layer_of(tok) == DESIG for tok in new_toks)
+    if desig_lanes > 1:
+        return  # one designated set: two copies of a run are two sets, not one
+    desig_lane = desig_lanes == 1
     for g_free in range(3):
         for g_meld in range(3 if MELD in spec.group_layers else 1):
             for g_desig in range(2 if DESIG in spec.group_layers and not desig_lane else 1):

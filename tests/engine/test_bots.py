@@ -360,11 +360,7 @@ def test_every_action_a_bot_chooses_is_legal_with_wrap_around_runs(
     play_out(new_game(rules, seed, starting_player=0), levels, seed, max_actions=60)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="solver fault: under initial_meld_single_set two copies of one run count as one set",
-)
-def test_the_solver_melds_a_single_set_of_two_equal_runs(tiles: TilesFromText) -> None:
+def test_two_copies_of_a_run_are_not_one_single_set(tiles: TilesFromText) -> None:
     rules = Ruleset(initial_meld_min=50, initial_meld_single_set=True)
     rack = tiles("R9 R10 R11 R9 R10 R11 B1 B2 B3")
     solution = solve([], rack, False, rules)
