@@ -10,9 +10,16 @@ out this way, which makes small samples meaningful. Everything is derived from
 ``--seed``, so a match replays exactly. A game that passes ``--max-turns`` is stopped
 and counted as capped: no winner, score 0 for everyone.
 
-Figures (standard rules, two players, ``--seed 1``):
+Figures (standard rules, two players, 200 games, ``--seed 1``, this revision):
 
-FIGURES
+=================  ==========  ===========  ==========================
+match              win rates   avg scores   avg tiles left (per bot)
+=================  ==========  ===========  ==========================
+normal vs easy     100% / 0%   +102 / -102  0.01 / 14.75
+strong vs normal   49% / 51%   +0.4 / -0.4  1.25 / 1.18
+=================  ==========  ===========  ==========================
+
+Normal crushes easy; strong is not yet measurably stronger than normal.
 """
 
 from __future__ import annotations
