@@ -23,8 +23,9 @@ The levels:
 ``normal``
     The solver's best play every turn (most tiles, then highest value), else draws.
 ``strong``
-    The best play with a sense of timing: goes out when it can, banks rack-only sets
-    while the game is young, dumps value near the end (:mod:`engine.bots._strong`).
+    The best play, except that it will not lay tiles that let an opponent who is
+    about to go out do so (it guesses their rack from the tiles it cannot see), and
+    at the very end it sheds value rather than tiles (:mod:`engine.bots._strong`).
 
 Every level takes from the River when the key tile leaves its rack smaller than its
 own play (or a draw) would, discards the less useful of two drawn tiles, and passes
@@ -60,11 +61,11 @@ __all__ = [
 Level = Literal["easy", "normal", "strong"]
 LEVELS: tuple[Level, ...] = ("easy", "normal", "strong")
 
-Planner = Callable[[Turn], Move | None]
+Planner = Callable[[Turn, random.Random], Move | None]
 
 _PLANNERS: dict[Level, Planner] = {
-    "easy": new_sets_move,
-    "normal": best_move,
+    "easy": lambda turn, rng: new_sets_move(turn),
+    "normal": lambda turn, rng: best_move(turn),
     "strong": strong_move,
 }
 
@@ -103,7 +104,7 @@ def choose_action(view: PlayerView, level: Level, rng: random.Random) -> Action:
         assert view.pending_draw is not None
         return Discard(choose_discard(view.pending_draw, view.rack, rng))
     turn = Turn.from_view(view)
-    move = _checked(turn, _PLANNERS[level](turn), level)
+    move = _checked(turn, _PLANNERS[level](turn, rng), level)
     if "take_from_river" in view.actions:
         river = _river_choice(view, turn, level)
         if river is not None and river[1].net > (move.net if move is not None else -1):

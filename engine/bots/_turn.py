@@ -13,7 +13,7 @@ from engine.actions import Table
 from engine.ruleset import Ruleset
 from engine.scoring import rack_total
 from engine.solver import Objective, Solution, arrange, solve
-from engine.tiles import Tile, format_tiles
+from engine.tiles import Tile, format_tiles, full_set
 from engine.verdict import judge_turn
 from engine.views import PlayerView
 
@@ -34,6 +34,8 @@ class Turn:
     opponents: tuple[int, ...]
     pool_size: int
     final_round: bool
+    river: tuple[Tile, ...] = ()
+    opponents_melded: tuple[bool, ...] = ()
     key: Tile | None = None
     plunder: int = 0
 
@@ -51,20 +53,45 @@ class Turn:
             raise ValueError("a spectator has no turn")
         seat, players = view.player, len(view.rack_sizes)
         step = 1 if view.ruleset.direction == "clockwise" else -1
-        others = tuple(view.rack_sizes[(seat + step * k) % players] for k in range(1, players))
+        order = [(seat + step * k) % players for k in range(1, players)]
         return cls(
             rules=view.ruleset,
             table=view.table,
             rack=view.rack,
             meld_done=view.initial_meld_done[seat],
-            opponents=others,
+            opponents=tuple(view.rack_sizes[other] for other in order),
             pool_size=view.pool_size,
             final_round=view.final_turns_left is not None,
+            river=view.river,
+            opponents_melded=tuple(view.initial_meld_done[other] for other in order),
         )
 
     def with_key(self, key: Tile, plunder: int) -> Turn:
         """The same turn with a River key tile on the rack and ``plunder`` tiles to come."""
         return replace(self, rack=(*self.rack, key), key=key, plunder=plunder)
+
+    def melded_opponents(self) -> list[int]:
+        """Rack sizes of the opponents who have made their initial meld (all of them
+        when ``opponents_melded`` is not given)."""
+        melded = self.opponents_melded or (True,) * len(self.opponents)
+        return [size for size, done in zip(self.opponents, melded, strict=True) if done]
+
+    def unseen(self) -> list[Tile]:
+        """The tiles this player cannot see: in the pool or on other racks (sorted).
+
+        >>> from engine.tiles import parse_tiles
+        >>> turn = Turn(Ruleset(), (), parse_tiles(["R1"]), True, (14,), 40, False)
+        >>> len(turn.unseen())
+        105
+        """
+        hidden = Counter(full_set())
+        hidden.subtract(self.rack)
+        for tile_set in self.table:
+            hidden.subtract(tile_set)
+        hidden.subtract(self.river)
+        if self.key is not None:
+            hidden[self.key] += 1  # on the rack here and still in the River
+        return sorted(hidden.elements())
 
     def solve(
         self,

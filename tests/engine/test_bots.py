@@ -146,31 +146,43 @@ def test_strong_goes_out_when_it_can(tiles: TilesFromText, table: TableFromText)
     assert laid(state, action).total() == 7
 
 
-def test_strong_keeps_a_set_back_early_in_the_game(tiles: TilesFromText) -> None:
-    state = make_state(TWO, tiles("R1 R2 R3 K9 B9 O9 B13 K5"))
-    action = decide(state, "strong")
-    assert isinstance(action, Play)
-    assert laid(state, action).total() == 3
+# From a game between two normal bots: the mover's best play lets the opponent's last
+# tile, B3, go out.
+LATE_TABLE = (
+    "B4 K4 O4 | B10 K10 O10 | R1 B1 O1 | R1 K1 O1 | R11 O11 J | R12 B12 K12 O12 | "
+    "B13 K13 O13 | R9 B9 K9 | R10 R11 R12 | R3 B3 O3 | B5 B6 B7 | R2 R3 R4 | R5 B5 O5 | "
+    "R6 R7 R8 | O10 O11 O12 | O5 O6 O7 O8 | B6 B7 B8 B9 B10 | K3 K4 K5 K6 | R8 B8 O8 | "
+    "K6 K7 K8 K9 K10 K11 K12 K13"
+)
+
+
+def test_strong_will_not_let_a_player_on_one_tile_go_out(
+    tiles: TilesFromText, table: TableFromText
+) -> None:
+    opponent = tiles("B3")
+    state = make_state(
+        TWO, tiles("R6 B2 K3"), tuple(table(LATE_TABLE)), opponent=opponent, pool_size=32
+    )
     normal = decide(state, "normal")
     assert isinstance(normal, Play)
-    assert laid(state, normal).total() == 6
+    assert solve(normal.table_after, opponent, True, TWO).n == 1
+    assert decide(state, "strong") == Draw()
 
 
-def test_strong_lays_everything_when_an_opponent_is_about_to_go_out(
-    tiles: TilesFromText,
+def test_strong_plays_like_normal_while_nobody_is_close_to_going_out(
+    tiles: TilesFromText, table: TableFromText
 ) -> None:
+    opponent = tiles("B3 R13 K2 O9 O13 B11 O2")
     state = make_state(
-        TWO, tiles("R1 R2 R3 K9 B9 O9 B13 K5"), opponent=tiles("K1 K2 K3"), pool_size=40
+        TWO, tiles("R6 B2 K3"), tuple(table(LATE_TABLE)), opponent=opponent, pool_size=32
     )
-    action = decide(state, "strong")
-    assert isinstance(action, Play)
-    assert laid(state, action).total() == 6
+    assert decide(state, "strong") == decide(state, "normal")
 
 
-def test_strong_dumps_value_rather_than_tiles_near_the_end(tiles: TilesFromText) -> None:
+def test_strong_dumps_value_rather_than_tiles_at_the_end(tiles: TilesFromText) -> None:
     # One joker: the run R1-R5 (5 tiles, 12 points) or the 13s (3 tiles, 26 points).
     rack = tiles("R1 R2 R4 R5 J K13 B13 B6")
-    state = make_state(TWO, rack, opponent=tiles("K1 K2"), pool_size=30)
+    state = make_state(TWO, rack, opponent=tiles("K1 K2 K4 K6 K8 K10 K12"), pool_size=3)
     action = decide(state, "strong")
     assert isinstance(action, Play)
     assert laid(state, action) == Counter(tiles("K13 B13 J"))
