@@ -262,8 +262,22 @@ class Game(models.Model):
         return Ruleset.from_dict(self.ruleset)
 
     def engine_state(self) -> GameState:
-        """The cached state. Secret: hand only views of it to anything that renders."""
-        return GameState.from_dict(self.state)
+        """The cached state. Secret: hand only views of it to anything that renders.
+
+        Decoded once per loaded row: a move's request locks the game, applies the move
+        and renders the answer from the same object (the engine's states are frozen).
+        """
+        decoded = self.__dict__.get("_decoded")
+        if decoded is not None and decoded[0] is self.state:
+            return decoded[1]  # type: ignore[no-any-return]
+        state = GameState.from_dict(self.state)
+        self.__dict__["_decoded"] = (self.state, state)
+        return state
+
+    def set_engine_state(self, state: GameState) -> None:
+        """Store ``state`` in the cached-state field (not saved)."""
+        self.state = state.to_dict()
+        self.__dict__["_decoded"] = (self.state, state)
 
     def replay_state(self) -> GameState:
         """The state rebuilt from the seed and the move log (the cache must equal it)."""

@@ -179,7 +179,7 @@ def commit_action(turn: Turn, action: engine.Action, by: Move.By, user: User | N
 def store_state(game: Game, state: GameState, now: datetime) -> None:
     """Copy ``state`` and what queries need of it onto ``game`` (not saved)."""
     turn_changed = state.turn_number != game.turn_number
-    game.state = state.to_dict()
+    game.set_engine_state(state)
     game.turn_number = state.turn_number
     if state.outcome is not None:
         game.status = Game.Status.FINISHED

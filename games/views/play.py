@@ -84,36 +84,38 @@ def reset(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 @game_action
 def play(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """End the turn: play the working table as it is (the engine judges it)."""
-    services.play(pk, request.user, _version(request)["version"])
-    return fragments(request, pk)
+    moved = services.play(pk, request.user, _version(request)["version"])
+    return fragments(request, pk, moved=moved)
 
 
 @game_action
 def draw(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    services.draw(pk, request.user, _version(request)["version"])
-    return fragments(request, pk)
+    moved = services.draw(pk, request.user, _version(request)["version"])
+    return fragments(request, pk, moved=moved)
 
 
 @game_action
 def pass_turn(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    services.pass_turn(pk, request.user, _version(request)["version"])
-    return fragments(request, pk)
+    moved = services.pass_turn(pk, request.user, _version(request)["version"])
+    return fragments(request, pk, moved=moved)
 
 
 @game_action
 def discard(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """River: put one of the two tiles drawn on the River."""
     data = _version(request, DiscardForm)
-    services.discard(pk, request.user, data["version"], data["tile"])
-    return fragments(request, pk)
+    moved = services.discard(pk, request.user, data["version"], data["tile"])
+    return fragments(request, pk, moved=moved)
 
 
 @game_action
 def take_from_river(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """River: take a tile (and the newer ones) and play it at once."""
     data = _version(request, RiverForm)
-    solver_help.take_from_river_arranged(pk, request.user, data["version"], data["index"])
-    return fragments(request, pk)
+    moved = solver_help.take_from_river_arranged(
+        pk, request.user, data["version"], data["index"]
+    )
+    return fragments(request, pk, moved=moved)
 
 
 @game_action
