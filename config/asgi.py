@@ -5,6 +5,9 @@ import os
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# One process serves every page and socket from threads: share a connection pool
+# (PostgreSQL only; see DATABASES in config.settings). DATABASE_POOL=false turns it off.
+os.environ.setdefault("DATABASE_POOL", "true")
 
 # Django must be set up before anything imports models (consumers, auth middleware).
 django_asgi_app = get_asgi_application()

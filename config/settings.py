@@ -111,6 +111,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+elif env.bool("DATABASE_POOL", default=False):
+    # daphne runs each request's view in a thread of its own, so a connection kept per
+    # thread would never be reused: without a pool every request and every websocket
+    # render opens a PostgreSQL connection (a backend process; 3-4 ms here). config.asgi
+    # turns the pool on for the web process; Celery's forked workers keep Django's
+    # connection per process.
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {
+            "min_size": 2,
+            "max_size": env.int("DATABASE_POOL_SIZE", default=16),
+            "timeout": 10,
+        },
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:6379/0")
