@@ -119,6 +119,9 @@ _BY_CODE: tuple[Tile, ...] = (
 )
 
 
+_BY_TEXT: dict[str, Tile] = {str(tile): tile for tile in _BY_CODE}
+
+
 def tile_from_code(code: int) -> Tile:
     """The tile whose :attr:`Tile.code` is ``code``.
 
@@ -140,8 +143,9 @@ def parse_tile(text: str) -> Tile:
     """
     if not isinstance(text, str):
         raise NotationError(f"a tile must be written as text, got {text!r}")
-    if text == "J":
-        return JOKER
+    known = _BY_TEXT.get(text)
+    if known is not None:
+        return known
     if not text:
         raise NotationError("'' is not a tile: empty text")
     colour = _COLOUR_BY_LETTER.get(text[0])
