@@ -146,12 +146,13 @@ CHANNEL_LAYERS = {
 }
 
 CELERY_BROKER_URL = REDIS_URL
-CELERY_RESULT_BACKEND = REDIS_URL
+# No result backend: every task's effect is in the database, nothing waits for a result.
+# (Celery builds a backend per thread, and daphne runs each request in a new thread: a
+# Redis backend cost every move its set-up.)
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
-CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
-CELERY_RESULT_EXPIRES = 24 * 3600
 CELERY_TIMEZONE = "UTC"
 # A Redis broker hands an unacknowledged task out again after this long; games never
 # queue a task due further ahead than GAMES_ETA_HORIZON_SECONDS (15 minutes), below it.
