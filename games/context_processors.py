@@ -12,7 +12,7 @@ from django.http import HttpRequest
 
 from accounts.models import User
 from games.services.notifications import unread_count
-from games.services.your_move import next_your_move, your_move_count
+from games.services.your_move import next_your_move, your_move_ids
 
 
 class HeaderCounts:
@@ -23,8 +23,13 @@ class HeaderCounts:
         self.user = user
 
     @cached_property
+    def _your_move_ids(self) -> list[int]:
+        # One query serves the count and the next game (the header shows both).
+        return your_move_ids(self.user)
+
+    @cached_property
     def your_move(self) -> int:
-        return your_move_count(self.user)
+        return len(self._your_move_ids)
 
     @cached_property
     def unread(self) -> int:
@@ -32,7 +37,7 @@ class HeaderCounts:
 
     @cached_property
     def next_game_id(self) -> int | None:
-        return next_your_move(self.user)
+        return next_your_move(self.user, ids=self._your_move_ids)
 
 
 def header_counts(request: HttpRequest) -> dict[str, HeaderCounts | None]:

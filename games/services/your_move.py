@@ -49,11 +49,18 @@ def your_move_count(user: User) -> int:
     return Game.objects.your_move(user).count()
 
 
-def next_your_move(user: User, current_game_id: int | None = None) -> int | None:
+def your_move_ids(user: User) -> list[int]:
+    """The ids of the games awaiting ``user``'s move, in the list's order."""
+    return list(Game.objects.your_move(user).values_list("pk", flat=True))
+
+
+def next_your_move(
+    user: User, current_game_id: int | None = None, ids: list[int] | None = None
+) -> int | None:
     """The game to turn to next: the one after ``current_game_id`` in the list (round
     to the first), or the first if that game is not in it; ``None`` when no other game
-    awaits the member."""
-    ids = list(Game.objects.your_move(user).values_list("pk", flat=True))
+    awaits the member. ``ids``: :func:`your_move_ids`, if already read."""
+    ids = your_move_ids(user) if ids is None else list(ids)
     if current_game_id in ids:
         at = ids.index(current_game_id)
         ids = ids[at + 1 :] + ids[:at]
