@@ -112,9 +112,7 @@ def discard(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 def take_from_river(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """River: take a tile (and the newer ones) and play it at once."""
     data = _version(request, RiverForm)
-    moved = solver_help.take_from_river_arranged(
-        pk, request.user, data["version"], data["index"]
-    )
+    moved = solver_help.take_from_river_arranged(pk, request.user, data["version"], data["index"])
     return fragments(request, pk, moved=moved)
 
 
