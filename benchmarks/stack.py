@@ -7,6 +7,7 @@ Only the benchmarks use this; the app itself is started by :mod:`config.runstack
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -15,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from config.runstack import free_port, port_answers
+from config.runstack import daphne_command, free_port, http_answers, listening_socket
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
@@ -84,11 +85,23 @@ def collect_static(root: Path, env: Mapping[str, str]) -> None:
 class Child:
     """A child process whose output goes to a log file."""
 
-    def __init__(self, name: str, args: list[str], env: Mapping[str, str], log: Path) -> None:
+    def __init__(
+        self,
+        name: str,
+        args: list[str],
+        env: Mapping[str, str],
+        log: Path,
+        pass_fds: tuple[int, ...] = (),
+    ) -> None:
         self.name, self.log = name, log
         with log.open("wb") as out:
             self.process = subprocess.Popen(
-                args, cwd=ROOT, env=dict(env), stdout=out, stderr=subprocess.STDOUT
+                args,
+                cwd=ROOT,
+                env=dict(env),
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                pass_fds=pass_fds,
             )
 
     def check(self, deadline: float, waiting_for: str) -> None:
@@ -116,17 +129,47 @@ class Child:
             self.process.wait()
 
 
-def start_daphne(app: str, env: Mapping[str, str], log: Path, timeout: float = 90) -> Child:
-    """One daphne process serving ``app`` on a free port (``PORT`` in ``env`` is set to
-    it, so SITE_URL and the CSRF origin match); returns once it listens."""
+class Web:
+    """The daphne processes serving the site from one listening socket."""
+
+    def __init__(self, children: list[Child], listener: socket.socket) -> None:
+        self.children, self.listener = children, listener
+
+    def cpu_seconds(self) -> float:
+        return sum(child.cpu_seconds() for child in self.children)
+
+    def stop(self, timeout: float = 30) -> None:
+        for child in self.children:
+            child.stop(timeout)
+        self.listener.close()
+
+
+def start_daphne(
+    app: str, env: Mapping[str, str], log: Path, processes: int = 1, timeout: float = 90
+) -> Web:
+    """``processes`` daphne processes serving ``app`` on a free port, as `make run` has
+    them (``PORT`` in ``env`` is that port, so SITE_URL and the CSRF origin match);
+    returns once a page is served. Process ``n`` logs to ``log`` with ``-n`` added."""
     port = int(env["PORT"])
-    args = [sys.executable, "-m", "daphne", "--bind", HOST, "--port", str(port), app]
-    daphne = Child("daphne", args, env, log)
+    listener = listening_socket(port)
+    args = daphne_command(listener, app)
+    children = [
+        Child(
+            f"daphne {n}",
+            args,
+            env,
+            log.with_name(f"{log.stem}-{n}{log.suffix}"),
+            pass_fds=(listener.fileno(),),
+        )
+        for n in range(1, processes + 1)
+    ]
+    web = Web(children, listener)
     deadline = time.monotonic() + timeout
-    while not port_answers(port):
-        daphne.check(deadline, f"listening on port {port}")
+    while not http_answers(port):
+        for child in children:
+            child.check(deadline, f"page served on port {port}")
         time.sleep(0.1)
-    return daphne
+    return web
 
 
 def start_worker(env: Mapping[str, str], log: Path, timeout: float = 90) -> Child:

@@ -42,7 +42,9 @@ def version_in(html: str) -> int | None:
 
 @dataclass
 class MoveTiming:
-    """One move posted: when it was sent and answered (seconds), and its answer."""
+    """One move posted: when it was sent and answered (seconds, a monotonic clock), when
+    it was sent by the machine's clock (``sent_at``, to compare with the server's note of
+    the commit), and its answer."""
 
     game_id: int
     version: int
@@ -50,6 +52,7 @@ class MoveTiming:
     answered: float
     status: int
     committed: bool
+    sent_at: float = 0.0
 
     @property
     def milliseconds(self) -> float:
@@ -144,12 +147,12 @@ class Browser:
             "Referer": f"{self.site}/games/{game_id}/",
         }
         url = f"{self.site}/games/{game_id}/{action}/"
-        sent = time.perf_counter()
+        sent_at, sent = time.time(), time.perf_counter()
         async with self.http.post(url, data={"version": str(version)}, headers=headers) as answer:
             html = await answer.text()
         answered = time.perf_counter()
         committed = answer.status == 200 and version_in(html) == version + 1
-        return MoveTiming(game_id, version, sent, answered, answer.status, committed)
+        return MoveTiming(game_id, version, sent, answered, answer.status, committed, sent_at)
 
     async def close(self) -> None:
         for socket in self._sockets:

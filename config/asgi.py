@@ -1,6 +1,7 @@
 """ASGI entry point served by daphne: HTTP goes to Django, websockets to Channels consumers."""
 
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -8,6 +9,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # One process serves every page and socket from threads: share a connection pool
 # (PostgreSQL only; see DATABASES in config.settings). DATABASE_POOL=false turns it off.
 os.environ.setdefault("DATABASE_POOL", "true")
+# The event loop, the views' threads, the socket renders and the push sender share one
+# interpreter lock. A thread woken by I/O waits until the running one yields it, by
+# default after 5 ms: each hop of a push or a move could cost that much.
+sys.setswitchinterval(0.001)
 
 # Django must be set up before anything imports models (consumers, auth middleware).
 django_asgi_app = get_asgi_application()

