@@ -38,7 +38,10 @@ def lobby(request: AuthenticatedRequest) -> HttpResponse:
 @login_required
 @require_safe
 def my_games(request: AuthenticatedRequest) -> HttpResponse:
-    """The member's games, for the home page (loaded by htmx)."""
+    """The member's games, for the home page (loaded by htmx). The address itself,
+    opened in the browser, leads to the home page where the list belongs."""
+    if not request.htmx:
+        return redirect("home")
     return render(
         request,
         "games/lobby.html#my-games",

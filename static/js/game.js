@@ -564,7 +564,7 @@
   }
 
   document.addEventListener("htmx:wsConnecting", fromGame(function () { liveState("connecting", "Connecting…"); }));
-  document.addEventListener("htmx:wsOpen", fromGame(function () { liveState("open", "Live"); }));
+  document.addEventListener("htmx:wsOpen", fromGame(function () { liveState("open", "Live updates"); }));
   document.addEventListener("htmx:wsClose", fromGame(function () { liveState("closed", "Reconnecting…"); }));
   // A swap in the middle of a drag would pull the tiles from under the pointer: pushes
   // and answers that arrive then wait until the drop, and are applied in order.
@@ -594,7 +594,7 @@
     waiting.forEach(function (html) { htmx.swap(socket, html, { swapStyle: "none" }); });
     refresh();
   }
-  // The header has a socket of its own (notices): only the game's says "Live".
+  // The header has a socket of its own (notices): only the game's says "Live updates".
   function fromGame(handler) {
     return function (event) {
       if (event.target && event.target.matches && event.target.matches(".game-layout")) handler(event);

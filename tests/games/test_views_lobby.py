@@ -112,6 +112,13 @@ def test_my_games_fragment_lists_only_my_games(alice: User, bob: User, carol: Us
     assert "No game in play" in theirs
 
 
+def test_my_games_opened_as_a_page_leads_home(alice_client: Client) -> None:
+    response = alice_client.get(reverse("games:mine"))
+
+    assert response.status_code == 302
+    assert response["Location"] == reverse("home")
+
+
 @pytest.mark.parametrize("path", [LOBBY, NEW, reverse("games:mine")])
 def test_a_visitor_is_sent_to_log_in(client: Client, path: str) -> None:
     response = client.get(path)
