@@ -9,6 +9,8 @@ from games import services
 from games.models import Game, Table
 from games.services import SeatPlan
 from tests.factories import UserFactory
+from tests.games.positions import set_position
+from tests.games.views_support import RACK, TABLE
 
 
 @pytest.fixture(autouse=True)
@@ -50,3 +52,9 @@ def current_game(table: Table) -> Game:
 def game(alice: User, bob: User) -> Game:
     """A two-player game between alice (seat 0) and bob (seat 1), just dealt."""
     return current_game(start_table(alice, bob))
+
+
+@pytest.fixture
+def position(game: Game) -> Game:
+    """The mover holds RACK (their initial meld done) and the table is TABLE."""
+    return set_position(game, TABLE, RACK)

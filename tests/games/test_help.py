@@ -12,15 +12,9 @@ from games.errors import DraftError, NotSeated, NotYourTurn
 from games.models import Game
 from games.services import help as solver_help
 from games.services.history import in_reading_order, mark_new
-from tests.games.positions import set_position
-from tests.games.views_support import RACK, TABLE, mover, waiter
+from tests.games.views_support import TABLE, mover, waiter
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def position(game: Game) -> Game:
-    return set_position(game, TABLE, RACK)
 
 
 def sets(view: object) -> list[list[str]]:

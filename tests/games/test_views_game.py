@@ -21,26 +21,14 @@ from tests.games.views_support import (
     client_for,
     hidden_from,
     mover,
+    post,
     tiles_in,
+    url,
     visible_to,
     waiter,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def position(game: Game) -> Game:
-    """The mover holds RACK (their initial meld done) and the table is TABLE."""
-    return set_position(game, TABLE, RACK)
-
-
-def url(name: str, game: Game) -> str:
-    return reverse(f"games:{name}", kwargs={"pk": game.pk})
-
-
-def post(client: Client, name: str, game: Game, **data: object) -> object:
-    return client.post(url(name, game), data, **HTMX)
 
 
 def board_of(html: str) -> str:

@@ -5,7 +5,6 @@ from dataclasses import replace
 
 import pytest
 from django.test import Client
-from django.urls import reverse
 
 from accounts.models import User
 from engine.tiles import parse_tile
@@ -20,20 +19,12 @@ from tests.games.views_support import (
     hidden_from,
     mover,
     tiles_in,
+    url,
     visible_to,
     waiter,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def position(game: Game) -> Game:
-    return set_position(game, TABLE, RACK)
-
-
-def url(name: str, game: Game) -> str:
-    return reverse(f"games:{name}", kwargs={"pk": game.pk})
 
 
 # --- hint ------------------------------------------------------------------------------

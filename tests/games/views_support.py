@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 
+from django.http import HttpResponse
 from django.test import Client
+from django.urls import reverse
 
 from accounts.models import User
 from engine.state import GameState
@@ -61,3 +63,14 @@ def client_for(user: User) -> Client:
     client = Client()
     client.force_login(user)
     return client
+
+
+def url(name: str, game: Game) -> str:
+    """The address of the game view ``name`` (``games:<name>``) for ``game``."""
+    return reverse(f"games:{name}", kwargs={"pk": game.pk})
+
+
+def post(client: Client, name: str, game: Game, **data: object) -> HttpResponse:
+    """POST ``data`` to the game view ``name`` as htmx does."""
+    response: HttpResponse = client.post(url(name, game), data, **HTMX)
+    return response
