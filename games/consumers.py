@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -33,7 +34,7 @@ from games.conf import presence_seconds
 from games.context_processors import HeaderCounts
 from games.live import game_group, user_group
 from games.models import Game, Seat
-from games.rendering import render_building_notice, render_live_fragments
+from games.rendering import render_building_notice, render_live_fragments, table_seats
 
 HEADER_TEMPLATE = "notifications/_header.html"
 
@@ -72,13 +73,55 @@ class SpectatorRenders:
         started = self._renders.get(game_id)
         loop = asyncio.get_running_loop()
         if started is None or started[0] < version or started[1].get_loop() is not loop:
-            render = database_sync_to_async(_render_game)(game_id, None)
+            render = database_sync_to_async(_render_game)(game_id, None, version)
             started = self._renders[game_id] = (version, asyncio.ensure_future(render))
         # Shielded: a watcher who leaves meanwhile must not cancel the others' render.
         return await asyncio.shield(started[1])
 
 
 spectator_renders = SpectatorRenders()
+
+
+class GameSnapshots:
+    """The game rows (with their table and seats) that this process's consumers loaded
+    last, one per game, so that the renders a move sets off read the game once.
+
+    After a move every connection to the game renders: each player their own view, the
+    spectators one between them. They all need the same committed row, and on a busy
+    server each query waits its turn for the database; so a render for "version V"
+    reuses a row already loaded at V or later. A render for any other reason (a page
+    connects, the clock changed without a move) loads afresh, and its row replaces the
+    one kept. Rows are only read, never saved.
+    """
+
+    def __init__(self, size: int = 512) -> None:
+        self._size = size
+        self._rows: OrderedDict[int, tuple[Game, list[Seat]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def load(self, game_id: int, version: int | None = None) -> tuple[Game, list[Seat]] | None:
+        """The game at ``version`` or newer (``None``: as it is now) and its seats;
+        ``None`` if there is no such game."""
+        if version is not None:
+            with self._lock:
+                kept = self._rows.get(game_id)
+            if kept is not None and kept[0].version >= version:
+                return kept
+        game = Game.objects.select_related("table").filter(pk=game_id).first()
+        if game is None:
+            return None
+        loaded = (game, table_seats(game))
+        with self._lock:
+            kept = self._rows.get(game_id)
+            if kept is None or kept[0].version <= game.version:
+                self._rows[game_id] = loaded
+                self._rows.move_to_end(game_id)
+            while len(self._rows) > self._size:
+                self._rows.popitem(last=False)
+        return loaded
+
+
+snapshots = GameSnapshots()
 
 
 class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
@@ -136,7 +179,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if self.spectating:
             await self._send(await spectator_renders.render(self.game_id, version))
         else:
-            await self._send_game()
+            await self._send_game(version)
 
     async def game_clock(self, event: dict[str, Any]) -> None:
         """The turn's deadline moved, or a seat changed hands, without a move."""
@@ -158,8 +201,11 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if html:
             await self.send(text_data=html)
 
-    async def _send_game(self) -> None:
-        await self._send(await database_sync_to_async(_render_game)(self.game_id, self.user))
+    async def _send_game(self, version: int | None = None) -> None:
+        """Send the game as it is now, or (after news of ``version``) as it is at that
+        version or newer."""
+        rendered = await database_sync_to_async(_render_game)(self.game_id, self.user, version)
+        await self._send(rendered)
 
     async def _send(self, rendered: Rendered | None) -> None:
         if rendered is None:
@@ -177,11 +223,14 @@ def _is_seated(game_id: int, user: User) -> bool | None:
     return Seat.objects.filter(table_id=table_id, user=user, kind=Seat.Kind.PLAYER).exists()
 
 
-def _render_game(game_id: int, user: User | None) -> Rendered | None:
-    game = Game.objects.select_related("table").filter(pk=game_id).first()
-    if game is None:
+def _render_game(game_id: int, user: User | None, version: int | None = None) -> Rendered | None:
+    """The live fragments for ``user``: of ``version`` or newer, or of the game as it is
+    now (``version=None``)."""
+    loaded = snapshots.load(game_id, version)
+    if loaded is None:
         return None
-    return game.version, render_live_fragments(game, user)
+    game, seats = loaded
+    return game.version, render_live_fragments(game, user, seats)
 
 
 def _render_building(game_id: int, user: User, seat: object) -> str:

@@ -80,17 +80,25 @@ class SeatInfo:
     round_total: int
 
 
-def game_context(game: Game, user: User | None) -> dict[str, Any]:
+def table_seats(game: Game) -> list[Seat]:
+    """The seats of ``game``'s table in order, with their members: what the partials
+    need of them."""
+    return list(game.table.seats.select_related("user").order_by("number"))
+
+
+def game_context(game: Game, user: User | None, seats: list[Seat] | None = None) -> dict[str, Any]:
     """The context of the game page and of its partials, for ``user`` (a member), or for
-    any spectator (``None``: what a member without a seat sees)."""
+    any spectator (``None``: what a member without a seat sees). ``seats``:
+    :func:`table_seats`, if already loaded."""
     state = game.engine_state()
-    seats = list(game.table.seats.select_related("user").order_by("number"))
+    if seats is None:
+        seats = table_seats(game)
     players = {s.user_id: s.number for s in seats if s.kind == Seat.Kind.PLAYER}
     me = None if user is None else players.get(user.pk)
     view = spectator_view(state) if me is None else view_for(state, me)
     draft: DraftView | None = None
     if user is not None and me is not None and not game.is_over and game.current_seat == me:
-        draft = read_draft(game, user)
+        draft = read_draft(game, user, me)
     return {
         "game": _public(game),
         "view": view,
@@ -103,16 +111,16 @@ def game_context(game: Game, user: User | None) -> dict[str, Any]:
     }
 
 
-def render_live_fragments(game: Game, user: User | None) -> str:
+def render_live_fragments(game: Game, user: User | None, seats: list[Seat] | None = None) -> str:
     """The live partials for ``user`` (``None``: any spectator), concatenated, ready for
-    out-of-band swaps."""
-    context = {**game_context(game, user), "oob": True}
+    out-of-band swaps. ``seats``: :func:`table_seats`, if already loaded."""
+    context = {**game_context(game, user, seats), "oob": True}
     return "".join(render_to_string(f"{TEMPLATE}#{name}", context) for name in LIVE_PARTIALS)
 
 
 def render_building_notice(game: Game, seat: int) -> str:
     """The out-of-band notice that ``seat`` is building a move."""
-    seats = list(game.table.seats.select_related("user").order_by("number"))
+    seats = table_seats(game)
     infos = _seats(game, spectator_view(game.engine_state()), seats, me=None)
     info = next((s for s in infos if s.number == seat), None)
     if info is None:

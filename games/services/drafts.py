@@ -87,9 +87,11 @@ def draft_changed(turn: Turn) -> bool:
     return _changed(turn.state.table, working_table(turn))
 
 
-def read_draft(game: Game, user: User) -> DraftView:
-    """The turn in progress of ``user``'s seat (read only; takes no lock)."""
-    seat = seat_of(game, user)
+def read_draft(game: Game, user: User, seat: int | None = None) -> DraftView:
+    """The turn in progress of ``user``'s seat (read only; takes no lock). ``seat``:
+    that seat's number, if the caller knows it already."""
+    if seat is None:
+        seat = seat_of(game, user)
     state = game.engine_state()
     turn = Turn(game, state, seat)
     editable = not game.is_over and seat == game.current_seat

@@ -140,6 +140,31 @@ async def test_every_watcher_is_sent_the_new_state_after_a_move(
         await socket.disconnect()
 
 
+async def test_the_renders_of_a_move_read_the_game_once(
+    game: Game, alice: User, bob: User, carol: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sockets = [await connect(game, user) for user in (alice, bob, carol)]
+    for socket in sockets:
+        await socket.receive_from()
+    loads: list[int] = []
+    table_seats = consumers.table_seats
+
+    def counted(found: Game) -> Any:
+        loads.append(found.version)
+        return table_seats(found)
+
+    monkeypatch.setattr(consumers, "table_seats", counted)
+    mover = await db(user_at)(game, game.current_seat)
+
+    await db(services.draw)(game.pk, mover, 0)
+
+    pushed = [await socket.receive_from() for socket in sockets]
+    for socket in sockets:
+        await socket.disconnect()
+    assert all('data-version="1"' in html for html in pushed)
+    assert loads == [1]
+
+
 async def test_spectators_share_one_render_of_a_move_and_players_get_their_own(
     game: Game, alice: User, bob: User, carol: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -150,9 +175,9 @@ async def test_spectators_share_one_render_of_a_move_and_players_get_their_own(
     renders: list[User | None] = []
     render_game = consumers._render_game
 
-    def counted(game_id: int, user: User | None) -> Any:
+    def counted(game_id: int, user: User | None, version: int | None = None) -> Any:
         renders.append(user)
-        return render_game(game_id, user)
+        return render_game(game_id, user, version)
 
     monkeypatch.setattr(consumers, "_render_game", counted)
     mover = await db(user_at)(game, game.current_seat)
