@@ -63,9 +63,10 @@ def publish_players(table_id: int) -> None:
 
 
 def publish_turn(game_id: int, version: int, table_id: int) -> None:
-    """:func:`publish_changed` and :func:`publish_players` at once: a move ended a turn."""
-    changed = {"type": "game.changed", "version": version}
-    _send_all([(game_group(game_id), changed), *_players(table_id)])
+    """:func:`publish_changed` and :func:`publish_players`: a move ended a turn. The
+    game's news goes first, before the players are looked up."""
+    publish_changed(game_id, version)
+    publish_players(table_id)
 
 
 USER_CHANGED: dict[str, object] = {"type": "notifications.changed"}
