@@ -340,6 +340,9 @@ def report(
     refused = len(results.moves) - len(moves)
     push_moves = [m for m in results.pushes if m.committed]
     pushes, missing = push_delays(results.push_pages, push_moves, commits)
+    # The first two pages of part 2 are its players' (see run_pushes).
+    players_pushes, _ = push_delays(results.push_pages[:2], push_moves, commits)
+    watchers_pushes, _ = push_delays(results.push_pages[2:], push_moves, commits)
     load_pushes: list[float] = []
     load_missing = 0
     for game, pages in results.move_pages.items():
@@ -353,6 +356,8 @@ def report(
         (f"move: request to commit, {args.games} games", to_commit, AIM_MOVE_P95_MS),
         (f"move: request to answer, {args.games} games", moves, None),
         (f"push: commit to {len(results.push_pages)} pages of one game", pushes, AIM_PUSH_P95_MS),
+        ("  of which the 2 players' pages", players_pushes, None),
+        (f"  of which the {len(results.push_pages) - 2} watchers' pages", watchers_pushes, None),
         ("push: commit to the players' pages, part 1", load_pushes, None),
         ("move: the moves of part 2, one at a time", [m.milliseconds for m in push_moves], None),
     ]
