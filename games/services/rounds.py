@@ -38,6 +38,8 @@ def record_finished_game(game: Game, state: GameState, now: datetime) -> Game | 
     # The table row is locked after the game row, the order every writer follows, so
     # two writers never wait on each other in a cycle.
     table = Table.objects.select_for_update().get(pk=game.table_id)
+    # The game carries its table as this move leaves it (the answer shows the round).
+    game.table = table
     round_ = Round.from_dict(table.round or {}).record(state)
     table.round = round_.to_dict()
     if not round_.is_over:

@@ -71,14 +71,10 @@ def fragments(
     """After a change: the live partials as the user now sees them, and the message area.
 
     The same partials a websocket push brings; htmx swaps each in by its id. ``moved``
-    is the game as the service just committed it (its table included), which saves
-    loading and decoding it again; a finished game is loaded afresh, since finishing
-    it also scored the round on its table.
+    is the game as the service just committed it (with its table), which saves loading
+    and decoding it again.
     """
-    if moved is not None and not moved.is_over:
-        game = moved
-    else:
-        game = Game.objects.select_related("table").get(pk=game_id)
+    game = moved or Game.objects.select_related("table").get(pk=game_id)
     if not request.htmx:
         if notice:
             messages.success(request, notice)

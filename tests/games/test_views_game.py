@@ -270,6 +270,23 @@ def test_ending_the_turn_plays_the_working_table(position: Game) -> None:
     assert "End turn" not in response.text  # the turn has passed
 
 
+def test_going_out_answers_with_the_result_and_the_rounds_new_scores(game: Game) -> None:
+    position = set_position(game, TABLE, ["K1", "K2", "K3"])
+    me = client_for(mover(position))
+    post(me, "move", position, tile=["K1", "K2", "K3"], source=["rack"] * 3, target="new")
+
+    response = post(me, "play", position, version=0)
+
+    assert response.status_code == 200
+    position.refresh_from_db()
+    assert position.is_over and position.winner_seat == position.engine_state().outcome.winner
+    totals = position.table.engine_round().totals
+    assert totals[position.winner_seat] > 0
+    assert "You win game 1!" in response.text
+    for total in totals:
+        assert f"Round score: </span>{total}<" in response.text
+
+
 def test_an_initial_meld_below_30_is_refused_with_the_rules_sentence(game: Game) -> None:
     position = set_position(game, [], RACK, meld_done=False)
     me = client_for(mover(position))
