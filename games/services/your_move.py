@@ -1,6 +1,6 @@
 """Your move: every game where it is the member's turn, the soonest deadline first.
 
-The page lists :func:`your_move_games`; the header shows :func:`your_move_count`
+The page lists :func:`your_move_games`; the header shows how many :func:`your_move_ids`
 (through :mod:`games.context_processors`); "next game" is :func:`next_your_move`.
 """
 
@@ -45,10 +45,6 @@ def your_move_games(user: User, limit: int | None = None) -> list[YourMoveGame]:
     return [_entry(game, user) for game in games]
 
 
-def your_move_count(user: User) -> int:
-    return Game.objects.your_move(user).count()
-
-
 def your_move_ids(user: User) -> list[int]:
     """The ids of the games awaiting ``user``'s move, in the list's order."""
     return list(Game.objects.your_move(user).values_list("pk", flat=True))
@@ -60,7 +56,7 @@ def next_your_move(
     """The game to turn to next: the one after ``current_game_id`` in the list (round
     to the first), or the first if that game is not in it; ``None`` when no other game
     awaits the member. ``ids``: :func:`your_move_ids`, if already read."""
-    ids = your_move_ids(user) if ids is None else list(ids)
+    ids = your_move_ids(user) if ids is None else ids
     if current_game_id in ids:
         at = ids.index(current_game_id)
         ids = ids[at + 1 :] + ids[:at]

@@ -16,7 +16,7 @@ from games import presence, services, tasks
 from games.models import Game, Notification, Seat
 from games.services import SeatPlan
 from games.services import notifications as notices
-from games.services.your_move import next_your_move, your_move_count, your_move_games
+from games.services.your_move import next_your_move, your_move_games, your_move_ids
 from tests.factories import UserFactory
 from tests.games.clocks import DAY, HOUR, T0, at
 from tests.games.conftest import current_game, start_table
@@ -291,7 +291,7 @@ def test_your_move_lists_my_games_soonest_deadline_first(alice: User, at: Any) -
 
     assert [g.id for g in listed] == [soon.pk, middle.pk, late.pk]
     assert listed[0].is_correspondence and listed[0].opponents == (str(mover_other(soon, alice)),)
-    assert your_move_count(alice) == 3
+    assert len(your_move_ids(alice)) == 3
     assert next_your_move(alice) == soon.pk
     assert next_your_move(alice, soon.pk) == middle.pk
     assert next_your_move(alice, late.pk) == soon.pk  # round to the first again
