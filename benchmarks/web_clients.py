@@ -52,7 +52,7 @@ class MoveTiming:
     answered: float
     status: int
     committed: bool
-    sent_at: float = 0.0
+    sent_at: float
 
     @property
     def milliseconds(self) -> float:
