@@ -1,15 +1,21 @@
-"""Benchmark the exact solver on the sample positions.
+"""Benchmark the exact solver on the sample positions, under the web's budget.
 
 Run ``python benchmarks/bench_solver.py`` from the repository root. Every position is
 solved in one warm process (after one untimed warm-up pass) with the "tiles"
-objective (the headline) and the "value" objective, and each answer is compared with
-the position's reference optimum. The table gives, per table-size bucket, the count,
-p50/p90/max wall time in milliseconds and whether every answer was optimal; the last
-line sums up both objectives.
+objective (the headline) and the "value" objective, each with the web's budget
+(``--budget-ms``, default 2000), and each answer is compared with the position's
+reference optimum. The table gives, per table-size bucket, the count, p50/p90/max
+wall time in milliseconds, whether every answer was optimal and how many were
+proven best (``exact``: must be all); the summary line sums up both objectives.
+
+Then the worst cases of issue 8 (``tests/engine/worst_cases.py``), each solved in a
+fresh process under the same budget: wall time, peak memory, tiles laid and whether
+the answer was exact.
 
 Options: ``--positions FILE`` (default: tests/engine/data/sample-positions.json),
 ``--repeat N`` (timed passes, default 3; the median time per position is used),
-``--check`` (also judge every answer with engine.verdict.judge_turn).
+``--check`` (also judge every answer with engine.verdict.judge_turn),
+``--budget-ms N``, ``--no-worst`` (skip the worst cases).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import json
 import statistics
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +33,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.ruleset import Ruleset  # noqa: E402
-from engine.solver import Solution, solve  # noqa: E402
+from engine.solver import Budget, Solution, solve  # noqa: E402
 from engine.tiles import Tile, parse_tiles  # noqa: E402
+from tests.engine.worst_cases import CASES, run_in_child  # noqa: E402
 
 DEFAULT = ROOT / "tests" / "engine" / "data" / "sample-positions.json"
 BUCKETS = ("t00", "t15", "t30", "t45", "t60", "t75", "t90", "initial", "edge")
@@ -54,12 +62,12 @@ def optimal(position: dict[str, Any], objective: str, solution: Solution) -> boo
     return (tiles < 0 or solution.n == tiles) and (value < 0 or solution.value == value)
 
 
-def run_one(position: dict[str, Any], objective: str) -> tuple[float, Solution]:
+def run_one(position: dict[str, Any], objective: str, budget: Budget) -> tuple[float, Solution]:
     table = [parse_tiles(tile_set) for tile_set in position["table"]]
     rack = parse_tiles(position["rack"])
     done = position["mode"] != "initial"
     start = time.perf_counter()
-    solution = solve(table, rack, done, Ruleset(), objective)  # type: ignore[arg-type]
+    solution = solve(table, rack, done, Ruleset(), objective, budget)  # type: ignore[arg-type]
     return (time.perf_counter() - start) * 1000, solution
 
 
@@ -91,61 +99,95 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--budget-ms", type=int, default=2000)
+    parser.add_argument("--no-worst", action="store_true")
     args = parser.parse_args()
     positions = json.loads(args.positions.read_text())["positions"]
-    all_ok = True
+    budget = Budget(seconds=args.budget_ms / 1000)
+    all_ok = all_exact = True
     summaries = []
     for objective in ("tiles", "value"):
         for position in positions:  # warm-up: fills the memo tables once
-            run_one(position, objective)
-        rows: dict[str, list[tuple[float, bool]]] = {}
+            run_one(position, objective, budget)
+        rows: dict[str, list[Row]] = {}
         for position in positions:
             if objective == "value" and position["mode"] == "initial":
                 continue
             times = []
-            ok = True
+            ok = exact = True
             for _ in range(max(1, args.repeat)):
-                ms, solution = run_one(position, objective)
+                ms, solution = run_one(position, objective, budget)
                 times.append(ms)
                 ok = ok and optimal(position, objective, solution)
+                exact = exact and solution.exact
             if args.check:
                 ok = ok and judged(position, solution)
             ms = statistics.median(times)
             if args.verbose:
                 print(f"{position['id']:32} {ms:8.1f} ms {'ok' if ok else 'WRONG'}")
-            rows.setdefault(bucket(position["id"]), []).append((ms, ok))
-        ok, summary = report(objective, rows)
-        all_ok = all_ok and ok
+            rows.setdefault(bucket(position["id"]), []).append(Row(ms, ok, exact))
+        ok, exact, summary = report(objective, rows)
+        all_ok, all_exact = all_ok and ok, all_exact and exact
         summaries.append(summary)
-    print(f"\nsummary: {'; '.join(summaries)}; all optimal: {'yes' if all_ok else 'NO'}")
-    return 0 if all_ok else 1
+    print(
+        f"\nsummary: {'; '.join(summaries)}; all optimal: {'yes' if all_ok else 'NO'};"
+        f" all exact: {'yes' if all_exact else 'NO'}"
+    )
+    if not args.no_worst:
+        worst_cases(args.budget_ms / 1000)
+    return 0 if all_ok and all_exact else 1
 
 
-def report(objective: str, rows: dict[str, list[tuple[float, bool]]]) -> tuple[bool, str]:
-    print(f"\nobjective={objective}")
-    print(f"{'bucket':8} {'count':>5} {'p50 ms':>8} {'p90 ms':>8} {'max ms':>8}  optimal")
+@dataclass(frozen=True)
+class Row:
+    """One position's median time, and whether its answers were optimal and exact."""
+
+    ms: float
+    ok: bool
+    exact: bool
+
+
+def report(objective: str, rows: dict[str, list[Row]]) -> tuple[bool, bool, str]:
+    print(f"\nobjective={objective} (budget per answer as given by --budget-ms)")
+    print(f"{'bucket':8} {'count':>5} {'p50 ms':>8} {'p90 ms':>8} {'max ms':>8}  optimal  exact")
     every: list[float] = []
     every_ok = True
+    exact_count = 0
     for name in (*BUCKETS, "other"):
         if name not in rows:
             continue
-        times = [ms for ms, _ in rows[name]]
-        ok = all(flag for _, flag in rows[name])
+        times = [row.ms for row in rows[name]]
+        ok = all(row.ok for row in rows[name])
+        exact = sum(row.exact for row in rows[name])
         every.extend(times)
         every_ok = every_ok and ok
+        exact_count += exact
         print(
             f"{name:8} {len(times):5} {percentile(times, 0.5):8.1f} {percentile(times, 0.9):8.1f}"
-            f" {max(times):8.1f}  {'yes' if ok else 'NO'}"
+            f" {max(times):8.1f}  {'yes' if ok else 'NO':7}  {exact}/{len(times)}"
         )
     print(
         f"{'all':8} {len(every):5} {percentile(every, 0.5):8.1f} {percentile(every, 0.9):8.1f}"
-        f" {max(every):8.1f}  {'yes' if every_ok else 'NO'}"
+        f" {max(every):8.1f}  {'yes' if every_ok else 'NO':7}  {exact_count}/{len(every)}"
     )
     p50, p90, worst = percentile(every, 0.5), percentile(every, 0.9), max(every)
     summary = (
         f"{objective} {len(every)} positions p50 {p50:.1f} ms p90 {p90:.1f} ms max {worst:.1f} ms"
+        f" exact {exact_count}/{len(every)}"
     )
-    return every_ok, summary
+    return every_ok, exact_count == len(every), summary
+
+
+def worst_cases(seconds: float) -> None:
+    """The worst cases of issue 8, each in a fresh process so its peak memory is its own."""
+    print(f"\nworst cases (budget {seconds:g} s, each in its own process)")
+    print(f"{'case':14} {'time s':>7} {'peak MB':>8} {'laid':>5}  exact  legal")
+    for name in CASES:
+        run = run_in_child(name, seconds)
+        print(
+            f"{name:14} {run.seconds:7.2f} {run.peak_mb:8.0f} {run.played:5}"
+            f"  {'yes' if run.exact else 'no':5}  {'yes' if run.legal else 'NO'}"
+        )
 
 
 if __name__ == "__main__":

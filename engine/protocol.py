@@ -68,19 +68,23 @@ Answer::
 The best play for a position (the exact solver, :func:`engine.solver.solve`). A line::
 
     {"id": "p1", "table": [["R5", "R6", "R7", "R8"]], "rack": ["J", "R9", "B2"],
-     "initial_meld_done": true, "objective": "tiles", "ruleset": {}}
+     "initial_meld_done": true, "objective": "tiles", "ruleset": {}, "budget_ms": 2000}
 
 ``table`` (a valid arrangement: a list of sets) and ``rack`` are required;
 ``initial_meld_done`` defaults to true, ``objective`` to ``"tiles"`` (most rack tiles,
 ties broken by the highest face value) or may be ``"value"`` (highest face value, ties
-broken by most tiles); ``ruleset`` as for ``judge``. Answer::
+broken by most tiles); ``ruleset`` as for ``judge``. ``budget_ms`` is the wall-clock
+time the solver may spend on the line, a whole number of milliseconds from 1 to
+600000; it defaults to 2000, so no line runs without a bound. Answer::
 
     {"id": "p1", "played": ["R9", "J"], "table_after": [["J", "R5", "R6", "R7", "R8", "R9"]],
-     "n": 2, "value": 9}
+     "n": 2, "value": 9, "exact": true}
 
 ``played`` lists the rack tiles laid (empty when nothing is legal, and then
 ``table_after`` is the table as given), ``n`` their number (jokers included) and
-``value`` the face value of the numbered tiles laid (jokers count 0). A table with an
+``value`` the face value of the numbered tiles laid (jokers count 0). ``exact`` is
+true when the play is proven best, false when the budget ran out first and it is the
+best legal play found (an empty play then means none was found). A table with an
 invalid set, or more copies of a tile than the game has, is an ``error`` line.
 
 Adding a command
@@ -110,6 +114,7 @@ from typing import Any, TextIO
 from engine.ruleset import Ruleset
 from engine.scoring import ENDINGS, score_game
 from engine.sets import analyse_set
+from engine.solver import Budget
 from engine.solver import solve as solve_position
 from engine.tiles import COPIES, JOKER, JOKER_COUNT, NotationError, Tile, format_tiles, parse_tile
 from engine.verdict import judge_turn
@@ -291,6 +296,9 @@ _KINDS: dict[str, Callable[[Mapping[str, Any], Ruleset], Answer]] = {
 
 # -- solve -----------------------------------------------------------------------------
 
+SOLVE_BUDGET_MS = 2000
+"""The solver's time per ``solve`` line when the line gives no ``budget_ms``."""
+
 
 @register_command("solve", "the best play for a table and a rack (exact solver), one per line")
 def solve(line: Mapping[str, Any]) -> Answer:
@@ -299,8 +307,12 @@ def solve(line: Mapping[str, Any]) -> Answer:
     >>> answer = solve({"id": "e", "table": [["R5", "R6", "R7", "R8"]], "rack": ["J", "R9"]})
     >>> answer["played"], answer["n"], answer["value"]
     (['R9', 'J'], 2, 9)
-    >>> answer["table_after"]
-    [['J', 'R5', 'R6', 'R7', 'R8', 'R9']]
+    >>> answer["table_after"], answer["exact"]
+    ([['J', 'R5', 'R6', 'R7', 'R8', 'R9']], True)
+    >>> solve({"id": "x", "table": [], "rack": ["R7"], "budget_ms": 0})
+    Traceback (most recent call last):
+    ...
+    engine.protocol.ProtocolError: budget_ms must be a whole number from 1 to 600000; got 0
     >>> solve({"id": "x", "table": [["R5", "R6"]], "rack": ["R7"]})
     Traceback (most recent call last):
     ...
@@ -316,17 +328,26 @@ def solve(line: Mapping[str, Any]) -> Answer:
     objective = line.get("objective", "tiles")
     if objective not in ("tiles", "value"):
         raise ProtocolError(f'objective must be "tiles" or "value"; got {objective!r}')
+    budget_ms = line.get("budget_ms", SOLVE_BUDGET_MS)
+    if (
+        isinstance(budget_ms, bool)
+        or not isinstance(budget_ms, int)
+        or not 0 < budget_ms <= 600_000
+    ):
+        raise ProtocolError(f"budget_ms must be a whole number from 1 to 600000; got {budget_ms!r}")
     for i, tiles in enumerate(table):
         analysis = analyse_set(tiles, ruleset)
         if not analysis.valid:
             raise ProtocolError(f"table[{i}] is not a valid set: {analysis.problem}")
     _check_tile_counts([*(tile for tiles in table for tile in tiles), *rack])
-    solution = solve_position(table, rack, done, ruleset, objective)
+    budget = Budget(seconds=budget_ms / 1000)
+    solution = solve_position(table, rack, done, ruleset, objective, budget)
     return {
         "played": format_tiles(solution.played),
         "table_after": [format_tiles(tiles) for tiles in solution.table_after],
         "n": solution.n,
         "value": solution.value,
+        "exact": solution.exact,
     }
 
 

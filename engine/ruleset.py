@@ -13,6 +13,16 @@ the valid ones.
 Traceback (most recent call last):
 ...
 engine.ruleset.RulesetError: joker_penalty must be one of 25, 30; got 40
+
+Options that could never be met, or would let racks grow without bound, are refused:
+the initial-meld minimum is at most :data:`MAX_INITIAL_MELD` (and with a single-set
+meld at most the largest value one set can have, :data:`LARGEST_SET_VALUE`), and a
+timed-out turn draws at most :data:`MAX_PENALTY_DRAW` tiles.
+
+>>> Ruleset.from_dict({"initial_meld_single_set": True, "initial_meld_min": 100})
+Traceback (most recent call last):
+...
+engine.ruleset.RulesetError: initial_meld_min must be at most 91 with a single-set initial meld ...
 """
 
 from __future__ import annotations
@@ -34,13 +44,32 @@ Direction = Literal["clockwise", "counter_clockwise"]
 
 
 class RulesetError(ValueError):
-    """An unknown option, a bad value or an unknown preset."""
+    """An unknown option, a bad value or an unknown preset; ``option`` names the
+    option at fault, when there is one."""
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
+
+
+MAX_INITIAL_MELD = 150
+"""The highest initial-meld minimum: a starting rack of high tiles can reach it (eight
+13s and six 12s make 176), while a higher one would keep players drawing until their
+racks held enough, and the solver searching ever larger racks."""
+
+MAX_PENALTY_DRAW = 3
+"""The most tiles a timed-out turn draws (RULES.md R4.6 has 3): more would grow the
+rack of a player who is away faster than anyone can play it down."""
+
+LARGEST_SET_VALUE = {"face": 91, "house": 95}
+"""The largest value a single set can have under ``meld_values``: the run 1-13 (with or
+without 13-1 wrap a run holds each number once); a group of four is worth less."""
 
 
 # Allowed values per option: a tuple lists every choice; a (min, max) range for
 # integers is given as a range object so the message can name its bounds.
 _CHOICES: dict[str, tuple[Any, ...] | range] = {
-    "initial_meld_min": range(0, 1001),
+    "initial_meld_min": range(0, MAX_INITIAL_MELD + 1),
     "initial_meld_single_set": (False, True),
     "initial_meld_same_turn_manipulation": (False, True),
     "meld_values": ("face", "house"),
@@ -55,8 +84,8 @@ _CHOICES: dict[str, tuple[Any, ...] | range] = {
     "pool_empty_scoring": ("difference", "face", "winner_difference"),
     "pool_empty_end": ("play_until_blocked", "one_more_round", "immediate"),
     "turn_time_limit_s": range(1, 366 * 24 * 3600 + 1),
-    "failed_turn_penalty_draw": range(0, 11),
-    "overtime_penalty_draw": range(0, 11),
+    "failed_turn_penalty_draw": range(0, MAX_PENALTY_DRAW + 1),
+    "overtime_penalty_draw": range(0, MAX_PENALTY_DRAW + 1),
     "draw_mode": ("single", "river"),
     "players": range(2, 5),
     "rack_size": (14, 16),
@@ -100,6 +129,14 @@ class Ruleset:
     def __post_init__(self) -> None:
         for field in fields(self):
             _check(field.name, getattr(self, field.name))
+        largest = LARGEST_SET_VALUE[self.meld_values]
+        if self.initial_meld_single_set and self.initial_meld_min > largest:
+            raise RulesetError(
+                f"initial_meld_min must be at most {largest} with a single-set initial meld "
+                f"and {self.meld_values} values: no set is worth more; "
+                f"got {self.initial_meld_min}",
+                "initial_meld_min",
+            )
 
     @classmethod
     def preset(cls, name: str) -> Ruleset:
@@ -169,13 +206,14 @@ def _check(name: str, value: Any) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or value not in choices:
             raise RulesetError(
                 f"{name} must be a whole number from {choices.start} to {choices.stop - 1}; "
-                f"got {value!r}"
+                f"got {value!r}",
+                name,
             )
         return
     # bool is a subclass of int: compare types too, so 1 is not accepted for True.
     if not any(value == choice and type(value) is type(choice) for choice in choices):
         allowed = ", ".join(_show(choice) for choice in choices)
-        raise RulesetError(f"{name} must be one of {allowed}; got {_show(value)}")
+        raise RulesetError(f"{name} must be one of {allowed}; got {_show(value)}", name)
 
 
 def _show(value: Any) -> str:

@@ -12,9 +12,17 @@ from typing import Any
 from django import forms
 
 from accounts.models import User
-from engine.ruleset import PRESETS, Ruleset
+from engine.ruleset import (
+    LARGEST_SET_VALUE,
+    MAX_INITIAL_MELD,
+    MAX_PENALTY_DRAW,
+    PRESETS,
+    Ruleset,
+    RulesetError,
+)
 from games.clock import CORRESPONDENCE_TURN_SECONDS, DAY, LIVE_TURN_SECONDS
 from games.models import BotLevel, Delivery, NotificationKind, Preset, Table
+from games.parsing import BadInput, JSONTextField, NumberField, parse_number
 from games.services import NEW_SET, RACK, SeatPlan
 from games.services.listing import OPTION_LABELS, turn_label
 
@@ -74,11 +82,18 @@ OPTION_HELP = {
     "lowest total wins.",
     "allow_wrap": "Runs may go on from 13 to 1, like 12 13 1.",
     "draw_mode": "With the River a player draws two tiles and discards one face up.",
+    "initial_meld_min": f"From 0 to {MAX_INITIAL_MELD}; with a single-set meld at most "
+    f"{LARGEST_SET_VALUE['face']} (face values) or {LARGEST_SET_VALUE['house']} (house "
+    "values), as no set is worth more.",
+    "failed_turn_penalty_draw": f"At most {MAX_PENALTY_DRAW} tiles.",
+    "overtime_penalty_draw": f"At most {MAX_PENALTY_DRAW} tiles.",
 }
+# The ranges are checked by the ruleset itself (see clean), so the form refuses what
+# the engine refuses, in its words; the browser is told them too.
 NUMBER_OPTIONS = {
-    "initial_meld_min": (0, 1000),
-    "failed_turn_penalty_draw": (0, 10),
-    "overtime_penalty_draw": (0, 10),
+    "initial_meld_min": (0, MAX_INITIAL_MELD),
+    "failed_turn_penalty_draw": (0, MAX_PENALTY_DRAW),
+    "overtime_penalty_draw": (0, MAX_PENALTY_DRAW),
 }
 OPTION_FIELDS = [
     "initial_meld_min",
@@ -182,7 +197,8 @@ class TableForm(forms.Form):
             field = forms.BooleanField(label=label, required=False, initial=initial)
         elif key in NUMBER_OPTIONS:
             low, high = NUMBER_OPTIONS[key]
-            field = forms.IntegerField(label=label, min_value=low, max_value=high, initial=initial)
+            widget = forms.NumberInput(attrs={"min": low, "max": high})
+            field = forms.IntegerField(label=label, initial=initial, widget=widget)
         else:
             choices = CHOICE_OPTIONS[key]
             coerce = int if isinstance(choices[0][0], int) else str
@@ -211,6 +227,7 @@ class TableForm(forms.Form):
             if seconds not in offered:
                 kind = "live" if clock == Table.Clock.LIVE else "correspondence"
                 self.add_error("turn_seconds", f"Choose one of the {kind} times.")
+        self._check_rules(cleaned)
         count = cleaned.get("seats")
         if not count:
             return cleaned
@@ -222,6 +239,17 @@ class TableForm(forms.Form):
                 plans.append(plan)
         cleaned["plans"] = plans
         return cleaned
+
+    def _check_rules(self, cleaned: dict[str, Any]) -> None:
+        """The options as the engine takes them: out of range, or a combination that
+        cannot be met (a single-set meld above the largest set), is refused by the
+        ruleset and shown by its field."""
+        if cleaned.get("preset") is None or any(key not in cleaned for key in OPTION_FIELDS):
+            return  # a field is already refused
+        try:
+            Ruleset.from_dict({key: cleaned[key] for key in OPTION_FIELDS}, cleaned["preset"])
+        except RulesetError as error:
+            self.add_error(error.option if error.option in self.fields else None, str(error))
 
     def _seat_plan(
         self, number: int, cleaned: dict[str, Any], invited: set[int]
@@ -262,7 +290,7 @@ class TableForm(forms.Form):
 def _target(value: str) -> int | str:
     if value in (RACK, NEW_SET):
         return value
-    return int(value)
+    return parse_number(value)
 
 
 class MoveForm(forms.Form):
@@ -272,8 +300,8 @@ class MoveForm(forms.Form):
     index from 0; the target is a set index, ``new`` or ``rack``.
     """
 
-    target = forms.RegexField(regex=r"^(rack|new|\d{1,3})$")
-    position = forms.IntegerField(min_value=0, max_value=200, required=False)
+    target = forms.RegexField(regex=r"^(rack|new|[0-9]{1,3})$")
+    position = NumberField(min_value=0, max_value=200, required=False)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -282,10 +310,11 @@ class MoveForm(forms.Form):
         if not tiles or len(tiles) != len(sources) or len(tiles) > 40:
             raise forms.ValidationError("Choose the tiles to move.")
         picks: list[tuple[str, int | str]] = []
-        for tile, source in zip(tiles, sources, strict=True):
-            if source != RACK and not source.isdigit():
-                raise forms.ValidationError("Choose the tiles to move.")
-            picks.append((tile, source if source == RACK else int(source)))
+        try:
+            for tile, source in zip(tiles, sources, strict=True):
+                picks.append((tile, source if source == RACK else parse_number(source, high=200)))
+        except BadInput:
+            raise forms.ValidationError("Choose the tiles to move.") from None
         cleaned["picks"] = picks
         if "target" in cleaned:
             cleaned["target"] = _target(cleaned["target"])
@@ -295,7 +324,7 @@ class MoveForm(forms.Form):
 class VersionForm(forms.Form):
     """What every move sends: the game's version the player was shown."""
 
-    version = forms.IntegerField(min_value=0)
+    version = NumberField(min_value=0)
 
 
 class DiscardForm(VersionForm):
@@ -303,13 +332,13 @@ class DiscardForm(VersionForm):
 
 
 class RiverForm(VersionForm):
-    index = forms.IntegerField(min_value=0, max_value=200)
+    index = NumberField(min_value=0, max_value=200)
 
 
 class TableJSONForm(forms.Form):
     """A whole working table as JSON (the solver's hint, loaded into the draft)."""
 
-    table = forms.JSONField()
+    table = JSONTextField()
 
     def clean_table(self) -> list[list[str]]:
         table = self.cleaned_data["table"]
@@ -345,7 +374,7 @@ class PreferencesForm(forms.Form):
 
 
 class VacationForm(forms.Form):
-    days = forms.IntegerField(label="Days", min_value=1, max_value=366, initial=3)
+    days = NumberField(label="Days", min_value=1, max_value=366, initial=3)
     starts_on = forms.DateField(
         label="Starting on",
         required=False,

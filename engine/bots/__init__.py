@@ -45,6 +45,7 @@ from engine.actions import Action, Discard, Draw, Pass, Play, TakeFromRiver
 from engine.bots._plans import best_move, new_sets_move
 from engine.bots._strong import strong_move
 from engine.bots._turn import Move, Turn
+from engine.solver import Budget
 from engine.state import GameState
 from engine.tiles import Tile
 from engine.views import PlayerView, view_for
@@ -78,10 +79,15 @@ class RejectedPlayWarning(UserWarning):
     """The solver proposed a play that the turn verdict refuses; the bot did not use it."""
 
 
-def choose_action(view: PlayerView, level: Level, rng: random.Random) -> Action:
+def choose_action(
+    view: PlayerView, level: Level, rng: random.Random, budget: Budget | None = None
+) -> Action:
     """The action a bot of ``level`` takes in ``view``; it is always legal.
 
     ``rng`` breaks ties where the bot has no preference, so a seeded game replays.
+    ``budget`` bounds all the solver work of the choice together (None: no bound, and
+    the choice is the same on every machine); past it the bot plays the best it
+    found, or draws (passes when the pool is empty) if it found nothing.
 
     >>> from engine.game import new_game
     >>> from engine.ruleset import Ruleset
@@ -103,7 +109,7 @@ def choose_action(view: PlayerView, level: Level, rng: random.Random) -> Action:
     if "discard" in view.actions:
         assert view.pending_draw is not None
         return Discard(choose_discard(view.pending_draw, view.rack, rng))
-    turn = Turn.from_view(view)
+    turn = Turn.from_view(view, budget)
     move = _checked(turn, _PLANNERS[level](turn, rng), level)
     if "take_from_river" in view.actions:
         river = _river_choice(view, turn, level)
@@ -114,7 +120,13 @@ def choose_action(view: PlayerView, level: Level, rng: random.Random) -> Action:
     return Draw() if "draw" in view.actions else Pass()
 
 
-def choose_for(state: GameState, seat: int, level: Level, rng: random.Random) -> Action:
+def choose_for(
+    state: GameState,
+    seat: int,
+    level: Level,
+    rng: random.Random,
+    budget: Budget | None = None,
+) -> Action:
     """:func:`choose_action` for ``seat``, seeing only that seat's view of ``state``.
 
     >>> from engine.game import new_game
@@ -123,7 +135,7 @@ def choose_for(state: GameState, seat: int, level: Level, rng: random.Random) ->
     >>> type(choose_for(state, 2, "easy", random.Random(0))).__name__
     'Play'
     """
-    return choose_action(view_for(state, seat), level, rng)
+    return choose_action(view_for(state, seat), level, rng, budget)
 
 
 def choose_discard(drawn: tuple[Tile, ...], rack: tuple[Tile, ...], rng: random.Random) -> Tile:

@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from engine.actions import Table
 from engine.bots._plans import best_move, new_sets_move
 from engine.bots._turn import Move, Turn
-from engine.solver import solve
 from engine.tiles import JOKER, Tile
 
 
@@ -143,7 +142,7 @@ def _guess_racks(turn: Turn, rng: random.Random, style: Style) -> list[tuple[Til
 
 
 def _goes_out(turn: Turn, table: Table, rack: tuple[Tile, ...]) -> bool:
-    return solve(table, rack, True, turn.rules).n == len(rack)
+    return turn.goes_out(table, rack)
 
 
 def _near(table: Table, rack: tuple[Tile, ...]) -> Table:

@@ -6,13 +6,14 @@ tile it describes the turn as the verdict will judge it (the rack plus the key t
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from dataclasses import dataclass, replace
 
 from engine.actions import Table
 from engine.ruleset import Ruleset
 from engine.scoring import rack_total
-from engine.solver import Objective, Solution, arrange, solve
+from engine.solver import Budget, Objective, OutOfBudget, Solution, arrange, solve
 from engine.tiles import Tile, format_tiles, full_set
 from engine.verdict import judge_turn
 from engine.views import PlayerView
@@ -25,6 +26,11 @@ class Turn:
     ``opponents`` are the other players' rack sizes in the order they play next;
     ``key`` is a River key tile being considered (already on ``rack``) and
     ``plunder`` the number of newer River tiles that would come with it.
+
+    ``deadline`` (a :func:`time.monotonic` instant) and ``states`` bound the solver:
+    every solver call of the turn gets what is left until the deadline, so a level
+    that calls it several times still keeps to one overall budget; ``states`` bounds
+    each call's memory. None: no bound.
     """
 
     rules: Ruleset
@@ -38,10 +44,13 @@ class Turn:
     opponents_melded: tuple[bool, ...] = ()
     key: Tile | None = None
     plunder: int = 0
+    deadline: float | None = None
+    states: int | None = None
 
     @classmethod
-    def from_view(cls, view: PlayerView) -> Turn:
-        """The turn of the viewer of ``view`` (who must be the player to move).
+    def from_view(cls, view: PlayerView, budget: Budget | None = None) -> Turn:
+        """The turn of the viewer of ``view`` (who must be the player to move), with
+        ``budget`` for all its solver calls together.
 
         >>> from engine.game import new_game
         >>> from engine.views import view_for
@@ -64,7 +73,18 @@ class Turn:
             final_round=view.final_turns_left is not None,
             river=view.river,
             opponents_melded=tuple(view.initial_meld_done[other] for other in order),
+            deadline=_deadline(budget),
+            states=budget.states if budget is not None else None,
         )
+
+    def budget(self) -> Budget | None:
+        """What is left of the turn's budget, for one more solver call (None: no bound).
+        Past the deadline a call still gets a moment: it answers at once with the
+        best it can, often nothing."""
+        if self.deadline is None:
+            return None if self.states is None else Budget(states=self.states)
+        left = max(self.deadline - time.monotonic(), _LAST_MOMENT)
+        return Budget(seconds=left, states=self.states)
 
     def with_key(self, key: Tile, plunder: int) -> Turn:
         """The same turn with a River key tile on the rack and ``plunder`` tiles to come."""
@@ -111,22 +131,35 @@ class Turn:
         table = self.table if table is None else table
         rack = self.rack if rack is None else rack
         if self.meld_done or not self.rules.initial_meld_same_turn_manipulation:
-            return solve(table, rack, self.meld_done, self.rules, objective)
+            return solve(table, rack, self.meld_done, self.rules, objective, self.budget())
         rack_only = replace(self.rules, initial_meld_same_turn_manipulation=False)
-        meld = solve((), rack, False, rack_only, objective)
+        meld = solve((), rack, False, rack_only, objective, self.budget())
         if not meld.n:
-            return Solution((), table, 0, 0)
+            return Solution((), table, 0, 0, meld.exact)
         rest = Counter(rack)
         rest.subtract(meld.played)
-        more = solve(table, tuple(rest.elements()), True, self.rules, objective)
+        more = solve(table, tuple(rest.elements()), True, self.rules, objective, self.budget())
         played = tuple(sorted((*meld.played, *more.played)))
         return Solution(
-            played, (*more.table_after, *meld.table_after), len(played), meld.value + more.value
+            played,
+            (*more.table_after, *meld.table_after),
+            len(played),
+            meld.value + more.value,
+            meld.exact and more.exact,
         )
 
+    def goes_out(self, table: Table, rack: tuple[Tile, ...]) -> bool:
+        """Whether a player holding ``rack``, melded, can lay it all on ``table`` (as
+        far as the solver can tell in what is left of the budget)."""
+        return solve(table, rack, True, self.rules, budget=self.budget()).n == len(rack)
+
     def arrange(self, table: Table, tiles: tuple[Tile, ...]) -> Table | None:
-        """A legal layout of ``table`` plus ``tiles``, or None."""
-        return arrange(table, tiles, self.meld_done, self.rules)
+        """A legal layout of ``table`` plus ``tiles``, or None (also when the budget
+        runs out before the solver can tell)."""
+        try:
+            return arrange(table, tiles, self.meld_done, self.rules, self.budget())
+        except OutOfBudget:
+            return None
 
     def move(self, table_after: Table, played: tuple[Tile, ...]) -> Move:
         """A candidate play of ``played`` (rack tiles) leaving ``table_after``."""
@@ -162,6 +195,15 @@ class Turn:
         """The table and rack in notation, for messages."""
         sets = " | ".join(" ".join(format_tiles(s)) for s in self.table) or "(empty)"
         return f"{sets}; rack {' '.join(format_tiles(self.rack))}"
+
+
+_LAST_MOMENT = 0.001  # seconds a solver call gets once the turn's deadline has passed
+
+
+def _deadline(budget: Budget | None) -> float | None:
+    if budget is None or budget.seconds is None:
+        return None
+    return time.monotonic() + budget.seconds
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,10 +29,24 @@ otherwise the programme runs breadth first with a floor under the score, lowered
 until a play above it is found, which is then the best (no state of a better play was
 ever cut). States are pruned when they cannot beat the floor, when their runs cannot
 be served by the tiles left, or when another state can do everything they can.
+
+Bounded work (:mod:`._budget`): ``solve`` and ``arrange`` take a :class:`Budget`
+(wall-clock seconds, search states). ``solve`` spends half of it on the exact strategy
+above; if that does not finish, the rest goes to finding a good legal play: the best
+play of new sets from the rack alone, then depth first over the whole problem with a
+floor raised by every play found. The answer is marked ``exact=False`` unless that
+search proved it best, and every such play is checked with the turn verdict.
+``arrange`` raises :class:`OutOfBudget` when it cannot tell in time.
+
+>>> s = solve([parse_tiles(["R5", "R6", "R7"])], parse_tiles(["R8"]), True, Ruleset(),
+...           budget=Budget(seconds=2, states=100_000))
+>>> format_tiles(s.played), s.exact
+(['R8'], True)
 """
 
 from __future__ import annotations
 
 from engine.solver._api import Objective, Solution, arrange, solve
+from engine.solver._budget import Budget, OutOfBudget
 
-__all__ = ["Objective", "Solution", "arrange", "solve"]
+__all__ = ["Budget", "Objective", "OutOfBudget", "Solution", "arrange", "solve"]

@@ -9,7 +9,9 @@ from typing import Literal
 
 from engine.ruleset import Ruleset
 from engine.sets import house_value
+from engine.solver._budget import Budget, Meter, OutOfBudget
 from engine.solver._build import build
+from engine.solver._designated import designated_sets
 from engine.solver._model import (
     MELD_ALL,
     MELD_LAYER,
@@ -22,6 +24,7 @@ from engine.solver._model import (
 from engine.solver._search import Found, GaveUp, Search
 from engine.solver._variants import Fixing, fixings
 from engine.tiles import COLOURS, JOKER, Tile
+from engine.verdict import judge_turn
 
 Objective = Literal["tiles", "value"]
 TileSet = tuple[Tile, ...]
@@ -30,6 +33,14 @@ _TILE_WEIGHT = 1024  # > any face value total, so tiles come first
 _VALUE_WEIGHT = 128  # > any tile count, so value comes first
 _MAX_TRIES = 8  # near sets "arrange" tries to keep one by one
 _DEPTH_FIRST_BUDGET = 200  # numbers expanded before "can all be laid?" defers to the probes
+# Under a budget: the share the exact strategy may spend before the search for a good
+# play takes over, the share the rack-only play may take of what is left, and the
+# share each "keep this set untouched" try of arrange may take.
+_EXACT_SHARE = 0.3
+_RACK_ONLY_SHARE = 0.3
+_KEEP_SHARE = 0.2
+_MORE_SHARE = 0.5  # of what is left, for the rest of the rack after a meld
+_DESIGNATED_TRIES = 3  # sets worth the single-set meld tried as the meld, one by one
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,12 +51,17 @@ class Solution:
     the play, ``n`` the number of rack tiles laid (jokers included) and ``value`` the
     face value of the numbered tiles laid. Nothing legal: ``played`` is empty and
     ``table_after`` is the table as it was.
+
+    ``exact`` is True when the play is proven best; False when the budget ran out
+    first and it is only the best legal play found (an empty play then means none was
+    found, not that there is none).
     """
 
     played: tuple[Tile, ...]
     table_after: tuple[TileSet, ...]
     n: int
     value: int
+    exact: bool = True
 
 
 def solve(
@@ -54,12 +70,18 @@ def solve(
     initial_meld_done: bool,
     ruleset: Ruleset,
     objective: Objective = "tiles",
+    budget: Budget | None = None,
 ) -> Solution:
-    """The best legal play, provably.
+    """The best legal play, provably, or within ``budget`` the best legal play found.
 
     ``objective="tiles"``: most rack tiles laid, then highest face value; ``"value"``:
     highest face value, then most tiles. Before the initial meld only new sets from
     the rack count, and they must reach ``ruleset.initial_meld_min``.
+
+    Without a budget the search runs until it has proved its answer best. With one,
+    it returns a proven best play (``exact=True``) if it can within the budget, and
+    otherwise the best play it found that the turn verdict accepts (``exact=False``,
+    possibly empty); it never returns an illegal play.
 
     >>> from engine.tiles import parse_tiles, format_tiles
     >>> s = solve([], parse_tiles(["R10", "R11", "R12", "K1", "B1", "O1"]), False, Ruleset())
@@ -70,11 +92,13 @@ def solve(
     ['R1', 'R2', 'R4', 'J']
     >>> format_tiles(solve([], rack, True, Ruleset(), objective="value").played)
     ['B13', 'K13', 'J']
+    >>> solve([], rack, True, Ruleset(), budget=Budget(seconds=2)).exact
+    True
     """
     table_sets = tuple(tuple(tile_set) for tile_set in table)
     if objective not in ("tiles", "value"):
         raise ValueError(f"objective must be 'tiles' or 'value', got {objective!r}")
-    job = _Job(table_sets, tuple(rack), initial_meld_done, ruleset, objective)
+    job = _Job(table_sets, tuple(rack), initial_meld_done, ruleset, objective, Meter(budget))
     return job.solve()
 
 
@@ -83,10 +107,14 @@ def arrange(
     tiles_to_play: Sequence[Tile],
     initial_meld_done: bool,
     ruleset: Ruleset,
+    budget: Budget | None = None,
 ) -> tuple[TileSet, ...] | None:
-    """A legal table holding exactly the table's tiles plus ``tiles_to_play``, or None.
+    """A legal table holding exactly the table's tiles plus ``tiles_to_play``, or None
+    when there is none.
 
-    Table sets are kept as they were where that is easy to do.
+    Table sets are kept as they were where that is easy to do (under a budget, only
+    while it lasts). Raises :class:`OutOfBudget` when ``budget`` runs out before the
+    solver knows whether there is a layout.
 
     >>> from engine.tiles import parse_tiles, format_tiles
     >>> t = arrange([parse_tiles(["R1", "R2", "R3"]), parse_tiles(["K7", "B7", "O7"])],
@@ -97,7 +125,8 @@ def arrange(
     True
     """
     table_sets = tuple(tuple(tile_set) for tile_set in table)
-    job = _Job(table_sets, tuple(tiles_to_play), initial_meld_done, ruleset, "tiles")
+    meter = Meter(budget)
+    job = _Job(table_sets, tuple(tiles_to_play), initial_meld_done, ruleset, "tiles", meter)
     return job.arrange()
 
 
@@ -111,11 +140,18 @@ class _Job:
         initial_meld_done: bool,
         ruleset: Ruleset,
         objective: Objective,
+        meter: Meter,
+        rack_only: bool = False,
     ) -> None:
         self.table = table
         self.rack = rack
+        self.meld_done = initial_meld_done
         self.rules = ruleset
         self.objective = objective
+        self.meter = meter
+        # The rack-only play the exact strategy proved best, kept for the search for a
+        # good play should the exact strategy run out afterwards.
+        self.rack_only_best: Solution | None = None
         if initial_meld_done:
             self.meld_mode = NO_MELD
         elif ruleset.initial_meld_single_set:
@@ -125,8 +161,10 @@ class _Job:
         else:
             self.meld_mode = MELD_ALL
         # Before the initial meld, without same-turn manipulation, the table is left
-        # alone: the search sees only the rack.
-        self.uses_table = initial_meld_done or ruleset.initial_meld_same_turn_manipulation
+        # alone: the search sees only the rack (and so it does for a rack-only play).
+        self.uses_table = not rack_only and (
+            initial_meld_done or ruleset.initial_meld_same_turn_manipulation
+        )
 
     # -- problem building ----------------------------------------------------------
 
@@ -222,12 +260,26 @@ class _Job:
         rack = self.useful_rack()
         if not rack:
             return self._nothing()
+        if not self.meter.bounded:
+            return self.exact(rack, self.meter)
+        try:
+            return self.exact(rack, self.meter.share(_EXACT_SHARE))
+        except OutOfBudget:
+            pass  # the search for a good play below has the rest of the budget
+        return self.best_found(rack)
+
+    def exact(self, rack: Counter[Tile], meter: Meter) -> Solution:
+        """The proven best play with the useful ``rack`` (raises :class:`OutOfBudget`
+        when ``meter`` runs out)."""
+        if not rack:
+            return self._nothing()
         fallback, floor = self._nothing(), -1
         if self.meld_mode != NO_MELD and self.uses_table:
             # Same-turn manipulation: a meld of rack sets beside the untouched table is
             # legal too. Without one there is no meld at all; with one, it is a floor.
-            rules = replace(self.rules, initial_meld_same_turn_manipulation=False)
-            fallback = _Job(self.table, self.rack, False, rules, self.objective).solve()
+            rack_only = self._rack_only_job(meter)
+            fallback = rack_only.exact(rack_only.useful_rack(), meter)
+            self.rack_only_best = fallback
             if not fallback.played:
                 return fallback
             floor = self._score(fallback)
@@ -237,13 +289,13 @@ class _Job:
         for fixing in choices:
             forced = self.problem(rack, True, self.table, fixing)
             try:
-                found = Search(forced).feasible(budget=_DEPTH_FIRST_BUDGET)
+                found = Search(forced, meter).feasible(budget=_DEPTH_FIRST_BUDGET)
             except GaveUp:
                 continue
             if found is not None:
                 return self._solution(forced, found)
         problems = [self.problem(rack, False, self.table, fixing) for fixing in choices]
-        searches = [Search(problem) for problem in problems]
+        searches = [Search(problem, meter) for problem in problems]
         top = problems[0].rack_bound()[0] + problems[0].rack_jokers * problems[0].joker_score
         step = _TILE_WEIGHT if self.objective == "tiles" else 8 * _VALUE_WEIGHT
         # Probe with floors ever further below the upper bound: the first probe that
@@ -261,6 +313,102 @@ class _Job:
                 return fallback
             step *= 2
 
+    def best_found(self, rack: Counter[Tile]) -> Solution:
+        """The best legal play found with what is left of the budget, ``exact=False``
+        unless the search happened to prove it best.
+
+        First the best play of new sets from the rack alone (the table untouched),
+        then depth first over the whole problem, each play found raising the floor
+        the next must beat; a depth-first search that ends without a better play has
+        proved the last one best.
+        """
+        best = self._nothing(exact=False)
+        if self.meld_mode == MELD_SINGLE:
+            best = self._better(best, self._designated_first(rack))
+        if self.uses_table:
+            rack_only = self.rack_only_best
+            if rack_only is None:
+                rack_only = self._rack_only_job(self.meter.share(_RACK_ONLY_SHARE)).solve()
+            if rack_only.exact and not rack_only.played and self.meld_mode != NO_MELD:
+                return rack_only  # no meld from the rack: no meld at all (see exact)
+            best = self._better(best, rack_only)
+            if self.meld_mode != NO_MELD and rack_only.played:
+                best = self._better(best, self._meld_then_more(rack_only))
+        problems = [self.problem(rack, False, self.table, f) for f in self.fixings(self.table)]
+        try:
+            while best.n < rack.total():  # laying every useful tile cannot be beaten
+                found = self._deeper(problems, max(self._score(best), 0))
+                if found is None:
+                    return replace(best, exact=True)
+                better = self._better(best, self._solution(*found))
+                if better is best:
+                    return best  # the search and the verdict disagree: keep what is legal
+                best = better
+        except OutOfBudget:
+            return best
+        return replace(best, exact=True)
+
+    def _better(self, best: Solution, candidate: Solution) -> Solution:
+        """``candidate`` (marked not exact) if the verdict accepts it and it scores
+        higher than ``best``; otherwise ``best``."""
+        if self._score(candidate) <= self._score(best) or self._checked(candidate) is None:
+            return best
+        return replace(candidate, exact=False)
+
+    def _designated_first(self, rack: Counter[Tile]) -> Solution:
+        """Under the single-set meld: a set worth the minimum on its own, then the best
+        that the rest of the rack adds in new sets (a few such sets are tried)."""
+        best = self._nothing(exact=False)
+        for tile_set in designated_sets(rack, self.rules, _DESIGNATED_TRIES):
+            more = self._rest_job(tile_set, 1 / (2 * _DESIGNATED_TRIES), rack_only=True).solve()
+            best = self._better(best, _and_then(tile_set, (tile_set,), more))
+        return best
+
+    def _meld_then_more(self, meld: Solution) -> Solution:
+        """Same-turn manipulation, as a player would do it: the meld from the rack,
+        then the rest of the rack worked into the old table (the meld's sets as laid)."""
+        more = self._rest_job(meld.played, _MORE_SHARE, rack_only=False).solve()
+        return _and_then(meld.played, meld.table_after[len(self.table) :], more)
+
+    def _rest_job(self, laid: Sequence[Tile], share: float, rack_only: bool) -> _Job:
+        """The rest of the rack after ``laid``, once the initial meld is made, on a
+        ``share`` of the budget (``rack_only``: in new sets only)."""
+        rest = Counter(self.rack)
+        rest.subtract(laid)
+        return _Job(
+            self.table,
+            tuple(rest.elements()),
+            True,
+            self.rules,
+            self.objective,
+            self.meter.share(share),
+            rack_only=rack_only,
+        )
+
+    def _deeper(self, problems: list[Problem], floor: int) -> tuple[Problem, Found] | None:
+        """Depth first, a play scoring above ``floor`` in one of ``problems``, or None."""
+        for problem in problems:
+            found = Search(problem, self.meter).feasible(floor)
+            if found is not None:
+                return problem, found
+        return None
+
+    def _rack_only_job(self, meter: Meter) -> _Job:
+        """The same call with the table left alone: new sets from the rack only."""
+        rules = replace(self.rules, initial_meld_same_turn_manipulation=False)
+        return _Job(
+            self.table, self.rack, self.meld_done, rules, self.objective, meter, rack_only=True
+        )
+
+    def _checked(self, solution: Solution) -> Solution | None:
+        """``solution`` if the turn verdict accepts it (an empty play is always kept)."""
+        if not solution.played:
+            return solution
+        verdict = judge_turn(
+            self.table, self.rack, solution.table_after, self.meld_done, self.rules
+        )
+        return solution if verdict.valid else None
+
     def _score(self, solution: Solution) -> int:
         """The objective score of a solution, as the search counts it."""
         if self.objective == "tiles":
@@ -272,26 +420,44 @@ class _Job:
         if not rack:
             return None
         if not self.uses_table:
-            return self._lay_out(rack, (), self.table)
+            return self._lay_out(rack, (), self.table, self.meter)
         # Sets far from every tile to play are likely to stay as they are: try keeping
-        # them all first, then keep near sets one by one while that still works.
+        # them all first, then keep near sets one by one while that still works. Each
+        # try may take only a share of the budget: keeping sets is a nicety.
         near = [s for s in self.table if self._near(s, rack)]
         kept = [s for s in self.table if not self._near(s, rack)]
-        if kept and self._lay_out(rack, near, kept) is None:
+        layout = self._try_lay_out(rack, near, kept) if kept else None
+        if layout is None:
             near, kept = list(self.table), []
         for tile_set in list(near) if len(near) <= _MAX_TRIES else []:
             rest = [s for s in near if s is not tile_set]
-            if self._lay_out(rack, rest, [*kept, tile_set]) is not None:
-                near, kept = rest, [*kept, tile_set]
-        return self._lay_out(rack, near, [s for s in self.table if any(s is k for k in kept)])
+            tried = self._try_lay_out(rack, rest, [*kept, tile_set])
+            if tried is not None:
+                near, kept, layout = rest, [*kept, tile_set], tried
+        if layout is not None:
+            return layout
+        return self._lay_out(rack, near, kept, self.meter)
+
+    def _try_lay_out(
+        self, rack: Counter[Tile], table: Sequence[TileSet], kept: Sequence[TileSet]
+    ) -> tuple[TileSet, ...] | None:
+        """:meth:`_lay_out` on a share of the budget; None also when that runs out."""
+        try:
+            return self._lay_out(rack, table, kept, self.meter.share(_KEEP_SHARE))
+        except OutOfBudget:
+            return None
 
     def _lay_out(
-        self, rack: Counter[Tile], table: Sequence[TileSet], kept: Sequence[TileSet]
+        self,
+        rack: Counter[Tile],
+        table: Sequence[TileSet],
+        kept: Sequence[TileSet],
+        meter: Meter,
     ) -> tuple[TileSet, ...] | None:
         """Kept sets as they are, then ``table`` and ``rack`` laid out anew (None: impossible)."""
         for fixing in self.fixings(tuple(table)):
             problem = self.problem(rack, True, table, fixing)
-            search = Search(problem)
+            search = Search(problem, meter)
             try:
                 found = search.feasible(budget=_DEPTH_FIRST_BUDGET)
             except GaveUp:
@@ -320,8 +486,8 @@ class _Job:
 
     # -- results --------------------------------------------------------------------
 
-    def _nothing(self) -> Solution:
-        return Solution((), self.table, 0, 0)
+    def _nothing(self, exact: bool = True) -> Solution:
+        return Solution((), self.table, 0, 0, exact)
 
     def _solution(self, problem: Problem, found: Found) -> Solution:
         built = build(problem, found.registry, found.start, found.steps)
@@ -338,6 +504,13 @@ class _Job:
         if self.uses_table:
             return _tidy(self.table, sets)
         return (*self.table, *sets)
+
+
+def _and_then(laid: Sequence[Tile], sets: Sequence[TileSet], more: Solution) -> Solution:
+    """A play of ``laid`` in new ``sets``, followed by the play ``more``."""
+    played = tuple(sorted((*laid, *more.played)))
+    value = sum(tile.number for tile in played)
+    return Solution(played, (*more.table_after, *sets), len(played), value, exact=False)
 
 
 def _tidy(table: Sequence[TileSet], sets: Sequence[TileSet]) -> tuple[TileSet, ...]:

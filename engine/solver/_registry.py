@@ -9,6 +9,7 @@ current number will need later (4 bits), the group tally of the current number
 
 from __future__ import annotations
 
+from engine.solver._budget import Meter
 from engine.solver._lanes import dominates, rank, signature
 
 J_SH, JM_SH, D_SH, C_SH, CB = 0, 2, 4, 6, 14
@@ -90,9 +91,10 @@ class Registry:
                 return True
         return False
 
-    def prune(self, states: dict[int, int]) -> dict[int, int]:
+    def prune(self, states: dict[int, int], meter: Meter) -> dict[int, int]:
         """Drop states dominated by another with the same low bits and signatures,
-        meld and score at least (compared with at most ``_PRUNE_WIDTH`` kept states)."""
+        meld and score at least (compared with at most ``_PRUNE_WIDTH`` kept states).
+        Each state compared is charged to ``meter``, a chunk at a time."""
         order = sorted(
             states.items(),
             key=lambda item: (-self.rank(item[0]), -(item[0] >> M_SH), -item[1]),
@@ -100,7 +102,9 @@ class Registry:
         kept: dict[tuple[int, ...], list[tuple[int, int, int, int, int, int]]] = {}
         result: dict[int, int] = {}
         sigs, up = self.sigs, self.up
-        for key, score in order:
+        for seen, (key, score) in enumerate(order, 1):
+            if not seen % _CHUNK:
+                meter.spend(_CHUNK)
             a, b, c, d = colour_ids(key)
             meld = key >> M_SH
             group = kept.setdefault((key & LOW, sigs[a], sigs[b], sigs[c], sigs[d]), [])
@@ -122,6 +126,7 @@ class Registry:
 
 
 _PRUNE_WIDTH = 96
+_CHUNK = 2048  # states compared between two looks at the meter
 
 
 def colour_ids(key: int) -> tuple[int, int, int, int]:

@@ -13,9 +13,11 @@ The key layout is in :mod:`engine.solver._registry`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from itertools import product
+from itertools import islice, product
 
+from engine.solver._budget import Meter
 from engine.solver._ends import EndChoice, GroupEnds
 from engine.solver._lanes import (
     DESIG,
@@ -87,13 +89,15 @@ class Found:
 Trans = tuple[tuple[int, int, bool, bool], ...]
 # An option whose lanes cannot be served: its gain is far below any floor.
 _DEAD = (0, -(1 << 40), False, False)
+_CHUNK = 2048  # states expanded between two looks at the meter
 
 
 class Search:
     """All the searches over one :class:`Problem`."""
 
-    def __init__(self, problem: Problem) -> None:
+    def __init__(self, problem: Problem, meter: Meter | None = None) -> None:
         self.p = problem
+        self.meter = meter if meter is not None else Meter(None)
         self.reg = Registry()
         self.total_jokers = problem.jokers
         self.single = problem.meld_mode == MELD_SINGLE
@@ -315,7 +319,7 @@ class Search:
             cache = self._trans[x][c]
             if plain:
                 # The common case, kept lean: no designated set, no meld layer.
-                for key, score in cur.items():
+                for key, score in self._metered(cur, new):
                     cid = key >> shift & CMASK
                     jokers = total - (key & 3)
                     entries = cache.get(cid << 2 | jokers)
@@ -330,7 +334,7 @@ class Search:
                                 new_org[nk] = org[key]
                 cur, org = new, new_org
                 continue
-            for key, score in cur.items():
+            for key, score in self._metered(cur, new):
                 cid = key >> shift & CMASK
                 for delta, gain, starts, closes in trans(x, c, cid, total - (key & 3)):
                     value = score + gain
@@ -342,6 +346,24 @@ class Search:
                         new_org[moved] = org[key]
             cur, org = new, new_org
         return self._finish_number(x, cur, org)
+
+    def _metered(self, cur: dict[int, int], new: dict[int, int]) -> Iterable[tuple[int, int]]:
+        """The states of ``cur``, charging the meter for the states read (a few states:
+        at once) and, chunk by chunk, the states made in ``new``: the clock is checked
+        often enough to stop near the deadline, rarely enough to cost nothing next to
+        the expansion itself. (States made are read, and so charged, in the next step.)"""
+        if len(cur) <= _CHUNK:
+            self.meter.spend(len(cur))
+            return cur.items()
+        return self._chunked(cur, new)
+
+    def _chunked(self, cur: dict[int, int], new: dict[int, int]) -> Iterator[tuple[int, int]]:
+        items = iter(cur.items())
+        made = len(new)
+        while chunk := list(islice(items, _CHUNK)):
+            yield from chunk
+            self.meter.spend(len(chunk) + len(new) - made)
+            made = len(new)
 
     def _step(self, key: int, delta: int, starts: bool, closes: bool) -> int | None:
         """``key`` moved by one colour's option, or None when the meld rules forbid it."""
@@ -367,7 +389,7 @@ class Search:
         new: dict[int, int] = {}
         parent: dict[int, int] = {}
         ends_at = self.group_ends.at(x)
-        for key, score in cur.items():
+        for key, score in self._metered(cur, new):
             acc = key >> ACC_SH & AMASK
             left = total - (key & 3)
             ends = ends_at.get(acc << 2 | left)
@@ -379,7 +401,7 @@ class Search:
                     new[done] = score
                     parent[done] = org[key]
         if len(new) > 1:
-            new = self.reg.prune(new)
+            new = self.reg.prune(new, self.meter)
         return new, parent
 
     def _end_step(self, key: int, delta: int, desig: bool) -> int | None:

@@ -351,10 +351,10 @@ def test_the_penalties_follow_the_ruleset() -> None:
     state = position(
         [["R1"], ["B1"]],
         pool=["K1", "K2", "K3", "K4", "K5"],
-        failed_turn_penalty_draw=5,
+        failed_turn_penalty_draw=3,
         overtime_penalty_draw=2,
     )
-    assert len(apply(state, Timeout(changed=True), 0).racks[0]) == 6
+    assert len(apply(state, Timeout(changed=True), 0).racks[0]) == 4
     assert len(apply(state, Timeout(changed=False), 0).racks[0]) == 3
 
 

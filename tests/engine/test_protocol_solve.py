@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from engine.ruleset import Ruleset
-from engine.tiles import parse_tiles
+from engine.tiles import format_tiles, parse_tiles
 from engine.verdict import judge_turn
+from tests.engine.worst_cases import single_set_case
 
 ROOT = Path(__file__).resolve().parents[2]
 POSITIONS: list[dict[str, Any]] = json.loads(
@@ -54,6 +55,7 @@ def test_every_sample_position_is_answered_with_its_exact_optimum_in_order() -> 
     for position in POSITIONS:
         ref = position["reference"]
         best = by_id[f"{position['id']}:tiles"]
+        assert best["exact"] is True, position["id"]
         if position["mode"] == "initial":
             assert best["n"] == ref["max_tiles_initial"], position["id"]
             continue
@@ -92,11 +94,13 @@ def test_bad_lines_get_an_error_and_the_process_carries_on() -> None:
             json.dumps({"id": "e", "table": [], "rack": ["R1"], "ruleset": {"wrap": True}}),
             json.dumps({"id": "f", "rack": ["R1"]}),
             json.dumps({"id": "g", "table": [], "rack": ["R11", "R12", "R13"]}),
+            json.dumps({"id": "h", "table": [], "rack": ["R1"], "budget_ms": "fast"}),
+            json.dumps({"id": "i", "table": [], "rack": ["R1"], "budget_ms": 600_001}),
         ]
     )
 
-    assert [a["id"] for a in answers] == [None, "a", "b", "c", "d", "e", "f", "g"]
-    assert all("error" in a for a in answers[:-1])
+    assert [a["id"] for a in answers] == [None, "a", "b", "c", "d", "e", "f", "g", "h", "i"]
+    assert all("error" in a for a in answers[:7] + answers[8:])
     assert "not a valid set" in answers[1]["error"]
     assert "3 copies of R7" in answers[2]["error"]
     assert "X7" in answers[3]["error"]
@@ -109,7 +113,10 @@ def test_bad_lines_get_an_error_and_the_process_carries_on() -> None:
         "table_after": [["R11", "R12", "R13"]],
         "n": 3,
         "value": 36,
+        "exact": True,
     }
+    assert "budget_ms must be a whole number from 1 to 600000" in answers[8]["error"]
+    assert "got 600001" in answers[9]["error"]
 
 
 def test_before_the_initial_meld_a_play_below_the_minimum_is_no_play() -> None:
@@ -119,3 +126,20 @@ def test_before_the_initial_meld_a_play_below_the_minimum_is_no_play() -> None:
     assert answer["table_after"] == [["K1", "K2", "K3"]]
     (after_meld,) = _run_solve([json.dumps({**line, "initial_meld_done": True})])
     assert after_meld["n"] == 4
+
+
+def test_a_line_past_its_budget_answers_in_time_with_a_legal_play_not_proven_best() -> None:
+    case = single_set_case()
+    line = {
+        "id": "w",
+        "table": [],
+        "rack": format_tiles(case.rack),
+        "initial_meld_done": False,
+        "ruleset": case.rules.differences(),
+        "budget_ms": 300,
+    }
+    (answer,) = _run_solve([json.dumps(line)])
+    assert answer["exact"] is False
+    after = [parse_tiles(s) for s in answer["table_after"]]
+    verdict = judge_turn([], case.rack, after, False, case.rules)
+    assert verdict.valid and answer["n"] == len(answer["played"]) > 0

@@ -9,7 +9,16 @@ from typing import Any
 
 import pytest
 
-from engine.ruleset import PRESETS, Ruleset, RulesetError
+from engine.ruleset import (
+    LARGEST_SET_VALUE,
+    MAX_INITIAL_MELD,
+    MAX_PENALTY_DRAW,
+    PRESETS,
+    Ruleset,
+    RulesetError,
+)
+from engine.sets import analyse_set
+from engine.tiles import COLOURS, Tile
 
 DEFAULTS = json.loads((Path(__file__).parent / "data/sample-cases.json").read_text())["defaults"]
 
@@ -86,3 +95,45 @@ def test_the_constructor_checks_values_too() -> None:
     with pytest.raises(RulesetError):
         Ruleset(joker_set_rule="loose")  # type: ignore[arg-type]
     assert Ruleset().with_options(players=2).players == 2
+
+
+# -- options that can be met and keep racks bounded (issue 8) --------------------------
+
+
+def test_the_largest_set_values_are_those_of_the_run_one_to_thirteen() -> None:
+    for values in ("face", "house"):
+        rules = Ruleset(meld_values=values)
+        run = [Tile(COLOURS[0], n) for n in range(1, 14)]
+        groups = [[Tile(c, n) for c in COLOURS] for n in range(1, 14)]
+        best = max(max(analyse_set(s, rules).values) for s in [run, *groups])
+        assert LARGEST_SET_VALUE[values] == best
+
+
+@pytest.mark.parametrize(("values", "largest"), [("face", 91), ("house", 95)])
+def test_a_single_set_meld_above_the_largest_set_is_refused(values: str, largest: int) -> None:
+    options = {"initial_meld_single_set": True, "meld_values": values}
+    assert Ruleset.from_dict({**options, "initial_meld_min": largest}).initial_meld_min == largest
+    with pytest.raises(RulesetError, match=f"at most {largest} with a single-set") as error:
+        Ruleset.from_dict({**options, "initial_meld_min": largest + 1})
+    assert error.value.option == "initial_meld_min"
+
+
+def test_a_single_set_meld_with_wrap_has_the_same_bound() -> None:
+    with pytest.raises(RulesetError, match="at most 91"):
+        Ruleset.from_dict(
+            {"initial_meld_single_set": True, "allow_wrap": True, "initial_meld_min": 92}
+        )
+
+
+@pytest.mark.parametrize(
+    ("option", "cap"),
+    [
+        ("initial_meld_min", MAX_INITIAL_MELD),
+        ("failed_turn_penalty_draw", MAX_PENALTY_DRAW),
+        ("overtime_penalty_draw", MAX_PENALTY_DRAW),
+    ],
+)
+def test_options_that_grow_racks_are_capped(option: str, cap: int) -> None:
+    assert Ruleset.from_dict({option: cap}).to_dict()[option] == cap
+    with pytest.raises(RulesetError, match=f"{option} must be a whole number from 0 to {cap}"):
+        Ruleset.from_dict({option: cap + 1})

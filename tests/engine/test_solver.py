@@ -280,6 +280,17 @@ def random_table(rng: random.Random, deck: list[Tile], sets: int) -> list[tuple[
     return table
 
 
+def random_position(
+    seed: int, sets: int, rack_size: int
+) -> tuple[list[tuple[Tile, ...]], tuple[Tile, ...]]:
+    """A random valid table of up to ``sets`` sets and a rack of ``rack_size`` tiles."""
+    rng = random.Random(seed)
+    deck = list(full_set())
+    rng.shuffle(deck)
+    table = random_table(rng, deck, sets)
+    return table, tuple(deck[:rack_size])
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 10**9),
@@ -292,11 +303,7 @@ def random_table(rng: random.Random, deck: list[Tile], sets: int) -> list[tuple[
 def test_every_answer_is_a_legal_turn(
     seed: int, sets: int, rack_size: int, rules: dict[str, Any], done: bool, objective: str
 ) -> None:
-    rng = random.Random(seed)
-    deck = list(full_set())
-    rng.shuffle(deck)
-    table = random_table(rng, deck, sets)
-    rack = tuple(deck[:rack_size])
+    table, rack = random_position(seed, sets, rack_size)
     ruleset = Ruleset.from_dict(rules)
     solution = solve(table, rack, done, ruleset, objective)  # type: ignore[arg-type]
     _assert_legal(table, rack, done, ruleset, solution)
