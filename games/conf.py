@@ -16,6 +16,10 @@ turn waits when its task was lost, and the look-ahead of the sweep's queueing.
 
 ``GAMES_PRESENCE_SECONDS``: how long a game page's presence lasts without a heartbeat
 (60); a player whose page is open on a game gets no email about it.
+
+``GAMES_HELP_SECONDS``: the solver's time for a hint, "arrange for me" or a River take
+(2.0); ``GAMES_BOT_SECONDS``: for a bot's move (5.0). Past it the best play found so far
+is used, marked as not proven best.
 """
 
 from __future__ import annotations
@@ -47,3 +51,11 @@ def sweep_seconds() -> float:
 
 def presence_seconds() -> float:
     return float(getattr(settings, "GAMES_PRESENCE_SECONDS", 60))
+
+
+def help_seconds() -> float:
+    return float(getattr(settings, "GAMES_HELP_SECONDS", 2.0))
+
+
+def bot_seconds() -> float:
+    return float(getattr(settings, "GAMES_BOT_SECONDS", 5.0))

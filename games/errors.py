@@ -83,6 +83,12 @@ class NoArrangement(GameActionError):
     code = "no_arrangement"
 
 
+class HelpBusy(GameActionError):
+    """The solver is still working on another request of the same member."""
+
+    code = "busy"
+
+
 class TableError(GameActionError):
     """A lobby request that cannot be granted (seat taken, table full, bad settings)."""
 

@@ -5,25 +5,43 @@ These build on :mod:`games.services.drafts`: whatever they compute ends as a sav
 committed through :mod:`games.services.core`, so they cannot put a tile anywhere the
 player could not have put it by hand.
 
+The solver never runs under the game's row lock: it works on a snapshot, and what it
+found is written under the lock only if the turn is still the one it saw. Each call
+has a time budget (``GAMES_HELP_SECONDS``), each member one computation at a time.
+
 The solver only ever sees the player's own rack and the table: a hint is the best play
 *for that rack*, never a peek at anyone else's.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db import transaction
+from django.utils import timezone
 
 from accounts.models import User
 from engine import game as engine
-from engine.actions import table_to_json
-from engine.solver import arrange, solve
+from engine.actions import Table, table_to_json
+from engine.solver import Budget, OutOfBudget, arrange, solve
 from engine.tiles import Tile, format_tiles, parse_tile
-from games.errors import DraftError, InvalidMove, NoArrangement, NotFound, NotYourTurn
+from games.conf import help_seconds
+from games.errors import (
+    DraftError,
+    HelpBusy,
+    InvalidMove,
+    NoArrangement,
+    NotFound,
+    NotYourTurn,
+    StaleVersion,
+    TimeUp,
+)
 from games.models import Game, Move
 from games.services.core import Turn, commit_action, lock_for_player, lock_game, seat_of
 from games.services.drafts import (
@@ -37,6 +55,9 @@ from games.services.drafts import (
 )
 from games.services.history import ShownSet, in_reading_order, mark_new
 
+_HINT_CACHE_SECONDS = 3600
+"""A hint is kept while its game version could still be the current one."""
+
 
 @dataclass(frozen=True)
 class Hint:
@@ -44,12 +65,15 @@ class Hint:
 
     ``played`` is empty when there is no legal play (then ``sets`` is the table as it is).
     ``table`` is the whole table after the play, in notation, ready for ``save_draft``.
+    ``exact`` is False when the solver ran out of time: the play is legal and the best
+    it found, but not proven best (or, empty, it found none in time).
     """
 
     played: tuple[str, ...]
     value: int
     sets: tuple[ShownSet, ...]
     table: tuple[tuple[str, ...], ...]
+    exact: bool = True
 
     @property
     def found(self) -> bool:
@@ -62,22 +86,38 @@ class Hint:
 
 
 def hint(game_id: int, user: User) -> Hint:
-    """The solver's best play for ``user``'s rack; only on their own turn (no lock: a read)."""
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        raise NotFound("There is no such game.")
-    turn = _own_turn(game, user)
+    """The solver's best play for ``user``'s rack; only on their own turn.
+
+    A read: no lock is taken, so the turn clock and the other players never wait for
+    the solver. The answer depends only on the position, so it is kept in the cache
+    for that game version and asked again for free.
+    """
+    turn = _read_own_turn(game_id, user)
     state = turn.state
     if state.pending_draw:
         raise InvalidMove("Keep one of the two tiles you drew first: discard the other.")
+    key = _hint_key(turn)
+    cached = cache.get(key)
+    if isinstance(cached, Hint):
+        return cached
     seat = turn.seat
-    solution = solve(state.table, state.racks[seat], state.initial_meld_done[seat], state.ruleset)
-    return Hint(
+    with one_at_a_time(user):
+        solution = solve(
+            state.table,
+            state.racks[seat],
+            state.initial_meld_done[seat],
+            state.ruleset,
+            budget=help_budget(),
+        )
+    found = Hint(
         played=tuple(format_tiles(solution.played)),
         value=solution.value,
         sets=mark_new(state.table, solution.table_after, Counter(solution.played), state.ruleset),
         table=tuple(tuple(format_tiles(s)) for s in solution.table_after),
+        exact=solution.exact,
     )
+    cache.set(key, found, _HINT_CACHE_SECONDS)
+    return found
 
 
 def arrange_for_me(game_id: int, user: User, picked: Sequence[str]) -> DraftView:
@@ -85,26 +125,61 @@ def arrange_for_me(game_id: int, user: User, picked: Sequence[str]) -> DraftView
 
     The solver lays out the table as it was when the turn began plus those tiles, keeping
     sets as they are where it can. Raises :class:`NoArrangement` when no legal table holds
-    them (before the initial meld: when they do not make new sets worth enough).
+    them (before the initial meld: when they do not make new sets worth enough), or when
+    the solver found none in its time.
+
+    The solver works on a snapshot read without a lock; the result is written under
+    the lock only if the turn is still as the snapshot saw it (see :func:`_recheck`).
     """
+    chosen = _tiles(picked)
+    if not chosen:
+        raise DraftError("Pick the tiles of your rack you want to lay first.")
+    turn = _read_own_turn(game_id, user)
+    working = working_table(turn)
+    already = _bag(working) - _bag(turn.state.table)
+    left = Counter(turn.state.racks[turn.seat]) - already
+    missing = Counter(chosen) - left
+    if missing:
+        raise DraftError(f"{min(missing)} is not on your rack.")
+    to_play = [*already.elements(), *chosen]
+    table = _arranged(turn, to_play, user)
+    if table is None:
+        names = " ".join(format_tiles(sorted(to_play)))
+        raise NoArrangement(f"There is no way to lay {names} on the table this turn.")
     with transaction.atomic():
-        turn = _lock_own_turn(game_id, user)
-        state, seat = turn.state, turn.seat
-        chosen = _tiles(picked)
-        if not chosen:
-            raise DraftError("Pick the tiles of your rack you want to lay first.")
-        working = working_table(turn)
-        already = _bag(working) - _bag(state.table)
-        left = Counter(state.racks[seat]) - already
-        missing = Counter(chosen) - left
-        if missing:
-            raise DraftError(f"{min(missing)} is not on your rack.")
-        to_play = [*already.elements(), *chosen]
-        table = arrange(state.table, to_play, state.initial_meld_done[seat], state.ruleset)
-        if table is None:
-            names = " ".join(format_tiles(sorted(to_play)))
-            raise NoArrangement(f"There is no way to lay {names} on the table this turn.")
+        _recheck(turn, lock_game(game_id), working)
         return save_draft(game_id, user, table_to_json(table))
+
+
+def take_from_river_arranged(game_id: int, user: User, version: int, index: int) -> Game:
+    """River: take the tile at ``index`` (and the newer ones) and play it.
+
+    The key tile cannot go into a draft (it is not on the rack), so the solver lays it,
+    with the tiles the player has put out this turn, onto the table as it was when the
+    turn began. The engine then judges the play like any other. As for "arrange for
+    me", the solver runs on a snapshot and the move is committed under the lock only
+    if nothing changed meanwhile.
+    """
+    turn = _read_own_turn(game_id, user)
+    if turn.game.version != version:
+        raise _stale()
+    state = turn.state
+    if not 0 <= index < len(state.river):
+        raise InvalidMove("There is no such tile in the River.")
+    key = state.river[index]
+    working = working_table(turn)
+    already = _bag(working) - _bag(state.table)
+    to_play = [*already.elements(), key]
+    table = _arranged(turn, to_play, user)
+    if table is None:
+        names = " ".join(format_tiles(sorted(to_play)))
+        raise NoArrangement(
+            f"{key} cannot be played this turn: there is no way to lay {names} on the table."
+        )
+    with transaction.atomic():
+        locked = lock_for_player(game_id, user, version)
+        _recheck(turn, locked.game, working)
+        return commit_action(locked, engine.TakeFromRiver(index, table), Move.By.USER, user)
 
 
 def move_tiles(
@@ -151,30 +226,6 @@ def move_tiles(
         return save_draft(game_id, user, [tile_set for tile_set in sets if tile_set])
 
 
-def take_from_river_arranged(game_id: int, user: User, version: int, index: int) -> Game:
-    """River: take the tile at ``index`` (and the newer ones) and play it.
-
-    The key tile cannot go into a draft (it is not on the rack), so the solver lays it,
-    with the tiles the player has put out this turn, onto the table as it was when the
-    turn began. The engine then judges the play like any other.
-    """
-    with transaction.atomic():
-        turn = lock_for_player(game_id, user, version)
-        state = turn.state
-        if not 0 <= index < len(state.river):
-            raise InvalidMove("There is no such tile in the River.")
-        key = state.river[index]
-        already = _bag(working_table(turn)) - _bag(state.table)
-        to_play = [*already.elements(), key]
-        table = arrange(state.table, to_play, state.initial_meld_done[turn.seat], state.ruleset)
-        if table is None:
-            names = " ".join(format_tiles(sorted(to_play)))
-            raise NoArrangement(
-                f"{key} cannot be played this turn: there is no way to lay {names} on the table."
-            )
-        return commit_action(turn, engine.TakeFromRiver(index, table), Move.By.USER, user)
-
-
 # --- helpers -----------------------------------------------------------------------
 
 
@@ -185,9 +236,93 @@ def _own_turn(game: Game, user: User) -> Turn:
     return Turn(game, game.engine_state(), seat)
 
 
+def _read_own_turn(game_id: int, user: User) -> Turn:
+    """The player's turn as it is now, read without a lock: what the solver works on."""
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    if game is None:
+        raise NotFound("There is no such game.")
+    return _own_turn(game, user)
+
+
 def _lock_own_turn(game_id: int, user: User) -> Turn:
-    # Locked like a draft edit: the computation and the saved draft belong to one turn.
+    # Locked like a draft edit: the saved draft belongs to one turn.
     return _own_turn(lock_game(game_id), user)
+
+
+def _recheck(snapshot: Turn, game: Game, working: Table) -> None:
+    """Refuse to write what the solver computed if the turn moved on while it worked.
+
+    ``game`` is the row just locked. The lock is taken only now, so anything may have
+    happened since the snapshot: a move (the version), a draft edit from another tab
+    (the working table), or the clock running out (the deadline, which the timeout
+    owns once passed). The same version means the same state, so the snapshot's state
+    stands for the locked game's.
+    """
+    if game.version != snapshot.game.version:
+        raise _stale()
+    if game.turn_deadline is not None and timezone.now() > game.turn_deadline:
+        raise TimeUp("Your time for this turn ran out while the solver was working.")
+    if working_table(Turn(game, snapshot.state, snapshot.seat)) != working:
+        raise DraftError("Your turn changed while the solver was working: ask again.")
+
+
+def _stale() -> StaleVersion:
+    return StaleVersion(
+        "The game has changed since your page was loaded. Nothing was done: look at the "
+        "table again."
+    )
+
+
+def _arranged(turn: Turn, to_play: Sequence[Tile], user: User) -> Table | None:
+    """The solver's legal table with ``to_play`` laid, or None; outside any lock."""
+    state = turn.state
+    with one_at_a_time(user):
+        try:
+            return arrange(
+                state.table,
+                to_play,
+                state.initial_meld_done[turn.seat],
+                state.ruleset,
+                budget=help_budget(),
+            )
+        except OutOfBudget:
+            names = " ".join(format_tiles(sorted(to_play)))
+            raise NoArrangement(
+                f"The solver found no way to lay {names} in the time it has: lay them by "
+                "hand, or pick fewer tiles."
+            ) from None
+
+
+@contextmanager
+def one_at_a_time(user: User) -> Iterator[None]:
+    """At most one solver computation per member at a time, across every process.
+
+    A member who keeps asking (many tabs, a script) gets :class:`HelpBusy` instead of
+    occupying a web thread per request. The mark expires on its own, so a process that
+    dies mid-computation cannot leave the member locked out.
+    """
+    key = f"games:help-busy:{user.pk}"
+    if not cache.add(key, 1, timeout=int(help_seconds() * 3) + 5):
+        raise HelpBusy("The solver is still working on your last request: wait a moment.")
+    try:
+        yield
+    finally:
+        cache.delete(key)
+
+
+def help_budget() -> Budget:
+    return Budget(seconds=help_seconds())
+
+
+def _hint_key(turn: Turn) -> str:
+    """The cache key of a hint: the game version and seat, and a digest of the position
+    (so a reused game id can never be answered with another game's hint)."""
+    state, seat = turn.state, turn.seat
+    position = repr(
+        (state.table, sorted(state.racks[seat]), state.initial_meld_done[seat], state.ruleset)
+    )
+    digest = hashlib.sha256(position.encode()).hexdigest()[:16]
+    return f"games:hint:{turn.game.pk}:{turn.game.version}:{seat}:{digest}"
 
 
 def _tiles(texts: Sequence[str]) -> list[Tile]:

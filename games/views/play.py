@@ -20,10 +20,9 @@ from games import services
 from games.errors import DraftError, GameActionError, InvalidMove
 from games.forms import DiscardForm, MoveForm, PickForm, RiverForm, TableJSONForm, VersionForm
 from games.models import Game
-from games.rendering import TEMPLATE, game_context
+from games.rendering import TEMPLATE
 from games.services import help as solver_help
-from games.services.listing import describe_options, turn_label
-from games.views.common import AuthenticatedRequest, fragments, refuse
+from games.views.common import AuthenticatedRequest, fragments, game_page, refuse
 
 View = Callable[..., HttpResponse]
 
@@ -52,16 +51,7 @@ def _version(request: AuthenticatedRequest, form_class: type[VersionForm] = Vers
 @require_safe
 def game(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """The table: anyone signed in may watch; players see their own rack."""
-    found = get_object_or_404(Game.objects.select_related("table"), pk=pk)
-    table = found.table
-    context = game_context(found, request.user)
-    context["page"] = {
-        "table_id": table.pk,
-        "preset": table.get_preset_display(),
-        "rules": describe_options(table.engine_ruleset(), table.preset),
-        "turn_label": turn_label(table.turn_seconds),
-    }
-    return render(request, TEMPLATE, context)
+    return game_page(request, get_object_or_404(Game.objects.select_related("table"), pk=pk))
 
 
 @game_action

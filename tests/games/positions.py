@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.actions import parse_table
-from engine.tiles import full_set, parse_tiles
+from engine.tiles import full_set, parse_tile, parse_tiles
 from games.models import Game
 
 
@@ -44,6 +44,19 @@ def set_position(
     state = replace(
         state, table=sets, racks=tuple(racks), pool=tuple(others), initial_meld_done=done
     )
+    state.check()
+    game.state = state.to_dict()
+    game.save(update_fields=["state"])
+    return game
+
+
+def put_on_the_river(game: Game, tile: str) -> Game:
+    """``tile``, taken from the pool, lies on the River as if it had been discarded."""
+    state = game.engine_state()
+    river_tile = parse_tile(tile)
+    pool = list(state.pool)
+    pool.remove(river_tile)
+    state = replace(state, river=(*state.river, river_tile), pool=tuple(pool))
     state.check()
     game.state = state.to_dict()
     game.save(update_fields=["state"])

@@ -1,16 +1,14 @@
 """Help from the solver (hint, "use this", arrange my picks) and the River's actions."""
 
 import json
-from dataclasses import replace
 
 import pytest
 from django.test import Client
 
 from accounts.models import User
-from engine.tiles import parse_tile
 from games.models import Draft, Game
 from tests.games.conftest import current_game, start_table
-from tests.games.positions import set_position
+from tests.games.positions import put_on_the_river, set_position
 from tests.games.views_support import (
     HTMX,
     RACK,
@@ -222,15 +220,7 @@ def test_a_discard_of_a_tile_not_drawn_is_refused(river_game: Game) -> None:
 
 def test_taking_from_the_river_plays_the_key_tile_at_once(river_game: Game) -> None:
     position = set_position(river_game, TABLE, RACK)
-    # O5, as if it had been discarded, lies on the River.
-    state = position.engine_state()
-    o5 = parse_tile("O5")
-    pool = list(state.pool)
-    pool.remove(o5)
-    state = replace(state, river=(o5,), pool=tuple(pool))
-    state.check()
-    position.state = state.to_dict()
-    position.save(update_fields=["state"])
+    put_on_the_river(position, "O5")  # with O2 O3 O4 on the rack it is a play
     me = client_for(mover(position))
     assert "Take this tile" in me.get(url("game", position)).text
     me.post(
