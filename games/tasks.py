@@ -6,14 +6,23 @@ therefore run late, early or twice (a broker redelivers unacknowledged tasks) wi
 harm. Deadlines live in the database (``Game.turn_deadline``), so the periodic sweeps
 (:mod:`games.services.sweeps`, run by Celery beat: ``CELERY_BEAT_SCHEDULE`` in the
 settings) find any turn whose task was lost or never queued.
+
+Bots' turns run on a queue of their own ("bots"), everything else on "main" (the CELERY_*
+settings), so a bot that thinks long never holds up a clock. Every task has time limits:
+the settings' defaults, or its own below where it needs others.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from datetime import datetime, timedelta
 
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from celery.signals import worker_ready
+from django.conf import settings
+from django.db import connection
 from django.utils import timezone
 
 from games import mail
@@ -47,9 +56,51 @@ def queue_reminder(game_id: int, turn_number: int, moment: datetime) -> bool:
     return True
 
 
-@shared_task(ignore_result=True)
+# The engine gives a bot about 5 s per decision and a River turn takes two: past 20 s
+# something is wrong, and the bot gives up (the turn's clock then ends it as anyone's).
+BOT_SOFT_TIME_LIMIT = 20
+BOT_TIME_LIMIT = 30
+
+
+@shared_task(
+    ignore_result=True,
+    soft_time_limit=BOT_SOFT_TIME_LIMIT,
+    time_limit=BOT_TIME_LIMIT,
+)
 def play_bot_turn(game_id: int, turn_number: int) -> None:
-    """Play turn ``turn_number`` of a game for the bot whose turn it is."""
+    """Play turn ``turn_number`` of a game for the bot whose turn it is.
+
+    Past its soft time limit the bot gives up: the move it was committing rolls back
+    (it is written in one transaction), nothing else was written, and the turn's
+    deadline ends the turn later as it would a person's.
+    """
+    try:
+        _stall_for_drills(game_id)
+        _play_bot_turn(game_id, turn_number)
+    except SoftTimeLimitExceeded:
+        logger.warning(
+            "game %s: the bot gave up turn %s after %s s; its clock will end it",
+            game_id,
+            turn_number,
+            BOT_SOFT_TIME_LIMIT,
+        )
+        # The limit may have struck inside a query: the connection's state is unknown,
+        # so it is dropped (the server rolls back whatever it held).
+        connection.close()
+
+
+def _stall_for_drills(game_id: int) -> None:
+    """``GAMES_BOT_STALL_SECONDS`` (0 unless set): a bot that sits on its worker this long
+    before it thinks, like one lost in a huge position. Only the tests' and drills'
+    settings set it (tests/slow_bot_settings.py), to show that such a bot delays no
+    clock and gives up at its time limit."""
+    stall = float(getattr(settings, "GAMES_BOT_STALL_SECONDS", 0))
+    if stall > 0:
+        logger.warning("game %s: the bot stalls for %s s (GAMES_BOT_STALL_SECONDS)", game_id, stall)
+        time.sleep(stall)
+
+
+def _play_bot_turn(game_id: int, turn_number: int) -> None:
     for _ in range(MAX_BOT_MOVES_PER_TURN):
         try:
             game = play_bot_move(game_id, turn_number)
@@ -95,6 +146,14 @@ def sweep_expired_turns() -> int:
     if result.due:
         logger.info("sweep: %s turns past their deadline, %s ended", result.due, result.done)
     return result.done
+
+
+@worker_ready.connect
+def _catch_up_on_start(**kwargs: object) -> None:
+    """A worker that has just started (after a crash, a deploy) sweeps at once: turns
+    that came due while no worker ran are ended now, not at beat's next sweep (whose
+    message, sent while no worker ran, may have expired)."""
+    sweep_expired_turns.delay()
 
 
 @shared_task(ignore_result=True)

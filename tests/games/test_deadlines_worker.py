@@ -11,18 +11,19 @@ from games import services, tasks
 from games.models import Game, Move
 from games.services import SeatPlan
 from tests.games.conftest import current_game
-from tests.games.test_worker import wait_for, worker_queue
+from tests.games.test_worker import main_worker, queues
+from tests.games.workers import Worker, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-__all__ = ["worker_queue"]  # the fixture, shared with test_worker
+__all__ = ["main_worker", "queues"]  # fixtures shared with test_worker
 
 
 def timeouts(game: Game) -> list[Move]:
     return list(Move.objects.filter(game=game, by=Move.By.TIMEOUT).order_by("seq"))
 
 
-def test_a_worker_ends_a_turn_at_its_deadline(alice: User, bob: User, worker_queue: str) -> None:
+def test_a_worker_ends_a_turn_at_its_deadline(alice: User, bob: User, main_worker: Worker) -> None:
     table = services.create_table(
         alice, [SeatPlan.taken_by(alice), SeatPlan.taken_by(bob)], turn_seconds=10
     )
@@ -42,7 +43,7 @@ def test_a_worker_ends_a_turn_at_its_deadline(alice: User, bob: User, worker_que
 
 
 def test_the_sweep_in_a_worker_ends_a_turn_whose_task_was_lost(
-    alice: User, bob: User, worker_queue: str
+    alice: User, bob: User, main_worker: Worker
 ) -> None:
     # A correspondence turn a day long: no task is queued for it when it starts.
     table = services.create_table(

@@ -1,68 +1,55 @@
 """A real Celery worker process plays a bot's turn that a committed move scheduled."""
 
-import os
-import subprocess
-import sys
-import time
-import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-import redis
-from django.conf import settings
-from django.db import connection
 
 from accounts.models import User
-from config.celery_app import app as celery_app
 from games import services
 from games.models import Game, Move
 from games.services import SeatPlan
-from tests.browser.conftest import database_url
 from tests.games.conftest import current_game
+from tests.games.workers import Worker, new_prefix, use_queues, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def worker_queue(tmp_path: Path) -> Iterator[str]:
-    """A worker on the test database, listening to a queue of its own."""
-    queue = f"test-games-{uuid.uuid4().hex[:12]}"
-    log = (tmp_path / "worker.log").open("w")
-    command = [
-        *(sys.executable, "-m", "celery", "-A", "config.celery_app", "worker"),
-        *("--queues", queue, "--pool", "solo", "--loglevel", "INFO"),
-        *("--without-heartbeat", "--without-gossip", "--without-mingle"),
-    ]
-    env = {**os.environ, "DATABASE_URL": database_url(connection.settings_dict)}
-    worker = subprocess.Popen(
-        command, cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT
-    )
-    celery_app.conf.task_always_eager = False
-    celery_app.conf.task_default_queue = queue
+def queues() -> Iterator[str]:
+    """Queue names of this test's own; the test's tasks go there, not run eagerly."""
+    prefix = new_prefix()
+    with use_queues(prefix):
+        yield prefix
+
+
+@contextmanager
+def running(worker: Worker) -> Iterator[Worker]:
     try:
-        yield queue
+        yield worker
     finally:
-        celery_app.conf.task_default_queue = "celery"
-        worker.terminate()
-        worker.wait(timeout=30)
-        # The turn clock's tasks the worker held go back to the queue: nobody wants them.
-        server = redis.Redis.from_url(settings.REDIS_URL)
-        server.delete(queue, *server.keys(f"_kombu.binding*.{queue}"))
-        log.close()
-        print((tmp_path / "worker.log").read_text())  # shown when the test fails
+        worker.stop()
+        print(worker.text())  # shown when the test fails
 
 
-def wait_for(condition: object, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():  # type: ignore[operator]
-            return
-        time.sleep(0.2)
-    raise AssertionError("the worker did not do it in time")
+@pytest.fixture
+def main_worker(queues: str, tmp_path: Path) -> Iterator[Worker]:
+    """A worker on the test database serving the "main" queue: clocks, sweeps, mail."""
+    with running(Worker(queues, "main", tmp_path / "main-worker.log")) as worker:
+        yield worker
 
 
-def test_a_worker_plays_the_bots_turn_after_a_players_move(alice: User, worker_queue: str) -> None:
+@pytest.fixture
+def bots_worker(queues: str, tmp_path: Path) -> Iterator[Worker]:
+    """A worker on the test database serving the "bots" queue."""
+    with running(Worker(queues, "bots", tmp_path / "bots-worker.log")) as worker:
+        yield worker
+
+
+def test_a_worker_plays_the_bots_turn_after_a_players_move(
+    alice: User, bots_worker: Worker
+) -> None:
     table = services.create_table(alice, [SeatPlan.taken_by(alice), SeatPlan.bot("easy")])
     game = current_game(table)
     if game.current_seat == 1:
