@@ -4,6 +4,8 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from accounts import views
+from accounts.forms import PasswordResetForm
+from accounts.limits import limit_posts
 
 # Django's form views treat PUT as POST; our forms are only ever posted.
 FORM_METHODS = ["get", "head", "post", "options"]
@@ -13,15 +15,13 @@ urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path(
         "login/",
-        auth_views.LoginView.as_view(
-            redirect_authenticated_user=True, http_method_names=FORM_METHODS
-        ),
+        views.LoginView.as_view(redirect_authenticated_user=True, http_method_names=FORM_METHODS),
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "password/change/",
-        auth_views.PasswordChangeView.as_view(http_method_names=FORM_METHODS),
+        views.PasswordChangeView.as_view(http_method_names=FORM_METHODS),
         name="password_change",
     ),
     path(
@@ -31,7 +31,11 @@ urlpatterns = [
     ),
     path(
         "password/reset/",
-        auth_views.PasswordResetView.as_view(http_method_names=FORM_METHODS),
+        limit_posts("password_reset_per_address", key="ip")(
+            views.PasswordResetView.as_view(
+                form_class=PasswordResetForm, http_method_names=FORM_METHODS
+            )
+        ),
         name="password_reset",
     ),
     path(
@@ -41,7 +45,7 @@ urlpatterns = [
     ),
     path(
         "password/reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(http_method_names=FORM_METHODS),
+        views.PasswordResetConfirmView.as_view(http_method_names=FORM_METHODS),
         name="password_reset_confirm",
     ),
     path(

@@ -1,11 +1,20 @@
+from datetime import timedelta
+from math import ceil
+from typing import Any
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods
+from django.views.generic.edit import FormView
 
 from accounts.forms import ProfileForm, SignUpForm
+from accounts.limits import limit_posts
 from accounts.models import User
 
 
@@ -15,7 +24,34 @@ class AuthenticatedRequest(HttpRequest):
     user: User
 
 
+class InvalidFormIs400(FormView):  # type: ignore[type-arg]
+    """Django's form views send a form back with its errors as 200; here it is 400, as
+    on every page of the site: the request was refused and changed nothing."""
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        response = super().form_invalid(form)
+        response.status_code = 400
+        return response
+
+
+class LoginView(InvalidFormIs400, auth_views.LoginView):
+    pass
+
+
+class PasswordChangeView(InvalidFormIs400, auth_views.PasswordChangeView):
+    pass
+
+
+class PasswordResetView(InvalidFormIs400, auth_views.PasswordResetView):
+    pass
+
+
+class PasswordResetConfirmView(InvalidFormIs400, auth_views.PasswordResetConfirmView):
+    pass
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
+@limit_posts("signup_per_address", key="ip")
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
@@ -23,7 +59,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         return render(request, "accounts/signup.html", {"form": SignUpForm()})
     form = SignUpForm(request.POST)
     if not form.is_valid():
-        return render(request, "accounts/signup.html", {"form": form})
+        return render(request, "accounts/signup.html", {"form": form}, status=400)
     user = form.save()
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     messages.success(request, f"Welcome to the club, {user}!")
@@ -38,7 +74,26 @@ def profile(request: AuthenticatedRequest) -> HttpResponse:
         return render(request, "accounts/profile.html", {"form": form})
     form = ProfileForm(request.POST, instance=request.user)
     if not form.is_valid():
-        return render(request, "accounts/profile.html", {"form": form})
+        return render(request, "accounts/profile.html", {"form": form}, status=400)
     form.save()
     messages.success(request, "Your profile is saved.")
     return redirect("profile")
+
+
+def rate_limited(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """A request past its rate limit (``accounts.limits``): nothing was done."""
+    template = "429.html#refusal" if getattr(request, "htmx", False) else "429.html"
+    return render(request, template, status=429)
+
+
+def locked_out(
+    request: HttpRequest, response: HttpResponse | None, credentials: Any
+) -> HttpResponse:
+    """django-axes' answer to a log-in of a locked-out username and address: when to retry.
+
+    Every attempt during the pause restarts it (axes' default), so the pause ends one
+    cool-off time after this one.
+    """
+    pause: timedelta = settings.AXES_COOLOFF_TIME
+    context = {"minutes": ceil(pause.total_seconds() / 60), "retry_at": timezone.now() + pause}
+    return render(request, "registration/locked_out.html", context, status=429)

@@ -8,11 +8,31 @@ from django.http import HttpRequest
 from games.models import Game, Move, Seat, Table
 
 
+def has_started(table: Any) -> bool:
+    return isinstance(table, Table) and table.status != Table.Status.OPEN
+
+
 class SeatInline(admin.TabularInline[Seat, Table]):
+    """Seats may be rearranged while the table waits for players. Once it started they
+    are fixed: whoever sat down in a game in play would see that seat's rack.
+
+    (Django passes an inline's permission checks the parent table, though the stubs
+    name the inline's model.)
+    """
+
     model = Seat
     extra = 0
     fields = ["number", "kind", "user", "bot_level"]
     raw_id_fields = ["user"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return not has_started(obj) and super().has_add_permission(request, obj)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return not has_started(obj) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return not has_started(obj) and super().has_delete_permission(request, obj)
 
 
 @admin.register(Table)
@@ -22,8 +42,16 @@ class TableAdmin(admin.ModelAdmin[Table]):
     inlines = [SeatInline]
     # The round seed and the round (which holds it) would let an admin deal the games.
     exclude = ["round_seed", "round"]
-    readonly_fields = ["ruleset", "standings", "winner_seat", "started_at", "finished_at"]
+    # The status moves only through the games' services (a round starts, ends).
+    readonly_fields = ["status", "ruleset", "standings", "winner_seat", "started_at", "finished_at"]
     raw_id_fields = ["creator"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Table | None = None) -> list[str]:
+        """Once the round started, its rules and clock are what the games are played
+        under: every field is shown, none changed."""
+        if not has_started(obj):
+            return list(self.readonly_fields)
+        return [field.name for field in Table._meta.fields if field.name not in self.exclude]
 
 
 class ReadOnlyMixin:

@@ -28,6 +28,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
+from accounts.limits import SocketSlots
 from accounts.models import User
 from games import presence
 from games.conf import presence_seconds
@@ -124,7 +125,28 @@ class GameSnapshots:
 snapshots = GameSnapshots()
 
 
-class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
+class SlotConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
+    """A consumer that holds one of its member's and its address's websocket slots
+    (:class:`accounts.limits.SocketSlots`) while it is open: past the limit a new socket
+    is refused, so no member or address can open connections without end."""
+
+    slot: tuple[int, str] | None = None
+
+    async def take_slot(self, user: User) -> bool:
+        client = self.scope.get("client") or ("unknown", 0)
+        slot = (user.pk, str(client[0]))
+        if not await sync_to_async(SocketSlots.take, thread_sensitive=False)(*slot):
+            return False
+        self.slot = slot
+        return True
+
+    async def give_slot_back(self) -> None:
+        if self.slot is not None:
+            slot, self.slot = self.slot, None
+            await sync_to_async(SocketSlots.give_back, thread_sensitive=False)(*slot)
+
+
+class GameConsumer(SlotConsumer):
     """``ws/games/<game_id>/``: pushes the game's live partials to one user."""
 
     game_id: int
@@ -141,7 +163,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         seated = None
         if user is not None and user.is_authenticated:
             seated = await database_sync_to_async(_is_seated)(self.game_id, user)
-        if seated is None:
+        if seated is None or not await self.take_slot(user):
             # Closing before accepting refuses the handshake (HTTP 403).
             await self.close()
             return
@@ -158,6 +180,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await self._send_game()
 
     async def disconnect(self, code: int) -> None:
+        await self.give_slot_back()
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.spectating:
@@ -243,7 +266,7 @@ def _render_building(game_id: int, user: User, seat: object) -> str:
     return render_building_notice(game, seat)
 
 
-class NotificationConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
+class NotificationConsumer(SlotConsumer):
     """``ws/notifications/``: pushes a member's header counts whenever they change.
 
     The group message carries nothing; the counts are read for this connection's user.
@@ -253,7 +276,7 @@ class NotificationConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def connect(self) -> None:
         user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
+        if user is None or not user.is_authenticated or not await self.take_slot(user):
             await self.close()
             return
         self.user: User = user
@@ -263,6 +286,7 @@ class NotificationConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await self._send_counts()
 
     async def disconnect(self, code: int) -> None:
+        await self.give_slot_back()
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 

@@ -1,6 +1,26 @@
-from django.urls import path
+from django.urls import path, register_converter
 
+from games.parsing import BadInput, parse_number
 from games.views import lobby, member, play, replay, your_move
+
+
+class IdConverter:
+    """An id in the address: ASCII digits within a bigint (Django's ``int`` takes any
+    length, and an id past the column's range fails in the database, not with a 404)."""
+
+    regex = "[0-9]{1,19}"
+
+    def to_python(self, value: str) -> int:
+        try:
+            return parse_number(value)
+        except BadInput as error:
+            raise ValueError(error.message) from None  # no match: 404
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(IdConverter, "id")
 
 app_name = "games"
 
@@ -8,9 +28,9 @@ urlpatterns = [
     path("", lobby.lobby, name="lobby"),
     path("mine/", lobby.my_games, name="mine"),
     path("new/", lobby.new_table, name="new_table"),
-    path("tables/<int:pk>/", lobby.table, name="table"),
-    path("tables/<int:pk>/join/", lobby.join, name="join"),
-    path("tables/<int:pk>/current/", lobby.current, name="current"),
+    path("tables/<id:pk>/", lobby.table, name="table"),
+    path("tables/<id:pk>/join/", lobby.join, name="join"),
+    path("tables/<id:pk>/current/", lobby.current, name="current"),
     path("your-move/", your_move.your_move, name="your_move"),
     path("your-move/next/", your_move.next_game, name="your_move_next"),
     path("notifications/", member.notification_list, name="notifications"),
@@ -19,18 +39,18 @@ urlpatterns = [
     path("vacation/", member.vacation, name="vacation"),
     path("vacation/plan/", member.plan_vacation, name="plan_vacation"),
     path("vacation/end/", member.end_vacation, name="end_vacation"),
-    path("vacation/<int:pk>/cancel/", member.cancel_vacation, name="cancel_vacation"),
-    path("<int:pk>/", play.game, name="game"),
-    path("<int:pk>/move/", play.move, name="move"),
-    path("<int:pk>/reset/", play.reset, name="reset"),
-    path("<int:pk>/play/", play.play, name="play"),
-    path("<int:pk>/draw/", play.draw, name="draw"),
-    path("<int:pk>/pass/", play.pass_turn, name="pass"),
-    path("<int:pk>/discard/", play.discard, name="discard"),
-    path("<int:pk>/river/", play.take_from_river, name="river"),
-    path("<int:pk>/hint/", play.hint, name="hint"),
-    path("<int:pk>/hint/use/", play.use_hint, name="use_hint"),
-    path("<int:pk>/arrange/", play.arrange, name="arrange"),
-    path("<int:pk>/resign/", play.resign, name="resign"),
-    path("<int:pk>/replay/", replay.replay, name="replay"),
+    path("vacation/<id:pk>/cancel/", member.cancel_vacation, name="cancel_vacation"),
+    path("<id:pk>/", play.game, name="game"),
+    path("<id:pk>/move/", play.move, name="move"),
+    path("<id:pk>/reset/", play.reset, name="reset"),
+    path("<id:pk>/play/", play.play, name="play"),
+    path("<id:pk>/draw/", play.draw, name="draw"),
+    path("<id:pk>/pass/", play.pass_turn, name="pass"),
+    path("<id:pk>/discard/", play.discard, name="discard"),
+    path("<id:pk>/river/", play.take_from_river, name="river"),
+    path("<id:pk>/hint/", play.hint, name="hint"),
+    path("<id:pk>/hint/use/", play.use_hint, name="use_hint"),
+    path("<id:pk>/arrange/", play.arrange, name="arrange"),
+    path("<id:pk>/resign/", play.resign, name="resign"),
+    path("<id:pk>/replay/", replay.replay, name="replay"),
 ]

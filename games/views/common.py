@@ -3,19 +3,23 @@ an htmx request gets back."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import User
 from games import errors
 from games.models import Game
+from games.parsing import BadInput
 from games.rendering import LIVE_PARTIALS, TEMPLATE, game_context
+from games.services.listing import describe_options, turn_label
 
 
 class AuthenticatedRequest(HttpRequest):
@@ -33,6 +37,8 @@ STATUS_OF: dict[type[errors.GameActionError], int] = {
     errors.GameFinished: 409,
     errors.IllegalPlay: 422,
     errors.NoArrangement: 422,
+    errors.HelpBusy: 429,
+    errors.TableError: 409,
 }
 """HTTP status of each refusal; any other one is a 400 (a malformed or impossible request)."""
 
@@ -50,7 +56,7 @@ def refuse(
     request: AuthenticatedRequest, game_id: int, error: errors.GameActionError
 ) -> HttpResponse:
     """A refused request: nothing changed. htmx gets the sentence for the message area with
-    a 4xx status; a plain form post goes back to the game page with the sentence."""
+    a 4xx status; a plain form post gets the game page with the sentence, and that status."""
     status = status_of(error)
     if request.htmx:
         # The message is swapped out of band: the request's own target stays as it was.
@@ -62,7 +68,23 @@ def refuse(
     if status == 403:
         raise PermissionDenied(error.message)
     messages.error(request, error.message)
-    return redirect("games:game", pk=game_id)
+    return game_page(
+        request, get_object_or_404(Game.objects.select_related("table"), pk=game_id), status
+    )
+
+
+def game_page(request: AuthenticatedRequest, game: Game, status: int = 200) -> HttpResponse:
+    """The table as ``request.user`` sees it: anyone signed in may watch; players see
+    their own rack."""
+    table = game.table
+    context = game_context(game, request.user)
+    context["page"] = {
+        "table_id": table.pk,
+        "preset": table.get_preset_display(),
+        "rules": describe_options(table.engine_ruleset(), table.preset),
+        "turn_label": turn_label(table.turn_seconds),
+    }
+    return render(request, TEMPLATE, context, status=status)
 
 
 def fragments(
@@ -89,3 +111,21 @@ def fragments(
 def client_redirect(request: AuthenticatedRequest, url: str) -> HttpResponse:
     """Go to ``url``: a full redirect for htmx requests, a plain one otherwise."""
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+View = Callable[..., HttpResponse]
+
+
+def answers_bad_input(view: View) -> View:
+    """A view that reads numbers or JSON with :mod:`games.parsing`: what it cannot read
+    is answered 400 with the reason, before anything is done."""
+
+    @wraps(view)
+    def wrapper(request: AuthenticatedRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except BadInput as error:
+            template = "400.html#refusal" if request.htmx else "400.html"
+            return render(request, template, {"message": error.message}, status=400)
+
+    return wrapper

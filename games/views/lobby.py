@@ -9,13 +9,20 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from accounts.limits import limit_posts
 from games import services
 from games.errors import GameActionError, NotFound
-from games.forms import TableForm
+from games.forms import MAX_SEATS, TableForm
 from games.models import Table
+from games.parsing import parse_optional_number
 from games.services import listing
 from games.services.history import scoreboard
-from games.views.common import AuthenticatedRequest, client_redirect
+from games.views.common import (
+    AuthenticatedRequest,
+    answers_bad_input,
+    client_redirect,
+    status_of,
+)
 
 
 @login_required
@@ -54,6 +61,8 @@ def my_games(request: AuthenticatedRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
+@limit_posts("new_table_per_member", key="user")
+@limit_posts("new_table_per_address", key="ip")
 def new_table(request: AuthenticatedRequest) -> HttpResponse:
     if request.method != "POST":
         form = TableForm(creator=request.user)
@@ -96,26 +105,40 @@ def table(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     summary = listing.table_summary(found, request.user)
     if request.htmx and found.status != Table.Status.OPEN and summary.is_member:
         return client_redirect(request, reverse("games:current", kwargs={"pk": pk}))
+    template = "games/table.html#seats" if request.htmx else "games/table.html"
+    return _table_page(request, found, summary, template)
+
+
+def _table_page(
+    request: AuthenticatedRequest,
+    found: Table,
+    summary: listing.TableSummary,
+    template: str = "games/table.html",
+    status: int = 200,
+) -> HttpResponse:
     context = {
         "table": summary,
         "scores": None if found.status == Table.Status.OPEN else scoreboard(found),
     }
-    if request.htmx:
-        return render(request, "games/table.html#seats", context)
-    return render(request, "games/table.html", context)
+    return render(request, template, context, status=status)
 
 
 @login_required
 @require_POST
+@answers_bad_input
 def join(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    seat = request.POST.get("seat", "")
+    """Sit at the table: at seat number ``seat``, or at the first open one."""
+    seat = parse_optional_number(request.POST.get("seat"), high=MAX_SEATS - 1)
     try:
-        joined = services.join_table(pk, request.user, int(seat) if seat.isdigit() else None)
+        joined = services.join_table(pk, request.user, seat)
     except NotFound as error:
         raise Http404(error.message) from None
     except GameActionError as error:
+        # The table page again, with the reason: nothing changed.
         messages.error(request, error.message)
-        return redirect("games:table", pk=pk)
+        found = get_object_or_404(Table.objects.with_seats().select_related("creator"), pk=pk)
+        summary = listing.table_summary(found, request.user)
+        return _table_page(request, found, summary, status=status_of(error))
     if joined.status == Table.Status.PLAYING:
         return redirect("games:current", pk=pk)
     messages.success(request, "You have a seat. The game starts when every seat is taken.")

@@ -11,8 +11,9 @@ from django.views.decorators.http import require_POST, require_safe
 from games.errors import GameActionError
 from games.forms import PreferencesForm, VacationForm
 from games.models import NotificationKind
+from games.parsing import parse_optional_number
 from games.services import notifications, vacations
-from games.views.common import AuthenticatedRequest
+from games.views.common import AuthenticatedRequest, answers_bad_input
 
 
 @login_required
@@ -28,10 +29,11 @@ def notification_list(request: AuthenticatedRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+@answers_bad_input
 def notifications_read(request: AuthenticatedRequest) -> HttpResponse:
     """Mark one notification (``id``) or all of them read."""
-    raw = request.POST.get("id", "")
-    notifications.mark_read(request.user, [int(raw)] if raw.isdigit() else None)
+    notice = parse_optional_number(request.POST.get("id"))
+    notifications.mark_read(request.user, None if notice is None else [notice])
     return redirect("games:notifications")
 
 
@@ -78,8 +80,8 @@ def plan_vacation(request: AuthenticatedRequest) -> HttpResponse:
 def end_vacation(request: AuthenticatedRequest) -> HttpResponse:
     if vacations.end_vacation(request.user) is None:
         messages.error(request, "You are not on vacation.")
-    else:
-        messages.success(request, "Welcome back: your correspondence clocks run again.")
+        return _vacation_page(request, VacationForm(), status=409)
+    messages.success(request, "Welcome back: your correspondence clocks run again.")
     return redirect("games:vacation")
 
 
@@ -89,9 +91,10 @@ def cancel_vacation(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     try:
         vacations.cancel_vacation(request.user, pk)
     except GameActionError as error:
+        # None of the member's planned vacations has that id.
         messages.error(request, error.message)
-    else:
-        messages.success(request, "That vacation is called off; its days are yours again.")
+        return _vacation_page(request, VacationForm(), status=404)
+    messages.success(request, "That vacation is called off; its days are yours again.")
     return redirect("games:vacation")
 
 

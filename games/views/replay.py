@@ -9,17 +9,18 @@ from django.views.decorators.http import require_safe
 
 from games.errors import NotFound
 from games.models import Game
+from games.parsing import parse_optional_number
 from games.services.history import replay_frame
-from games.views.common import AuthenticatedRequest
+from games.views.common import AuthenticatedRequest, answers_bad_input
 
 
 @login_required
 @require_safe
+@answers_bad_input
 def replay(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """``?turn=N``: the game after N turns. Only once the game is over (racks are public)."""
     game = get_object_or_404(Game.objects.select_related("table"), pk=pk)
-    raw = request.GET.get("turn", "0")
-    step = int(raw) if raw.isdigit() else 0
+    step = parse_optional_number(request.GET.get("turn")) or 0
     try:
         frame = replay_frame(game, step)
     except NotFound as error:

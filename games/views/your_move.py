@@ -8,8 +8,9 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_safe
 
+from games.parsing import parse_optional_number
 from games.services.your_move import next_your_move, your_move_games
-from games.views.common import AuthenticatedRequest
+from games.views.common import AuthenticatedRequest, answers_bad_input
 
 
 @login_required
@@ -20,10 +21,10 @@ def your_move(request: AuthenticatedRequest) -> HttpResponse:
 
 @login_required
 @require_safe
+@answers_bad_input
 def next_game(request: AuthenticatedRequest) -> HttpResponse:
     """``?from=<game id>``: the game after that one, else the first; none: the list."""
-    raw = request.GET.get("from", "")
-    game_id = next_your_move(request.user, int(raw) if raw.isdigit() else None)
+    game_id = next_your_move(request.user, parse_optional_number(request.GET.get("from")))
     if game_id is None:
         return redirect("games:your_move")
     return redirect("games:game", pk=game_id)

@@ -31,7 +31,7 @@ def test_a_member_logs_in_with_the_right_password(client: Client, alice: User) -
 def test_a_wrong_password_does_not_log_in(client: Client, alice: User) -> None:
     response = client.post(LOGIN, {"username": "alice", "password": "not-her-password"})
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "Please enter a correct username and password." in response.text
     assert SESSION_KEY not in client.session
 

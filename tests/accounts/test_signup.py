@@ -41,7 +41,7 @@ def test_a_visitor_who_signs_up_is_logged_in_and_sent_home(client: Client) -> No
 def test_it_refuses_a_username_taken_in_another_letter_case(client: Client, alice: User) -> None:
     response = client.post(SIGNUP, {**GOOD_FORM, "username": "ALICE"})
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "A user with that username already exists." in response.text
     assert not User.objects.filter(username="ALICE").exists()
 
@@ -51,7 +51,7 @@ def test_it_refuses_an_email_another_account_has_in_any_letter_case(
 ) -> None:
     response = client.post(SIGNUP, {**GOOD_FORM, "email": alice.email.upper()})
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "An account with this email address already exists." in response.text
     assert not User.objects.filter(username="dora").exists()
 
@@ -59,7 +59,7 @@ def test_it_refuses_an_email_another_account_has_in_any_letter_case(
 def test_it_refuses_passwords_that_differ(client: Client) -> None:
     response = client.post(SIGNUP, {**GOOD_FORM, "password2": "another-secret-77"})
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "The two password fields didn" in response.text
     assert not User.objects.exists()
 
@@ -67,7 +67,7 @@ def test_it_refuses_passwords_that_differ(client: Client) -> None:
 def test_it_refuses_a_common_password(client: Client) -> None:
     response = client.post(SIGNUP, {**GOOD_FORM, "password1": "password", "password2": "password"})
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "This password is too common." in response.text
     assert not User.objects.exists()
 
@@ -76,7 +76,7 @@ def test_it_refuses_a_common_password(client: Client) -> None:
 def test_it_requires_a_display_name_and_an_email(client: Client, field: str) -> None:
     response = client.post(SIGNUP, {**GOOD_FORM, field: ""})
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "This field is required." in response.text
     assert not User.objects.exists()
 

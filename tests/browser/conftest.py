@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from urllib.parse import quote
 import pytest
 from django.conf import settings
 from django.db import connection
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
 
 from config.runstack import free_port, port_answers
 
@@ -72,6 +73,8 @@ def live_server_url(
         "STATIC_ROOT": str(static_root),
         "DEBUG": "false",
         "PORT": str(port),
+        # Rate limits count afresh for each run, whatever earlier runs left in Redis.
+        "CACHE_KEY_PREFIX": f"browser-tests-{uuid.uuid4().hex}",
     }
     with log_path.open("wb") as log:
         server = subprocess.Popen(
@@ -117,10 +120,44 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
+# Every page reports what the Content-Security-Policy refused, as a console error that
+# outlives the page (Chromium logs its own line too; the event also catches reports
+# that only reach the page).
+REPORT_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  const blocked = event.blockedURI || "inline";
+  console.error(`CSP violation: ${event.violatedDirective} blocked ${blocked}`);
+});
+"""
+
+
+class Violations(list[str]):
+    """What the Content-Security-Policy refused on a test's pages."""
+
+    def record(self, message: ConsoleMessage) -> None:
+        text = message.text
+        if message.type == "error" and (
+            "CSP violation" in text or "Content Security Policy" in text
+        ):
+            self.append(text)
+
+
 @pytest.fixture
-def page(browser: Browser, live_server_url: str, transactional_db: None) -> Iterator[Page]:
+def csp_violations() -> Violations:
+    return Violations()
+
+
+@pytest.fixture
+def page(
+    browser: Browser, live_server_url: str, transactional_db: None, csp_violations: Violations
+) -> Iterator[Page]:
     context = browser.new_context(base_url=live_server_url)
+    context.add_init_script(REPORT_VIOLATIONS)
     page = context.new_page()
     page.set_default_timeout(15_000)
+    page.on("console", csp_violations.record)
     yield page
     context.close()
+    # Any test whose pages broke the policy fails: a refused script or style is a
+    # feature that silently does not work.
+    assert not csp_violations, csp_violations

@@ -23,13 +23,14 @@ from django.test import Client
 from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import User
+from config.celery_app import app as celery_app
 from engine.actions import parse_table
 from engine.tiles import full_set, parse_tiles
 from games import services
 from games.models import Game, Table
 from games.services import SeatPlan
 from games.services.history import replay_frame
-from tests.browser.conftest import database_url
+from tests.browser.conftest import REPORT_VIOLATIONS, Violations, database_url
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
 from tests.games.players import play_until_over
@@ -40,11 +41,16 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def other_page(browser: Browser, live_server_url: str, page: Page) -> Iterator[Page]:
-    """A second person's browser, with cookies of its own."""
+def other_page(
+    browser: Browser, live_server_url: str, page: Page, csp_violations: Violations
+) -> Iterator[Page]:
+    """A second person's browser, with cookies of its own (its CSP violations fail the
+    test like the first one's)."""
     context = browser.new_context(base_url=live_server_url)
+    context.add_init_script(REPORT_VIOLATIONS)
     second = context.new_page()
     second.set_default_timeout(15_000)
+    second.on("console", csp_violations.record)
     yield second
     context.close()
 
@@ -287,6 +293,10 @@ def test_a_refused_initial_meld_shows_the_rules_sentence(
 @pytest.fixture
 def worker(live_server_url: str, tmp_path: Path) -> Iterator[None]:
     """A Celery worker on the test database: it plays the bots' turns the server schedules."""
+    # Earlier tests of the run leave their tasks (clocks, reminders, many due minutes
+    # ahead) in the shared queues; a worker taking one task at a time would work through
+    # all of them before this test's own, and a 10 s turn would outlive its wait.
+    celery_app.control.purge()
     log_path = tmp_path / "worker.log"
     env = {**os.environ, "DATABASE_URL": database_url(connection.settings_dict)}
     command = [
@@ -294,15 +304,23 @@ def worker(live_server_url: str, tmp_path: Path) -> Iterator[None]:
         *("--pool", "solo", "--loglevel", "INFO"),
         *("--without-heartbeat", "--without-gossip", "--without-mingle"),
     ]
+    # Beat too, as in production: its sweep ends a due turn whose timeout task is late
+    # (the full run once left one reserved and unrun in the worker).
+    beat = [*(sys.executable, "-m", "celery", "-A", "config.celery_app", "beat")]
+    beat += ["--schedule", str(tmp_path / "beat-schedule")]
     with log_path.open("w") as log:
-        process = subprocess.Popen(
-            command, cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT
-        )
+        processes = [
+            subprocess.Popen(
+                args, cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT
+            )
+            for args in (command, beat)
+        ]
     try:
         yield
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        for process in processes:
+            process.terminate()
+            process.wait(timeout=30)
         print(log_path.read_text())  # shown when the test fails
 
 

@@ -1,6 +1,8 @@
+import os
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.hashers import make_password
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
@@ -9,7 +11,10 @@ from accounts.models import User
 
 
 class Command(BaseCommand):
-    help = "Create the demo accounts (alice, bob, carol) or reset their passwords."
+    help = (
+        "Create the demo accounts (alice, bob, carol) that do not exist yet. An existing "
+        "account of that name is never changed."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -17,22 +22,35 @@ class Command(BaseCommand):
             action="store_true",
             help="Also run when DEBUG is off (the passwords are public: never on a real site).",
         )
+        parser.add_argument(
+            "--if-embedded",
+            action="store_true",
+            help="Only on the embedded database: do nothing when DATABASE_URL is set "
+            "(`make run` passes this).",
+        )
 
     @transaction.atomic
-    def handle(self, *args: Any, force: bool = False, **options: Any) -> None:
+    def handle(
+        self, *args: Any, force: bool = False, if_embedded: bool = False, **options: Any
+    ) -> None:
+        if if_embedded and os.environ.get("DATABASE_URL"):
+            self.stdout.write("DATABASE_URL is set: no demo accounts (run seed_demo to add them).")
+            return
         if not settings.DEBUG and not force:
             self.stderr.write("DEBUG is off: no demo accounts, their passwords are public.")
             return
         for account in DEMO_ACCOUNTS:
-            user, created = User.objects.get_or_create(
+            # Only created, never updated: an account of that name may be someone's own,
+            # or a demo account whose member chose a password of their own.
+            _, created = User.objects.get_or_create(
                 username=account.username,
                 defaults={
                     "display_name": account.display_name,
                     "email": f"{account.username}@example.com",
+                    "password": make_password(account.password),
                 },
             )
-            # Reset the password every time, so the one printed at start-up always works.
-            user.set_password(account.password)
-            user.save(update_fields=["password"])
-            verb = "created" if created else "ready"
-            self.stdout.write(f"{account.username:8} {account.password:20} ({verb})")
+            if created:
+                self.stdout.write(f"{account.username:8} {account.password:20} (created)")
+            else:
+                self.stdout.write(f"{account.username:8} (exists: left as it is)")

@@ -1,0 +1,113 @@
+"""The admin cannot change who sits at a table once its round has started."""
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from games.models import Game, Seat, Table
+from tests.factories import UserFactory
+from tests.games.test_views_lobby import form_data
+from tests.games.views_support import client_for
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff() -> User:
+    return UserFactory(username="root", is_staff=True, is_superuser=True)
+
+
+def change_url(table: Table) -> str:
+    return reverse("admin:games_table_change", args=[table.pk])
+
+
+def posted_form(client: Client, table: Table) -> dict[str, Any]:
+    """What the change form posts as the admin shows it (editable fields only)."""
+    context = client.get(change_url(table)).context
+    data: dict[str, Any] = {}
+    form = context["adminform"].form
+    for name in form.fields:
+        value = form[name].value()
+        if value is not None:
+            data[name] = value
+    for inline in context["inline_admin_formsets"]:
+        formset = inline.formset
+        management = formset.management_form
+        for name, field in management.fields.items():
+            value = management[name].value()
+            data[management.add_prefix(name)] = field.initial if value is None else value
+        for seat_form in formset.forms:
+            for name in seat_form.fields:
+                value = seat_form[name].value()
+                if value is not None:
+                    data[seat_form.add_prefix(name)] = value
+    return data
+
+
+def seat_fields(table: Table) -> list[tuple[int, str, int | None]]:
+    return list(table.seats.order_by("number").values_list("number", "kind", "user_id"))
+
+
+def test_staff_cannot_sit_down_in_a_table_that_plays(game: Game, staff: User) -> None:
+    table = game.table
+    client = client_for(staff)
+    before = seat_fields(table)
+    data = posted_form(client, table)
+    # As a forged form would: the second seat given to the staff member.
+    seat = table.seats.get(number=1)
+    data.update(
+        {
+            "seats-TOTAL_FORMS": 2,
+            "seats-INITIAL_FORMS": 2,
+            "seats-0-id": table.seats.get(number=0).pk,
+            "seats-0-table": table.pk,
+            "seats-1-id": seat.pk,
+            "seats-1-table": table.pk,
+            "seats-1-number": 1,
+            "seats-1-kind": "player",
+            "seats-1-user": staff.pk,
+            "turn_seconds": 3600,
+            "games_in_round": 9,
+        }
+    )
+
+    response = client.post(change_url(table), data)
+
+    assert response.status_code in (200, 302)
+    assert seat_fields(table) == before
+    table.refresh_from_db()
+    assert (table.turn_seconds, table.games_in_round) == (game.table.turn_seconds, 2)
+    assert not Seat.objects.filter(user=staff).exists()
+
+
+def test_the_change_form_of_a_playing_table_shows_seats_read_only(game: Game, staff: User) -> None:
+    html = client_for(staff).get(change_url(game.table)).text
+
+    assert 'name="seats-0-user"' not in html
+    assert 'name="turn_seconds"' not in html
+    assert "Alice" in html
+
+
+def test_staff_may_still_arrange_the_seats_of_a_table_that_waits(
+    alice: User, bob: User, staff: User
+) -> None:
+    client = client_for(alice)
+    client.post(
+        reverse("games:new_table"),
+        {
+            **form_data(),
+        },
+    )
+    table = Table.objects.get(creator=alice)
+    assert table.status == Table.Status.OPEN
+    admin = client_for(staff)
+    data = posted_form(admin, table)
+    data.update({"seats-1-kind": "reserved", "seats-1-user": bob.pk})
+
+    response = admin.post(change_url(table), data)
+
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    assert table.seats.get(number=1).user == bob

@@ -1,0 +1,151 @@
+"""Rate limits of the games: new tables per member and per address, open websockets per
+member and per address (counted in the real Redis cache)."""
+
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+from asgiref.sync import sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.core.cache import cache
+from django.db import connections
+from django.test import Client, override_settings
+from django.urls import reverse
+
+from accounts.limits import SocketSlots
+from accounts.models import User
+from config.routing import websocket_urlpatterns
+from games.models import Game, Table
+from tests.games.test_views_lobby import form_data
+from tests.games.views_support import client_for
+
+NEW = reverse("games:new_table")
+HOME = "192.0.2.10"
+ELSEWHERE = "198.51.100.7"
+LIMITS = {
+    "new_table_per_member": "3/h",
+    "new_table_per_address": "100/h",
+}
+
+
+def new_table(client: Client, address: str = HOME, **changes: object) -> int:
+    return client.post(NEW, form_data(**changes), REMOTE_ADDR=address).status_code
+
+
+@pytest.mark.django_db
+@override_settings(RATE_LIMITS=LIMITS)
+def test_a_member_opens_a_few_tables_then_gets_a_429_and_no_table(alice: User, bob: User) -> None:
+    alice_client = client_for(alice)
+    assert [new_table(alice_client) for _ in range(2)] == [302, 302]
+    # A refused form counts too: it made the server do the work.
+    assert new_table(alice_client, seats=9) == 400
+
+    response = alice_client.post(NEW, form_data(), REMOTE_ADDR=ELSEWHERE)
+
+    assert response.status_code == 429
+    assert "Too many requests from you in a short time" in response.text
+    assert Table.objects.filter(creator=alice).count() == 2
+    assert alice_client.get(NEW).status_code == 200
+    assert new_table(client_for(bob)) == 302
+
+
+@pytest.mark.django_db
+@override_settings(RATE_LIMITS={**LIMITS, "new_table_per_address": "2/h"})
+def test_members_at_one_address_share_its_limit(alice: User, bob: User) -> None:
+    assert new_table(client_for(alice)) == 302
+    assert new_table(client_for(bob)) == 302
+
+    assert new_table(client_for(bob)) == 429
+    assert new_table(client_for(bob), address=ELSEWHERE) == 302
+    assert Table.objects.count() == 3
+
+
+# --- websockets ------------------------------------------------------------------------
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def _close_thread_connections() -> AsyncIterator[None]:
+    yield
+    await sync_to_async(connections.close_all)()
+
+
+async def open_socket(
+    game: Game, user: User, address: str = HOME
+) -> tuple[WebsocketCommunicator, bool]:
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/games/{game.pk}/")
+    communicator.scope["user"] = user
+    communicator.scope["client"] = (address, 50000)
+    connected, _ = await communicator.connect()
+    return communicator, connected
+
+
+async def open_header_socket(user: User, address: str = HOME) -> bool:
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/notifications/")
+    communicator.scope["user"] = user
+    communicator.scope["client"] = (address, 50000)
+    connected, _ = await communicator.connect()
+    if connected:
+        await communicator.disconnect()
+    return connected
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@override_settings(WEBSOCKETS_PER_MEMBER=2, WEBSOCKETS_PER_ADDRESS=100)
+async def test_a_member_holds_a_few_sockets_at_once(game: Game, alice: User, bob: User) -> None:
+    first, _ = await open_socket(game, alice)
+    second, _ = await open_socket(game, alice, address=ELSEWHERE)
+
+    _, connected = await open_socket(game, alice)
+    assert not connected
+    assert not await open_header_socket(alice)
+    bobs, connected = await open_socket(game, bob)
+    assert connected
+
+    await first.disconnect()
+    again, connected = await open_socket(game, alice)
+    assert connected
+    for socket in (second, again, bobs):
+        await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@override_settings(WEBSOCKETS_PER_MEMBER=100, WEBSOCKETS_PER_ADDRESS=2)
+async def test_members_at_one_address_share_its_sockets(game: Game, alice: User, bob: User) -> None:
+    first, _ = await open_socket(game, alice)
+    second, _ = await open_socket(game, bob)
+
+    assert not (await open_socket(game, bob))[1]
+    assert not await open_header_socket(alice)
+    elsewhere, connected = await open_socket(game, bob, address=ELSEWHERE)
+    assert connected
+
+    await second.disconnect()
+    assert await open_header_socket(bob)
+    for socket in (first, elsewhere):
+        await socket.disconnect()
+
+
+@override_settings(WEBSOCKET_SLOT_SECONDS=60)
+def test_slots_a_dead_process_held_expire() -> None:
+    # A process that died after taking slots never gives them back: the counters go
+    # away on their own.
+    assert SocketSlots.take(7, HOME)
+    assert SocketSlots.take(7, HOME)
+
+    client = cache._cache.get_client(write=False)  # type: ignore[attr-defined]
+    for key in ("ws-slots:member:7", f"ws-slots:address:{HOME}"):
+        redis_key = cache.make_and_validate_key(key)
+        assert cache.get(key) == 2
+        assert 0 < client.ttl(redis_key) <= 60
+
+
+def test_giving_back_more_than_taken_leaves_no_debt() -> None:
+    SocketSlots.give_back(8, ELSEWHERE)
+    assert SocketSlots.take(8, ELSEWHERE)
+    SocketSlots.give_back(8, ELSEWHERE)
+    SocketSlots.give_back(8, ELSEWHERE)
+
+    assert cache.get("ws-slots:member:8") == 0
