@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: run test lint bench-deadlines bench bench-solver
+.PHONY: run test lint bench-deadlines bench bench-solver bench-faults
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -22,12 +22,12 @@ $(VENV)/.installed-dev: pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet --editable ".[dev]"
 	touch $@ $(VENV)/.installed-run
 
-## run: the whole app on http://127.0.0.1:$PORT (8000) with a Celery worker and beat
+## run: the whole app on http://127.0.0.1:$PORT (8000) with Celery workers (main, bots) and beat
 run: export DEBUG ?= true
 run: $(VENV)/.installed-run
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
-	$(PY) manage.py seed_demo
+	$(PY) manage.py seed_demo --if-embedded
 	$(PY) -m config.runstack
 
 ## test: the whole test suite against PostgreSQL, Redis and Chromium
@@ -41,6 +41,10 @@ bench-deadlines: $(VENV)/.installed-dev
 ## bench: move latency over 50 games and push latency to 20 pages, on daphne, PostgreSQL, Redis, Celery
 bench: $(VENV)/.installed-dev
 	scripts/test-env.sh $(PY) benchmarks/bench_web.py $(BENCH_ARGS)
+
+## bench-faults: Celery workers killed, Redis restarted, database connections dropped, 50 games in play
+bench-faults: $(VENV)/.installed-dev
+	scripts/test-env.sh $(PY) benchmarks/bench_faults.py $(BENCH_ARGS)
 
 ## bench-solver: the exact solver over the sample positions (p50/p90/max per table size)
 bench-solver: $(VENV)/.installed-dev

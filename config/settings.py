@@ -5,11 +5,16 @@ app on one machine with SQLite and the Redis that `make run` starts; a deploymen
 SECRET_KEY, DEBUG=false, ALLOWED_HOSTS, DATABASE_URL, REDIS_URL, EMAIL_URL and SITE_URL.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import django_stubs_ext
 import environ
 from celery.schedules import crontab
+from csp.constants import NONCE, NONE, SELF
+from kombu import Exchange, Queue
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
 
 # Lets classes be written `ModelForm[User]` for the type checker without failing at run time.
 django_stubs_ext.monkeypatch()
@@ -28,11 +33,20 @@ SITE_URL = env.str("SITE_URL", default=f"http://127.0.0.1:{PORT}").rstrip("/")
 # Django checks the Origin header of unsafe requests; a site behind a proxy or on another
 # port than the one the browser sees must list its public origin here.
 CSRF_TRUSTED_ORIGINS = [SITE_URL, *env.list("CSRF_TRUSTED_ORIGINS", default=[])]
-if SITE_URL.startswith("https://"):
+SITE_IS_HTTPS = SITE_URL.startswith("https://")
+if SITE_IS_HTTPS:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    # TLS ends at the proxy, which reports the original scheme in this header.
+    # TLS ends at the proxy, which reports the original scheme in this header: the
+    # redirect below trusts it, so the proxy must set it on every request.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    # Browsers that saw the site once refuse plain HTTP to it for this long. Preload makes
+    # the site eligible for the browsers' built-in lists; it is only added once the
+    # domain is submitted (hstspreload.org), which also takes every subdomain.
+    SECURE_HSTS_SECONDS = env.int("HSTS_SECONDS", default=365 * 24 * 3600)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env.bool("HSTS_PRELOAD", default=True)
 
 INSTALLED_APPS = [
     # daphne first: its `runserver` replaces Django's with an ASGI one (websockets).
@@ -47,6 +61,8 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "template_partials",
+    "axes",
+    "csp",
     "accounts",
     "games",
     "leagues",
@@ -62,6 +78,11 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Turns a refused request of django-ratelimit into RATELIMIT_VIEW's 429 page.
+    "django_ratelimit.middleware.RatelimitMiddleware",
+    # Last, as django-axes asks: it answers a locked-out log-in with its lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -124,6 +145,12 @@ elif env.bool("DATABASE_POOL", default=False):
             "timeout": 10,
         },
     }
+    # A pooled connection may have died while it waited (the server restarted, an
+    # administrator or a failover ended it): with health checks Django has the pool try
+    # each one with an empty query before lending it (ConnectionPool.check_connection)
+    # and replace a dead one, so the request that gets it never sees the error. It costs
+    # a round trip per request.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:6379/0")
@@ -137,7 +164,16 @@ CHANNEL_LAYERS = {
             # redis-py 8 times out a read after 5 s by default, the same length as
             # channels_redis's own blocking read: a quiet socket would be torn down every
             # 5 s and pushes lost. The layer's blocking read has its own timeout.
-            "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+            # After Redis restarts, each pooled connection fails once ("closed by
+            # server") before it reconnects: without retries that failure refused a
+            # socket or lost a push. Three tries, 50 ms apart at first.
+            "hosts": [
+                {
+                    "address": REDIS_URL,
+                    "socket_timeout": None,
+                    "retry": Retry(ExponentialBackoff(cap=1.0, base=0.05), 3),
+                }
+            ],
             # All sockets of a daphne process share one receive queue; at the default of
             # 100 a burst of pushes to a busy game was silently dropped.
             "capacity": 1000,
@@ -157,6 +193,45 @@ CELERY_TIMEZONE = "UTC"
 # A Redis broker hands an unacknowledged task out again after this long; games never
 # queue a task due further ahead than GAMES_ETA_HORIZON_SECONDS (15 minutes), below it.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+
+# Two queues, each served by workers of its own (README, "Deployment"): a bot's turn may
+# run the solver for seconds, and on a shared worker a few of them would hold every
+# process while turn deadlines, sweeps and mail wait behind them. Every task goes to
+# "main" unless routed here, so a task added later never lands among the bots. A worker
+# started without --queues serves both (tests, a quick local worker). CELERY_QUEUE_PREFIX
+# keeps sites (or test runs) that share a Redis database apart.
+_queue_prefix = env.str("CELERY_QUEUE_PREFIX", default="")
+CELERY_TASK_DEFAULT_QUEUE = f"{_queue_prefix}main"
+# Each queue with an exchange of its own name (else Celery binds every queue to the
+# default queue's exchange, and a task for one would reach both).
+CELERY_TASK_QUEUES = [
+    Queue(name, Exchange(name), routing_key=name)
+    for name in (CELERY_TASK_DEFAULT_QUEUE, f"{_queue_prefix}bots")
+]
+CELERY_TASK_ROUTES = {"games.tasks.play_bot_turn": {"queue": f"{_queue_prefix}bots"}}
+# Every task is bounded: past the soft limit it gets SoftTimeLimitExceeded, its
+# transaction rolls back and it ends; past the hard limit its process is killed and
+# replaced. Tasks that need other bounds set them where they are defined (games.tasks).
+CELERY_TASK_SOFT_TIME_LIMIT = 30
+CELERY_TASK_TIME_LIMIT = 60
+# Tasks are acknowledged when they start (Celery's default), not when they end
+# (task_acks_late with task_reject_on_worker_lost), although every task is idempotent
+# and could run twice. Measured with `make bench-faults`: with late acknowledgement a
+# Celery 5.7 worker stops for good when a task ends after Redis restarted (it acks on the
+# dead channel). What late acknowledgement would save, a deadline whose task died with
+# its process, the sweep ends anyway within GAMES_SWEEP_SECONDS; and a bot's position
+# that kills its process would come back forever.
+CELERY_TASK_ACKS_LATE = False
+# The bots' worker reserves one task per process (`--prefetch-multiplier 1`, see
+# config/runstack.py), so a bot's turn never waits behind a long one while another
+# process is idle. The main worker keeps Celery's default: its tasks are short, and
+# there the clocks' ETA tasks, held until due, count against the prefetch (with one per
+# process, a browser test's due timeout was once left unrun while the worker held another).
+# The solver can grow a process by hundreds of megabytes: a process found above this
+# (KiB) after a task is replaced, so memory one big position took is given back.
+CELERY_WORKER_MAX_MEMORY_PER_CHILD = 400_000
+# Survives a Redis restart (see its docstring).
+CELERY_WORKER_CONSUMER = "config.celery_app:Consumer"
 GAMES_SWEEP_SECONDS = env.float("GAMES_SWEEP_SECONDS", default=5.0)
 # Periodic jobs (deadline sweeps) are registered here by the apps that own them.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
@@ -176,10 +251,61 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
 }
 
+# The app's cache: request counters of the rate limits, and the solver's hints. It shares
+# Redis with the channel layer and Celery under its own key prefix (a test run or a
+# second site on the same Redis takes another).
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="rk"),
+    },
+}
+
 AUTH_USER_MODEL = "accounts.User"
+# django-axes' backend comes first: it refuses a locked-out log-in before any password
+# is checked, and counts the failures.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# Log-in: after AXES_FAILURE_LIMIT wrong passwords for one username from one address,
+# that pair is locked out for AXES_COOLOFF_TIME (a 429 page saying when to retry);
+# another address, or the right person elsewhere, still gets in.
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
+AXES_RESET_ON_SUCCESS = True
+# Failures are kept (to count them); a row per successful log-in is not needed.
+AXES_DISABLE_ACCESS_LOG = True
+
+# Requests per member and per address ("count/period", django-ratelimit's notation),
+# counted in the default cache. Past a limit a request gets a 429 page and changes
+# nothing; password-reset mails past theirs are silently not sent (the answer page is
+# the same, so it does not tell whether an account exists).
+RATE_LIMITS = {
+    "signup_per_address": "10/h",
+    "password_reset_per_address": "20/h",
+    "reset_mails_per_email": "3/h",
+    "reset_mails_per_address": "10/h",
+    "new_table_per_member": "30/h",
+    "new_table_per_address": "60/h",
+}
+RATELIMIT_VIEW = "accounts.views.rate_limited"
+# Open websockets at once (game pages and the header's counts: two per open game page),
+# per member and per address. The member's limit is the guard (accounts are rationed by
+# the sign-up limit); the address's is generous, since a club behind one NAT, or every
+# visitor of a proxy started without --proxy-headers, shares one.
+WEBSOCKETS_PER_MEMBER = env.int("WEBSOCKETS_PER_MEMBER", default=20)
+WEBSOCKETS_PER_ADDRESS = env.int("WEBSOCKETS_PER_ADDRESS", default=500)
+# A slot is counted for at most this long, so a process that died with open sockets
+# cannot keep them for ever; every new connection renews it.
+WEBSOCKET_SLOT_SECONDS = 3600
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -199,11 +325,34 @@ EMAIL_USE_TLS = _email.get("EMAIL_USE_TLS", False)
 EMAIL_USE_SSL = _email.get("EMAIL_USE_SSL", False)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Rummikub Club <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# A stalled mail server must not hold a worker for ever.
+EMAIL_TIMEOUT = 10
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env.str("TIME_ZONE", default="UTC")
 USE_I18N = True
 USE_TZ = True
+
+# Scripts and styles come only from static/ (htmx, its websocket extension and ours): no
+# inline script, no inline style, no eval. The lone progress bar that needs a computed
+# width gets it from a data attribute by script (CSSOM, which the policy allows).
+# Websockets go to this site: 'self' covers ws(s) to it in current browsers, the
+# explicit origin covers older ones.
+_SOCKET_ORIGIN = SITE_URL.replace("https://", "wss://", 1).replace("http://", "ws://", 1)
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF, _SOCKET_ORIGIN],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "base-uri": [SELF],
+        "object-src": [NONE],
+    },
+}
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
@@ -229,4 +378,7 @@ LOGGING = {
         "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
     },
     "root": {"handlers": ["stderr"], "level": env.str("LOG_LEVEL", default="INFO")},
+    # django-axes says something at INFO about every log-in; its warnings (repeated
+    # failures, a lockout) are the lines worth reading.
+    "loggers": {"axes": {"level": "WARNING"}},
 }

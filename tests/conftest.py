@@ -1,6 +1,8 @@
+import uuid
 from collections.abc import Iterator
 
 import pytest
+from django.conf import settings
 from django.test import Client, override_settings
 
 from accounts.models import User
@@ -20,6 +22,17 @@ def _test_settings() -> Iterator[None]:
         WHITENOISE_AUTOREFRESH=True,
         WHITENOISE_USE_FINDERS=True,
         PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
+    ):
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _cache_of_its_own() -> Iterator[None]:
+    """Each test counts its rate limits (and keeps its cached hints) under keys of its
+    own in the shared Redis, so no test inherits another's requests."""
+    default = settings.CACHES["default"]
+    with override_settings(
+        CACHES={"default": {**default, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
     ):
         yield
 

@@ -18,8 +18,11 @@ from django.utils import timezone
 from accounts.models import User
 from engine import game as engine
 from engine.actions import Table, parse_table
+from engine.bots import choose_action
+from engine.solver import Budget
 from engine.tiles import NotationError, parse_tile
 from engine.views import view_for
+from games.conf import bot_seconds
 from games.errors import IllegalPlay, InvalidMove
 from games.models import Game, Move, Seat
 from games.services.abandonment import count_timeout
@@ -158,8 +161,9 @@ def choose_bot_action(
     state: engine.GameState, seat: int, level: str, rng: random.Random
 ) -> engine.Action:
     """The bot's decision, from :mod:`engine.bots`, seeing only its own seat's view."""
-    from engine.bots import choose_action  # type: ignore[import-not-found, unused-ignore]
-
     # Seat.bot_level only holds the engine's levels (BotLevel choices, a check constraint).
-    action: engine.Action = choose_action(view_for(state, seat), cast(Any, level), rng)
+    # The budget bounds the bot's whole search: past it, it plays the best it found, so a
+    # crafted table cannot hold the bot worker (its turn clock runs on another worker).
+    budget = Budget(seconds=bot_seconds())
+    action: engine.Action = choose_action(view_for(state, seat), cast(Any, level), rng, budget)
     return action

@@ -332,13 +332,18 @@ def test_a_move_without_the_version_is_refused(position: Game) -> None:
     assert "reload it" in response.text
 
 
-def test_without_htmx_a_refusal_goes_back_to_the_page_with_the_sentence(position: Game) -> None:
+def test_without_htmx_a_refusal_answers_the_page_with_the_sentence_and_its_status(
+    position: Game,
+) -> None:
     me = client_for(waiter(position))
 
-    response = me.post(url("draw", position), {"version": 0}, follow=True)
+    response = me.post(url("draw", position), {"version": 0})
 
-    assert response.redirect_chain[-1][0] == url("game", position)
+    assert response.status_code == 409
     assert "It is not your turn." in response.text
+    assert 'id="game-rack"' in response.text
+    position.refresh_from_db()
+    assert position.version == 0
 
 
 # --- drawing and passing ---------------------------------------------------------------

@@ -225,7 +225,7 @@ def test_a_correspondence_table_gets_its_clock_bank_and_forfeit_rule(alice: User
             "Bob is already invited to another seat.",
         ),
         ({"seats": 5}, "Select a valid choice"),
-        ({"initial_meld_min": -1}, "greater than or equal to 0"),
+        ({"initial_meld_min": -1}, "initial_meld_min must be a whole number from 0 to 150"),
         ({"games_in_round": 21}, "less than or equal to 20"),
         ({"turn_seconds": 5}, "Select a valid choice"),
         ({"clock": "live", "turn_seconds": 86400}, "Choose one of the live times."),

@@ -1,6 +1,7 @@
 """The replay of a finished game: turn by turn, every rack shown, never the pool's order."""
 
 import random
+from urllib.parse import urlencode
 
 import pytest
 from django.test import Client
@@ -44,7 +45,7 @@ def played_out(alice: User, bob: User) -> Game:
 
 def url(game: Game, turn: object = None) -> str:
     path = reverse("games:replay", kwargs={"pk": game.pk})
-    return path if turn is None else f"{path}?turn={turn}"
+    return path if turn is None else f"{path}?{urlencode({'turn': turn})}"
 
 
 def state_after(game: Game, turns: int):  # type: ignore[no-untyped-def]
@@ -110,11 +111,19 @@ def test_htmx_steps_get_only_the_frame(finished: Game) -> None:
     assert 'data-step="2"' in response.text
 
 
-@pytest.mark.parametrize("turn", ["-3", "x", "99999", ""])
-def test_odd_turn_numbers_are_clamped_to_the_game(finished: Game, turn: str) -> None:
+@pytest.mark.parametrize("turn", ["99999", ""])
+def test_turn_numbers_past_the_end_are_clamped_to_the_game(finished: Game, turn: str) -> None:
     response = client_for(finished.table.creator).get(url(finished, turn))
 
     assert response.status_code == 200
+
+
+@pytest.mark.parametrize("turn", ["-3", "x", "²", "٣", "1_0", " 2", "9" * 5000])
+def test_a_turn_that_is_not_a_number_is_a_bad_request(finished: Game, turn: str) -> None:
+    response = client_for(finished.table.creator).get(url(finished, turn))
+
+    assert response.status_code == 400
+    assert "Not a number: expected digits 0-9." in response.text
 
 
 def test_a_game_in_play_has_no_replay_yet(alice: User, bob: User, carol: User) -> None:

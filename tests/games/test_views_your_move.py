@@ -82,7 +82,16 @@ def test_next_goes_to_the_game_after_the_one_left(alice: User) -> None:
     assert client.get(NEXT)["Location"] == game_url(soon)
     assert client.get(NEXT, {"from": soon.pk})["Location"] == game_url(later)
     assert client.get(NEXT, {"from": later.pk})["Location"] == game_url(soon)
-    assert client.get(NEXT, {"from": "nonsense"})["Location"] == game_url(soon)
+    assert client.get(NEXT, {"from": ""})["Location"] == game_url(soon)
+
+
+@pytest.mark.parametrize("start", ["nonsense", "²", "-1", "9" * 5000, str(2**63)])
+def test_next_from_something_that_is_no_id_is_a_bad_request(alice: User, start: str) -> None:
+    awaiting(alice, 1)
+
+    response = client_for(alice).get(NEXT, {"from": start})
+
+    assert response.status_code == 400
 
 
 def test_next_with_no_other_game_goes_back_to_the_list(alice: User, bob: User) -> None:
