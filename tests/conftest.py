@@ -1,6 +1,8 @@
+import os
 import uuid
 from collections.abc import Iterator
 
+import hypothesis
 import pytest
 from django.conf import settings
 from django.test import Client, override_settings
@@ -53,3 +55,9 @@ def bob(db: None) -> User:
 def alice_client(client: Client, alice: User) -> Client:
     client.force_login(alice)
     return client
+
+
+# CI runs the property tests on a fixed sequence of examples (HYPOTHESIS_PROFILE=ci in
+# .ci/run), so a landing never hangs on a draw; local runs keep exploring new ones.
+hypothesis.settings.register_profile("ci", derandomize=True, print_blob=True)
+hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
