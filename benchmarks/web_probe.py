@@ -6,6 +6,9 @@ that the services queue, ``partial(live.publish_..., game_id, version, ...)``. I
 arguments name the move, and the moment the callbacks start is the moment of the commit.
 Each such move is written as ``<game_id> <version> <unix time>`` to ``BENCH_COMMIT_LOG``,
 so the benchmark can time a push from the commit, with the clock of the same machine.
+
+It also serves the floor of :mod:`benchmarks.floor` (its URLconf is the app's plus the
+floor's view); a bump of counter ``row`` to ``n`` is written as ``-<row> <n> <unix time>``.
 """
 
 from __future__ import annotations
@@ -17,8 +20,10 @@ from collections.abc import Iterable
 from functools import partial
 from typing import Any
 
+from django.conf import settings
 from django.db.backends.base.base import BaseDatabaseWrapper
 
+from benchmarks import floor
 from config.asgi import application
 
 __all__ = ["PUSHES", "application", "moves_in"]
@@ -34,12 +39,16 @@ _run_hooks = BaseDatabaseWrapper.run_and_clear_commit_hooks
 def moves_in(hooks: Iterable[tuple[Any, ...]]) -> list[tuple[int, int]]:
     """The ``(game_id, version)`` of the moves whose pushes are among the hooks
     (Django's ``(savepoints, callback, robust)``)."""
-    pushes = (hook[1] for hook in hooks)
-    return [
+    pushes = [hook[1] for hook in hooks if isinstance(hook[1], partial)]
+    moves = [
         (int(push.args[0]), int(push.args[1]))
         for push in pushes
-        if isinstance(push, partial) and getattr(push.func, "__name__", "") in PUSHES
+        if getattr(push.func, "__name__", "") in PUSHES
     ]
+    bumps = [
+        (-int(push.args[0]), int(push.args[1])) for push in pushes if push.func is floor.committed
+    ]
+    return moves + bumps
 
 
 def _noting_commits(self: BaseDatabaseWrapper) -> None:
@@ -52,3 +61,5 @@ def _noting_commits(self: BaseDatabaseWrapper) -> None:
 
 
 BaseDatabaseWrapper.run_and_clear_commit_hooks = _noting_commits  # type: ignore[method-assign]
+# Read per request, so it may change once the app is built (before any request comes).
+settings.ROOT_URLCONF = "benchmarks.floor_urls"
