@@ -60,7 +60,7 @@ class TableAdmin(admin.ModelAdmin[Table]):
         self,
         request: HttpRequest,
         form: ModelForm[Table],
-        formsets: list[BaseModelFormSet[Any]],
+        formsets: list[BaseModelFormSet[Any, Any]],
         change: bool,
     ) -> None:
         """A seat kept for a member here is an invitation from the table's creator, as
