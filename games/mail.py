@@ -113,10 +113,7 @@ def send_digest(user_id: int) -> int:
             context = {
                 "user": user,
                 "items": items,
-                "games": sum(1 for n in listed if n.kind in TURN_KINDS),
-                "invitations": sum(
-                    1 for n in listed if n.kind == NotificationKind.TABLE_INVITATION
-                ),
+                "counts": digest_counts([n.kind for n in listed]),
                 "site_url": settings.SITE_URL,
             }
             _send(user, "emails/digest", context)
@@ -128,6 +125,19 @@ def send_digest(user_id: int) -> int:
             email=Notification.Email.SKIPPED
         )
         return len(listed)
+
+
+def digest_counts(kinds: list[str]) -> list[str]:
+    """What a digest holds, for its subject: ``["1 invitation", "2 games"]``."""
+    invitations = kinds.count(NotificationKind.TABLE_INVITATION)
+    games = sum(1 for kind in kinds if kind in TURN_KINDS)
+    others = len(kinds) - invitations - games
+    counts = [
+        (invitations, "invitation", "invitations"),
+        (games, "game", "games"),
+        (others, "other notice", "other notices"),
+    ]
+    return [f"{n} {one if n == 1 else many}" for n, one, many in counts if n]
 
 
 def _item(notification: Notification) -> MailItem:

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import services, tasks
+from games.mail import digest_counts
 from games.models import Notification, NotificationKind, Seat, Table
 from games.services import SeatPlan
 from games.services import notifications as notices
@@ -305,3 +306,11 @@ def test_a_seat_kept_by_the_admin_is_an_invitation_from_the_host(
         assert client.post(url, data).status_code == 302
     note.refresh_from_db()
     assert note.read_at is not None
+
+
+def test_a_digest_subject_counts_each_kind_of_notice() -> None:
+    assert digest_counts(["your_turn", "time_running_out"]) == ["2 games"]
+    assert digest_counts(["table_invitation", "league_fixture"]) == [
+        "1 invitation",
+        "1 other notice",
+    ]
