@@ -134,6 +134,11 @@ def waiting_tables(user: User) -> list[TableSummary]:
     return _summaries(Table.objects.open().filter(_seated(user)), user)
 
 
+def invitations(user: User) -> list[TableSummary]:
+    """Tables waiting for ``user`` to take the seat kept for them, oldest first."""
+    return _summaries(Table.objects.inviting(user).order_by("created_at"), user)
+
+
 def finished_tables(user: User) -> list[TableSummary]:
     """Rounds ``user`` played that are over, newest first."""
     tables = Table.objects.finished().filter(_seated(user)).order_by("-finished_at")

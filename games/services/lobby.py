@@ -14,6 +14,7 @@ from engine.ruleset import PRESETS, Ruleset, RulesetError
 from games.clock import DAY, HOUR
 from games.errors import NotFound, TableError
 from games.models import BotLevel, Seat, Table
+from games.services import notifications
 from games.services.rounds import start_round
 
 MIN_TURN_SECONDS = 10
@@ -114,6 +115,7 @@ def create_table(
             )
             for number, plan in enumerate(seats)
         )
+        notifications.invited(table, creator)
         if all(plan.kind in (Seat.Kind.PLAYER, Seat.Kind.BOT) for plan in seats):
             start_round(table, timezone.now())
     return table
@@ -135,6 +137,7 @@ def join_table(table_id: int, user: User, seat_number: int | None = None) -> Tab
         seat = _seat_for(seats, user, seat_number)
         seat.kind, seat.user = Seat.Kind.PLAYER, user
         seat.save(update_fields=["kind", "user"])
+        notifications.seats_changed(table, timezone.now())
         if all(seat.is_filled for seat in seats):
             start_round(table, timezone.now())
     return table
