@@ -253,6 +253,7 @@ def start_app(stack: Stack, port: int) -> socket.socket:
     """daphne (:func:`web_processes` of them), the two Celery workers and beat; returns
     the listening socket, which the launcher keeps open while they run."""
     listener = listening_socket(port)
+    RUN_DIR.mkdir(exist_ok=True)  # beat's schedule, also when Redis is not embedded
     daphne = daphne_command(listener, "config.asgi:application", "--access-log", "-")
     for number in range(1, web_processes() + 1):
         stack.start(f"daphne {number}", daphne, pass_fds=(listener.fileno(),))
