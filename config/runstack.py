@@ -315,10 +315,6 @@ def usable_demo_accounts() -> list[DemoAccount]:
     ]
 
 
-def _stop_on_sigterm(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
-
-
 def use_database(stack: Stack) -> str:
     """DATABASE_URL, or else the embedded PostgreSQL, started; returns what the banner
     shows. The processes started afterwards inherit DATABASE_URL, and DATABASE_EMBEDDED
