@@ -126,7 +126,13 @@ def _pid_alive(pid: int) -> bool:
         return False
     except PermissionError:
         return True
-    return True
+    # A process that has exited but whose parent has not collected it yet ("zombie")
+    # still answers signals.
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, IndexError):
+        return True
+    return state != "Z"
 
 
 def _clear_stale_lock(data_dir: Path) -> None:

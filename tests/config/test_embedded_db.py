@@ -4,9 +4,11 @@ each on a data directory of the test's own, and the launcher run as `make run` r
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -19,8 +21,20 @@ from django.conf import settings
 from django.db import connection
 
 from accounts.models import User
+from config.embedded_db import EmbeddedDatabaseError
 from config.runstack import EMBEDDED_DATABASE_NAME, Stack, free_port, start_embedded_postgres
 from tests.browser.conftest import database_url
+
+
+@pytest.fixture
+def data_dir() -> Iterator[Path]:
+    """A folder for a cluster, as `.data/postgres` is in the project. Not under pytest's
+    ``tmp_path``: run as root, the server runs as another user, who may not enter that
+    (pytest makes it private to root)."""
+    parent = Path(tempfile.mkdtemp(prefix="rk-embedded-pg-"))
+    parent.chmod(0o755)
+    yield parent / "postgres"
+    shutil.rmtree(parent)
 
 
 @pytest.fixture
@@ -45,9 +59,8 @@ def servers_on(data_dir: Path) -> list[psutil.Process]:
 
 
 def test_it_creates_a_cluster_in_an_empty_folder_and_serves_the_database(
-    stack: Stack, tmp_path: Path
+    stack: Stack, data_dir: Path
 ) -> None:
-    data_dir = tmp_path / "postgres"
 
     url = start_embedded_postgres(stack, data_dir)
 
@@ -59,8 +72,7 @@ def test_it_creates_a_cluster_in_an_empty_folder_and_serves_the_database(
     assert url.startswith("postgres://postgres@127.0.0.1:")
 
 
-def test_ctrl_c_stops_the_server(stack: Stack, tmp_path: Path) -> None:
-    data_dir = tmp_path / "postgres"
+def test_ctrl_c_stops_the_server(stack: Stack, data_dir: Path) -> None:
     start_embedded_postgres(stack, data_dir)
     assert len(servers_on(data_dir)) == 1
 
@@ -70,8 +82,7 @@ def test_ctrl_c_stops_the_server(stack: Stack, tmp_path: Path) -> None:
     assert not (data_dir / "postmaster.pid").exists()
 
 
-def test_rows_written_in_one_run_are_there_in_the_next(tmp_path: Path) -> None:
-    data_dir = tmp_path / "postgres"
+def test_rows_written_in_one_run_are_there_in_the_next(data_dir: Path) -> None:
     first = Stack()
     try:
         with connect(start_embedded_postgres(first, data_dir)) as conn:
@@ -91,9 +102,8 @@ def test_rows_written_in_one_run_are_there_in_the_next(tmp_path: Path) -> None:
 
 
 def test_a_lock_file_naming_a_process_that_is_no_server_does_not_block_the_start(
-    stack: Stack, tmp_path: Path
+    stack: Stack, data_dir: Path
 ) -> None:
-    data_dir = tmp_path / "postgres"
     earlier = Stack()
     start_embedded_postgres(earlier, data_dir)
     earlier.stop()
@@ -114,9 +124,8 @@ def test_a_lock_file_naming_a_process_that_is_no_server_does_not_block_the_start
 
 
 def test_a_server_left_running_by_a_killed_launcher_is_stopped_and_replaced(
-    stack: Stack, tmp_path: Path
+    stack: Stack, data_dir: Path
 ) -> None:
-    data_dir = tmp_path / "postgres"
     port = free_port()
     # A server that nothing of this run started: as if its launcher had been killed.
     orphan = subprocess.Popen(
@@ -141,6 +150,19 @@ def test_a_server_left_running_by_a_killed_launcher_is_stopped_and_replaced(
         if orphan.poll() is None:
             orphan.kill()
             orphan.wait()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root hands the server to another user")
+def test_run_as_root_it_names_the_folder_the_servers_user_may_not_enter(
+    stack: Stack, data_dir: Path
+) -> None:
+    private = data_dir.parent / "private"
+    private.mkdir(mode=0o700)
+
+    with pytest.raises(EmbeddedDatabaseError, match=f"may not enter {private}: allow it"):
+        start_embedded_postgres(stack, private / "postgres")
+
+    assert stack.children == []
 
 
 @pytest.mark.django_db(transaction=True)
