@@ -32,6 +32,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 SUPERUSER = "postgres"
+# The module a launcher of the server runs as (`python -m config.runstack`).
+LAUNCHER = "config.runstack"
 
 
 class EmbeddedDatabaseError(Exception):
@@ -119,6 +121,13 @@ def _process_command_line(pid: int) -> list[str] | None:
     return [part.decode(errors="replace") for part in raw.split(b"\0") if part]
 
 
+def _parent(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (FileNotFoundError, IndexError, ValueError):
+        return None
+
+
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -139,7 +148,8 @@ def _clear_stale_lock(data_dir: Path) -> None:
     """Deal with a ``postmaster.pid`` that an earlier run left behind.
 
     A server of that run still running on this data directory (its launcher was killed
-    outright) is stopped: a second one cannot start there. A lock file naming a process
+    outright) is stopped: a second one cannot start there. One whose launcher is alive
+    is another `make run`'s: that is an error. A lock file naming a process
     that is something else (the id was reused, as after a container restart) is removed,
     since PostgreSQL would take that process for a server and refuse to start. A lock
     file naming no live process is left to PostgreSQL, which replaces it.
@@ -158,6 +168,12 @@ def _clear_stale_lock(data_dir: Path) -> None:
     if not ours:
         lock.unlink()
         return
+    launcher = _parent(pid)
+    if launcher is not None and LAUNCHER in (_process_command_line(launcher) or []):
+        raise EmbeddedDatabaseError(
+            f"another `make run` (pid {launcher}) is using the PostgreSQL on {data_dir}: "
+            "stop it first, or set DATABASE_URL to another server"
+        )
     print(
         f"embedded PostgreSQL: stopping the server an earlier run left running (pid {pid})",
         file=sys.stderr,

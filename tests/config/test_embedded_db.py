@@ -4,6 +4,7 @@ each on a data directory of the test's own, and the launcher run as `make run` r
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -21,7 +22,7 @@ from django.conf import settings
 from django.db import connection
 
 from accounts.models import User
-from config.embedded_db import EmbeddedDatabaseError
+from config.embedded_db import LAUNCHER, EmbeddedDatabaseError
 from config.runstack import EMBEDDED_DATABASE_NAME, Stack, free_port, start_embedded_postgres
 from tests.browser.conftest import database_url
 
@@ -150,6 +151,35 @@ def test_a_server_left_running_by_a_killed_launcher_is_stopped_and_replaced(
         if orphan.poll() is None:
             orphan.kill()
             orphan.wait()
+
+
+def test_it_leaves_alone_a_server_that_another_running_launcher_started(
+    stack: Stack, data_dir: Path
+) -> None:
+    port = free_port()
+    # A parent that stays alive, with `make run`'s launcher in its arguments (its $0);
+    # `; :` keeps sh from replacing itself with the server.
+    script = f'{shlex.quote(sys.executable)} -m config.embedded_db "$1" "$2"; :'
+    launcher = subprocess.Popen(
+        ["sh", "-c", script, LAUNCHER, str(data_dir), str(port)],
+        cwd=settings.BASE_DIR,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not servers_on(data_dir):
+            assert launcher.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+
+        with pytest.raises(EmbeddedDatabaseError, match=f"another `make run` .pid {launcher.pid}"):
+            start_embedded_postgres(stack, data_dir)
+
+        assert len(servers_on(data_dir)) == 1
+    finally:
+        for server in servers_on(data_dir):
+            server.send_signal(signal.SIGINT)
+        launcher.wait(30)
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root hands the server to another user")
