@@ -1,4 +1,4 @@
-"""Rulesets: every option of RULES.md section 12, the presets, and table settings.
+"""Rulesets: every option of RULES.md section 12 and a table's own, and the presets.
 
 What each option is (kind, choices, bounds, defaults, labels) is described once in
 :mod:`engine.options`; this module checks a whole ruleset against it.
