@@ -69,6 +69,7 @@ from benchmarks.stack import (  # noqa: E402
 )
 from benchmarks.web_clients import Browser, MoveTiming  # noqa: E402
 from config.runstack import web_processes  # noqa: E402
+from games.table_settings import TableSettings  # noqa: E402
 
 BENCH_SUFFIX = "_bench_web"
 REDIS_DB = 14
@@ -150,7 +151,7 @@ def prepare(games: int, watchers: int) -> Plan:
     def start(players: list[tuple[User, str]]) -> int:
         one, two = players[0][0], players[1][0]
         seats = [SeatPlan.taken_by(one), SeatPlan.taken_by(two)]
-        table = services.create_table(one, seats, turn_seconds=TURN_SECONDS)
+        table = services.create_table(one, TableSettings(turn_seconds=TURN_SECONDS), seats)
         return Game.objects.get(table=table).pk
 
     tables = []

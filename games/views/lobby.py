@@ -73,18 +73,7 @@ def new_table(request: AuthenticatedRequest) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            table = services.create_table(
-                request.user,
-                data["plans"],
-                preset=data["preset"],
-                options=form.options(),
-                turn_seconds=data["turn_seconds"],
-                games_in_round=data["games_in_round"],
-                clock=data["clock"],
-                time_bank_seconds=data["time_bank_seconds"],
-                timeouts_to_forfeit=data["timeouts_to_forfeit"],
-                on_forfeit=data["on_forfeit"],
-            )
+            table = services.create_table(request.user, data["settings"], data["plans"])
         except GameActionError as error:
             form.add_error(None, error.message)
         else:

@@ -8,6 +8,7 @@ from config.celery_app import app as celery_app
 from games import services
 from games.models import Game, Table
 from games.services import SeatPlan
+from games.table_settings import TableSettings
 from tests.factories import UserFactory
 from tests.games.positions import set_position
 from tests.games.views_support import RACK, TABLE
@@ -35,8 +36,8 @@ def start_table(*players: User, **settings: object) -> Table:
     """A table whose seats are taken by ``players`` in order; its round has started."""
     table = services.create_table(
         players[0],
+        TableSettings(**settings),
         [SeatPlan.taken_by(players[0]), *(SeatPlan.reserved_for(p) for p in players[1:])],
-        **settings,  # type: ignore[arg-type]
     )
     for player in players[1:]:
         services.join_table(table.pk, player)

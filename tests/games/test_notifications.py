@@ -18,6 +18,7 @@ from games.models import Game, Notification, Seat
 from games.services import SeatPlan
 from games.services import notifications as notices
 from games.services.your_move import next_your_move, your_move_games, your_move_ids
+from games.table_settings import TableSettings
 from tests.factories import UserFactory
 from tests.games.clocks import DAY, HOUR, T0, at
 from tests.games.conftest import current_game, start_table
@@ -105,7 +106,9 @@ def test_live_games_and_bots_are_not_notified(alice: User, bob: User, at: Any) -
     with at(T0):
         start_table(alice, bob, turn_seconds=60)
         table = services.create_table(
-            alice, [SeatPlan.bot("easy"), SeatPlan.taken_by(alice)], clock="correspondence"
+            alice,
+            TableSettings(clock="correspondence"),
+            [SeatPlan.bot("easy"), SeatPlan.taken_by(alice)],
         )
     game = current_game(table)
 

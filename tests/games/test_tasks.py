@@ -12,6 +12,7 @@ from engine.state import GameState
 from games import services, tasks
 from games.models import Draft, Game, Move
 from games.services import NEW_SET, RACK, SeatPlan
+from games.table_settings import TableSettings
 from tests.games.conftest import current_game
 from tests.games.players import simple_action, user_at
 from tests.games.positions import set_position
@@ -130,7 +131,7 @@ def test_a_committed_turn_schedules_its_timeout_at_its_deadline(
 
 def bot_table(alice: User, *levels: str, **settings: Any) -> Game:
     seats = [SeatPlan.taken_by(alice), *(SeatPlan.bot(level) for level in levels)]
-    return current_game(services.create_table(alice, seats, **settings))
+    return current_game(services.create_table(alice, TableSettings(**settings), seats))
 
 
 def until_bots_turn(game: Game, alice: User) -> None:
