@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 from accounts.models import User
 from games import services
 from games.services import SeatPlan
+from games.table_settings import TableSettings
 from tests.browser.test_games import alice, bob, log_in
 from tests.factories import UserFactory
 
@@ -25,8 +26,8 @@ def test_an_invited_member_finds_the_invitation_at_home_and_takes_the_seat(
 ) -> None:
     table = services.create_table(
         alice,
+        TableSettings(clock="correspondence"),
         [SeatPlan.taken_by(alice), SeatPlan.reserved_for(bob), SeatPlan.open()],
-        clock="correspondence",
     )
     log_in(page, bob)
 
@@ -50,7 +51,9 @@ def test_an_invited_member_finds_the_invitation_at_home_and_takes_the_seat(
 
 
 def test_a_member_not_invited_sees_no_invitation(page: Page, alice: User, bob: User) -> None:
-    services.create_table(alice, [SeatPlan.taken_by(alice), SeatPlan.reserved_for(bob)])
+    services.create_table(
+        alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.reserved_for(bob)]
+    )
     log_in(page, UserFactory(username="carol", display_name="Carol"))
 
     expect(page.get_by_text("No game in play")).to_be_visible()

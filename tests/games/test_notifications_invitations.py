@@ -16,6 +16,7 @@ from games.mail import digest_counts
 from games.models import Notification, NotificationKind, Seat, Table
 from games.services import SeatPlan
 from games.services import notifications as notices
+from games.table_settings import TableSettings
 from tests.factories import UserFactory
 from tests.games.clocks import HOUR, T0, at
 from tests.games.views_support import client_for
@@ -34,7 +35,7 @@ def invite(at: Any, host: User, *guests: User, clock: str = "correspondence") ->
     if len(seats) < 3:
         seats.append(SeatPlan.open())
     with at(T0):
-        return services.create_table(host, seats, clock=clock)
+        return services.create_table(host, TableSettings(clock=clock), seats)
 
 
 def invitations_of(user: User) -> list[Notification]:
@@ -118,7 +119,9 @@ def test_a_digest_member_finds_the_invitation_in_the_digest(
     waiting = invite(at, alice, bob)
     with at(T0):
         answered = services.create_table(
-            carol, [SeatPlan.taken_by(carol), SeatPlan.reserved_for(bob), SeatPlan.open()]
+            carol,
+            TableSettings(),
+            [SeatPlan.taken_by(carol), SeatPlan.reserved_for(bob), SeatPlan.open()],
         )
     assert not emails_to(mailoutbox, bob)
     with at(T0 + HOUR):
@@ -143,7 +146,9 @@ def test_a_digest_names_invitations_and_games_apart(
     table = invite(at, alice, bob)
     with at(T0):  # bob's turn comes at once, or after the bot's
         other = services.create_table(
-            bob, [SeatPlan.taken_by(bob), SeatPlan.bot("easy")], clock="correspondence"
+            bob,
+            TableSettings(clock="correspondence"),
+            [SeatPlan.taken_by(bob), SeatPlan.bot("easy")],
         )
     game = other.games.get()
 
@@ -178,7 +183,9 @@ def test_an_invitation_answered_before_its_email_is_not_emailed(
 ) -> None:
     with django_capture_on_commit_callbacks() as waiting:  # the email task not run yet
         table = services.create_table(
-            alice, [SeatPlan.taken_by(alice), SeatPlan.reserved_for(bob), SeatPlan.open()]
+            alice,
+            TableSettings(),
+            [SeatPlan.taken_by(alice), SeatPlan.reserved_for(bob), SeatPlan.open()],
         )
     services.join_table(table.pk, bob)
 
@@ -193,7 +200,9 @@ def test_a_seat_no_longer_kept_settles_the_invitation_and_its_email(
     alice: User, bob: User, mailoutbox: list[Any], django_capture_on_commit_callbacks: Any
 ) -> None:
     with django_capture_on_commit_callbacks() as waiting:
-        table = services.create_table(alice, [SeatPlan.taken_by(alice), SeatPlan.reserved_for(bob)])
+        table = services.create_table(
+            alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.reserved_for(bob)]
+        )
     Seat.objects.filter(table=table, user=bob).update(kind=Seat.Kind.OPEN, user=None)
 
     for callback in waiting:
