@@ -1,9 +1,10 @@
 """Notifications: "your turn" and "time is running out", in the app and by email.
 
 A correspondence player is notified when a turn of theirs starts (:func:`turn_started`,
-from :func:`games.services.core.schedule_turn`) and when a quarter of its time is left
+from a receiver of :data:`games.signals.turn_started`) and when a quarter of its time is left
 (:func:`remind_turn`, from the clock's task or sweep). Each notification is a row, one
-per member, game, kind and turn, created inside the transaction that made it true;
+per member, game, kind and turn, created in one transaction with what made it true
+(the reminder's) or right after the commit of the turn that did (the turn's start);
 after commit the member's open pages are told (their header count) and, if they want
 that kind at once, an email task is queued (:mod:`games.mail` decides at sending time
 whether it is still worth sending). Notifications of a turn are marked read when the
@@ -25,7 +26,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games import live
+from games import live, signals
 from games.models import (
     Delivery,
     Game,
@@ -35,6 +36,7 @@ from games.models import (
     Seat,
     Table,
 )
+from games.services.locking import lock_game_if_free
 
 DEFAULT_DELIVERY: dict[str, str] = {
     NotificationKind.YOUR_TURN: Delivery.IMMEDIATE,
@@ -94,12 +96,14 @@ def notify(user_id: int, game: Game, kind: str) -> Notification | None:
     )
     if not created:
         return None
-    transaction.on_commit(partial(live.publish_user, user_id), robust=True)
-    if email == Notification.Email.PENDING:
-        from games import tasks
-
-        send = partial(tasks.send_notification_email.delay, notification.pk)
-        transaction.on_commit(send, robust=True)
+    # After commit the member's pages are told and, if they want it now, it is emailed.
+    signals.send_after_commit(
+        signals.notification_created,
+        Notification,
+        notification_id=notification.pk,
+        user_id=user_id,
+        email_now=email == Notification.Email.PENDING,
+    )
     return notification
 
 
@@ -115,8 +119,6 @@ def remind_turn(game_id: int, turn_number: int, wait: bool = True) -> Notificati
     moment has not come (a task delivered early, or a vacation moved it). ``wait=False``
     (the sweep) passes over a game another writer holds instead of queueing behind it.
     """
-    from games.services.core import lock_game_if_free
-
     with transaction.atomic():
         game = lock_game_if_free(game_id, wait)
         if game is None or game.is_over or game.turn_number != turn_number:
