@@ -26,10 +26,12 @@ when the turn it heard of is over.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.dispatch import Signal
 
 from games import live, signals, tasks
 from games.conf import bot_delay
@@ -171,7 +173,7 @@ def email_notification(sender: type, notification_id: int, email_now: bool, **kw
 
 # (signal, receiver) in the order they run for one fact: the push first, so the pages
 # hear of a move before anything slower is done.
-RECEIVERS = [
+RECEIVERS: list[tuple[Signal, Callable[..., None]]] = [
     (signals.move_committed, push_move),
     (signals.turn_ended, push_turn_ended),
     (signals.turn_ended, settle_turn_notifications),
