@@ -24,7 +24,6 @@ argument without breaking them.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -104,4 +103,10 @@ def send_after_commit(signal: Signal, sender: type, **facts: Any) -> None:
     Outside a transaction (autocommit) the fact is committed already, and it is sent at
     once. Facts are sent in the order their transaction announced them.
     """
-    transaction.on_commit(partial(signal.send_robust, sender, **facts), robust=True)
+
+    def send() -> None:
+        signal.send_robust(sender, **facts)
+
+    # A named function, not a partial: robust on_commit logs a failure by the callback's
+    # ``__qualname__``, which a partial lacks.
+    transaction.on_commit(send, robust=True)
