@@ -52,6 +52,15 @@ def lock_game_if_free(game_id: int, wait: bool = True) -> Game | None:
     return _locking(skip_locked=not wait).filter(pk=game_id).first()
 
 
+def lock_table(table_id: int) -> Table:
+    """A table row on its own, locked (the lobby: no game of it is played yet, so
+    nothing is locked before it)."""
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise NotFound("There is no such table.") from None
+
+
 def lock_table_of(game: Game) -> Table:
     """The table of a locked game, locked too (after the game: the order every writer
     follows). ``game.table`` is replaced by the locked row, so what the caller saves

@@ -9,7 +9,13 @@ from django.db import DatabaseError, connection, transaction
 from accounts.models import User
 from games.errors import NotFound
 from games.models import Game, Seat, Table
-from games.services.locking import lock_game, lock_game_if_free, lock_seat, lock_table_of
+from games.services.locking import (
+    lock_game,
+    lock_game_if_free,
+    lock_seat,
+    lock_table,
+    lock_table_of,
+)
 from tests.games.conftest import current_game, start_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -56,8 +62,18 @@ def test_the_game_then_its_table_then_a_seat_are_held_until_commit(alice: User, 
     assert elsewhere(lambda: lock_game_if_free(game.pk, wait=False)) == game
 
 
-def test_a_game_that_is_not_there_is_not_found(db: None) -> None:
+def test_a_table_of_the_lobby_is_locked_on_its_own(alice: User, bob: User) -> None:
+    table = start_table(alice, bob)
+    with transaction.atomic():
+        assert lock_table(table.pk) == table
+        held = Table.objects.select_for_update(nowait=True).filter(pk=table.pk)
+        assert isinstance(elsewhere(lambda: list(held)), DatabaseError)
+
+
+def test_a_game_or_table_that_is_not_there_is_not_found(db: None) -> None:
     with transaction.atomic():
         with pytest.raises(NotFound):
             lock_game(0)
+        with pytest.raises(NotFound):
+            lock_table(0)
         assert lock_game_if_free(0) is None
