@@ -132,6 +132,24 @@ def test_a_move_is_announced_once_and_only_after_commit(
     assert not heard.of("game_finished")
 
 
+def test_a_move_that_leaves_the_turn_open_announces_only_itself(
+    alice: User, bob: User, heard: Heard, django_capture_on_commit_callbacks: Any
+) -> None:
+    game = current_game(start_table(alice, bob, options={"draw_mode": "river"}))
+    user = mover(game)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.draw(game.pk, user, 0)  # the River: two tiles drawn, one to discard
+    assert heard.names() == ["move_committed"]
+
+    heard.clear()
+    game.refresh_from_db()
+    pending = game.engine_state().pending_draw
+    with django_capture_on_commit_callbacks(execute=True):
+        services.discard(game.pk, user, 1, str(pending[1]))
+    assert heard.names()[:3] == ["move_committed", "turn_ended", "turn_started"]
+    assert [f["turn_number"] for f in heard.of("turn_ended")] == [1]
+
+
 def test_a_refused_move_announces_nothing(
     game: Game, heard: Heard, django_capture_on_commit_callbacks: Any
 ) -> None:
