@@ -1,9 +1,9 @@
 """The app of ``config.asgi`` that also notes when each move commits (benchmarks only).
 
 ``bench_web`` serves this module with daphne instead of ``config.asgi``. Right after a
-transaction commits, Django runs its ``on_commit`` callbacks; among a move's is the push
-that the services queue, ``partial(live.publish_..., game_id, version, ...)``. Its
-arguments name the move, and the moment the callbacks start is the moment of the commit.
+transaction commits, Django runs its ``on_commit`` callbacks; among a move's is the
+announcement of :data:`games.signals.move_committed` (whose receiver pushes it). Its
+facts name the move, and the moment the callbacks start is the moment of the commit.
 Each such move is written as ``<game_id> <version> <unix time>`` to ``BENCH_COMMIT_LOG``,
 so the benchmark can time a push from the commit, with the clock of the same machine.
 
@@ -25,11 +25,12 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 
 from benchmarks import floor
 from config.asgi import application
+from games import signals
 
 __all__ = ["PUSHES", "application", "moves_in"]
 
-PUSHES = ("publish_changed", "publish_turn")
-"""The :mod:`games.live` functions that announce a committed move: ``(game_id, version)``."""
+PUSHES = (signals.move_committed,)
+"""The :mod:`games.signals` that announce a committed move: ``game_id`` and ``version``."""
 
 _log = open(os.environ["BENCH_COMMIT_LOG"], "a", buffering=1)  # noqa: SIM115 (process-long)
 _lock = threading.Lock()
@@ -39,12 +40,13 @@ _run_hooks = BaseDatabaseWrapper.run_and_clear_commit_hooks
 def moves_in(hooks: Iterable[tuple[Any, ...]]) -> list[tuple[int, int]]:
     """The ``(game_id, version)`` of the moves whose pushes are among the hooks
     (Django's ``(savepoints, callback, robust)``)."""
-    pushes = [hook[1] for hook in hooks if isinstance(hook[1], partial)]
+    callbacks = [hook[1] for hook in hooks]
     moves = [
-        (int(push.args[0]), int(push.args[1]))
-        for push in pushes
-        if getattr(push.func, "__name__", "") in PUSHES
+        (int(fact.facts["game_id"]), int(fact.facts["version"]))
+        for fact in callbacks
+        if isinstance(fact, signals.Announcement) and fact.signal in PUSHES
     ]
+    pushes = [push for push in callbacks if isinstance(push, partial)]
     bumps = [
         (-int(push.args[0]), int(push.args[1])) for push in pushes if push.func is floor.committed
     ]

@@ -9,9 +9,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.errors import NotFound, TableError
+from games.errors import TableError
 from games.models import BotLevel, Seat, Table
 from games.services import notifications
+from games.services.locking import lock_table
 from games.services.rounds import start_round
 from games.table_settings import TableSettings
 
@@ -87,7 +88,7 @@ def join_table(table_id: int, user: User, seat_number: int | None = None) -> Tab
     with transaction.atomic():
         # Locked so that two members racing for the last seat, or for the same seat,
         # are served one after the other: each sees the seats the other took.
-        table = _lock_table(table_id)
+        table = lock_table(table_id)
         if table.status != Table.Status.OPEN:
             raise TableError("This table is no longer taking players.")
         seats = list(table.seats.order_by("number"))
@@ -100,13 +101,6 @@ def join_table(table_id: int, user: User, seat_number: int | None = None) -> Tab
         if all(seat.is_filled for seat in seats):
             start_round(table, timezone.now())
     return table
-
-
-def _lock_table(table_id: int) -> Table:
-    try:
-        return Table.objects.select_for_update().get(pk=table_id)
-    except Table.DoesNotExist:
-        raise NotFound("There is no such table.") from None
 
 
 def _seat_for(seats: list[Seat], user: User, number: int | None) -> Seat:

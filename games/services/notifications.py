@@ -3,18 +3,19 @@
 A notification is a member, a kind, a line of text written when it is created, a link
 and maybe a subject (a game, a table; apps above ``games`` add their own). Any app
 creates one with :func:`create`, inside the transaction that made it true; after
-commit the member's open pages are told (their header count) and, if they want that
-kind at once, an email task is queued (:mod:`games.mail` decides at sending time
-whether it is still worth sending). Email preferences are per kind: at once, in a
-daily digest, or never (:class:`~games.models.NotificationPreference`; no row means
-the default).
+commit :data:`games.signals.notification_created` tells the member's open pages (their
+header count) and, if they want that kind at once, queues an email task
+(:mod:`games.mail` decides at sending time whether it is still worth sending). Email
+preferences are per kind: at once, in a daily digest, or never
+(:class:`~games.models.NotificationPreference`; no row means the default).
 
 The kinds of ``games``:
 
-- "your turn" when a correspondence turn starts (:func:`turn_started`, from
-  :func:`games.services.core.schedule_turn`) and "time is running out" when a quarter
-  of its time is left (:func:`remind_turn`, from the clock's task or sweep): one per
-  member, game, kind and turn, marked read when the turn ends (:func:`turn_ended`);
+- "your turn" when a correspondence turn starts (:func:`turn_started`, from a receiver
+  of :data:`games.signals.turn_started`, right after the turn's commit) and "time is
+  running out" when a quarter of its time is left (:func:`remind_turn`, from the
+  clock's task or sweep): one per member, game, kind and turn, marked read when the
+  turn ends (:func:`turn_ended`);
 - "you are invited to a table" when a seat is reserved for a member (:func:`invited`),
   marked read once they take it or it is no longer theirs (:func:`seats_changed`).
 """
@@ -32,7 +33,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games import live
+from games import live, signals
 from games.models import (
     Delivery,
     Game,
@@ -42,6 +43,7 @@ from games.models import (
     Seat,
     Table,
 )
+from games.services.locking import lock_game_if_free
 
 DEFAULT_DELIVERY: dict[str, str] = {
     NotificationKind.YOUR_TURN: Delivery.IMMEDIATE,
@@ -119,12 +121,13 @@ def create(
             return None
     else:
         notification = Notification.objects.create(user_id=user_id, **fields)
-    transaction.on_commit(partial(live.publish_user, user_id), robust=True)
-    if notification.email == Notification.Email.PENDING:
-        from games import tasks
-
-        send = partial(tasks.send_notification_email.delay, notification.pk)
-        transaction.on_commit(send, robust=True)
+    signals.send_after_commit(
+        signals.notification_created,
+        Notification,
+        notification_id=notification.pk,
+        user_id=user_id,
+        email_now=notification.email == Notification.Email.PENDING,
+    )
     return notification
 
 
@@ -178,8 +181,6 @@ def remind_turn(game_id: int, turn_number: int, wait: bool = True) -> Notificati
     moment has not come (a task delivered early, or a vacation moved it). ``wait=False``
     (the sweep) passes over a game another writer holds instead of queueing behind it.
     """
-    from games.services.core import lock_game_if_free
-
     with transaction.atomic():
         game = lock_game_if_free(game_id, wait)
         if game is None or game.is_over or game.turn_number != turn_number:

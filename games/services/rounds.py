@@ -3,7 +3,8 @@
 The round is the engine's :class:`~engine.round.Round`, stored as JSON on the table:
 it derives each game's seed from the table's secret round seed, rotates the starting
 player, adds up the scores and names the winner. These functions run inside the
-transaction of the move (or the join) that triggers them.
+transaction of the move (or the join) that triggers them; a new game and its first turn
+are announced after commit (:mod:`games.signals`).
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from datetime import datetime
 
 from engine.round import Round
 from engine.state import GameState
+from games import signals
 from games.models import Game, Table
-from games.services.clock import start_turn_clock
+from games.services.clock import announce_turn, start_turn_clock
 
 
 def start_round(table: Table, now: datetime) -> Game:
@@ -57,8 +59,6 @@ def record_finished_game(game: Game, state: GameState, now: datetime) -> Game | 
 
 
 def _start_game(table: Table, round_: Round, now: datetime) -> Game:
-    from games.services.core import announce_new_game
-
     index = len(round_.results)
     state = round_.next_game()
     game = Game(
@@ -75,5 +75,8 @@ def _start_game(table: Table, round_: Round, now: datetime) -> Game:
     )
     start_turn_clock(game, now)
     game.save(force_insert=True)
-    announce_new_game(game)
+    signals.send_after_commit(
+        signals.game_started, Game, game_id=game.pk, table_id=table.pk, number=game.number
+    )
+    announce_turn(game)
     return game
