@@ -9,7 +9,8 @@ import time_machine
 
 from accounts.models import User
 from games import live, receivers, services, signals
-from games.models import Game, Notification
+from games.models import Game, Notification, NotificationKind
+from games.services import notifications
 from tests.games.clocks import HOUR, T0, at
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
@@ -84,8 +85,11 @@ def test_a_turn_that_is_over_by_the_time_it_is_heard_of_notifies_nobody(
         turn_number=game.turn_number,
         seat=game.current_seat,
     )
-    assert [(n.user_id, n.turn_number) for n in Notification.objects.all()] == [
-        (user_at(game, game.current_seat or 0).pk, game.turn_number)
+    assert [(n.user_id, n.key) for n in Notification.objects.all()] == [
+        (
+            user_at(game, game.current_seat or 0).pk,
+            notifications.turn_key(NotificationKind.YOUR_TURN, game.pk, game.turn_number),
+        )
     ]
 
 
@@ -94,7 +98,7 @@ def test_the_end_of_a_turn_marks_its_notifications_read_after_commit(
 ) -> None:
     with at(T0):
         game = current_game(start_table(alice, bob, clock="correspondence"))
-    note = Notification.objects.get()
+    note = Notification.objects.get(kind=NotificationKind.YOUR_TURN)
     with (
         time_machine.travel(T0 + HOUR, tick=False),
         django_capture_on_commit_callbacks(execute=False) as callbacks,
