@@ -50,8 +50,9 @@ bench-faults: $(VENV)/.installed-dev
 bench-solver: $(VENV)/.installed-dev
 	$(PY) benchmarks/bench_solver.py
 
-## lint: ruff and mypy
+## lint: ruff (lint and format), mypy --strict, the import contracts
 lint: $(VENV)/.installed-dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m mypy config accounts games leagues engine
+	$(PY) -m mypy
+	$(VENV)/bin/lint-imports --no-cache --no-logo
