@@ -110,8 +110,7 @@ def test_staff_cannot_delete_a_table_that_plays(game: Game, staff: User) -> None
 
 def open_table(creator: User) -> Table:
     client_for(creator).post(reverse("games:new_table"), form_data())
-    table = Table.objects.get(creator=creator, status=Table.Status.OPEN)
-    return table
+    return Table.objects.get(creator=creator, status=Table.Status.OPEN)
 
 
 def delete_selected(client: Client, tables: list[Table]) -> Any:
@@ -143,6 +142,7 @@ def test_the_delete_action_still_removes_tables_that_wait(carol: User, staff: Us
 
 
 def test_a_game_and_its_moves_are_shown_read_only(game: Game, staff: User) -> None:
+    assert game.current_seat is not None
     mover = game.table.seats.get(number=game.current_seat).user
     assert mover is not None
     services.draw(game.pk, mover, game.version)
