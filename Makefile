@@ -50,10 +50,11 @@ bench-faults: $(VENV)/.installed-dev
 bench-solver: $(VENV)/.installed-dev
 	$(PY) benchmarks/bench_solver.py
 
-## lint: ruff and mypy
+## lint: ruff (lint and format), mypy --strict, the import contracts
 # mypy's Django plugin loads the settings, which want a DATABASE_URL; it never connects.
 lint: export DATABASE_URL ?= postgres://localhost/rummikub
 lint: $(VENV)/.installed-dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m mypy config accounts games leagues engine
+	$(PY) -m mypy
+	$(VENV)/bin/lint-imports --no-cache --no-logo

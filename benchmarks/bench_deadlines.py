@@ -135,6 +135,7 @@ def lateness(args: argparse.Namespace, log: Path) -> list[float]:
             [SeatPlan.taken_by(one), SeatPlan.taken_by(two)],
         )
         game = Game.objects.get(table=table)
+        assert game.turn_deadline is not None, "a timed game in play has a turn deadline"
         deadlines[game.pk] = game.turn_deadline
     print(f"games: {args.games} started in {time.monotonic() - started:.1f} s", flush=True)
 

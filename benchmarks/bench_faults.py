@@ -260,7 +260,8 @@ class DeadlineLog:
         try:
             rows = Game.objects.filter(pk__in=self.game_ids, turn_deadline__isnull=False)
             for game_id, turn, deadline in rows.values_list("pk", "turn_number", "turn_deadline"):
-                self.deadlines[game_id, turn] = deadline
+                if deadline is not None:  # always, by the filter; mypy cannot know it
+                    self.deadlines[game_id, turn] = deadline
         except OperationalError:
             connection.close()  # dropped by a fault: the next read reconnects
 

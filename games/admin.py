@@ -40,6 +40,11 @@ class SeatInline(admin.TabularInline[Seat, Table]):
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin[Table]):
+    """A table is arranged here while it waits for players. Once its round started, its
+    rules and clock are what the games are played under, and its seats say whose racks
+    are whose: the table is shown, not changed, and not deleted (its games and their move
+    logs would go with it), whether from its page or by the list's delete action."""
+
     list_display = ["id", "creator", "preset", "status", "turn_seconds", "created_at"]
     list_filter = ["status", "preset"]
     inlines = [SeatInline]
@@ -49,12 +54,13 @@ class TableAdmin(admin.ModelAdmin[Table]):
     readonly_fields = ["status", "ruleset", "standings", "winner_seat", "started_at", "finished_at"]
     raw_id_fields = ["creator"]
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Table | None = None) -> list[str]:
-        """Once the round started, its rules and clock are what the games are played
-        under: every field is shown, none changed."""
-        if not has_started(obj):
-            return list(self.readonly_fields)
-        return [field.name for field in Table._meta.fields if field.name not in self.exclude]
+    def has_change_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
+        return not has_started(obj) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
+        # Without a table (the list's delete action), Django asks again for each selected
+        # table before it deletes any.
+        return not has_started(obj) and super().has_delete_permission(request, obj)
 
     def save_related(
         self,

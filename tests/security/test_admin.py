@@ -1,4 +1,6 @@
-"""The admin cannot change who sits at a table once its round has started."""
+"""The admin shows tables, seats, games and moves read-only once they are in play: nothing
+of them is changed or deleted, from their pages or by the lists' actions, and the secrets
+(seeds, states) are not shown."""
 
 from typing import Any
 
@@ -7,6 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
+from games import services
 from games.models import Game, Seat, Table
 from tests.factories import UserFactory
 from tests.games.test_views_lobby import form_data
@@ -76,7 +79,7 @@ def test_staff_cannot_sit_down_in_a_table_that_plays(game: Game, staff: User) ->
 
     response = client.post(change_url(table), data)
 
-    assert response.status_code in (200, 302)
+    assert response.status_code == 403
     assert seat_fields(table) == before
     table.refresh_from_db()
     assert (table.turn_seconds, table.games_in_round) == (game.table.turn_seconds, 2)
@@ -89,6 +92,89 @@ def test_the_change_form_of_a_playing_table_shows_seats_read_only(game: Game, st
     assert 'name="seats-0-user"' not in html
     assert 'name="turn_seconds"' not in html
     assert "Alice" in html
+    assert game.table.round_seed
+    assert game.table.round_seed not in html
+    assert "Save" not in html
+    assert reverse("admin:games_table_delete", args=[game.table.pk]) not in html
+
+
+def test_staff_cannot_delete_a_table_that_plays(game: Game, staff: User) -> None:
+    client = client_for(staff)
+    url = reverse("admin:games_table_delete", args=[game.table.pk])
+
+    assert client.get(url).status_code == 403
+    assert client.post(url, {"post": "yes"}).status_code == 403
+    assert Table.objects.filter(pk=game.table.pk).exists()
+    assert Game.objects.filter(pk=game.pk).exists()
+
+
+def open_table(creator: User) -> Table:
+    client_for(creator).post(reverse("games:new_table"), form_data())
+    return Table.objects.get(creator=creator, status=Table.Status.OPEN)
+
+
+def delete_selected(client: Client, tables: list[Table]) -> Any:
+    return client.post(
+        reverse("admin:games_table_changelist"),
+        {"action": "delete_selected", "_selected_action": [t.pk for t in tables], "post": "yes"},
+    )
+
+
+def test_the_delete_action_refuses_a_selection_with_a_table_that_plays(
+    game: Game, carol: User, staff: User
+) -> None:
+    waiting = open_table(carol)
+
+    response = delete_selected(client_for(staff), [waiting, game.table])
+
+    assert response.status_code == 403
+    assert Table.objects.filter(pk__in=[waiting.pk, game.table.pk]).count() == 2
+    assert Game.objects.filter(pk=game.pk).exists()
+
+
+def test_the_delete_action_still_removes_tables_that_wait(carol: User, staff: User) -> None:
+    waiting = open_table(carol)
+
+    response = delete_selected(client_for(staff), [waiting])
+
+    assert response.status_code == 302
+    assert not Table.objects.filter(pk=waiting.pk).exists()
+
+
+def test_a_game_and_its_moves_are_shown_read_only(game: Game, staff: User) -> None:
+    assert game.current_seat is not None
+    mover = game.table.seats.get(number=game.current_seat).user
+    assert mover is not None
+    services.draw(game.pk, mover, game.version)
+    client = client_for(staff)
+    url = reverse("admin:games_game_change", args=[game.pk])
+
+    html = client.get(url).text
+
+    assert str(game) in html
+    assert "draw" in html
+    assert 'name="moves-0-action"' not in html
+    assert 'name="status"' not in html
+    assert game.seed not in html
+    assert "Save" not in html
+    assert client.post(url, {"status": "finished"}).status_code == 403
+    game.refresh_from_db()
+    assert game.status == Game.Status.PLAYING
+
+
+def test_a_game_can_be_neither_added_nor_deleted(game: Game, staff: User) -> None:
+    client = client_for(staff)
+    changelist = client.get(reverse("admin:games_game_changelist"))
+
+    assert client.get(reverse("admin:games_game_add")).status_code == 403
+    assert client.post(reverse("admin:games_game_delete", args=[game.pk])).status_code == 403
+    assert "delete_selected" not in changelist.text
+    response = client.post(
+        reverse("admin:games_game_changelist"),
+        {"action": "delete_selected", "_selected_action": [game.pk], "post": "yes"},
+    )
+    assert response.status_code in (200, 302)
+    assert Game.objects.filter(pk=game.pk).exists()
 
 
 def test_staff_may_still_arrange_the_seats_of_a_table_that_waits(

@@ -1,0 +1,1 @@
+"""The benchmarks of the README (``make bench``, ``make bench-solver``, ...), run as scripts."""
