@@ -16,7 +16,7 @@ Errors come in two families, kept apart as in python-chess: :class:`InvalidActio
 for actions that are malformed or impossible in the current state (a pass while the
 pool still has tiles, a discard without a pending draw), and :class:`IllegalMove` for
 a well-formed play that breaks the rules (its ``reason`` is a RULES.md §11.1 code and
-``detail`` a sentence the web shows the player). :class:`NotYourTurn` and
+``detail`` a sentence the web shows the player). :class:`OutOfTurn` and
 :class:`GameOver` say why nobody may act at all.
 """
 
@@ -63,7 +63,7 @@ class IllegalMove(GameError):
         self.detail = detail
 
 
-class NotYourTurn(GameError):
+class OutOfTurn(GameError):
     """A player acted while it was someone else's turn."""
 
 

@@ -14,7 +14,7 @@ and never changes the one it was given. Randomness enters only through the seed 
 >>> apply(state, Draw(), player=0)
 Traceback (most recent call last):
 ...
-engine.actions.NotYourTurn: it is player 1's turn, not player 0's
+engine.actions.OutOfTurn: it is player 1's turn, not player 0's
 
 Choices this module makes where RULES.md leaves them open:
 
@@ -92,7 +92,7 @@ from engine.actions import (
     GameOver,
     IllegalMove,
     InvalidAction,
-    NotYourTurn,
+    OutOfTurn,
     Pass,
     Play,
     Resign,
@@ -130,7 +130,7 @@ __all__ = [
     "GameState",
     "IllegalMove",
     "InvalidAction",
-    "NotYourTurn",
+    "OutOfTurn",
     "Outcome",
     "Pass",
     "Play",
@@ -223,7 +223,7 @@ def _draw_for_first_player(rng: random.Random, players: int) -> tuple[int, First
 def apply(state: GameState, action: Action, player: int) -> GameState:
     """The state after ``player`` takes ``action``; ``state`` itself is unchanged.
 
-    Raises :class:`~engine.actions.GameOver`, :class:`~engine.actions.NotYourTurn`,
+    Raises :class:`~engine.actions.GameOver`, :class:`~engine.actions.OutOfTurn`,
     :class:`~engine.actions.InvalidAction` (malformed, or impossible in this state)
     or :class:`~engine.actions.IllegalMove` (against the rules; carries the reason code
     and a sentence for the player).
@@ -245,7 +245,7 @@ def apply(state: GameState, action: Action, player: int) -> GameState:
     if isinstance(action, Resign | Forfeit):
         return _drop_out(state, player, action)
     if player != state.current_player:
-        raise NotYourTurn(f"it is player {state.current_player}'s turn, not player {player}'s")
+        raise OutOfTurn(f"it is player {state.current_player}'s turn, not player {player}'s")
     if state.pending_draw and not isinstance(action, Discard | Timeout):
         raise InvalidAction(
             "you have drawn two tiles: discard one of them to the River to end your turn"

@@ -60,7 +60,7 @@ def commit_action(turn: Turn, action: engine.Action, by: Move.By, user: User | N
         raise IllegalPlay(err.detail, err.reason) from None
     except engine.InvalidAction as err:
         raise InvalidMove(_sentence(str(err))) from None
-    except engine.NotYourTurn:
+    except engine.OutOfTurn:
         raise NotYourTurn("It is not your turn.") from None
     except engine.GameOver:
         raise GameFinished("This game is over.") from None

@@ -17,7 +17,7 @@ from engine.actions import (
     Forfeit,
     GameOver,
     InvalidAction,
-    NotYourTurn,
+    OutOfTurn,
     Pass,
     Play,
     Resign,
@@ -175,7 +175,7 @@ def test_it_refuses_a_second_resignation_and_moves_by_a_seat_that_left() -> None
 
     with pytest.raises(InvalidAction, match="already left"):
         apply(state, Forfeit(), 2)
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(OutOfTurn):
         apply(state, Draw(), 2)
     assert legal_action_types(state, 2) == frozenset()
 

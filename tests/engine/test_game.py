@@ -17,7 +17,7 @@ from engine.actions import (
     GameOver,
     IllegalMove,
     InvalidAction,
-    NotYourTurn,
+    OutOfTurn,
     Pass,
     Play,
     TakeFromRiver,
@@ -191,7 +191,7 @@ def test_play_goes_counter_clockwise_when_the_ruleset_says_so() -> None:
 
 def test_it_rejects_an_action_from_a_player_whose_turn_it_is_not() -> None:
     state = new_game(Ruleset(players=3), seed=1, starting_player=0)
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(OutOfTurn):
         apply(state, Draw(), 1)
 
 
