@@ -20,7 +20,7 @@ from games import signals
 from games.errors import GameFinished, InvalidMove
 from games.models import BotLevel, Game, Move, Seat, Table
 from games.services.core import commit_action
-from games.services.locking import Turn, lock_game, lock_seat, seat_of
+from games.services.locking import LockedTurn, lock_game, lock_seat, seat_of
 
 TAKEOVER_BOT_LEVEL = BotLevel.NORMAL
 
@@ -40,7 +40,7 @@ def resign(game_id: int, user: User) -> Game:
         state = game.engine_state()
         if seat in state.dropped:
             raise InvalidMove("You have already left this game.")
-        return commit_action(Turn(game, state, seat), engine.Resign(), Move.By.USER, user)
+        return commit_action(LockedTurn(game, state, seat), engine.Resign(), Move.By.USER, user)
 
 
 def count_timeout(game: Game, seat_number: int) -> Game:
@@ -75,7 +75,7 @@ def count_timeout(game: Game, seat_number: int) -> Game:
     state = game.engine_state()
     if game.is_over or seat_number in state.dropped:
         return game
-    return commit_action(Turn(game, state, seat_number), engine.Forfeit(), Move.By.TIMEOUT)
+    return commit_action(LockedTurn(game, state, seat_number), engine.Forfeit(), Move.By.TIMEOUT)
 
 
 def _hand_to_bot(seat: Seat) -> None:

@@ -28,13 +28,19 @@ from games import signals
 from games.errors import GameFinished, IllegalPlay, InvalidMove, NotYourTurn
 from games.models import Draft, Game, Move, Seat, Table
 from games.services.clock import announce_turn, end_turn_clock, start_turn_clock
-from games.services.locking import Turn, lock_for_player, lock_game, lock_game_if_free, seat_of
+from games.services.locking import (
+    LockedTurn,
+    lock_for_player,
+    lock_game,
+    lock_game_if_free,
+    seat_of,
+)
 from games.services.rounds import record_finished_game
 from games.services.vacations import end_vacation_on_move
 
 __all__ = [
     # The locks lived here once; code written against that still finds them.
-    "Turn",
+    "LockedTurn",
     "commit_action",
     "lock_for_player",
     "lock_game",
@@ -46,7 +52,9 @@ __all__ = [
 logger = logging.getLogger("games.services")
 
 
-def commit_action(turn: Turn, action: engine.Action, by: Move.By, user: User | None = None) -> Game:
+def commit_action(
+    turn: LockedTurn, action: engine.Action, by: Move.By, user: User | None = None
+) -> Game:
     """Apply ``action`` for ``turn.seat``, save the state, log the move and announce it.
 
     Must run inside ``transaction.atomic()`` with ``turn.game`` locked by

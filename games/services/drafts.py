@@ -29,7 +29,7 @@ from engine.verdict import judge_turn
 from games import signals
 from games.errors import DraftError, NotYourTurn
 from games.models import Draft, Game
-from games.services.locking import Turn, lock_game, seat_of
+from games.services.locking import LockedTurn, lock_game, seat_of
 
 RACK: Literal["rack"] = "rack"
 """Where a tile comes from or goes to: the player's rack."""
@@ -75,13 +75,13 @@ class DraftView:
     verdict: str
 
 
-def working_table(turn: Turn) -> Table:
+def working_table(turn: LockedTurn) -> Table:
     """The table the seat is building this turn: its fresh draft, or the table as it is."""
     draft = _fresh_draft(turn.game, turn.seat)
     return turn.state.table if draft is None else parse_table(draft.table)
 
 
-def draft_changed(turn: Turn) -> bool:
+def draft_changed(turn: LockedTurn) -> bool:
     """True when the seat's draft differs from the table the turn began with."""
     return _changed(turn.state.table, working_table(turn))
 
@@ -92,7 +92,7 @@ def read_draft(game: Game, user: User, seat: int | None = None) -> DraftView:
     if seat is None:
         seat = seat_of(game, user)
     state = game.engine_state()
-    turn = Turn(game, state, seat)
+    turn = LockedTurn(game, state, seat)
     editable = not game.is_over and seat == game.current_seat
     return _view(turn, working_table(turn) if editable else state.table, editable)
 
@@ -152,14 +152,14 @@ def save_draft(game_id: int, user: User, table: Sequence[Sequence[str]]) -> Draf
 # --- helpers -----------------------------------------------------------------------
 
 
-def _lock_own_turn(game_id: int, user: User) -> Turn:
+def _lock_own_turn(game_id: int, user: User) -> LockedTurn:
     # The game row is locked like for a move: a draft edit waits for a move being
     # committed and then sees the new turn, instead of saving work for a turn that ended.
     game = lock_game(game_id)
     seat = seat_of(game, user)
     if game.is_over or seat != game.current_seat:
         raise NotYourTurn("It is not your turn: you can build a move on your turn.")
-    return Turn(game, game.engine_state(), seat)
+    return LockedTurn(game, game.engine_state(), seat)
 
 
 def _fresh_draft(game: Game, seat: int) -> Draft | None:
@@ -167,7 +167,7 @@ def _fresh_draft(game: Game, seat: int) -> Draft | None:
     return Draft.objects.filter(game=game, seat=seat, turn_number=game.turn_number).first()
 
 
-def _save(turn: Turn, sets: list[list[Tile]]) -> DraftView:
+def _save(turn: LockedTurn, sets: list[list[Tile]]) -> DraftView:
     game = turn.game
     Draft.objects.update_or_create(
         game=game,
@@ -178,7 +178,7 @@ def _save(turn: Turn, sets: list[list[Tile]]) -> DraftView:
     return _view(turn, _as_table(sets), editable=True)
 
 
-def _view(turn: Turn, table: Table, editable: bool) -> DraftView:
+def _view(turn: LockedTurn, table: Table, editable: bool) -> DraftView:
     state, rules = turn.state, turn.state.ruleset
     sets = []
     for index, tile_set in enumerate(table):
@@ -234,7 +234,7 @@ def _set_at(sets: list[list[Tile]], index: object) -> list[Tile]:
     return sets[index]
 
 
-def _check_tiles(turn: Turn, sets: list[list[Tile]]) -> None:
+def _check_tiles(turn: LockedTurn, sets: list[list[Tile]]) -> None:
     before, after = _bag(turn.state.table), _bag(sets)
     missing = before - after
     if missing:

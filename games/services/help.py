@@ -54,7 +54,7 @@ from games.services.drafts import (
     working_table,
 )
 from games.services.history import ShownSet, in_reading_order, mark_new
-from games.services.locking import Turn, lock_for_player, lock_game, seat_of
+from games.services.locking import LockedTurn, lock_for_player, lock_game, seat_of
 
 _HINT_CACHE_SECONDS = 3600
 """A hint is kept while its game version could still be the current one."""
@@ -230,14 +230,14 @@ def move_tiles(
 # --- helpers -----------------------------------------------------------------------
 
 
-def _own_turn(game: Game, user: User) -> Turn:
+def _own_turn(game: Game, user: User) -> LockedTurn:
     seat = seat_of(game, user)
     if game.is_over or seat != game.current_seat:
         raise NotYourTurn("It is not your turn: the solver helps on your turn.")
-    return Turn(game, game.engine_state(), seat)
+    return LockedTurn(game, game.engine_state(), seat)
 
 
-def _read_own_turn(game_id: int, user: User) -> Turn:
+def _read_own_turn(game_id: int, user: User) -> LockedTurn:
     """The player's turn as it is now, read without a lock: what the solver works on."""
     game = Game.objects.select_related("table").filter(pk=game_id).first()
     if game is None:
@@ -245,12 +245,12 @@ def _read_own_turn(game_id: int, user: User) -> Turn:
     return _own_turn(game, user)
 
 
-def _lock_own_turn(game_id: int, user: User) -> Turn:
+def _lock_own_turn(game_id: int, user: User) -> LockedTurn:
     # Locked like a draft edit: the saved draft belongs to one turn.
     return _own_turn(lock_game(game_id), user)
 
 
-def _recheck(snapshot: Turn, game: Game, working: Table) -> None:
+def _recheck(snapshot: LockedTurn, game: Game, working: Table) -> None:
     """Refuse to write what the solver computed if the turn moved on while it worked.
 
     ``game`` is the row just locked. The lock is taken only now, so anything may have
@@ -263,7 +263,7 @@ def _recheck(snapshot: Turn, game: Game, working: Table) -> None:
         raise _stale()
     if game.turn_deadline is not None and timezone.now() > game.turn_deadline:
         raise TimeUp("Your time for this turn ran out while the solver was working.")
-    if working_table(Turn(game, snapshot.state, snapshot.seat)) != working:
+    if working_table(LockedTurn(game, snapshot.state, snapshot.seat)) != working:
         raise DraftError("Your turn changed while the solver was working: ask again.")
 
 
@@ -274,7 +274,7 @@ def _stale() -> StaleVersion:
     )
 
 
-def _arranged(turn: Turn, to_play: Sequence[Tile], user: User) -> Table | None:
+def _arranged(turn: LockedTurn, to_play: Sequence[Tile], user: User) -> Table | None:
     """The solver's legal table with ``to_play`` laid, or None; outside any lock."""
     state = turn.state
     with one_at_a_time(user):
@@ -315,7 +315,7 @@ def help_budget() -> Budget:
     return Budget(seconds=help_seconds())
 
 
-def _hint_key(turn: Turn) -> str:
+def _hint_key(turn: LockedTurn) -> str:
     """The cache key of a hint: the game version and seat, and a digest of the position
     (so a reused game id can never be answered with another game's hint)."""
     state, seat = turn.state, turn.seat

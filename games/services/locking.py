@@ -23,7 +23,7 @@ from games.models import Game, Seat, Table
 
 
 @dataclass(frozen=True)
-class Turn:
+class LockedTurn:
     """A game locked for one writer, with its state and the seat that acts."""
 
     game: Game
@@ -96,7 +96,7 @@ def seat_of(game: Game, user: User) -> int:
     return number
 
 
-def lock_for_player(game_id: int, user: User, version: int) -> Turn:
+def lock_for_player(game_id: int, user: User, version: int) -> LockedTurn:
     """Lock the game and check that ``user`` may move now on the ``version`` they saw."""
     game = lock_game(game_id)
     if game.is_over:
@@ -120,4 +120,4 @@ def lock_for_player(game_id: int, user: User, version: int) -> Turn:
             "Your time for this turn ran out, so this move was not played: the turn ends "
             "as the rules say for a turn out of time."
         )
-    return Turn(game, game.engine_state(), seat)
+    return LockedTurn(game, game.engine_state(), seat)

@@ -28,7 +28,7 @@ from games.models import Game, Move, Seat
 from games.services.abandonment import count_timeout
 from games.services.core import commit_action
 from games.services.drafts import draft_changed, working_table
-from games.services.locking import Turn, lock_for_player, lock_game, lock_game_if_free
+from games.services.locking import LockedTurn, lock_for_player, lock_game, lock_game_if_free
 
 logger = logging.getLogger("games.services")
 
@@ -113,7 +113,7 @@ def time_out_turn(game_id: int, turn_number: int, wait: bool = True) -> Game | N
         if game.turn_deadline is None or timezone.now() < game.turn_deadline:
             return None
         seat = game.current_seat
-        turn = Turn(game, game.engine_state(), seat)
+        turn = LockedTurn(game, game.engine_state(), seat)
         action = engine.Timeout(changed=draft_changed(turn))
         game = commit_action(turn, action, Move.By.TIMEOUT)
         return count_timeout(game, seat)
@@ -141,7 +141,7 @@ def play_bot_move(game_id: int, turn_number: int, rng: random.Random | None = No
         game = lock_game(game_id)
         if game.version != snapshot.version:
             return None
-        turn = Turn(game, game.engine_state(), seat.number)
+        turn = LockedTurn(game, game.engine_state(), seat.number)
         try:
             return commit_action(turn, action, Move.By.BOT)
         except (IllegalPlay, InvalidMove):
