@@ -43,7 +43,7 @@ class TableAdmin(admin.ModelAdmin[Table]):
     # The round seed and the round (which holds it) would let an admin deal the games.
     exclude = ["round_seed", "round"]
     # The status moves only through the games' services (a round starts, ends).
-    readonly_fields = ["status", "ruleset", "standings", "winner_seat", "started_at", "finished_at"]
+    readonly_fields = ["status", "ruleset", "started_at", "finished_at"]
     raw_id_fields = ["creator"]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Table | None = None) -> list[str]:

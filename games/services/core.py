@@ -167,9 +167,9 @@ def commit_action(turn: Turn, action: engine.Action, by: Move.By, user: User | N
     )
     next_game = None
     if after.is_over:
-        from games.services.rounds import record_finished_game
+        from games.services.results import record_played
 
-        next_game = record_finished_game(game, after, now)
+        next_game = record_played(game, after, now)
     announce_move(game, turn_changed=after.turn_number != state.turn_number)
     if next_game is not None:
         announce_new_game(next_game)
@@ -186,7 +186,6 @@ def store_state(game: Game, state: GameState, now: datetime) -> None:
         game.current_seat = None
         game.turn_deadline = game.turn_reminder_at = None
         game.outcome = state.outcome.to_dict()
-        game.winner_seat = state.outcome.winner
         game.finished_at = now
     elif turn_changed:
         game.current_seat = state.current_player

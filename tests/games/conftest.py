@@ -1,12 +1,14 @@
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from django.test import override_settings
 
 from accounts.models import User
 from config.celery_app import app as celery_app
+from engine.round import Round
 from games import services
-from games.models import Game, Table
+from games.models import Game, Result, Table
 from games.services import SeatPlan
 from tests.factories import UserFactory
 from tests.games.positions import set_position
@@ -48,6 +50,12 @@ def current_game(table: Table) -> Game:
     return table.games.order_by("-number").first()  # type: ignore[return-value]
 
 
+def winner_of(game: Game) -> int | None:
+    """The seat that wins ``game`` by its current result rows (``None``: nobody)."""
+    rows = Result.objects.current().of_game(game).filter(is_winner=True)
+    return rows.values_list("seat", flat=True).first()
+
+
 @pytest.fixture
 def game(alice: User, bob: User) -> Game:
     """A two-player game between alice (seat 0) and bob (seat 1), just dealt."""
@@ -58,3 +66,23 @@ def game(alice: User, bob: User) -> Game:
 def position(game: Game) -> Game:
     """The mover holds RACK (their initial meld done) and the table is TABLE."""
     return set_position(game, TABLE, RACK)
+
+
+def seed_where_seat_starts(table: Table, seat: int) -> str:
+    """A round seed under which ``seat`` wins the draw for the first game's start."""
+    ruleset = table.engine_ruleset()
+    for n in range(1000):
+        seed = f"seat-{seat}-starts-{n}"
+        if Round.start(ruleset, seed, table.games_in_round).game(0).starting_player == seat:
+            return seed
+    raise AssertionError(f"no seed found where seat {seat} starts")
+
+
+@pytest.fixture
+def first_seat(settings: Any) -> Callable[[int], None]:
+    """``first_seat(n)``: rounds started from now on begin with seat ``n``'s turn."""
+
+    def pin(seat: int) -> None:
+        settings.GAMES_ROUND_SEED = lambda table: seed_where_seat_starts(table, seat)
+
+    return pin

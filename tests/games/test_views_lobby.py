@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import services
-from games.models import Game, Seat, Table
+from games.models import Game, Result, Seat, Table
 from games.services import SeatPlan
 from tests.games.conftest import current_game, start_table
 from tests.games.players import play_until_over
@@ -377,10 +377,11 @@ def test_a_finished_round_shows_the_final_scoreboard_and_its_winner(alice: User,
 
     assert table.status == Table.Status.FINISHED
     assert "Final scoreboard" in html
-    if table.winner_seat is None:
+    winner_seat = Result.objects.current().of_table(table).winner(table)
+    if winner_seat is None:
         assert "shared win" in html
     else:
-        winner = table.seats.get(number=table.winner_seat).occupant_name
+        winner = table.seats.get(number=winner_seat).occupant_name
         assert f"{winner} wins the round!" in html
     game = Game.objects.get(table=table)
     assert reverse("games:replay", kwargs={"pk": game.pk}) in html
