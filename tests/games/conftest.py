@@ -1,5 +1,5 @@
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 
 import pytest
 from django.test import override_settings
@@ -33,15 +33,17 @@ def carol(db: None) -> User:
     return UserFactory(username="carol", display_name="Carol")
 
 
-def start_table(*players: User, **settings: object) -> Table:
-    """A table whose seats are taken by ``players`` in order; its round has started."""
+def start_table(*players: User, first: int | None = None, **settings: object) -> Table:
+    """A table whose seats are taken by ``players`` in order; its round has started,
+    with seat ``first`` to move (``None``: whoever the draw picks)."""
     table = services.create_table(
         players[0],
         [SeatPlan.taken_by(players[0]), *(SeatPlan.reserved_for(p) for p in players[1:])],
         **settings,  # type: ignore[arg-type]
     )
-    for player in players[1:]:
-        services.join_table(table.pk, player)
+    with nullcontext() if first is None else seat_starts(first):
+        for player in players[1:]:
+            services.join_table(table.pk, player)
     table.refresh_from_db()
     return table
 
@@ -78,11 +80,8 @@ def seed_where_seat_starts(table: Table, seat: int) -> str:
     raise AssertionError(f"no seed found where seat {seat} starts")
 
 
-@pytest.fixture
-def first_seat(settings: Any) -> Callable[[int], None]:
-    """``first_seat(n)``: rounds started from now on begin with seat ``n``'s turn."""
-
-    def pin(seat: int) -> None:
-        settings.GAMES_ROUND_SEED = lambda table: seed_where_seat_starts(table, seat)
-
-    return pin
+@contextmanager
+def seat_starts(seat: int) -> Iterator[None]:
+    """Rounds started meanwhile begin with ``seat``'s turn (their seed is pinned)."""
+    with override_settings(GAMES_ROUND_SEED=lambda table: seed_where_seat_starts(table, seat)):
+        yield

@@ -19,7 +19,7 @@ from games.services import notifications as notices
 from games.services.your_move import next_your_move, your_move_games, your_move_ids
 from tests.factories import UserFactory
 from tests.games.clocks import DAY, HOUR, T0, at
-from tests.games.conftest import current_game, start_table
+from tests.games.conftest import current_game, seat_starts, start_table
 from tests.games.players import user_at
 
 pytestmark = pytest.mark.django_db
@@ -88,17 +88,22 @@ def test_each_new_turn_tells_the_next_player_once(
     assert len(mailoutbox) == 2
 
 
-def test_live_games_and_bots_are_not_notified(alice: User, bob: User, at: Any) -> None:
-    with at(T0):
+@pytest.mark.parametrize(("first", "bot_moves"), [(0, 1), (1, 0)])
+def test_live_games_and_bots_are_not_notified(
+    alice: User, bob: User, at: Any, first: int, bot_moves: int
+) -> None:
+    with at(T0), seat_starts(first):
         start_table(alice, bob, turn_seconds=60)
         table = services.create_table(
             alice, [SeatPlan.bot("easy"), SeatPlan.taken_by(alice)], clock="correspondence"
         )
     game = current_game(table)
 
-    users = set(Notification.objects.values_list("user", flat=True))
-    assert users <= {alice.pk}
-    assert users == ({alice.pk} if game.current_seat == 1 else set())
+    # Whoever started, the bot's turn (played at once, when it started) told nobody;
+    # alice is told of her turn in the correspondence game only.
+    assert game.moves.filter(seat=0).count() == bot_moves
+    notes = Notification.objects.values_list("user", "game", "turn_number")
+    assert list(notes) == [(alice.pk, game.pk, game.turn_number)]
 
 
 # --- time is running out --------------------------------------------------------------

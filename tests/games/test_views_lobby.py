@@ -62,17 +62,17 @@ def form_data(**changes: object) -> dict[str, object]:
 # --- the lobby -------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(("first", "mine"), [(0, "Your turn"), (1, "Bob to play")])
 def test_the_lobby_lists_my_games_with_my_turn_first_and_tables_to_join(
-    alice: User, bob: User, carol: User
+    alice: User, bob: User, carol: User, first: int, mine: str
 ) -> None:
-    game = current_game(start_table(alice, bob))
+    game = current_game(start_table(alice, bob, first=first))
     open_table = services.create_table(carol, [SeatPlan.taken_by(carol), SeatPlan.open()])
 
     html = client_for(alice).get(LOBBY).text
 
     assert reverse("games:game", kwargs={"pk": game.pk}) in html
     assert table_url("join", open_table) in html
-    mine = "Your turn" if game.current_seat == 0 else "Bob to play"
     assert mine in html
 
 
