@@ -3,7 +3,9 @@
 A :class:`Table` is one round of games among 2-4 seats. Each :class:`Game` is one engine
 game; its state is cached as JSON (``GameState.to_dict()``: racks and pool order, so it
 is never rendered or sent) and can always be rebuilt from the seed and the append-only
-:class:`Move` log. A :class:`Draft` is the table a player is building during the turn.
+:class:`Move` log. A finished game's result is its :class:`Result` rows, one per seat
+(rulings supersede them; the round's standings are derived from the current ones). A
+:class:`Draft` is the table a player is building during the turn.
 
 Correspondence play adds a member's :class:`Vacation` (their correspondence clocks
 stand still), :class:`Notification` ("your turn", "time is running out") and the
@@ -110,7 +112,7 @@ class Table(models.Model):
         return Ruleset.from_dict(self.ruleset)
 
     def engine_round(self) -> Round | None:
-        """The round so far; ``None`` before the first game starts."""
+        """The round's schedule (seeds, starts); ``None`` before the first game starts."""
         return None if self.round is None else Round.from_dict(self.round)
 
 
