@@ -6,7 +6,6 @@ when called.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -14,7 +13,7 @@ from django.db import models
 from django.db.models import Count, F, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce, NullIf
 
-from engine.round import GameScores, Tally
+from engine.round import Tally
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -166,22 +165,6 @@ class ResultQuerySet(models.QuerySet["Result"]):
         if table.status != "finished":
             return None
         return self.tally(table).winner
-
-    def game_scores(self) -> dict[int, GameScores]:
-        """Each game's scores by seat and its winner, by game pk (every seat's row of a
-        game must be among these rows: take current rows)."""
-        scores: dict[int, dict[int, int]] = defaultdict(dict)
-        winners: dict[int, int | None] = {}
-        for game_id, seat, score, is_winner in self.order_by().values_list(
-            "game", "seat", "score", "is_winner"
-        ):
-            scores[game_id][seat] = score
-            if is_winner:
-                winners[game_id] = seat
-        return {
-            game_id: GameScores(tuple(by_seat[s] for s in sorted(by_seat)), winners.get(game_id))
-            for game_id, by_seat in scores.items()
-        }
 
     def update(self, **kwargs: Any) -> NoReturn:
         from games.models import ResultLogError

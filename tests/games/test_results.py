@@ -235,6 +235,8 @@ def test_the_final_scoreboard_follows_a_ruling_on_the_last_game(alice: User, bob
     assert "Alice wins the round!" in html and "(ruling)" in html
     game_html = alice_page(game, alice)
     assert "You win game 1!" in game_html and "A ruling has corrected the result" in game_html
+    lobby = client_for(bob).get(reverse("games:lobby")).text
+    assert "Alice won" in lobby
 
 
 def test_rows_are_never_changed_or_deleted(alice: User, bob: User) -> None:
