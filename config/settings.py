@@ -1,8 +1,9 @@
 """Settings for Rummikub Club, read from the environment.
 
 Every knob is an environment variable (see the table in README.md). The defaults run the
-app on one machine with SQLite and the Redis that `make run` starts; a deployment sets
-SECRET_KEY, DEBUG=false, ALLOWED_HOSTS, DATABASE_URL, REDIS_URL, EMAIL_URL and SITE_URL.
+app on one machine with the PostgreSQL and Redis that `make run` starts (it sets
+DATABASE_URL and REDIS_URL for its processes); a deployment sets SECRET_KEY, DEBUG=false,
+ALLOWED_HOSTS, DATABASE_URL, REDIS_URL, EMAIL_URL and SITE_URL.
 """
 
 from datetime import timedelta
@@ -12,6 +13,7 @@ import django_stubs_ext
 import environ
 from celery.schedules import crontab
 from csp.constants import NONCE, NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
@@ -120,19 +122,22 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {
-    "default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-}
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # The local SQLite file is shared by daphne and the Celery processes. SQLite ignores
-    # SELECT ... FOR UPDATE, so writers take the lock when their transaction begins, and
-    # WAL lets pages be read meanwhile.
-    DATABASES["default"]["OPTIONS"] = {
-        "transaction_mode": "IMMEDIATE",
-        "timeout": 20,
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-    }
-elif env.bool("DATABASE_POOL", default=False):
+if not env.str("DATABASE_URL", default=""):
+    raise ImproperlyConfigured(
+        "DATABASE_URL is not set. `make run` starts an embedded PostgreSQL and sets it; "
+        "otherwise point it to a PostgreSQL database, e.g. "
+        "DATABASE_URL=postgres://user:password@127.0.0.1:5432/rummikub"
+    )
+DATABASES = {"default": env.db_url("DATABASE_URL")}
+if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    raise ImproperlyConfigured(
+        "DATABASE_URL must point to PostgreSQL (postgres://...): the app relies on its row "
+        "locks, constraints and triggers"
+    )
+# Set by `make run` (config.runstack) when the database is the embedded PostgreSQL it
+# started: `seed_demo --if-embedded` creates the demo accounts there and nowhere else.
+DATABASE_EMBEDDED = env.bool("DATABASE_EMBEDDED", default=False)
+if env.bool("DATABASE_POOL", default=False):
     # daphne runs each request's view in a thread of its own, so a connection kept per
     # thread would never be reused: without a pool every request and every websocket
     # render opens a PostgreSQL connection (a backend process; 3-4 ms here). config.asgi

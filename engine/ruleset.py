@@ -1,4 +1,7 @@
-"""Rulesets: every option of RULES.md section 12, the presets, and table settings.
+"""Rulesets: every option of RULES.md section 12 and a table's own, and the presets.
+
+What each option is (kind, choices, bounds, defaults, labels) is described once in
+:mod:`engine.options`; this module checks a whole ruleset against it.
 
 A :class:`Ruleset` is immutable. Build one from a preset and a dict of options that
 differ from it; unknown options and bad values are refused with a message naming
@@ -31,6 +34,12 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal
 
+from engine.options import DEFAULTS, OPTIONS
+from engine.options import LARGEST_SET_VALUE as LARGEST_SET_VALUE
+from engine.options import MAX_INITIAL_MELD as MAX_INITIAL_MELD
+from engine.options import MAX_PENALTY_DRAW as MAX_PENALTY_DRAW
+from engine.options import PRESETS as PRESETS
+
 MeldValues = Literal["face", "house"]
 JokerSetRule = Literal["free", "locked"]
 JokerReplacementSource = Literal["rack_or_table", "rack_only"]
@@ -52,50 +61,11 @@ class RulesetError(ValueError):
         self.option = option
 
 
-MAX_INITIAL_MELD = 150
-"""The highest initial-meld minimum: a starting rack of high tiles can reach it (eight
-13s and six 12s make 176), while a higher one would keep players drawing until their
-racks held enough, and the solver searching ever larger racks."""
-
-MAX_PENALTY_DRAW = 3
-"""The most tiles a timed-out turn draws (RULES.md R4.6 has 3): more would grow the
-rack of a player who is away faster than anyone can play it down."""
-
-LARGEST_SET_VALUE = {"face": 91, "house": 95}
-"""The largest value a single set can have under ``meld_values``: the run 1-13 (with or
-without 13-1 wrap a run holds each number once); a group of four is worth less."""
-
-
-# Allowed values per option: a tuple lists every choice; a (min, max) range for
-# integers is given as a range object so the message can name its bounds.
-_CHOICES: dict[str, tuple[Any, ...] | range] = {
-    "initial_meld_min": range(0, MAX_INITIAL_MELD + 1),
-    "initial_meld_single_set": (False, True),
-    "initial_meld_same_turn_manipulation": (False, True),
-    "meld_values": ("face", "house"),
-    "score_values": ("face", "house"),
-    "joker_penalty": (25, 30),
-    "allow_wrap": (False, True),
-    "joker_set_rule": ("free", "locked"),
-    "joker_replacement_source": ("rack_or_table", "rack_only"),
-    "joker_group_retrieval": ("either_missing", "both_missing"),
-    "score_mode": ("zero_sum", "penalty_only"),
-    "pool_empty_winner": ("lowest_value", "fewest_tiles"),
-    "pool_empty_scoring": ("difference", "face", "winner_difference"),
-    "pool_empty_end": ("play_until_blocked", "one_more_round", "immediate"),
-    "turn_time_limit_s": range(1, 366 * 24 * 3600 + 1),
-    "failed_turn_penalty_draw": range(0, MAX_PENALTY_DRAW + 1),
-    "overtime_penalty_draw": range(0, MAX_PENALTY_DRAW + 1),
-    "draw_mode": ("single", "river"),
-    "players": range(2, 5),
-    "rack_size": (14, 16),
-    "direction": ("clockwise", "counter_clockwise"),
-}
-
-
 @dataclass(frozen=True, slots=True)
 class Ruleset:
-    """The rules a table plays by. Field names and defaults are those of RULES.md §12.
+    """The rules a table plays by. Field names and defaults are those of RULES.md §12;
+    the defaults, bounds and choices come from the options' description,
+    :data:`engine.options.OPTIONS`.
 
     Beyond §12 it carries what a table needs: ``players`` (2-4), ``rack_size``
     (14, or 16 as a variant), ``direction`` of play, and ``overtime_penalty_draw``:
@@ -104,27 +74,27 @@ class Ruleset:
     when the player had started a rearrangement (RULES.md R4.6).
     """
 
-    initial_meld_min: int = 30
-    initial_meld_single_set: bool = False
-    initial_meld_same_turn_manipulation: bool = False
-    meld_values: MeldValues = "face"
-    score_values: MeldValues = "face"
-    joker_penalty: int = 30
-    allow_wrap: bool = False
-    joker_set_rule: JokerSetRule = "free"
-    joker_replacement_source: JokerReplacementSource = "rack_or_table"
-    joker_group_retrieval: JokerGroupRetrieval = "either_missing"
-    score_mode: ScoreMode = "zero_sum"
-    pool_empty_winner: PoolEmptyWinner = "lowest_value"
-    pool_empty_scoring: PoolEmptyScoring = "difference"
-    pool_empty_end: PoolEmptyEnd = "play_until_blocked"
-    turn_time_limit_s: int = 60
-    failed_turn_penalty_draw: int = 3
-    overtime_penalty_draw: int = 1
-    draw_mode: DrawMode = "single"
-    players: int = 4
-    rack_size: int = 14
-    direction: Direction = "clockwise"
+    initial_meld_min: int = DEFAULTS["initial_meld_min"]
+    initial_meld_single_set: bool = DEFAULTS["initial_meld_single_set"]
+    initial_meld_same_turn_manipulation: bool = DEFAULTS["initial_meld_same_turn_manipulation"]
+    meld_values: MeldValues = DEFAULTS["meld_values"]
+    score_values: MeldValues = DEFAULTS["score_values"]
+    joker_penalty: int = DEFAULTS["joker_penalty"]
+    allow_wrap: bool = DEFAULTS["allow_wrap"]
+    joker_set_rule: JokerSetRule = DEFAULTS["joker_set_rule"]
+    joker_replacement_source: JokerReplacementSource = DEFAULTS["joker_replacement_source"]
+    joker_group_retrieval: JokerGroupRetrieval = DEFAULTS["joker_group_retrieval"]
+    score_mode: ScoreMode = DEFAULTS["score_mode"]
+    pool_empty_winner: PoolEmptyWinner = DEFAULTS["pool_empty_winner"]
+    pool_empty_scoring: PoolEmptyScoring = DEFAULTS["pool_empty_scoring"]
+    pool_empty_end: PoolEmptyEnd = DEFAULTS["pool_empty_end"]
+    turn_time_limit_s: int = DEFAULTS["turn_time_limit_s"]
+    failed_turn_penalty_draw: int = DEFAULTS["failed_turn_penalty_draw"]
+    overtime_penalty_draw: int = DEFAULTS["overtime_penalty_draw"]
+    draw_mode: DrawMode = DEFAULTS["draw_mode"]
+    players: int = DEFAULTS["players"]
+    rack_size: int = DEFAULTS["rack_size"]
+    direction: Direction = DEFAULTS["direction"]
 
     def __post_init__(self) -> None:
         for field in fields(self):
@@ -201,41 +171,6 @@ class Ruleset:
 
 
 def _check(name: str, value: Any) -> None:
-    choices = _CHOICES[name]
-    if isinstance(choices, range):
-        if isinstance(value, bool) or not isinstance(value, int) or value not in choices:
-            raise RulesetError(
-                f"{name} must be a whole number from {choices.start} to {choices.stop - 1}; "
-                f"got {value!r}",
-                name,
-            )
-        return
-    # bool is a subclass of int: compare types too, so 1 is not accepted for True.
-    if not any(value == choice and type(value) is type(choice) for choice in choices):
-        allowed = ", ".join(_show(choice) for choice in choices)
-        raise RulesetError(f"{name} must be one of {allowed}; got {_show(value)}", name)
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return f'"{value}"'
-    return repr(value)
-
-
-PRESETS: dict[str, dict[str, Any]] = {
-    "standard": {},
-    "keadle_house": {
-        "meld_values": "house",
-        "score_values": "house",
-        "allow_wrap": True,
-        "score_mode": "penalty_only",
-        "turn_time_limit_s": 60,
-        "failed_turn_penalty_draw": 3,
-    },
-    "classic_locked": {
-        "joker_set_rule": "locked",
-        "joker_replacement_source": "rack_only",
-    },
-}
+    refusal = OPTIONS[name].refusal(value)
+    if refusal is not None:
+        raise RulesetError(refusal, name)

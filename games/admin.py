@@ -3,9 +3,12 @@
 from typing import Any
 
 from django.contrib import admin
+from django.forms import BaseModelFormSet, ModelForm
 from django.http import HttpRequest
+from django.utils import timezone
 
 from games.models import Game, Move, Seat, Table
+from games.services import notifications
 
 
 def has_started(table: Any) -> bool:
@@ -52,6 +55,20 @@ class TableAdmin(admin.ModelAdmin[Table]):
         if not has_started(obj):
             return list(self.readonly_fields)
         return [field.name for field in Table._meta.fields if field.name not in self.exclude]
+
+    def save_related(
+        self,
+        request: HttpRequest,
+        form: ModelForm[Table],
+        formsets: list[BaseModelFormSet[Any, Any]],
+        change: bool,
+    ) -> None:
+        """A seat kept for a member here is an invitation from the table's creator, as
+        in the lobby; one taken back settles the member's invitation."""
+        super().save_related(request, form, formsets, change)
+        table = form.instance
+        notifications.invited(table, table.creator)
+        notifications.seats_changed(table, timezone.now())
 
 
 class ReadOnlyMixin:

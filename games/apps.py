@@ -4,3 +4,10 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = "Games"
+
+    def ready(self) -> None:
+        # What follows from a fact of play subscribes to its signal (games.signals);
+        # the services that send them never name their consequences.
+        from games import receivers
+
+        receivers.connect()

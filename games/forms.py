@@ -1,8 +1,9 @@
 """The lobby's forms: a new table with its seats and rules, and the requests of the game page.
 
-:class:`TableForm` shows every option of RULES.md §12 with the preset's value; only the
-options that differ from the chosen preset are sent to ``create_table``, so a table keeps
-the preset's name and a short list of house rules.
+:class:`TableForm` has a field for every house-rule option of the engine's description
+(:mod:`engine.options`), set to the preset's value, and produces the table's
+:class:`~games.table_settings.TableSettings`; they keep the preset's name and only the
+options that differ from it, a short list of house rules.
 """
 
 from __future__ import annotations
@@ -12,19 +13,15 @@ from typing import Any
 from django import forms
 
 from accounts.models import User
-from engine.ruleset import (
-    LARGEST_SET_VALUE,
-    MAX_INITIAL_MELD,
-    MAX_PENALTY_DRAW,
-    PRESETS,
-    Ruleset,
-    RulesetError,
-)
+from engine.options import PRESETS, Option, groups, house_rule_options
+from engine.ruleset import Ruleset, RulesetError
 from games.clock import CORRESPONDENCE_TURN_SECONDS, DAY, LIVE_TURN_SECONDS
+from games.errors import TableError
 from games.models import BotLevel, Delivery, NotificationKind, Preset, Table
 from games.parsing import BadInput, JSONTextField, NumberField, parse_number
 from games.services import NEW_SET, RACK, SeatPlan
-from games.services.listing import OPTION_LABELS, turn_label
+from games.services.listing import turn_label
+from games.table_settings import TableSettings
 
 MAX_SEATS = 4
 LIVE_TIMES = [(seconds, turn_label(seconds)) for seconds in LIVE_TURN_SECONDS]
@@ -44,85 +41,34 @@ SEAT_CHOICES = [
     *((f"bot_{level}", f"Bot: {label.lower()}") for level, label in BotLevel.choices),
 ]
 
-# The form's fields for the options, in the order of RULES.md §12, with their widgets.
-BOOLEAN_OPTIONS = [
-    "initial_meld_single_set",
-    "initial_meld_same_turn_manipulation",
-    "allow_wrap",
-]
-CHOICE_OPTIONS: dict[str, list[tuple[Any, str]]] = {
-    "meld_values": [("face", "Face value"), ("house", "House values")],
-    "score_values": [("face", "Face value"), ("house", "House values")],
-    "joker_penalty": [(30, "30 points"), (25, "25 points")],
-    "joker_set_rule": [("free", "Free to rearrange"), ("locked", "Only extended")],
-    "joker_replacement_source": [("rack_or_table", "Rack or table"), ("rack_only", "Rack only")],
-    "joker_group_retrieval": [
-        ("either_missing", "Either missing colour"),
-        ("both_missing", "Both missing colours"),
-    ],
-    "score_mode": [("zero_sum", "Zero-sum"), ("penalty_only", "Penalty points")],
-    "pool_empty_winner": [("lowest_value", "Lowest rack value"), ("fewest_tiles", "Fewest tiles")],
-    "pool_empty_scoring": [
-        ("difference", "Difference to the winner"),
-        ("face", "Face value"),
-        ("winner_difference", "Winner gets the differences"),
-    ],
-    "pool_empty_end": [
-        ("play_until_blocked", "Until nobody can play"),
-        ("one_more_round", "After one more round"),
-        ("immediate", "At once"),
-    ],
-    "draw_mode": [("single", "One tile"), ("river", "Two, one to the River")],
-    "rack_size": [(14, "14 tiles"), (16, "16 tiles")],
-    "direction": [("clockwise", "Clockwise"), ("counter_clockwise", "Counter-clockwise")],
-}
-OPTION_HELP = {
-    "meld_values": "House values: 1 counts 15, 2-9 count 5, 10-13 count 10.",
-    "score_mode": "Zero-sum: the winner scores what the others lose. Penalty points: "
-    "lowest total wins.",
-    "allow_wrap": "Runs may go on from 13 to 1, like 12 13 1.",
-    "draw_mode": "With the River a player draws two tiles and discards one face up.",
-    "initial_meld_min": f"From 0 to {MAX_INITIAL_MELD}; with a single-set meld at most "
-    f"{LARGEST_SET_VALUE['face']} (face values) or {LARGEST_SET_VALUE['house']} (house "
-    "values), as no set is worth more.",
-    "failed_turn_penalty_draw": f"At most {MAX_PENALTY_DRAW} tiles.",
-    "overtime_penalty_draw": f"At most {MAX_PENALTY_DRAW} tiles.",
-}
-# The ranges are checked by the ruleset itself (see clean), so the form refuses what
-# the engine refuses, in its words; the browser is told them too.
-NUMBER_OPTIONS = {
-    "initial_meld_min": (0, MAX_INITIAL_MELD),
-    "failed_turn_penalty_draw": (0, MAX_PENALTY_DRAW),
-    "overtime_penalty_draw": (0, MAX_PENALTY_DRAW),
-}
-OPTION_FIELDS = [
-    "initial_meld_min",
-    "initial_meld_single_set",
-    "initial_meld_same_turn_manipulation",
-    "meld_values",
-    "score_values",
-    "joker_penalty",
-    "allow_wrap",
-    "joker_set_rule",
-    "joker_replacement_source",
-    "joker_group_retrieval",
-    "score_mode",
-    "pool_empty_winner",
-    "pool_empty_scoring",
-    "pool_empty_end",
-    "failed_turn_penalty_draw",
-    "overtime_penalty_draw",
-    "draw_mode",
-    "rack_size",
-    "direction",
-]
+SET_BY_TABLE_FIELDS = {"players": "seats", "turn_time_limit_s": "turn_seconds"}
+"""The ruleset options that are no house rule, and the form field that sets each."""
+
+
+def option_field(option: Option) -> forms.Field:
+    """The form field of one ruleset option, from its description: a checkbox, a list
+    of its choices, or a number box told the option's bounds (the bounds themselves are
+    checked by the ruleset, so the form refuses what the engine refuses, in its words)."""
+    field: forms.Field
+    help_text = f"{option.bounds()} {option.help}".strip()
+    if option.kind == "bool":
+        field = forms.BooleanField(required=False)
+    elif option.kind == "int":
+        widget = forms.NumberInput(attrs={"min": option.low, "max": option.high})
+        field = forms.IntegerField(widget=widget)
+    else:
+        choices = [(choice.value, choice.label) for choice in option.choices]
+        coerce = int if isinstance(option.default, int) else str
+        field = forms.TypedChoiceField(choices=choices, coerce=coerce)
+    field.label, field.help_text, field.initial = option.label, help_text, option.default
+    return field
 
 
 def preset_values() -> dict[str, dict[str, Any]]:
     """Each preset's value of every option of the form (for the page's script)."""
     return {
-        name: {key: Ruleset.preset(name).to_dict()[key] for key in OPTION_FIELDS}
-        for name in PRESETS
+        preset: {option.name: option.default_in(preset) for option in house_rule_options()}
+        for preset in PRESETS
     }
 
 
@@ -185,28 +131,8 @@ class TableForm(forms.Form):
             self.fields[f"seat_{number}_user"] = forms.CharField(
                 label=f"Username for seat {number}", required=False, max_length=150
             )
-        standard = Ruleset().to_dict()
-        for key in OPTION_FIELDS:
-            self.fields[key] = self._option_field(key, standard[key])
-
-    @staticmethod
-    def _option_field(key: str, initial: Any) -> forms.Field:
-        label, help_text = OPTION_LABELS[key], OPTION_HELP.get(key, "")
-        field: forms.Field
-        if key in BOOLEAN_OPTIONS:
-            field = forms.BooleanField(label=label, required=False, initial=initial)
-        elif key in NUMBER_OPTIONS:
-            low, high = NUMBER_OPTIONS[key]
-            widget = forms.NumberInput(attrs={"min": low, "max": high})
-            field = forms.IntegerField(label=label, initial=initial, widget=widget)
-        else:
-            choices = CHOICE_OPTIONS[key]
-            coerce = int if isinstance(choices[0][0], int) else str
-            field = forms.TypedChoiceField(
-                label=label, choices=choices, coerce=coerce, initial=initial
-            )
-        field.help_text = help_text
-        return field
+        for option in house_rule_options():
+            self.fields[option.name] = option_field(option)
 
     def seat_fields(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
         return [
@@ -215,7 +141,11 @@ class TableForm(forms.Form):
         ]
 
     def option_fields(self) -> list[forms.BoundField]:
-        return [self[key] for key in OPTION_FIELDS]
+        return [self[option.name] for option in house_rule_options()]
+
+    def option_groups(self) -> list[tuple[str, list[forms.BoundField]]]:
+        """The option fields under the description's group titles."""
+        return [(title, [self[option.name] for option in options]) for title, options in groups()]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -228,6 +158,9 @@ class TableForm(forms.Form):
                 kind = "live" if clock == Table.Clock.LIVE else "correspondence"
                 self.add_error("turn_seconds", f"Choose one of the {kind} times.")
         self._check_rules(cleaned)
+        settings = self._settings(cleaned)
+        if settings is not None:
+            cleaned["settings"] = settings
         count = cleaned.get("seats")
         if not count:
             return cleaned
@@ -244,10 +177,11 @@ class TableForm(forms.Form):
         """The options as the engine takes them: out of range, or a combination that
         cannot be met (a single-set meld above the largest set), is refused by the
         ruleset and shown by its field."""
-        if cleaned.get("preset") is None or any(key not in cleaned for key in OPTION_FIELDS):
+        names = [option.name for option in house_rule_options()]
+        if cleaned.get("preset") is None or any(name not in cleaned for name in names):
             return  # a field is already refused
         try:
-            Ruleset.from_dict({key: cleaned[key] for key in OPTION_FIELDS}, cleaned["preset"])
+            Ruleset.from_dict({name: cleaned[name] for name in names}, cleaned["preset"])
         except RulesetError as error:
             self.add_error(error.option if error.option in self.fields else None, str(error))
 
@@ -277,11 +211,26 @@ class TableForm(forms.Form):
         invited.add(user.pk)
         return SeatPlan.reserved_for(user)
 
-    def options(self) -> dict[str, Any]:
-        """The options that differ from the chosen preset."""
-        base = Ruleset.preset(self.cleaned_data["preset"]).to_dict()
-        chosen = {key: self.cleaned_data[key] for key in OPTION_FIELDS}
-        return {key: value for key, value in chosen.items() if value != base[key]}
+    def _settings(self, cleaned: dict[str, Any]) -> TableSettings | None:
+        """The table's settings, once every field is read; ``None`` if one is refused."""
+        names = ["preset", "clock", "turn_seconds", "time_bank_seconds", "timeouts_to_forfeit"]
+        names += ["on_forfeit", *(option.name for option in house_rule_options())]
+        if self.errors or any(name not in cleaned for name in names):
+            return None
+        try:
+            return TableSettings(
+                preset=cleaned["preset"],
+                options={option.name: cleaned[option.name] for option in house_rule_options()},
+                clock=cleaned["clock"],
+                turn_seconds=cleaned["turn_seconds"],
+                time_bank_seconds=cleaned["time_bank_seconds"],
+                games_in_round=cleaned.get("games_in_round"),
+                timeouts_to_forfeit=cleaned["timeouts_to_forfeit"],
+                on_forfeit=cleaned["on_forfeit"],
+            )
+        except TableError as error:
+            self.add_error(None, error.message)
+            return None
 
     def preset_values(self) -> dict[str, dict[str, Any]]:
         return preset_values()

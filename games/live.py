@@ -9,8 +9,9 @@ so nothing secret ever travels through Redis.
 One group per member, ``user-<id>``, for their header (the "your move" count, unread
 notifications): its only message is ``{"type": "notifications.changed"}``.
 
-The services call these functions from ``transaction.on_commit``: a push announces a
-state that is already committed, so a consumer that reloads the game finds it.
+The receivers of the facts of play (:mod:`games.receivers`) call these functions after
+commit: a push announces a state that is already committed, so a consumer that reloads
+the game finds it.
 """
 
 from __future__ import annotations
@@ -97,7 +98,7 @@ Messages = list[tuple[str, dict[str, object]]]
 class Publisher:
     """Sends group messages from a thread of its own, in the order they were handed in.
 
-    The services announce a move from ``transaction.on_commit``, in the thread that
+    A move is announced after commit (its signals' receivers), in the thread that
     committed it: a web request, a Celery task. Sending there would make the request
     wait for Redis, and under daphne for the server's event loop, which is busy
     delivering the very pushes the move caused; so the thread only queues the messages

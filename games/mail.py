@@ -2,8 +2,9 @@
 
 Whether an email is still worth sending is decided when it is sent, under a lock on the
 notification row, so a redelivered task sends nothing twice: not if the notification
-was read, not if the turn it is about is over, not to a member without an address, and
-not to a player who has the game's page open at that moment (:mod:`games.presence`).
+was read, not to a member without an address, not if the turn it is about is over, not
+to a player who has the game's page open at that moment (:mod:`games.presence`), and
+not for an invitation whose seat is no longer kept for the member.
 
 A daily digest gathers the notifications of the members who asked for one.
 """
@@ -18,13 +19,12 @@ from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
 from games import presence
-from games.models import Notification
-from games.services.notifications import describe
+from games.models import Game, Notification, NotificationKind, Seat, Table
+from games.services.notifications import TURN_KINDS, turn_key
 
 logger = logging.getLogger(__name__)
 
@@ -41,15 +41,23 @@ class MailItem:
 
 def skip_reason(notification: Notification) -> str | None:
     """Why ``notification`` should not be emailed now, or ``None`` to send it."""
-    game = notification.game
     if notification.read_at is not None:
         return "read"
     if not notification.user.email:
         return "no address"
-    if game.is_over or game.turn_number != notification.turn_number:
-        return "turn over"
-    if presence.is_watching(game.pk, notification.user_id):
-        return "watching"
+    subject = notification.subject
+    if notification.kind in TURN_KINDS and isinstance(subject, Game):
+        current = turn_key(notification.kind, subject.pk, subject.turn_number)
+        if subject.is_over or notification.key != current:
+            return "turn over"
+        if presence.is_watching(subject.pk, notification.user_id):
+            return "watching"
+    if notification.kind == NotificationKind.TABLE_INVITATION and isinstance(subject, Table):
+        kept = Seat.objects.filter(
+            table=subject, user_id=notification.user_id, kind=Seat.Kind.RESERVED
+        )
+        if not kept.exists():
+            return "invitation over"
     return None
 
 
@@ -58,7 +66,7 @@ def send_notification_email(notification_id: int) -> str:
     with transaction.atomic():
         notification = (
             Notification.objects.select_for_update(of=("self",))
-            .select_related("user", "game")
+            .select_related("user")
             .filter(pk=notification_id)
             .first()
         )
@@ -90,7 +98,8 @@ def send_digest(user_id: int) -> int:
     with transaction.atomic():
         waiting = list(
             Notification.objects.select_for_update(of=("self",), skip_locked=True)
-            .select_related("user", "game")
+            .select_related("user")
+            .prefetch_related("subject")
             .filter(user_id=user_id, email=Notification.Email.DIGEST)
             .order_by("created_at", "pk")
         )
@@ -101,9 +110,13 @@ def send_digest(user_id: int) -> int:
         if listed:
             user = listed[0].user
             items = [_item(n) for n in listed]
-            _send(
-                user, "emails/digest", {"user": user, "items": items, "site_url": settings.SITE_URL}
-            )
+            context = {
+                "user": user,
+                "items": items,
+                "counts": digest_counts([n.kind for n in listed]),
+                "site_url": settings.SITE_URL,
+            }
+            _send(user, "emails/digest", context)
         sent_ids = [n.pk for n in listed]
         Notification.objects.filter(pk__in=sent_ids).update(
             email=Notification.Email.SENT, emailed_at=now
@@ -114,9 +127,22 @@ def send_digest(user_id: int) -> int:
         return len(listed)
 
 
+def digest_counts(kinds: list[str]) -> list[str]:
+    """What a digest holds, for its subject: ``["1 invitation", "2 games"]``."""
+    invitations = kinds.count(NotificationKind.TABLE_INVITATION)
+    games = sum(1 for kind in kinds if kind in TURN_KINDS)
+    others = len(kinds) - invitations - games
+    counts = [
+        (invitations, "invitation", "invitations"),
+        (games, "game", "games"),
+        (others, "other notice", "other notices"),
+    ]
+    return [f"{n} {one if n == 1 else many}" for n, one, many in counts if n]
+
+
 def _item(notification: Notification) -> MailItem:
-    url = settings.SITE_URL + reverse("games:game", args=[notification.game_id])
-    return MailItem(describe(notification), url, notification.deadline, notification.kind)
+    url = settings.SITE_URL + notification.link
+    return MailItem(notification.text, url, notification.deadline, notification.kind)
 
 
 def _send(user: User, template: str, context: dict[str, object]) -> None:

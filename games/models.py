@@ -8,8 +8,9 @@ is never rendered or sent) and can always be rebuilt from the seed and the appen
 :class:`Draft` is the table a player is building during the turn.
 
 Correspondence play adds a member's :class:`Vacation` (their correspondence clocks
-stand still), :class:`Notification` ("your turn", "time is running out") and the
-member's :class:`NotificationPreference` per kind (at once, in a daily digest, never).
+stand still), :class:`Notification` ("your turn", "time is running out", "you are
+invited to a table") and the member's :class:`NotificationPreference` per kind (at
+once, in a daily digest, never).
 
 Every change to a game goes through :mod:`games.services`; the models only describe data
 and the reads that pages repeat (the QuerySet methods in :mod:`games.queries`).
@@ -20,6 +21,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib.contenttypes.fields import GenericForeignKey, GenericRelation
+from django.contrib.contenttypes.models import ContentType
 from django.db import models
 
 from engine.actions import Action, action_from_dict
@@ -99,6 +102,11 @@ class Table(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+
+    # Deleting the table or game deletes the notifications about it.
+    notifications = GenericRelation(
+        "Notification", content_type_field="subject_type", object_id_field="subject_id"
+    )
 
     objects = TableQuerySet.as_manager()
 
@@ -235,6 +243,11 @@ class Game(models.Model):
     outcome = models.JSONField(null=True, blank=True, help_text="engine Outcome.to_dict().")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+
+    # Deleting the table or game deletes the notifications about it.
+    notifications = GenericRelation(
+        "Notification", content_type_field="subject_type", object_id_field="subject_id"
+    )
 
     objects = GameQuerySet.as_manager()
 
@@ -494,6 +507,7 @@ class Vacation(models.Model):
 class NotificationKind(models.TextChoices):
     YOUR_TURN = "your_turn", "Your turn"
     TIME_RUNNING_OUT = "time_running_out", "Time is running out"
+    TABLE_INVITATION = "table_invitation", "An invitation to a table"
 
 
 class Delivery(models.TextChoices):
@@ -505,10 +519,17 @@ class Delivery(models.TextChoices):
 
 
 class Notification(models.Model):
-    """Something a member should know about a game: shown in the app, maybe emailed.
+    """Something a member should know: shown in the app, maybe emailed.
 
-    One per member, game, kind and turn (a unique constraint), so whoever creates it
-    twice - a task delivered twice, a sweep and a task - creates it once.
+    A notification is its member, its kind, a line of plain text written when it is
+    created (escaped where it is shown) and a link (a path on the site), and may be
+    about a subject: a game, a table, and later a league or a dispute. The subject is a
+    generic relation, so that apps above ``games`` (leagues, moderation) can notify
+    about their own rows without ``games`` ever importing them.
+
+    ``key``, when set, is unique per member: whoever creates the same notification twice
+    - a task delivered twice, a sweep and a task - creates it once. A turn's notices
+    carry the game, the turn and the kind in it; an invitation carries its table.
     """
 
     class Email(models.TextChoices):
@@ -522,9 +543,21 @@ class Notification(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
     )
     kind = models.CharField(max_length=20, choices=NotificationKind.choices)
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notifications")
-    turn_number = models.PositiveIntegerField()
-    deadline = models.DateTimeField(null=True, blank=True, help_text="The turn's deadline.")
+    text = models.TextField(help_text="One line of plain text, written when it was created.")
+    link = models.CharField(max_length=200, help_text="Where it leads: a path on this site.")
+    subject_type = models.ForeignKey(
+        ContentType, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    subject_id = models.PositiveBigIntegerField(null=True, blank=True)
+    subject = GenericForeignKey("subject_type", "subject_id")
+    key = models.CharField(
+        max_length=100,
+        blank=True,
+        help_text="Unique per member when set: the notification is created once.",
+    )
+    deadline = models.DateTimeField(
+        null=True, blank=True, help_text="When what it asks for is due (a turn's deadline)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     read_at = models.DateTimeField(null=True, blank=True)
     email = models.CharField(max_length=10, choices=Email.choices, default=Email.OFF)
@@ -534,17 +567,19 @@ class Notification(models.Model):
         ordering = ["-created_at", "-pk"]
         constraints = [
             models.UniqueConstraint(
-                fields=["user", "game", "kind", "turn_number"],
-                name="games_notification_once_per_turn",
+                fields=["user", "key"],
+                condition=~models.Q(key=""),
+                name="games_notification_once_per_key",
             ),
         ]
         indexes = [
             models.Index(fields=["user", "read_at"], name="games_notification_unread"),
             models.Index(fields=["email", "user"], name="games_notification_email"),
+            models.Index(fields=["subject_type", "subject_id"], name="games_notification_subject"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} for {self.user} in game {self.game_id}"
+        return f"{self.get_kind_display()} for {self.user}: {self.text}"
 
 
 class NotificationPreference(models.Model):

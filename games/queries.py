@@ -48,6 +48,10 @@ class TableQuerySet(models.QuerySet["Table"]):
             .distinct()
         )
 
+    def inviting(self, user: User) -> TableQuerySet:
+        """Open tables keeping a seat for ``user``: their invitations still to answer."""
+        return self.open().filter(seats__kind="reserved", seats__user=user)
+
     def with_seats(self) -> TableQuerySet:
         return self.prefetch_related("seats__user")
 

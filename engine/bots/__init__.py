@@ -44,7 +44,7 @@ from typing import Literal
 from engine.actions import Action, Discard, Draw, Pass, Play, TakeFromRiver
 from engine.bots._plans import best_move, new_sets_move
 from engine.bots._strong import strong_move
-from engine.bots._turn import Move, Turn
+from engine.bots._turn import BotTurn, Candidate
 from engine.solver import Budget
 from engine.state import GameState
 from engine.tiles import Tile
@@ -62,7 +62,7 @@ __all__ = [
 Level = Literal["easy", "normal", "strong"]
 LEVELS: tuple[Level, ...] = ("easy", "normal", "strong")
 
-Planner = Callable[[Turn, random.Random], Move | None]
+Planner = Callable[[BotTurn, random.Random], Candidate | None]
 
 _PLANNERS: dict[Level, Planner] = {
     "easy": lambda turn, rng: new_sets_move(turn),
@@ -109,7 +109,7 @@ def choose_action(
     if "discard" in view.actions:
         assert view.pending_draw is not None
         return Discard(choose_discard(view.pending_draw, view.rack, rng))
-    turn = Turn.from_view(view, budget)
+    turn = BotTurn.from_view(view, budget)
     move = _checked(turn, _PLANNERS[level](turn, rng), level)
     if "take_from_river" in view.actions:
         river = _river_choice(view, turn, level)
@@ -162,7 +162,7 @@ def choose_discard(drawn: tuple[Tile, ...], rack: tuple[Tile, ...], rng: random.
 # --- the River -------------------------------------------------------------------------
 
 
-def _river_choice(view: PlayerView, turn: Turn, level: Level) -> tuple[int, Move] | None:
+def _river_choice(view: PlayerView, turn: BotTurn, level: Level) -> tuple[int, Candidate] | None:
     """The best take from the River, or None.
 
     For each distinct key tile among the newest positions (its newest copy, for the
@@ -170,7 +170,7 @@ def _river_choice(view: PlayerView, turn: Turn, level: Level) -> tuple[int, Move
     plays that lay the key tile count. Strong plays its plain best here: the key tile
     must go down now, so there is nothing to bank.
     """
-    best: tuple[int, Move] | None = None
+    best: tuple[int, Candidate] | None = None
     seen: set[Tile] = set()
     first = max(0, len(view.river) - _RIVER_LOOKBACK)
     for index in range(len(view.river) - 1, first - 1, -1):
@@ -186,7 +186,7 @@ def _river_choice(view: PlayerView, turn: Turn, level: Level) -> tuple[int, Move
     return best
 
 
-def _with_key_laid(turn: Turn, move: Move | None, level: Level) -> Move | None:
+def _with_key_laid(turn: BotTurn, move: Candidate | None, level: Level) -> Candidate | None:
     """``move`` if it lays the key tile; else, after the initial meld and above the
     easy level, the same play with the key tile worked into the table, if possible."""
     assert turn.key is not None
@@ -203,7 +203,7 @@ def _with_key_laid(turn: Turn, move: Move | None, level: Level) -> Move | None:
     return extended if turn.is_legal(extended) else None
 
 
-def _checked(turn: Turn, move: Move | None, level: Level) -> Move | None:
+def _checked(turn: BotTurn, move: Candidate | None, level: Level) -> Candidate | None:
     """``move`` if the verdict accepts it; otherwise a warning and a fallback."""
     if move is None or turn.is_legal(move, require_key=False):
         return move

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from engine.actions import Table
 from engine.bots._plans import best_move, new_sets_move
-from engine.bots._turn import Move, Turn
+from engine.bots._turn import BotTurn, Candidate
 from engine.tiles import JOKER, Tile
 
 
@@ -55,7 +55,7 @@ class Style:
 STYLE = Style()
 
 
-def strong_move(turn: Turn, rng: random.Random, style: Style = STYLE) -> Move | None:
+def strong_move(turn: BotTurn, rng: random.Random, style: Style = STYLE) -> Candidate | None:
     """``strong``: the best play unless it lets an opponent go out; value at the end.
 
     ``rng`` draws the guesses of opponents' racks.
@@ -64,14 +64,14 @@ def strong_move(turn: Turn, rng: random.Random, style: Style = STYLE) -> Move | 
     >>> from engine.tiles import parse_tiles
     >>> table = (parse_tiles(["R5", "R6", "R7"]),)
     >>> rack = parse_tiles(["R8", "K1", "B4", "O12"])
-    >>> early = Turn(Ruleset(), table, rack, True, (9,), 40, False)
+    >>> early = BotTurn(Ruleset(), table, rack, True, (9,), 40, False)
     >>> [str(t) for t in strong_move(early, random.Random(0)).played]
     ['R8']
 
     Laying R8 lets an opponent holding just an R9 go out. A bot that takes no risk
     at all (and guesses a hundred racks, some holding an R9) draws instead:
 
-    >>> late = Turn(Ruleset(), table, rack, True, (1,), 40, False)
+    >>> late = BotTurn(Ruleset(), table, rack, True, (1,), 40, False)
     >>> strong_move(late, random.Random(0), Style(guesses=100, deny_risk=0.0)) is None
     True
     """
@@ -87,7 +87,7 @@ def strong_move(turn: Turn, rng: random.Random, style: Style = STYLE) -> Move | 
     return best
 
 
-def _denying(turn: Turn, best: Move, rng: random.Random, style: Style) -> Move | None:
+def _denying(turn: BotTurn, best: Candidate, rng: random.Random, style: Style) -> Candidate | None:
     """The largest play whose risk of letting a short-handed opponent go out is
     acceptable; None (draw) if every candidate is too risky."""
     racks = _guess_racks(turn, rng, style)
@@ -96,7 +96,7 @@ def _denying(turn: Turn, best: Move, rng: random.Random, style: Style) -> Move |
 
     allowed = int(style.deny_risk * len(racks))
 
-    def safe(move: Move) -> bool:
+    def safe(move: Candidate) -> bool:
         out = 0
         for rack in racks:
             out += _goes_out(turn, move.table_after, rack)
@@ -109,7 +109,7 @@ def _denying(turn: Turn, best: Move, rng: random.Random, style: Style) -> Move |
     return next((move for move in _smaller_plays(turn, best) if safe(move)), None)
 
 
-def _smaller_plays(turn: Turn, best: Move) -> list[Move]:
+def _smaller_plays(turn: BotTurn, best: Candidate) -> list[Candidate]:
     """Other plays to try when the best one is too risky, largest first."""
     plays = [
         new_sets_move(turn),
@@ -119,7 +119,7 @@ def _smaller_plays(turn: Turn, best: Move) -> list[Move]:
     return sorted((move for move in plays if move is not None), key=lambda move: -move.size)
 
 
-def _guess_racks(turn: Turn, rng: random.Random, style: Style) -> list[tuple[Tile, ...]]:
+def _guess_racks(turn: BotTurn, rng: random.Random, style: Style) -> list[tuple[Tile, ...]]:
     """Racks the short-handed opponents might hold: drawn from the unseen tiles, and
     kept only if they could not go out on the table as it stands (else the opponent
     would have done so already, or will whatever this player does).
@@ -141,7 +141,7 @@ def _guess_racks(turn: Turn, rng: random.Random, style: Style) -> list[tuple[Til
     return racks
 
 
-def _goes_out(turn: Turn, table: Table, rack: tuple[Tile, ...]) -> bool:
+def _goes_out(turn: BotTurn, table: Table, rack: tuple[Tile, ...]) -> bool:
     return turn.goes_out(table, rack)
 
 
@@ -166,7 +166,7 @@ def _near(table: Table, rack: tuple[Tile, ...]) -> Table:
     )
 
 
-def _least_left(turn: Turn, best: Move) -> Move:
+def _least_left(turn: BotTurn, best: Candidate) -> Candidate:
     """Of the most-tiles and the most-value plays, the one leaving the lower penalty."""
     by_value = turn.from_solution(turn.solve(objective="value"))
     if by_value is None or turn.penalty_left(by_value) >= turn.penalty_left(best):
@@ -174,7 +174,7 @@ def _least_left(turn: Turn, best: Move) -> Move:
     return by_value
 
 
-def _table_part(turn: Turn, best: Move) -> Move | None:
+def _table_part(turn: BotTurn, best: Candidate) -> Candidate | None:
     """``best`` without the new sets made only of rack tiles: just what it works into
     the table sets, or None if that is nothing (or not a legal play on its own)."""
     budget = Counter(best.played)

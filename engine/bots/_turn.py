@@ -1,6 +1,6 @@
 """What a bot knows on its turn, and a candidate play.
 
-:class:`Turn` is built from a :class:`~engine.views.PlayerView` only; with a River key
+:class:`BotTurn` is built from a :class:`~engine.views.PlayerView` only; with a River key
 tile it describes the turn as the verdict will judge it (the rack plus the key tile).
 """
 
@@ -20,7 +20,7 @@ from engine.views import PlayerView
 
 
 @dataclass(frozen=True, slots=True)
-class Turn:
+class BotTurn:
     """The mover's knowledge: rules, table, own rack, and the public counts.
 
     ``opponents`` are the other players' rack sizes in the order they play next;
@@ -48,13 +48,13 @@ class Turn:
     states: int | None = None
 
     @classmethod
-    def from_view(cls, view: PlayerView, budget: Budget | None = None) -> Turn:
+    def from_view(cls, view: PlayerView, budget: Budget | None = None) -> BotTurn:
         """The turn of the viewer of ``view`` (who must be the player to move), with
         ``budget`` for all its solver calls together.
 
         >>> from engine.game import new_game
         >>> from engine.views import view_for
-        >>> turn = Turn.from_view(view_for(new_game(Ruleset(players=3), 5, 1), 1))
+        >>> turn = BotTurn.from_view(view_for(new_game(Ruleset(players=3), 5, 1), 1))
         >>> len(turn.rack), turn.opponents, turn.pool_size, turn.meld_done
         (14, (14, 14), 64, False)
         """
@@ -86,7 +86,7 @@ class Turn:
         left = max(self.deadline - time.monotonic(), _LAST_MOMENT)
         return Budget(seconds=left, states=self.states)
 
-    def with_key(self, key: Tile, plunder: int) -> Turn:
+    def with_key(self, key: Tile, plunder: int) -> BotTurn:
         """The same turn with a River key tile on the rack and ``plunder`` tiles to come."""
         return replace(self, rack=(*self.rack, key), key=key, plunder=plunder)
 
@@ -100,7 +100,7 @@ class Turn:
         """The tiles this player cannot see: in the pool or on other racks (sorted).
 
         >>> from engine.tiles import parse_tiles
-        >>> turn = Turn(Ruleset(), (), parse_tiles(["R1"]), True, (14,), 40, False)
+        >>> turn = BotTurn(Ruleset(), (), parse_tiles(["R1"]), True, (14,), 40, False)
         >>> len(turn.unseen())
         105
         """
@@ -161,18 +161,18 @@ class Turn:
         except OutOfBudget:
             return None
 
-    def move(self, table_after: Table, played: tuple[Tile, ...]) -> Move:
+    def move(self, table_after: Table, played: tuple[Tile, ...]) -> Candidate:
         """A candidate play of ``played`` (rack tiles) leaving ``table_after``."""
         net = len(played) - self.plunder - (1 if self.key is not None else 0)
-        return Move(tuple(table_after), tuple(sorted(played)), net)
+        return Candidate(tuple(table_after), tuple(sorted(played)), net)
 
-    def from_solution(self, solution: Solution) -> Move | None:
+    def from_solution(self, solution: Solution) -> Candidate | None:
         """The solver's play as a move; None when it lays nothing."""
         if not solution.n:
             return None
         return self.move(solution.table_after, solution.played)
 
-    def is_legal(self, move: Move, require_key: bool = True) -> bool:
+    def is_legal(self, move: Candidate, require_key: bool = True) -> bool:
         """Whether the turn verdict accepts ``move`` and, with a key tile (unless not
         ``require_key``), the key tile is laid."""
         if require_key and self.key is not None and self.key not in move.played:
@@ -180,14 +180,14 @@ class Turn:
         verdict = judge_turn(self.table, self.rack, move.table_after, self.meld_done, self.rules)
         return verdict.valid
 
-    def rack_left(self, move: Move | None) -> tuple[Tile, ...]:
+    def rack_left(self, move: Candidate | None) -> tuple[Tile, ...]:
         """The rack after ``move`` (None: nothing played), not counting any plunder."""
         left = Counter(self.rack)
         if move is not None:
             left.subtract(move.played)
         return tuple(sorted(left.elements()))
 
-    def penalty_left(self, move: Move | None) -> int:
+    def penalty_left(self, move: Candidate | None) -> int:
         """What the rack left after ``move`` would cost if the game ended now."""
         return rack_total(self.rack_left(move), self.rules)
 
@@ -207,7 +207,7 @@ def _deadline(budget: Budget | None) -> float | None:
 
 
 @dataclass(frozen=True, slots=True)
-class Move:
+class Candidate:
     """A candidate play: the whole table after it, the rack tiles laid, and ``net``: how
     many tiles fewer the rack holds after it (a River take counts the key tile coming
     and going and the plunder)."""

@@ -3,12 +3,15 @@
 Views, consumers and Celery tasks stay thin and call one function each. A function is
 one transaction: it locks the row it changes (``select_for_update``), checks the request
 against what is committed, lets :mod:`engine` judge the rules, saves the state and the
-move log together, and only after commit pushes to watchers and schedules tasks.
+move log together, and announces the facts it made (:mod:`games.signals`), which are
+sent only after commit; pushes to watchers, tasks and notifications are receivers of
+them (:mod:`games.receivers`).
 
 Errors are :class:`games.errors.GameActionError` subclasses with a ``message`` for the
 player; when one is raised nothing has changed.
 
-Modules, by idea: :mod:`.lobby` (tables and seats), :mod:`.turns` (moves by players,
+Modules, by idea: :mod:`.locking` (the row locks and the checks made under them; a
+leaf that imports no service), :mod:`.lobby` (tables and seats), :mod:`.turns` (moves by players,
 bots and the turn clock), :mod:`.drafts` (the turn in progress), :mod:`.rounds`
 (games of a round), :mod:`.results` (a game's result rows: played, or superseded by a
 ruling; the round's standings are read from them), :mod:`.core` (the locked path every

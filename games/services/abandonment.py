@@ -2,7 +2,8 @@
 
 A correspondence game must not wait for ever on someone who has gone. Each seat counts
 its turns that ran out of time in a row (``Seat.timeouts_in_a_row``); any move of the
-player resets it. When it reaches the table's ``timeouts_to_forfeit`` the player forfeits
+player resets it (:func:`games.services.core.commit_action` sees to that, in the move's
+transaction). When it reaches the table's ``timeouts_to_forfeit`` the player forfeits
 the game, in the table's chosen way: they drop out (engine :class:`~engine.actions.Forfeit`,
 scored as a loser, play goes on without them and the last seat in play wins) or a bot
 of level ``normal`` takes the seat for the rest of the round. A player may also resign
@@ -11,17 +12,15 @@ a game at any moment (engine :class:`~engine.actions.Resign`).
 
 from __future__ import annotations
 
-from datetime import datetime
-from functools import partial
-
 from django.db import transaction
 
 from accounts.models import User
 from engine import game as engine
-from games import live
+from games import signals
 from games.errors import GameFinished, InvalidMove
 from games.models import BotLevel, Game, Move, Seat, Table
-from games.services.core import Turn, commit_action, lock_game, seat_of
+from games.services.core import commit_action
+from games.services.locking import Turn, lock_game, lock_seat, seat_of
 
 TAKEOVER_BOT_LEVEL = BotLevel.NORMAL
 
@@ -44,30 +43,15 @@ def resign(game_id: int, user: User) -> Game:
         return commit_action(Turn(game, state, seat), engine.Resign(), Move.By.USER, user)
 
 
-def player_moved(game: Game, seat_number: int, user: User, now: datetime) -> None:
-    """A move by the player at ``seat_number``: they are here. Their timeouts in a row
-    start again from nought and, in a correspondence game, a vacation in progress ends.
-
-    Runs inside the move's transaction, the game locked.
-    """
-    Seat.objects.filter(table_id=game.table_id, number=seat_number, timeouts_in_a_row__gt=0).update(
-        timeouts_in_a_row=0
-    )
-    if game.table.clock == Table.Clock.CORRESPONDENCE:
-        from games.services.vacations import end_vacation_on_move
-
-        end_vacation_on_move(user.pk, now)
-
-
 def count_timeout(game: Game, seat_number: int) -> Game:
     """Count a turn of ``seat_number`` that just ran out of time; forfeit at the limit.
 
     Runs in the transaction of the timeout, with the game locked (the seat row is locked
-    after it, in the order every writer follows).
+    after it, in the order every writer follows). The count and the forfeit it leads to
+    are part of the timeout, not reactions to it: made in its transaction, a forfeit
+    happens exactly once, and never to a seat whose count a later move has reset.
     """
-    seat = (
-        Seat.objects.select_for_update().filter(table_id=game.table_id, number=seat_number).first()
-    )
+    seat = lock_seat(game, seat_number)
     if seat is None or seat.kind != Seat.Kind.PLAYER:
         return game
     seat.timeouts_in_a_row += 1
@@ -78,8 +62,14 @@ def count_timeout(game: Game, seat_number: int) -> Game:
     seat.timeouts_in_a_row = 0
     if table.on_forfeit == Table.OnForfeit.BOT:
         _hand_to_bot(seat)
-        transaction.on_commit(partial(live.publish_clock, game.pk), robust=True)
-        transaction.on_commit(partial(live.publish_user, seat.replaced_user_id), robust=True)
+        signals.send_after_commit(
+            signals.seat_handed_to_bot,
+            Seat,
+            game_id=game.pk,
+            table_id=game.table_id,
+            seat=seat_number,
+            user_id=seat.replaced_user_id,
+        )
         return game
     seat.save(update_fields=["timeouts_in_a_row"])
     state = game.engine_state()

@@ -5,7 +5,9 @@ A turn's deadline is stored on the game (``turn_deadline``, and ``turn_reminder_
 query. It is computed when the turn starts (:func:`start_turn_clock`) and again whenever
 a vacation of the player changes (:func:`reclock_turn`); when the turn ends, the seat's
 time bank is settled (:func:`end_turn_clock`). These run inside the transaction of the
-move, with the game row locked.
+move, with the game row locked; the clock's tasks are queued by the receivers of the
+signals sent after commit (:func:`announce_turn`, and :data:`~games.signals.turn_reclocked`
+from :func:`reclock_turn`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from games import signals
 from games.clock import (
     LIVE,
     Pause,
@@ -58,6 +61,21 @@ def start_turn_clock(game: Game, now: datetime) -> None:
     game.turn_reminder_at = clock.reminder_at if person else None
 
 
+def announce_turn(game: Game) -> None:
+    """After commit, announce the turn ``game`` is now in, with its clock: it has just
+    started (the game is saved). Its tasks and notifications follow from the signal."""
+    signals.send_after_commit(
+        signals.turn_started,
+        Game,
+        game_id=game.pk,
+        table_id=game.table_id,
+        turn_number=game.turn_number,
+        seat=game.current_seat,
+        deadline=game.turn_deadline,
+        reminder_at=game.turn_reminder_at,
+    )
+
+
 def reclock_turn(game: Game, now: datetime) -> bool:
     """Compute the current turn's deadline again (the player's vacations changed); the
     game must be locked. Returns whether anything changed; saves if so.
@@ -77,6 +95,14 @@ def reclock_turn(game: Game, now: datetime) -> bool:
         return False
     game.turn_deadline, game.turn_reminder_at = clock.deadline, reminder
     game.save(update_fields=["turn_deadline", "turn_reminder_at"])
+    signals.send_after_commit(
+        signals.turn_reclocked,
+        Game,
+        game_id=game.pk,
+        turn_number=game.turn_number,
+        deadline=game.turn_deadline,
+        reminder_at=game.turn_reminder_at,
+    )
     return True
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import Literal
 
 from django.db import transaction
@@ -27,10 +26,10 @@ from engine.sets import analyse_set
 from engine.state import GameState
 from engine.tiles import NotationError, Tile, format_tiles, parse_tile
 from engine.verdict import judge_turn
-from games import live
+from games import signals
 from games.errors import DraftError, NotYourTurn
 from games.models import Draft, Game
-from games.services.core import Turn, lock_game, seat_of
+from games.services.locking import Turn, lock_game, seat_of
 
 RACK: Literal["rack"] = "rack"
 """Where a tile comes from or goes to: the player's rack."""
@@ -175,7 +174,7 @@ def _save(turn: Turn, sets: list[list[Tile]]) -> DraftView:
         seat=turn.seat,
         defaults={"turn_number": game.turn_number, "table": table_to_json(_as_table(sets))},
     )
-    transaction.on_commit(partial(live.publish_building, game.pk, turn.seat), robust=True)
+    signals.send_after_commit(signals.draft_saved, Game, game_id=game.pk, seat=turn.seat)
     return _view(turn, _as_table(sets), editable=True)
 
 

@@ -43,7 +43,7 @@ from games.errors import (
     TimeUp,
 )
 from games.models import Game, Move
-from games.services.core import Turn, commit_action, lock_for_player, lock_game, seat_of
+from games.services.core import commit_action
 from games.services.drafts import (
     NEW_SET,
     RACK,
@@ -54,6 +54,7 @@ from games.services.drafts import (
     working_table,
 )
 from games.services.history import ShownSet, in_reading_order, mark_new
+from games.services.locking import Turn, lock_for_player, lock_game, seat_of
 
 _HINT_CACHE_SECONDS = 3600
 """A hint is kept while its game version could still be the current one."""

@@ -17,6 +17,7 @@ from engine.round import Tally
 from engine.ruleset import Ruleset
 from games.models import Game, Result, Seat, Table
 from games.queries import TableQuerySet
+from games.rules_summary import RulesSummary, rules_summary
 
 LIST_LIMIT = 20
 
@@ -54,8 +55,8 @@ class TableSummary:
     status: str
     status_label: str
     preset_label: str
-    rules: tuple[str, ...]
-    """The options that differ from the preset, in words."""
+    rules: RulesSummary
+    """Every rule in words, the house rules marked."""
     turn_seconds: int
     clock: str
     time_bank_seconds: int
@@ -110,7 +111,7 @@ def table_summary(table: Table, user: User, tally: Tally | None = None) -> Table
         status=table.status,
         status_label=table.get_status_display(),
         preset_label=table.get_preset_display(),
-        rules=describe_options(Ruleset.from_dict(table.ruleset), table.preset),
+        rules=rules_summary(Ruleset.from_dict(table.ruleset), table.preset),
         turn_seconds=table.turn_seconds,
         clock=table.clock,
         time_bank_seconds=table.time_bank_seconds,
@@ -136,6 +137,11 @@ def open_tables(user: User) -> list[TableSummary]:
 def waiting_tables(user: User) -> list[TableSummary]:
     """Tables where ``user`` sits, still waiting for others."""
     return _summaries(Table.objects.open().filter(_seated(user)), user)
+
+
+def invitations(user: User) -> list[TableSummary]:
+    """Tables waiting for ``user`` to take the seat kept for them, oldest first."""
+    return _summaries(Table.objects.inviting(user).order_by("created_at"), user)
 
 
 def finished_tables(user: User) -> list[TableSummary]:
@@ -192,62 +198,6 @@ def turn_label(seconds: int) -> str:
     if seconds % 60 == 0:
         return f"{seconds // 60} min"
     return f"{seconds} s"
-
-
-def describe_options(ruleset: Ruleset, preset: str) -> tuple[str, ...]:
-    """The options of ``ruleset`` that differ from ``preset``, as short phrases."""
-    phrases = []
-    for key, value in ruleset.differences(preset).items():
-        if key in ("players", "turn_time_limit_s"):
-            continue
-        label = OPTION_LABELS.get(key, key.replace("_", " "))
-        if isinstance(value, bool):
-            shown = "yes" if value else "no"
-        elif isinstance(value, str):
-            shown = VALUE_WORDS.get(value, value.replace("_", " "))
-        else:
-            shown = str(value)
-        phrases.append(f"{label}: {shown}")
-    return tuple(phrases)
-
-
-VALUE_WORDS = {
-    "house": "house values",
-    "river": "two tiles, one to the River",
-    "locked": "only extended",
-    "rack_only": "the rack only",
-    "both_missing": "both missing colours",
-    "penalty_only": "penalty points",
-    "fewest_tiles": "fewest tiles",
-    "winner_difference": "winner gets the differences",
-    "one_more_round": "one more round",
-    "immediate": "ends at once",
-    "counter_clockwise": "counter-clockwise",
-}
-"""How option values read in a table's list of house rules."""
-
-OPTION_LABELS = {
-    "initial_meld_min": "Initial meld",
-    "initial_meld_single_set": "Initial meld in one set",
-    "initial_meld_same_turn_manipulation": "Rearrange on the initial meld turn",
-    "meld_values": "Meld values",
-    "score_values": "Score values",
-    "joker_penalty": "Joker left on a rack",
-    "allow_wrap": "13-1 runs",
-    "joker_set_rule": "Sets with a joker",
-    "joker_replacement_source": "Joker replaced from",
-    "joker_group_retrieval": "Joker taken from a group of 3 needs",
-    "score_mode": "Scoring",
-    "pool_empty_winner": "Empty pool: winner has",
-    "pool_empty_scoring": "Empty pool: scores",
-    "pool_empty_end": "Empty pool: the game",
-    "failed_turn_penalty_draw": "Penalty for a failed turn",
-    "overtime_penalty_draw": "Penalty for overtime",
-    "draw_mode": "Drawing",
-    "rack_size": "Tiles dealt",
-    "direction": "Direction",
-}
-"""Short labels of the ruleset options (RULES.md §12), shared with the table form."""
 
 
 def _seat(seat: Seat, user: User, may_sit: bool) -> SeatSummary:

@@ -1,16 +1,23 @@
-"""Notifications: "your turn" and "time is running out", in the app and by email.
+"""Notifications: what a member should know, in the app and by email.
 
-A correspondence player is notified when a turn of theirs starts (:func:`turn_started`,
-from :func:`games.services.core.schedule_turn`) and when a quarter of its time is left
-(:func:`remind_turn`, from the clock's task or sweep). Each notification is a row, one
-per member, game, kind and turn, created inside the transaction that made it true;
-after commit the member's open pages are told (their header count) and, if they want
-that kind at once, an email task is queued (:mod:`games.mail` decides at sending time
-whether it is still worth sending). Notifications of a turn are marked read when the
-turn ends: there is nothing left to do about them.
-
-Email preferences are per kind: at once, in a daily digest, or never
+A notification is a member, a kind, a line of text written when it is created, a link
+and maybe a subject (a game, a table; apps above ``games`` add their own). Any app
+creates one with :func:`create`, inside the transaction that made it true; after
+commit :data:`games.signals.notification_created` tells the member's open pages (their
+header count) and, if they want that kind at once, queues an email task
+(:mod:`games.mail` decides at sending time whether it is still worth sending). Email
+preferences are per kind: at once, in a daily digest, or never
 (:class:`~games.models.NotificationPreference`; no row means the default).
+
+The kinds of ``games``:
+
+- "your turn" when a correspondence turn starts (:func:`turn_started`, from a receiver
+  of :data:`games.signals.turn_started`, right after the turn's commit) and "time is
+  running out" when a quarter of its time is left (:func:`remind_turn`, from the
+  clock's task or sweep): one per member, game, kind and turn, marked read when the
+  turn ends (:func:`turn_ended`);
+- "you are invited to a table" when a seat is reserved for a member (:func:`invited`),
+  marked read once they take it or it is no longer theirs (:func:`seats_changed`).
 """
 
 from __future__ import annotations
@@ -20,12 +27,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 
-from django.db import transaction
+from django.contrib.contenttypes.models import ContentType
+from django.db import models, transaction
 from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games import live
+from games import live, signals
 from games.models import (
     Delivery,
     Game,
@@ -35,16 +43,19 @@ from games.models import (
     Seat,
     Table,
 )
+from games.services.locking import lock_game_if_free
 
 DEFAULT_DELIVERY: dict[str, str] = {
     NotificationKind.YOUR_TURN: Delivery.IMMEDIATE,
     NotificationKind.TIME_RUNNING_OUT: Delivery.IMMEDIATE,
+    NotificationKind.TABLE_INVITATION: Delivery.IMMEDIATE,
 }
 EMAIL_STATE: dict[str, str] = {
     Delivery.IMMEDIATE: Notification.Email.PENDING,
     Delivery.DIGEST: Notification.Email.DIGEST,
     Delivery.NEVER: Notification.Email.OFF,
 }
+TURN_KINDS = (NotificationKind.YOUR_TURN, NotificationKind.TIME_RUNNING_OUT)
 LIST_LIMIT = 50
 
 
@@ -78,29 +89,84 @@ def delivery_for(user_id: int, kind: str) -> str:
 # --- creating them ---------------------------------------------------------------------
 
 
+def create(
+    user_id: int,
+    kind: str,
+    text: str,
+    link: str,
+    *,
+    subject: models.Model | None = None,
+    key: str = "",
+    deadline: datetime | None = None,
+) -> Notification | None:
+    """Notify ``user_id`` of ``kind``: ``text`` (plain text) leading to ``link`` (a path).
+
+    With a ``key`` the member gets it once: returns ``None`` if one with that key exists
+    already (a task delivered twice, a sweep and a task). Must run inside the
+    transaction that made it true: the header push and the email wait for its commit.
+    """
+    fields = {
+        "kind": kind,
+        "text": text,
+        "link": link,
+        "subject": subject,
+        "deadline": deadline,
+        "email": EMAIL_STATE[delivery_for(user_id, kind)],
+    }
+    if key:
+        notification, created = Notification.objects.get_or_create(
+            user_id=user_id, key=key, defaults=fields
+        )
+        if not created:
+            return None
+    else:
+        notification = Notification.objects.create(user_id=user_id, **fields)
+    signals.send_after_commit(
+        signals.notification_created,
+        Notification,
+        notification_id=notification.pk,
+        user_id=user_id,
+        email_now=notification.email == Notification.Email.PENDING,
+    )
+    return notification
+
+
+def about(subject: models.Model) -> models.Q:
+    """Notifications whose subject is ``subject`` (a filter)."""
+    subject_type = ContentType.objects.get_for_model(subject)
+    return models.Q(subject_type=subject_type, subject_id=subject.pk)
+
+
+# --- turns -----------------------------------------------------------------------------
+
+
+def turn_key(kind: str, game_id: int, turn_number: int) -> str:
+    """The key of a turn's notification: one per member, game, kind and turn."""
+    return f"{kind}:game-{game_id}:turn-{turn_number}"
+
+
+def turn_text(kind: str, game: Game) -> str:
+    where = f"game {game.number} of table {game.table_id}"
+    if kind == NotificationKind.TIME_RUNNING_OUT:
+        return f"Time is running out for your turn in {where}."
+    return f"It is your turn in {where}."
+
+
 def notify(user_id: int, game: Game, kind: str) -> Notification | None:
     """Notify ``user_id`` of ``kind`` for the game's current turn, once.
 
     Returns the new notification, or ``None`` if it existed already (a task delivered
     twice, a sweep and a task). Must run inside the transaction that made it true.
     """
-    email = EMAIL_STATE[delivery_for(user_id, kind)]
-    notification, created = Notification.objects.get_or_create(
-        user_id=user_id,
-        game=game,
-        kind=kind,
-        turn_number=game.turn_number,
-        defaults={"deadline": game.turn_deadline, "email": email},
+    return create(
+        user_id,
+        kind,
+        turn_text(kind, game),
+        reverse("games:game", args=[game.pk]),
+        subject=game,
+        key=turn_key(kind, game.pk, game.turn_number),
+        deadline=game.turn_deadline,
     )
-    if not created:
-        return None
-    transaction.on_commit(partial(live.publish_user, user_id), robust=True)
-    if email == Notification.Email.PENDING:
-        from games import tasks
-
-        send = partial(tasks.send_notification_email.delay, notification.pk)
-        transaction.on_commit(send, robust=True)
-    return notification
 
 
 def turn_started(game: Game, user_id: int) -> Notification | None:
@@ -115,8 +181,6 @@ def remind_turn(game_id: int, turn_number: int, wait: bool = True) -> Notificati
     moment has not come (a task delivered early, or a vacation moved it). ``wait=False``
     (the sweep) passes over a game another writer holds instead of queueing behind it.
     """
-    from games.services.core import lock_game_if_free
-
     with transaction.atomic():
         game = lock_game_if_free(game_id, wait)
         if game is None or game.is_over or game.turn_number != turn_number:
@@ -139,7 +203,48 @@ def turn_ended(game: Game, turn_number: int, now: datetime) -> None:
     """Turn ``turn_number`` of ``game`` is over: its notifications need nothing more."""
     if game.table.clock != Table.Clock.CORRESPONDENCE:
         return  # live games are not notified
-    unread = Notification.objects.filter(game=game, turn_number=turn_number, read_at=None)
+    keys = [turn_key(kind, game.pk, turn_number) for kind in TURN_KINDS]
+    _mark_read(Notification.objects.filter(about(game), key__in=keys, read_at=None), now)
+
+
+# --- invitations -----------------------------------------------------------------------
+
+
+def invitation_key(table_id: int) -> str:
+    return f"{NotificationKind.TABLE_INVITATION}:table-{table_id}"
+
+
+def invited(table: Table, inviter: User) -> list[Notification]:
+    """Tell every member with a seat reserved at ``table`` that ``inviter`` invited them,
+    once per member and table. Must run inside the transaction that reserved the seats."""
+    reserved = Seat.objects.filter(table=table, kind=Seat.Kind.RESERVED, user__isnull=False)
+    text = f"{inviter} invited you to play at table {table.pk}."
+    link = reverse("games:table", args=[table.pk])
+    created = (
+        create(
+            user_id,
+            NotificationKind.TABLE_INVITATION,
+            text,
+            link,
+            subject=table,
+            key=invitation_key(table.pk),
+        )
+        for user_id in reserved.values_list("user_id", flat=True)
+    )
+    return [notification for notification in created if notification is not None]
+
+
+def seats_changed(table: Table, now: datetime) -> None:
+    """``table``'s seats changed: an invitation whose member took the seat, or whose
+    seat is no longer kept for them, needs nothing more."""
+    still_invited = Seat.objects.filter(table=table, kind=Seat.Kind.RESERVED).values("user_id")
+    answered = Notification.objects.filter(
+        about(table), kind=NotificationKind.TABLE_INVITATION, read_at=None
+    ).exclude(user_id__in=still_invited)
+    _mark_read(answered, now)
+
+
+def _mark_read(unread: models.QuerySet[Notification], now: datetime) -> None:
     users = list(unread.values_list("user_id", flat=True).distinct())
     if users and unread.update(read_at=now):
         for user_id in users:
@@ -151,20 +256,17 @@ def turn_ended(game: Game, turn_number: int, now: datetime) -> None:
 
 @dataclass(frozen=True)
 class NotificationItem:
-    """A notification in the member's list (plain values: no model reaches a page)."""
+    """A notification in the member's list (plain values: no model reaches a page).
+    ``text`` is plain text: templates escape it."""
 
     id: int
     kind: str
     kind_label: str
     text: str
-    game_id: int
-    game_number: int
-    table_id: int
-    turn_number: int
+    url: str
     deadline: datetime | None
     created_at: datetime
     read: bool
-    url: str
 
 
 def unread_count(user: User) -> int:
@@ -173,8 +275,7 @@ def unread_count(user: User) -> int:
 
 def notification_list(user: User, limit: int = LIST_LIMIT) -> list[NotificationItem]:
     """The member's notifications, newest first."""
-    rows = Notification.objects.filter(user=user).select_related("game")[:limit]
-    return [_item(row) for row in rows]
+    return [_item(row) for row in Notification.objects.filter(user=user)[:limit]]
 
 
 def mark_read(user: User, ids: Iterable[int] | None = None) -> int:
@@ -189,26 +290,14 @@ def mark_read(user: User, ids: Iterable[int] | None = None) -> int:
     return count
 
 
-def describe(notification: Notification) -> str:
-    """One line about a notification, for the list and the emails."""
-    where = f"game {notification.game.number} of table {notification.game.table_id}"
-    if notification.kind == NotificationKind.TIME_RUNNING_OUT:
-        return f"Time is running out for your turn in {where}."
-    return f"It is your turn in {where}."
-
-
 def _item(row: Notification) -> NotificationItem:
     return NotificationItem(
         id=row.pk,
         kind=row.kind,
         kind_label=row.get_kind_display(),
-        text=describe(row),
-        game_id=row.game_id,
-        game_number=row.game.number,
-        table_id=row.game.table_id,
-        turn_number=row.turn_number,
+        text=row.text,
+        url=row.link,
         deadline=row.deadline,
         created_at=row.created_at,
         read=row.read_at is not None,
-        url=reverse("games:game", args=[row.game_id]),
     )

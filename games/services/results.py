@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from functools import partial
 
 from django.db import transaction
 from django.utils import timezone
@@ -31,10 +30,10 @@ from django.utils import timezone
 from accounts.models import User
 from engine.round import game_places
 from engine.state import GameState
-from games import live
+from games import signals
 from games.errors import InvalidRuling
 from games.models import Game, Result, Seat, Table
-from games.services.core import lock_game
+from games.services.locking import lock_game, lock_table_of
 from games.services.rounds import game_recorded
 
 
@@ -55,15 +54,14 @@ def record_played(game: Game, state: GameState, now: datetime) -> Game | None:
     """Write the result of ``game``, which ``state`` (its last move) has just ended, and
     go on with the round. Returns the round's next game, or ``None`` when it is over.
 
-    Runs inside the move's transaction, with ``game`` locked by :func:`~.core.lock_game`.
+    Runs inside the move's transaction, with ``game`` locked by :func:`~.locking.lock_game`.
     """
     outcome = state.outcome
     if outcome is None:
         raise ValueError("only a finished game has a result")
-    # Game, then table (the module's lock order).
-    table = Table.objects.select_for_update().get(pk=game.table_id)
-    # The game carries its table as this move leaves it (the answer shows the round).
-    game.table = table
+    # Game, then table (the module's lock order). The game carries the locked table as
+    # this move leaves it (the answer shows the round).
+    table = lock_table_of(game)
     places = game_places(state.ruleset.score_mode, outcome.scores, outcome.winner)
     members = _members(table)
     Result.objects.bulk_create(
@@ -111,7 +109,7 @@ def supersede(
         # ruling with any other correction of the game; the table lock with the end of
         # the round's other games.
         game = lock_game(game_id)
-        Table.objects.select_for_update().filter(pk=game.table_id).first()
+        lock_table_of(game)
         current = {row.seat: row for row in Result.objects.current().of_game(game)}
         if not game.is_over or not current:
             raise InvalidRuling("Only a finished game's result can be corrected.")
@@ -143,7 +141,14 @@ def supersede(
                 )
             )
         Result.objects.bulk_create(rows)
-        _announce(game)
+        signals.send_after_commit(
+            signals.results_superseded,
+            Result,
+            game_id=game.pk,
+            table_id=game.table_id,
+            seats=changed,
+            source=str(source),
+        )
         return list(Result.objects.current().of_game(game).order_by("seat"))
 
 
@@ -188,10 +193,3 @@ def _members(table: Table) -> dict[int, int]:
             "number", "user_id"
         )
     )
-
-
-def _announce(game: Game) -> None:
-    """After commit: the pages of the table's games show the round's totals again (the
-    game's own version is unchanged, so this is news without a move)."""
-    for game_id in Game.objects.filter(table_id=game.table_id).values_list("pk", flat=True):
-        transaction.on_commit(partial(live.publish_clock, game_id), robust=True)

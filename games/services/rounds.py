@@ -4,7 +4,8 @@ The round's schedule is the engine's :class:`~engine.round.Round`, stored as JSO
 table: it derives each game's seed from the table's secret round seed and rotates the
 starting player. Its results are the games' result rows (:mod:`.results`), from which
 the totals, standings and winner are read. These functions run inside the transaction
-of the move (or the join) that triggers them.
+of the move (or the join) that triggers them; a new game and its first turn, and the
+end of the round, are announced after commit (:mod:`games.signals`).
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from engine.round import Round
+from games import signals
 from games.conf import new_round_seed
-from games.models import Game, Table
-from games.services.clock import start_turn_clock
+from games.models import Game, Result, Table
+from games.services.clock import announce_turn, start_turn_clock
 
 
 def start_round(table: Table, now: datetime) -> Game:
@@ -45,14 +47,18 @@ def game_recorded(table: Table, game: Game, now: datetime) -> Game | None:
     table.status = Table.Status.FINISHED
     table.finished_at = now
     table.save(update_fields=["status", "finished_at"])
+    signals.send_after_commit(
+        signals.round_finished,
+        Table,
+        table_id=table.pk,
+        winner_seat=Result.objects.current().of_table(table).winner(table),
+    )
     return None
 
 
 def _start_game(
     table: Table, round_: Round, index: int, previous_starter: int | None, now: datetime
 ) -> Game:
-    from games.services.core import announce_new_game
-
     state = round_.game(index, previous_starter)
     game = Game(
         table=table,
@@ -68,5 +74,8 @@ def _start_game(
     )
     start_turn_clock(game, now)
     game.save(force_insert=True)
-    announce_new_game(game)
+    signals.send_after_commit(
+        signals.game_started, Game, game_id=game.pk, table_id=table.pk, number=game.number
+    )
+    announce_turn(game)
     return game

@@ -26,14 +26,9 @@ from games.conf import bot_seconds
 from games.errors import IllegalPlay, InvalidMove
 from games.models import Game, Move, Seat
 from games.services.abandonment import count_timeout
-from games.services.core import (
-    Turn,
-    commit_action,
-    lock_for_player,
-    lock_game,
-    lock_game_if_free,
-)
+from games.services.core import commit_action
 from games.services.drafts import draft_changed, working_table
+from games.services.locking import Turn, lock_for_player, lock_game, lock_game_if_free
 
 logger = logging.getLogger("games.services")
 

@@ -8,8 +8,9 @@ a move in a correspondence game. Live games are not affected.
 
 The deadlines of the member's correspondence turns already allow for every vacation
 they know of (:mod:`games.services.clock`); whenever a vacation is planned or ends early
-those deadlines are computed again (:func:`reclock_games_of`), each game under its own
-lock, and the watchers are told.
+those deadlines are computed again (:func:`reclock_games_of`, in a task queued by a
+receiver of :data:`~games.signals.vacation_changed`), each game under its own lock, and
+the watchers are told.
 """
 
 from __future__ import annotations
@@ -17,16 +18,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from functools import partial
 
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import live
+from games import signals
 from games.conf import vacation_days_per_year
 from games.errors import GameActionError
 from games.models import Game, Seat, Table, Vacation
+from games.services.clock import reclock_turn
+from games.services.locking import lock_game
 
 DAY = timedelta(days=1)
 
@@ -189,9 +191,6 @@ def end_vacation_on_move(user_id: int, now: datetime) -> bool:
 def reclock_games_of(user_id: int) -> list[int]:
     """Compute again the deadlines of the correspondence turns that are ``user_id``'s;
     returns the games whose clock changed. Each game is locked in its own transaction."""
-    from games.services.clock import reclock_turn
-    from games.services.core import lock_game, schedule_turn_clock
-
     games = (
         Game.objects.active()
         .awaiting(User(pk=user_id))
@@ -207,18 +206,18 @@ def reclock_games_of(user_id: int) -> list[int]:
             ).first()
             if game.current_seat is None or seat is None or seat.user_id != user_id:
                 continue
+            # Announced by reclock_turn after commit: the clock's tasks are queued for
+            # the new deadline and the watchers told.
             if reclock_turn(game, timezone.now()):
                 changed.append(game_id)
-                schedule_turn_clock(game)
-                transaction.on_commit(partial(live.publish_clock, game_id), robust=True)
     return changed
 
 
 def _reclock_after_commit(user_id: int) -> None:
-    from games import tasks
-
-    transaction.on_commit(partial(tasks.reclock_player.delay, user_id), robust=True)
-    transaction.on_commit(partial(live.publish_user, user_id), robust=True)
+    # The deadlines are computed again after commit, each game under its own lock, by
+    # a task the signal's receiver queues: taking the games' locks in this transaction
+    # (which may be a move's, holding its game) could deadlock with a move in another.
+    signals.send_after_commit(signals.vacation_changed, Vacation, user_id=user_id)
 
 
 def _info(vacation: Vacation, now: datetime) -> VacationInfo:

@@ -19,7 +19,8 @@ from games import errors
 from games.models import Game
 from games.parsing import BadInput
 from games.rendering import LIVE_PARTIALS, TEMPLATE, game_context
-from games.services.listing import describe_options, turn_label
+from games.rules_summary import rules_summary
+from games.services.listing import turn_label
 
 
 class AuthenticatedRequest(HttpRequest):
@@ -81,7 +82,7 @@ def game_page(request: AuthenticatedRequest, game: Game, status: int = 200) -> H
     context["page"] = {
         "table_id": table.pk,
         "preset": table.get_preset_display(),
-        "rules": describe_options(table.engine_ruleset(), table.preset),
+        "rules": rules_summary(table.engine_ruleset(), table.preset),
         "turn_label": turn_label(table.turn_seconds),
     }
     return render(request, TEMPLATE, context, status=status)

@@ -34,6 +34,7 @@ def lobby(request: AuthenticatedRequest) -> HttpResponse:
         "games/lobby.html",
         {
             "my_games": listing.my_games(user),
+            "invitations": listing.invitations(user),
             "waiting": listing.waiting_tables(user),
             "open_tables": listing.open_tables(user),
             "to_watch": listing.games_to_watch(user),
@@ -45,7 +46,7 @@ def lobby(request: AuthenticatedRequest) -> HttpResponse:
 @login_required
 @require_safe
 def my_games(request: AuthenticatedRequest) -> HttpResponse:
-    """The member's games, for the home page (loaded by htmx). The address itself,
+    """The member's games and invitations, for the home page (loaded by htmx). The address itself,
     opened in the browser, leads to the home page where the list belongs."""
     if not request.htmx:
         return redirect("home")
@@ -54,6 +55,7 @@ def my_games(request: AuthenticatedRequest) -> HttpResponse:
         "games/lobby.html#my-games",
         {
             "my_games": listing.my_games(request.user),
+            "invitations": listing.invitations(request.user),
             "waiting": listing.waiting_tables(request.user),
         },
     )
@@ -71,18 +73,7 @@ def new_table(request: AuthenticatedRequest) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            table = services.create_table(
-                request.user,
-                data["plans"],
-                preset=data["preset"],
-                options=form.options(),
-                turn_seconds=data["turn_seconds"],
-                games_in_round=data["games_in_round"],
-                clock=data["clock"],
-                time_bank_seconds=data["time_bank_seconds"],
-                timeouts_to_forfeit=data["timeouts_to_forfeit"],
-                on_forfeit=data["on_forfeit"],
-            )
+            table = services.create_table(request.user, data["settings"], data["plans"])
         except GameActionError as error:
             form.add_error(None, error.message)
         else:

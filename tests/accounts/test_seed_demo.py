@@ -1,5 +1,7 @@
+import os
+import subprocess
+import sys
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -9,7 +11,7 @@ from django.test import override_settings
 
 from accounts.demo import DEMO_ACCOUNTS
 from accounts.models import User
-from config.runstack import usable_demo_accounts
+from config.runstack import SITE_STEPS, usable_demo_accounts
 from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -53,35 +55,44 @@ def test_a_members_own_account_with_a_demo_name_keeps_its_password(bob: User) ->
     assert User.objects.get(username="carol").check_password(DEMO_ACCOUNTS[2].password)
 
 
-@override_settings(DEBUG=True)
-def test_if_embedded_creates_them_on_the_embedded_database(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.delenv("DATABASE_URL", raising=False)
-
+@override_settings(DEBUG=True, DATABASE_EMBEDDED=True)
+def test_if_embedded_creates_them_on_the_embedded_database() -> None:
     call_command("seed_demo", "--if-embedded", stdout=StringIO())
 
     assert User.objects.count() == len(DEMO_ACCOUNTS)
 
 
-@override_settings(DEBUG=True)
-def test_if_embedded_creates_nothing_on_a_database_named_by_url(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setenv("DATABASE_URL", "postgres://someone@db.example.com/club")
+@override_settings(DEBUG=True, DATABASE_EMBEDDED=False)
+def test_if_embedded_creates_nothing_on_a_database_of_ones_own() -> None:
     out = StringIO()
 
     call_command("seed_demo", "--if-embedded", stdout=out)
 
     assert not User.objects.exists()
-    assert "DATABASE_URL is set" in out.getvalue()
+    assert "Not the embedded database" in out.getvalue()
+
+
+def test_the_embedded_flag_is_read_from_the_environment_and_off_by_default() -> None:
+    def embedded(**environ: str) -> str:
+        env = {k: v for k, v in os.environ.items() if k != "DATABASE_EMBEDDED"}
+        code = "from django.conf import settings; print(settings.DATABASE_EMBEDDED)"
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            env={**env, "DJANGO_SETTINGS_MODULE": "config.settings", **environ},
+            cwd=settings.BASE_DIR,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return done.stdout.strip()
+
+    assert embedded() == "False"
+    assert embedded(DATABASE_EMBEDDED="true") == "True"
 
 
 def test_make_run_asks_for_them_only_on_the_embedded_database() -> None:
-    makefile = (Path(settings.BASE_DIR) / "Makefile").read_text()
-
-    assert "manage.py seed_demo --if-embedded\n" in makefile
-    assert "manage.py seed_demo\n" not in makefile
+    assert ("seed_demo", "--if-embedded") in SITE_STEPS
+    assert ("seed_demo",) not in SITE_STEPS
 
 
 @override_settings(DEBUG=False)

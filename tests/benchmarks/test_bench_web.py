@@ -38,3 +38,8 @@ def test_the_benchmark_moves_and_pushes_on_the_real_stack() -> None:
     assert re.search(r"move: request to answer, 2 games\s+6 ", table), table
     assert re.search(r"push: commit to 3 pages of one game\s+9 ", table), table
     assert "0 refused, 0 pushes lost" in table
+    # The floor: as many posts as moves at part 1's pace, then one at a time.
+    assert re.search(r"floor: request to commit, 2 games\s+6 ", table), table
+    assert re.search(r"floor: one at a time\s+3 ", table), table
+    assert "floor: 6 posts in" in table and "0 refused" in table
+    assert re.search(r"move / floor: request to commit\s+[\d.]+\s+[\d.]+", table), table

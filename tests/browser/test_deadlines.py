@@ -10,6 +10,7 @@ from accounts.models import User
 from games import services
 from games.models import Game, Move, Seat
 from games.services import SeatPlan
+from games.table_settings import TableSettings
 from tests.browser.test_games import alice, bob, log_in, open_game, worker
 from tests.games.conftest import current_game
 
@@ -30,9 +31,8 @@ def test_a_live_turn_runs_out_in_front_of_the_player(
 ) -> None:
     table = services.create_table(
         alice,
+        TableSettings(turn_seconds=TURN_SECONDS, games_in_round=1),
         [SeatPlan.taken_by(alice), SeatPlan.taken_by(bob)],
-        turn_seconds=TURN_SECONDS,
-        games_in_round=1,
     )
     game = current_game(table)
     if game.current_seat != 0:

@@ -30,6 +30,7 @@ from games import services
 from games.models import Game, Table
 from games.services import SeatPlan
 from games.services.history import replay_frame
+from games.table_settings import TableSettings
 from tests.browser.conftest import REPORT_VIOLATIONS, Violations, database_url
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
@@ -326,7 +327,7 @@ def worker(live_server_url: str, tmp_path: Path) -> Iterator[None]:
 
 def test_a_game_against_a_bot_is_played_to_its_end(page: Page, alice: User, worker: None) -> None:
     table = services.create_table(
-        alice, [SeatPlan.taken_by(alice), SeatPlan.bot("strong")], games_in_round=1
+        alice, TableSettings(games_in_round=1), [SeatPlan.taken_by(alice), SeatPlan.bot("strong")]
     )
     game = current_game(table)
     # Alice can lay an initial meld; the bot can go out at once when its turn comes.

@@ -15,7 +15,7 @@ import pytest
 
 from engine.actions import Draw, Pass, Play
 from engine.bots import LEVELS, Level, choose_for
-from engine.bots._turn import Turn
+from engine.bots._turn import BotTurn
 from engine.game import apply
 from engine.solver import Budget
 from engine.views import view_for
@@ -56,13 +56,13 @@ def test_with_an_empty_pool_a_bot_that_found_nothing_passes(
 
 def test_the_solver_calls_of_a_turn_share_one_deadline(tiles: TilesFromText) -> None:
     state = make_state(TWO, tiles("R8 R9 B9 O9 K1"))
-    turn = Turn.from_view(view_for(state, 0), Budget(seconds=60, states=5000))
+    turn = BotTurn.from_view(view_for(state, 0), Budget(seconds=60, states=5000))
     first = turn.budget()
     assert first is not None and first.seconds is not None and first.seconds <= 60
     assert first.states == 5000
     spent = replace(turn, deadline=time.monotonic() - 1)
     assert spent.budget() == Budget(seconds=0.001, states=5000)
-    assert Turn.from_view(view_for(state, 0)).budget() is None
+    assert BotTurn.from_view(view_for(state, 0)).budget() is None
 
 
 def test_a_strong_bot_past_its_deadline_answers_at_once() -> None:

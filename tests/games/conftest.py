@@ -10,6 +10,7 @@ from engine.round import Round
 from games import services
 from games.models import Game, Result, Table
 from games.services import SeatPlan
+from games.table_settings import TableSettings
 from tests.factories import UserFactory
 from tests.games.positions import set_position
 from tests.games.views_support import RACK, TABLE
@@ -38,8 +39,8 @@ def start_table(*players: User, first: int | None = None, **settings: object) ->
     with seat ``first`` to move (``None``: whoever the draw picks)."""
     table = services.create_table(
         players[0],
+        TableSettings(**settings),
         [SeatPlan.taken_by(players[0]), *(SeatPlan.reserved_for(p) for p in players[1:])],
-        **settings,  # type: ignore[arg-type]
     )
     with nullcontext() if first is None else seat_starts(first):
         for player in players[1:]:

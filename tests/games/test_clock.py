@@ -24,6 +24,7 @@ from games.clock import (
 from games.errors import TableError
 from games.models import Game, Seat, Table
 from games.services import SeatPlan
+from games.table_settings import TableSettings
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
 
@@ -103,7 +104,7 @@ def test_a_live_clock_never_stops_for_a_pause() -> None:
 
 def test_a_table_is_live_by_default_with_the_turn_time_it_was_given(alice: User) -> None:
     table = services.create_table(
-        alice, [SeatPlan.taken_by(alice), SeatPlan.open()], turn_seconds=30
+        alice, TableSettings(turn_seconds=30), [SeatPlan.taken_by(alice), SeatPlan.open()]
     )
 
     assert (table.clock, table.turn_seconds, table.time_bank_seconds) == ("live", 30, 0)
@@ -114,8 +115,10 @@ def test_a_table_is_live_by_default_with_the_turn_time_it_was_given(alice: User)
 def test_a_correspondence_table_takes_a_day_per_turn_unless_told(alice: User) -> None:
     seats = [SeatPlan.taken_by(alice), SeatPlan.open()]
 
-    table = services.create_table(alice, seats, clock="correspondence")
-    week = services.create_table(alice, seats, clock="correspondence", turn_seconds=7 * 86400)
+    table = services.create_table(alice, TableSettings(clock="correspondence"), seats)
+    week = services.create_table(
+        alice, TableSettings(clock="correspondence", turn_seconds=7 * 86400), seats
+    )
 
     assert (table.clock, table.turn_seconds) == ("correspondence", 86400)
     assert week.turn_seconds == 7 * 86400
@@ -138,7 +141,8 @@ def test_it_refuses_a_clock_it_cannot_keep(
     alice: User, settings: dict[str, object], message: str
 ) -> None:
     with pytest.raises(TableError, match=message):
-        services.create_table(alice, [SeatPlan.taken_by(alice), SeatPlan.open()], **settings)  # type: ignore[arg-type]
+        settings_value = TableSettings(**settings)  # type: ignore[arg-type]
+        services.create_table(alice, settings_value, [SeatPlan.taken_by(alice), SeatPlan.open()])
     assert not Table.objects.exists()
 
 

@@ -10,6 +10,7 @@ from accounts.models import User
 from games import services, tasks
 from games.models import Game, Move
 from games.services import SeatPlan
+from games.table_settings import TableSettings
 from tests.games.conftest import current_game
 from tests.games.test_worker import main_worker, queues
 from tests.games.workers import Worker, wait_for
@@ -25,7 +26,7 @@ def timeouts(game: Game) -> list[Move]:
 
 def test_a_worker_ends_a_turn_at_its_deadline(alice: User, bob: User, main_worker: Worker) -> None:
     table = services.create_table(
-        alice, [SeatPlan.taken_by(alice), SeatPlan.taken_by(bob)], turn_seconds=10
+        alice, TableSettings(turn_seconds=10), [SeatPlan.taken_by(alice), SeatPlan.taken_by(bob)]
     )
     game = current_game(table)
     deadline = game.turn_deadline
@@ -48,9 +49,8 @@ def test_the_sweep_in_a_worker_ends_a_turn_whose_task_was_lost(
     # A correspondence turn a day long: no task is queued for it when it starts.
     table = services.create_table(
         alice,
+        TableSettings(clock="correspondence", turn_seconds=86400),
         [SeatPlan.taken_by(alice), SeatPlan.taken_by(bob)],
-        clock="correspondence",
-        turn_seconds=86400,
     )
     game = current_game(table)
     Game.objects.filter(pk=game.pk).update(turn_deadline=timezone.now() - timedelta(seconds=5))

@@ -27,6 +27,7 @@ from benchmarks.web_clients import Browser
 from games import services
 from games.models import Game, Move
 from games.services import SeatPlan
+from games.table_settings import TableSettings
 from tests.browser.conftest import database_url, static_root
 from tests.games.conftest import current_game
 from tests.games.test_worker import running
@@ -84,7 +85,9 @@ def session_of(user: User) -> str:
 
 def live_game(alice: User, bob: User) -> Game:
     table = services.create_table(
-        alice, [SeatPlan.taken_by(alice), SeatPlan.taken_by(bob)], turn_seconds=TURN_SECONDS
+        alice,
+        TableSettings(turn_seconds=TURN_SECONDS),
+        [SeatPlan.taken_by(alice), SeatPlan.taken_by(bob)],
     )
     return current_game(table)
 

@@ -7,6 +7,7 @@ from games import services
 from games.errors import NotFound, TableError
 from games.models import Game, Seat, Table
 from games.services import SeatPlan
+from games.table_settings import TableSettings
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
 
@@ -22,7 +23,9 @@ def seats(table: Table) -> list[tuple[str, str | None, str]]:
 
 def test_a_new_table_waits_for_its_open_and_reserved_seats(alice: User, bob: User) -> None:
     table = services.create_table(
-        alice, [SeatPlan.taken_by(alice), SeatPlan.reserved_for(bob), SeatPlan.open()]
+        alice,
+        TableSettings(),
+        [SeatPlan.taken_by(alice), SeatPlan.reserved_for(bob), SeatPlan.open()],
     )
 
     assert table.status == Table.Status.OPEN
@@ -33,10 +36,8 @@ def test_a_new_table_waits_for_its_open_and_reserved_seats(alice: User, bob: Use
 def test_a_table_resolves_its_rules_from_the_preset_and_the_options(alice: User) -> None:
     table = services.create_table(
         alice,
+        TableSettings(preset="keadle_house", options={"joker_penalty": 25}, turn_seconds=90),
         [SeatPlan.taken_by(alice), SeatPlan.open(), SeatPlan.open()],
-        preset="keadle_house",
-        options={"joker_penalty": 25},
-        turn_seconds=90,
     )
 
     ruleset = table.engine_ruleset()
@@ -58,7 +59,9 @@ def test_a_table_resolves_its_rules_from_the_preset_and_the_options(alice: User)
 )
 def test_it_refuses_bad_table_settings(alice: User, kwargs: dict, message: str) -> None:
     with pytest.raises(TableError, match=message):
-        services.create_table(alice, [SeatPlan.taken_by(alice), SeatPlan.open()], **kwargs)
+        services.create_table(
+            alice, TableSettings(**kwargs), [SeatPlan.taken_by(alice), SeatPlan.open()]
+        )
 
     assert not Table.objects.exists()
 
@@ -80,16 +83,20 @@ def test_it_refuses_impossible_seats(alice: User, plans: list[str], message: str
     }
 
     with pytest.raises(TableError, match=message):
-        services.create_table(alice, [build[plan] for plan in plans])
+        services.create_table(alice, TableSettings(), [build[plan] for plan in plans])
 
 
 def test_a_table_of_bots_only_is_refused(alice: User) -> None:
     with pytest.raises(TableError, match=re.escape("At least one seat must be for a person.")):
-        services.create_table(alice, [SeatPlan.bot("easy"), SeatPlan.bot("strong")])
+        services.create_table(
+            alice, TableSettings(), [SeatPlan.bot("easy"), SeatPlan.bot("strong")]
+        )
 
 
 def test_the_round_starts_when_the_last_seat_is_taken(alice: User, bob: User) -> None:
-    table = services.create_table(alice, [SeatPlan.taken_by(alice), SeatPlan.open()])
+    table = services.create_table(
+        alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.open()]
+    )
 
     services.join_table(table.pk, bob)
 
@@ -104,7 +111,9 @@ def test_the_round_starts_when_the_last_seat_is_taken(alice: User, bob: User) ->
 
 
 def test_a_table_full_from_the_start_starts_at_once(alice: User) -> None:
-    table = services.create_table(alice, [SeatPlan.taken_by(alice), SeatPlan.bot("easy")])
+    table = services.create_table(
+        alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.bot("easy")]
+    )
 
     assert table.status == Table.Status.PLAYING
     assert table.games.count() == 1
@@ -112,7 +121,9 @@ def test_a_table_full_from_the_start_starts_at_once(alice: User) -> None:
 
 def test_an_invited_member_takes_the_seat_kept_for_her(alice: User, bob: User) -> None:
     table = services.create_table(
-        alice, [SeatPlan.taken_by(alice), SeatPlan.open(), SeatPlan.reserved_for(bob)]
+        alice,
+        TableSettings(),
+        [SeatPlan.taken_by(alice), SeatPlan.open(), SeatPlan.reserved_for(bob)],
     )
 
     services.join_table(table.pk, bob)
@@ -122,7 +133,9 @@ def test_an_invited_member_takes_the_seat_kept_for_her(alice: User, bob: User) -
 
 
 def test_a_member_cannot_take_a_seat_kept_for_another(alice: User, bob: User, carol: User) -> None:
-    table = services.create_table(alice, [SeatPlan.taken_by(alice), SeatPlan.reserved_for(bob)])
+    table = services.create_table(
+        alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.reserved_for(bob)]
+    )
 
     with pytest.raises(TableError, match=re.escape("There is no open seat at this table.")):
         services.join_table(table.pk, carol)
@@ -132,7 +145,7 @@ def test_a_member_cannot_take_a_seat_kept_for_another(alice: User, bob: User, ca
 
 def test_a_member_cannot_sit_twice_or_take_a_taken_seat(alice: User, bob: User) -> None:
     table = services.create_table(
-        alice, [SeatPlan.taken_by(alice), SeatPlan.open(), SeatPlan.open()]
+        alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.open(), SeatPlan.open()]
     )
 
     with pytest.raises(TableError, match=re.escape("You already have a seat at this table.")):
@@ -153,9 +166,11 @@ def test_nobody_joins_a_table_that_has_started(alice: User, bob: User, carol: Us
 
 
 def test_the_lobby_lists_tables_a_member_may_join(alice: User, bob: User, carol: User) -> None:
-    open_table = services.create_table(alice, [SeatPlan.taken_by(alice), SeatPlan.open()])
+    open_table = services.create_table(
+        alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.open()]
+    )
     kept_for_bob = services.create_table(
-        alice, [SeatPlan.taken_by(alice), SeatPlan.reserved_for(bob)]
+        alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.reserved_for(bob)]
     )
     start_table(alice, carol)
     dave = UserFactory()
@@ -170,6 +185,7 @@ def test_the_lobby_lists_tables_a_member_may_join(alice: User, bob: User, carol:
 def test_seats_show_who_sits_there(alice: User, bob: User) -> None:
     table = services.create_table(
         alice,
+        TableSettings(),
         [
             SeatPlan.taken_by(alice),
             SeatPlan.reserved_for(bob),
@@ -186,7 +202,9 @@ def test_seats_show_who_sits_there(alice: User, bob: User) -> None:
 def test_the_database_refuses_a_seat_whose_kind_does_not_match(alice: User) -> None:
     from django.db import IntegrityError, transaction
 
-    table = services.create_table(alice, [SeatPlan.taken_by(alice), SeatPlan.open()])
+    table = services.create_table(
+        alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.open()]
+    )
 
     with pytest.raises(IntegrityError), transaction.atomic():
         Seat.objects.filter(table=table, number=1).update(kind="bot")

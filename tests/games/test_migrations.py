@@ -1,15 +1,18 @@
-"""Data migrations, run on rows made by today's services (their models are the same)."""
+"""Data migrations, run on rows made by today's services (their models are the same), or by
+the models of the time before the migration (0004)."""
 
 from importlib import import_module
 from typing import Any
 
 import pytest
 from django.apps import apps
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from accounts.models import User
 from engine.ruleset import Ruleset
-from games.models import Game, Table
+from games.models import Game, Notification, Table
 from tests.games.conftest import current_game, start_table
 
 pytestmark = pytest.mark.django_db
@@ -54,14 +57,89 @@ def test_rulesets_within_the_bounds_are_left_as_they_are() -> None:
     assert rules == {"initial_meld_min": 150, "failed_turn_penalty_draw": 3, "meld_values": "house"}
 
 
-# --- 0004: results have one owner -------------------------------------------------------
+# --- 0004: notifications about more than games ---------------------------------------
 
-RESULTS = ("games", "0004_results")
-BEFORE_RESULTS = ("games", "0003_clamp_ruleset_bounds")
+BEFORE_GENERAL = [("games", "0003_clamp_ruleset_bounds")]
+GENERAL = [("games", "0004_notifications_general")]
 
 
-def old_round(apps: Any, creator: Any, players: int, **fields: Any) -> Any:
-    """A table as the services wrote it before 0004, with its seats."""
+@pytest.mark.django_db(transaction=True)
+def test_turn_notifications_keep_what_they_said_through_the_general_model() -> None:
+    executor = MigrationExecutor(connection)
+    executor.migrate(BEFORE_GENERAL)
+    try:
+        old = executor.loader.project_state(BEFORE_GENERAL).apps
+        game, player = old_game(old)
+        notification = old.get_model("games", "Notification")
+        notification.objects.create(user=player, game=game, kind="your_turn", turn_number=3)
+        notification.objects.create(
+            user=player, game=game, kind="time_running_out", turn_number=3, email="sent"
+        )
+
+        executor = MigrationExecutor(connection)
+        executor.migrate(GENERAL)
+
+        rows = Notification.objects.order_by("kind")
+        assert [(n.kind, n.text, n.link, n.key, n.email) for n in rows] == [
+            (
+                "time_running_out",
+                f"Time is running out for your turn in game 2 of table {game.table_id}.",
+                f"/games/{game.pk}/",
+                f"time_running_out:game-{game.pk}:turn-3",
+                "sent",
+            ),
+            (
+                "your_turn",
+                f"It is your turn in game 2 of table {game.table_id}.",
+                f"/games/{game.pk}/",
+                f"your_turn:game-{game.pk}:turn-3",
+                "off",
+            ),
+        ]
+        assert all(n.subject == Game.objects.get(pk=game.pk) for n in rows)
+        Notification.objects.create(
+            user_id=player.pk, kind="table_invitation", text="An invitation.", link="/"
+        )
+
+        executor = MigrationExecutor(connection)
+        executor.migrate(BEFORE_GENERAL)  # and back: the turns' rows as they were
+        back = executor.loader.project_state(BEFORE_GENERAL).apps.get_model("games", "Notification")
+        assert sorted(back.objects.values_list("kind", "game_id", "turn_number")) == [
+            ("time_running_out", game.pk, 3),
+            ("your_turn", game.pk, 3),
+        ]
+    finally:
+        MigrationExecutor(connection).migrate(
+            MigrationExecutor(connection).loader.graph.leaf_nodes()
+        )
+
+
+def old_game(old: Any) -> tuple[Any, Any]:
+    """A game (number 2 of its table) and its player, as the old models make them."""
+    player = old.get_model("accounts", "User").objects.create(username="ann", email="a@x.org")
+    table = old.get_model("games", "Table").objects.create(
+        creator=player, ruleset={}, turn_seconds=3600, games_in_round=2
+    )
+    game = old.get_model("games", "Game").objects.create(
+        table=table,
+        number=2,
+        ruleset={},
+        seed="s",
+        starting_seat=0,
+        state={},
+        turn_started_at=timezone.now(),
+    )
+    return game, player
+
+
+# --- 0005: results have one owner -------------------------------------------------------
+
+RESULTS = ("games", "0005_results")
+BEFORE_RESULTS = ("games", "0004_notifications_general")
+
+
+def table_then(apps: Any, creator: Any, players: int, **fields: Any) -> Any:
+    """A table as the services wrote it before 0005, with its seats."""
     rules = Ruleset(players=players).to_dict()
     table = apps.get_model("games", "Table").objects.create(
         creator=creator,
@@ -75,7 +153,7 @@ def old_round(apps: Any, creator: Any, players: int, **fields: Any) -> Any:
     return table
 
 
-def old_game(apps: Any, table: Any, number: int, outcome: dict[str, Any] | None) -> Any:
+def game_then(apps: Any, table: Any, number: int, outcome: dict[str, Any] | None) -> Any:
     finished = outcome is not None
     return apps.get_model("games", "Game").objects.create(
         table=table,
@@ -96,22 +174,22 @@ def outcome(winner: int | None, racks: list[int], scores: list[int]) -> dict[str
     return {"termination": "went_out", "winner": winner, "rack_values": racks, "scores": scores}
 
 
-def test_0004_writes_a_played_row_per_seat_of_every_finished_game(migrator: Any) -> None:
+def test_0005_writes_a_played_row_per_seat_of_every_finished_game(migrator: Any) -> None:
     old = migrator.apply_initial_migration(BEFORE_RESULTS)
     users = old.apps.get_model("accounts", "User").objects
     alice, bob = users.create(username="alice"), users.create(username="bob")
-    table = old_round(old.apps, alice, 3, status="finished", winner_seat=2, standings=[])
+    table = table_then(old.apps, alice, 3, status="finished", winner_seat=2, standings=[])
     seats = old.apps.get_model("games", "Seat").objects
     seats.create(table=table, number=0, kind="player", user=alice)
     seats.create(table=table, number=1, kind="bot", bot_level="easy")
     seats.create(table=table, number=2, kind="player", user=bob)
-    first = old_game(old.apps, table, 1, outcome(2, [5, 7, 0], [-5, -7, 12]))
+    first = game_then(old.apps, table, 1, outcome(2, [5, 7, 0], [-5, -7, 12]))
     # A game whose outcome was only in its state (the column is the copy).
-    second = old_game(old.apps, table, 2, None)
+    second = game_then(old.apps, table, 2, None)
     second.status = "finished"
     second.state = {"outcome": outcome(2, [1, 0, 4], [-1, 0, 1])}
     second.save()
-    playing = old_game(old.apps, old_round(old.apps, bob, 2, status="playing"), 1, None)
+    playing = game_then(old.apps, table_then(old.apps, bob, 2, status="playing"), 1, None)
 
     new = migrator.apply_tested_migration(RESULTS)
 
@@ -136,12 +214,12 @@ def test_0004_writes_a_played_row_per_seat_of_every_finished_game(migrator: Any)
     assert "winner_seat" not in {f.name for f in new.apps.get_model("games", "Game")._meta.fields}
 
 
-def test_0004_undone_brings_the_copies_back_from_the_played_results(migrator: Any) -> None:
+def test_0005_undone_brings_the_copies_back_from_the_played_results(migrator: Any) -> None:
     old = migrator.apply_initial_migration(BEFORE_RESULTS)
     alice = old.apps.get_model("accounts", "User").objects.create(username="alice")
-    table = old_round(old.apps, alice, 2, status="finished", winner_seat=None, standings=[])
-    old_game(old.apps, table, 1, outcome(1, [12, 0], [-12, 12]))
-    old_game(old.apps, table, 2, outcome(1, [0, 3], [3, -3]))
+    table = table_then(old.apps, alice, 2, status="finished", winner_seat=None, standings=[])
+    game_then(old.apps, table, 1, outcome(1, [12, 0], [-12, 12]))
+    game_then(old.apps, table, 2, outcome(1, [0, 3], [3, -3]))
     migrator.apply_tested_migration(RESULTS)
 
     undone = migrator.apply_tested_migration(BEFORE_RESULTS)

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 import time_machine
 from django.core import mail as outbox_module
+from django.db.models import QuerySet
 from django.test import Client
 from django.urls import reverse
 
@@ -17,6 +18,7 @@ from games.models import Game, Notification, Seat
 from games.services import SeatPlan
 from games.services import notifications as notices
 from games.services.your_move import next_your_move, your_move_games, your_move_ids
+from games.table_settings import TableSettings
 from tests.factories import UserFactory
 from tests.games.clocks import DAY, HOUR, T0, at
 from tests.games.conftest import current_game, seat_starts, start_table
@@ -49,6 +51,11 @@ def mover(game: Game) -> User:
     return user_at(game, game.current_seat or 0)
 
 
+def turn_notices() -> QuerySet[Notification]:
+    """Notifications about turns (the tables' invitations, answered at once, aside)."""
+    return Notification.objects.filter(kind__in=notices.TURN_KINDS)
+
+
 # --- your turn ----------------------------------------------------------------------------
 
 
@@ -58,8 +65,15 @@ def test_a_correspondence_turn_tells_its_player_in_the_app_and_by_email(
     game = correspondence(at, alice, bob)
     player = mover(game)
 
-    note = Notification.objects.get()
-    assert (note.user, note.kind, note.game, note.turn_number) == (player, "your_turn", game, 1)
+    note = turn_notices().get()
+    assert (note.user, note.kind, note.subject, note.key) == (
+        player,
+        "your_turn",
+        game,
+        f"your_turn:game-{game.pk}:turn-1",
+    )
+    assert note.text == f"It is your turn in game 1 of table {game.table_id}."
+    assert note.link == f"/games/{game.pk}/"
     assert note.deadline == T0 + DAY
     (email,) = mailoutbox
     assert email.to == [player.email]
@@ -78,12 +92,12 @@ def test_each_new_turn_tells_the_next_player_once(
     with at(T0 + HOUR):
         services.draw(game.pk, first, 0)
     with at(T0 + HOUR):
-        tasks.send_notification_email.delay(Notification.objects.get(turn_number=2).pk)
+        tasks.send_notification_email.delay(Notification.objects.get(key__endswith="turn-2").pk)
 
-    notes = Notification.objects.order_by("turn_number")
-    assert [(n.user, n.turn_number, n.read_at is not None) for n in notes] == [
-        (first, 1, True),  # the turn is over: nothing left to do about it
-        (user_at(game, 1 - (game.current_seat or 0)), 2, False),
+    notes = turn_notices().order_by("key")
+    assert [(n.user, n.key[-6:], n.read_at is not None) for n in notes] == [
+        (first, "turn-1", True),  # the turn is over: nothing left to do about it
+        (user_at(game, 1 - (game.current_seat or 0)), "turn-2", False),
     ]
     assert len(mailoutbox) == 2
 
@@ -95,15 +109,17 @@ def test_live_games_and_bots_are_not_notified(
     with at(T0), seat_starts(first):
         start_table(alice, bob, turn_seconds=60)
         table = services.create_table(
-            alice, [SeatPlan.bot("easy"), SeatPlan.taken_by(alice)], clock="correspondence"
+            alice,
+            TableSettings(clock="correspondence"),
+            [SeatPlan.bot("easy"), SeatPlan.taken_by(alice)],
         )
     game = current_game(table)
 
     # Whoever started, the bot's turn (played at once, when it started) told nobody;
     # alice is told of her turn in the correspondence game only.
     assert game.moves.filter(seat=0).count() == bot_moves
-    notes = Notification.objects.values_list("user", "game", "turn_number")
-    assert list(notes) == [(alice.pk, game.pk, game.turn_number)]
+    notes = [(n.user_id, n.subject, n.key) for n in turn_notices()]
+    assert notes == [(alice.pk, game, f"your_turn:game-{game.pk}:turn-{game.turn_number}")]
 
 
 # --- time is running out --------------------------------------------------------------
@@ -124,7 +140,8 @@ def test_a_quarter_of_the_time_left_brings_a_warning_once(
         tasks.remind_turn.delay(game.pk, 1)
 
     note = Notification.objects.get(kind="time_running_out")
-    assert (note.user, note.turn_number) == (player, 1)
+    assert (note.user, note.key) == (player, f"time_running_out:game-{game.pk}:turn-1")
+    assert note.deadline == T0 + 4 * DAY
     (email,) = mailoutbox
     assert email.subject.startswith("Time is running out")
     assert "A quarter of your time is left" in email.body
@@ -147,12 +164,20 @@ def test_no_warning_for_a_turn_that_is_over(alice: User, bob: User, at: Any) -> 
 
 
 def test_preferences_default_to_at_once_and_can_be_changed(alice: User) -> None:
-    assert notices.preferences(alice) == {"your_turn": "immediate", "time_running_out": "immediate"}
+    assert notices.preferences(alice) == {
+        "your_turn": "immediate",
+        "time_running_out": "immediate",
+        "table_invitation": "immediate",
+    }
 
     notices.set_preference(alice, "your_turn", "digest")
     notices.set_preference(alice, "time_running_out", "never")
 
-    assert notices.preferences(alice) == {"your_turn": "digest", "time_running_out": "never"}
+    assert notices.preferences(alice) == {
+        "your_turn": "digest",
+        "time_running_out": "never",
+        "table_invitation": "immediate",
+    }
     with pytest.raises(ValueError):
         notices.set_preference(alice, "your_turn", "hourly")
 
@@ -187,7 +212,7 @@ def test_never_means_no_email_but_the_app_still_shows_it(
 
     game = correspondence(at, alice, bob)
 
-    assert Notification.objects.get().email == "off"
+    assert turn_notices().get().email == "off"
     assert notices.unread_count(mover(game)) == 1
     assert not mailoutbox
 
@@ -208,7 +233,7 @@ def test_no_email_to_a_player_who_is_looking_at_the_game(
     with at(T0 + HOUR):
         services.draw(game.pk, mover(game), 0)
 
-    note = Notification.objects.get(turn_number=2)
+    note = Notification.objects.get(key__endswith="turn-2")
     assert (note.user, note.email) == (watcher, "skipped")
     assert not mailoutbox
     presence.mark_absent(game.pk, watcher.pk, "test-page")
@@ -230,7 +255,7 @@ def test_an_email_already_sent_or_out_of_date_is_not_sent_again(
     alice: User, bob: User, at: Any, mailoutbox: list[Any]
 ) -> None:
     game = correspondence(at, alice, bob)
-    note = Notification.objects.get()
+    note = turn_notices().get()
 
     with at(T0 + HOUR):
         tasks.send_notification_email.delay(note.pk)
@@ -260,7 +285,7 @@ def test_a_member_reads_their_notifications_and_only_theirs(
                 services.draw(game.pk, mover(game), 0)
     mine = notices.notification_list(alice)
     assert [(n.kind, n.read) for n in mine] == [("your_turn", False)] * 2
-    assert mine[0].url == reverse("games:game", args=[mine[0].game_id])
+    assert {n.url for n in mine} == {reverse("games:game", args=[g.pk]) for g in games}
     others = Notification.objects.exclude(user=alice).filter(read_at=None).count()
 
     assert notices.mark_read(alice, [mine[0].id]) == 1

@@ -4,6 +4,7 @@ from accounts.models import User
 from games import services
 from games.models import Game
 from games.services import SeatPlan
+from games.table_settings import TableSettings
 from tests.games.conftest import current_game, seat_starts, start_table
 from tests.games.players import user_at
 
@@ -34,7 +35,9 @@ def test_a_game_leaves_the_waiting_list_once_the_member_has_moved(alice: User, b
 
 def test_an_invited_member_has_no_games_yet(alice: User, bob: User, carol: User) -> None:
     services.create_table(
-        alice, [SeatPlan.taken_by(alice), SeatPlan.bot("easy"), SeatPlan.reserved_for(carol)]
+        alice,
+        TableSettings(),
+        [SeatPlan.taken_by(alice), SeatPlan.bot("easy"), SeatPlan.reserved_for(carol)],
     )
     start_table(alice, bob)
 
@@ -54,7 +57,9 @@ def test_my_games_say_whose_turn_it_is(alice: User, bob: User, first: int) -> No
 def test_a_bots_turn_is_named_by_its_level(alice: User) -> None:
     with seat_starts(0):
         bot_game = current_game(
-            services.create_table(alice, [SeatPlan.taken_by(alice), SeatPlan.bot("strong")])
+            services.create_table(
+                alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.bot("strong")]
+            )
         )
     assert Game.objects.with_turn().get(pk=bot_game.pk).turn_name == "Alice"
 

@@ -14,6 +14,7 @@ from engine.state import GameState
 from games import services, tasks
 from games.models import Game, Result, Seat, Table
 from games.services import SeatPlan
+from games.table_settings import TableSettings
 from tests.factories import UserFactory
 from tests.games.conftest import current_game
 from tests.games.players import send, simple_action, user_at
@@ -63,7 +64,7 @@ def seated_table(plans: list[str], **settings: Any) -> tuple[Table, list[User]]:
         SeatPlan.taken_by(next(people)) if plan == "person" else SeatPlan.bot(plan)
         for plan in plans
     ]
-    return services.create_table(users[0], seats, **settings), users
+    return services.create_table(users[0], TableSettings(**settings), seats), users
 
 
 @pytest.mark.parametrize(
@@ -130,9 +131,8 @@ def test_the_next_game_of_a_round_starts_on_its_own_clock(
 ) -> None:
     table = services.create_table(
         alice,
+        TableSettings(games_in_round=2, options={"pool_empty_end": "immediate"}),
         [SeatPlan.taken_by(alice), SeatPlan.taken_by(bob)],
-        games_in_round=2,
-        options={"pool_empty_end": "immediate"},
     )
     first = current_game(table)
     scheduled: list[tuple[Any, ...]] = []

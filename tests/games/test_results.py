@@ -15,6 +15,7 @@ from games import services
 from games.errors import InvalidRuling
 from games.models import Game, Result, ResultLogError, Table
 from games.services.results import SeatCorrection, supersede
+from games.table_settings import TableSettings
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table, winner_of
 from tests.games.players import user_at
@@ -62,8 +63,8 @@ def test_the_move_that_ends_a_game_writes_a_played_row_per_seat(alice: User, bob
 def test_a_bots_seat_has_a_row_without_a_member(alice: User) -> None:
     table = services.create_table(
         alice,
+        TableSettings(games_in_round=1),
         [services.SeatPlan.taken_by(alice), services.SeatPlan.bot("easy")],
-        games_in_round=1,
     )
     game = current_game(table)
     services.resign(game.pk, alice)

@@ -12,6 +12,7 @@ from engine.state import GameState
 from games import services, tasks
 from games.models import Draft, Game, Move
 from games.services import NEW_SET, RACK, SeatPlan
+from games.table_settings import TableSettings
 from tests.games.conftest import current_game, seat_starts
 from tests.games.players import simple_action, user_at
 from tests.games.positions import set_position
@@ -132,7 +133,7 @@ def bot_table(alice: User, *levels: str, first: int = 0, **settings: Any) -> Gam
     """A game of alice (seat 0) against bots, with seat ``first`` to move."""
     seats = [SeatPlan.taken_by(alice), *(SeatPlan.bot(level) for level in levels)]
     with seat_starts(first):
-        game = current_game(services.create_table(alice, seats, **settings))
+        game = current_game(services.create_table(alice, TableSettings(**settings), seats))
     assert game.current_seat == first
     return game
 

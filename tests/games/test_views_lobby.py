@@ -10,6 +10,7 @@ from accounts.models import User
 from games import services
 from games.models import Game, Result, Seat, Table
 from games.services import SeatPlan
+from games.table_settings import TableSettings
 from tests.games.conftest import current_game, start_table
 from tests.games.players import play_until_over
 from tests.games.views_support import HTMX, client_for
@@ -67,7 +68,9 @@ def test_the_lobby_lists_my_games_with_my_turn_first_and_tables_to_join(
     alice: User, bob: User, carol: User, first: int, mine: str
 ) -> None:
     game = current_game(start_table(alice, bob, first=first))
-    open_table = services.create_table(carol, [SeatPlan.taken_by(carol), SeatPlan.open()])
+    open_table = services.create_table(
+        carol, TableSettings(), [SeatPlan.taken_by(carol), SeatPlan.open()]
+    )
 
     html = client_for(alice).get(LOBBY).text
 
@@ -79,7 +82,9 @@ def test_the_lobby_lists_my_games_with_my_turn_first_and_tables_to_join(
 def test_the_lobby_does_not_offer_a_seat_kept_for_someone_else(
     alice: User, bob: User, carol: User
 ) -> None:
-    kept = services.create_table(carol, [SeatPlan.taken_by(carol), SeatPlan.reserved_for(bob)])
+    kept = services.create_table(
+        carol, TableSettings(), [SeatPlan.taken_by(carol), SeatPlan.reserved_for(bob)]
+    )
 
     assert table_url("join", kept) not in client_for(alice).get(LOBBY).text
     assert table_url("join", kept) in client_for(bob).get(LOBBY).text
@@ -259,7 +264,9 @@ def test_the_new_table_page_refuses_other_methods(alice_client: Client) -> None:
 @pytest.fixture
 def waiting(alice: User, bob: User) -> Table:
     return services.create_table(
-        alice, [SeatPlan.taken_by(alice), SeatPlan.reserved_for(bob), SeatPlan.open()]
+        alice,
+        TableSettings(),
+        [SeatPlan.taken_by(alice), SeatPlan.reserved_for(bob), SeatPlan.open()],
     )
 
 

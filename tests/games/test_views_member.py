@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Game, Notification, NotificationKind, NotificationPreference, Vacation
-from games.services import vacations
+from games.services import notifications, vacations
 from tests.games.conftest import current_game, start_table
 from tests.games.views_support import client_for
 
@@ -25,7 +25,9 @@ END = reverse("games:end_vacation")
 
 
 def notice(user: User, game: Game, kind: str = NotificationKind.YOUR_TURN) -> Notification:
-    return Notification.objects.create(user=user, game=game, kind=kind, turn_number=1)
+    created = notifications.notify(user.pk, game, kind)
+    assert created is not None
+    return created
 
 
 # --- notifications ---------------------------------------------------------------------
@@ -73,12 +75,17 @@ def test_the_header_counts_moves_and_unread_notices(
 
 def test_email_preferences_are_saved_per_kind(alice: User) -> None:
     response = client_for(alice).post(
-        PREFERENCES, {"your_turn": "digest", "time_running_out": "never"}
+        PREFERENCES,
+        {"your_turn": "digest", "time_running_out": "never", "table_invitation": "immediate"},
     )
 
     assert response.status_code == 302
     saved = dict(NotificationPreference.objects.filter(user=alice).values_list("kind", "delivery"))
-    assert saved == {"your_turn": "digest", "time_running_out": "never"}
+    assert saved == {
+        "your_turn": "digest",
+        "time_running_out": "never",
+        "table_invitation": "immediate",
+    }
     html = client_for(alice).get(NOTICES).text
     assert re.search(r'name="your_turn" value="digest"[^>]*checked', html)
     assert re.search(r'name="time_running_out" value="never"[^>]*checked', html)

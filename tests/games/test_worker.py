@@ -10,6 +10,7 @@ from accounts.models import User
 from games import services
 from games.models import Game, Move
 from games.services import SeatPlan
+from games.table_settings import TableSettings
 from tests.games.conftest import current_game, seat_starts
 from tests.games.workers import Worker, new_prefix, use_queues, wait_for
 
@@ -51,7 +52,9 @@ def test_a_worker_plays_the_bots_turn_after_a_players_move(
     alice: User, bots_worker: Worker
 ) -> None:
     with seat_starts(1):
-        table = services.create_table(alice, [SeatPlan.taken_by(alice), SeatPlan.bot("easy")])
+        table = services.create_table(
+            alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.bot("easy")]
+        )
     game = current_game(table)
     # The first turn is the bot's: the worker plays it from the start's schedule.
     wait_for(lambda: Game.objects.get(pk=game.pk).current_seat == 0)

@@ -17,6 +17,7 @@ from accounts.models import User
 from games import services
 from games.models import Game, Move
 from games.services import SeatPlan
+from games.table_settings import TableSettings
 from games.tasks import BOT_SOFT_TIME_LIMIT
 from tests.games.conftest import current_game, seat_starts
 from tests.games.test_worker import main_worker, queues, running
@@ -42,8 +43,8 @@ def bots_turn(alice: User) -> Game:
     with seat_starts(1):
         table = services.create_table(
             alice,
+            TableSettings(turn_seconds=BOT_TURN_SECONDS),
             [SeatPlan.taken_by(alice), SeatPlan.bot("strong")],
-            turn_seconds=BOT_TURN_SECONDS,
         )
     game = current_game(table)
     assert game.current_seat == 1
@@ -62,7 +63,9 @@ def test_a_stuck_bot_delays_no_deadline_and_gives_up_cleanly(
 
     # Meanwhile, in another game, a turn runs out.
     table = services.create_table(
-        alice, [SeatPlan.taken_by(alice), SeatPlan.taken_by(bob)], turn_seconds=HUMAN_TURN_SECONDS
+        alice,
+        TableSettings(turn_seconds=HUMAN_TURN_SECONDS),
+        [SeatPlan.taken_by(alice), SeatPlan.taken_by(bob)],
     )
     other = current_game(table)
     deadline = other.turn_deadline

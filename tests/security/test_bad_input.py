@@ -10,6 +10,7 @@ from accounts.models import User
 from games import services
 from games.models import Game, Move, Notification, Seat, Table
 from games.services import SeatPlan
+from games.table_settings import TableSettings
 from tests.games.views_support import HTMX, client_for, mover, url
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +27,9 @@ def unchanged(game: Game) -> tuple[int, object, int]:
 def test_a_seat_that_is_not_a_number_is_a_bad_request(
     alice: User, bob: User, carol: User, number: str
 ) -> None:
-    table = services.create_table(alice, [SeatPlan.taken_by(alice), SeatPlan.open()])
+    table = services.create_table(
+        alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.open()]
+    )
 
     response = client_for(carol).post(
         reverse("games:join", kwargs={"pk": table.pk}), {"seat": number}

@@ -1,4 +1,3 @@
-import os
 from typing import Any
 
 from django.conf import settings
@@ -25,16 +24,18 @@ class Command(BaseCommand):
         parser.add_argument(
             "--if-embedded",
             action="store_true",
-            help="Only on the embedded database: do nothing when DATABASE_URL is set "
-            "(`make run` passes this).",
+            help="Only on the embedded PostgreSQL that `make run` starts (DATABASE_EMBEDDED "
+            "is set): elsewhere do nothing (`make run` passes this).",
         )
 
     @transaction.atomic
     def handle(
         self, *args: Any, force: bool = False, if_embedded: bool = False, **options: Any
     ) -> None:
-        if if_embedded and os.environ.get("DATABASE_URL"):
-            self.stdout.write("DATABASE_URL is set: no demo accounts (run seed_demo to add them).")
+        if if_embedded and not settings.DATABASE_EMBEDDED:
+            self.stdout.write(
+                "Not the embedded database: no demo accounts (run seed_demo to add them)."
+            )
             return
         if not settings.DEBUG and not force:
             self.stderr.write("DEBUG is off: no demo accounts, their passwords are public.")

@@ -124,7 +124,7 @@ def _standings(table: Any, games: list[Any]) -> tuple[list[dict[str, int]], Any]
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0003_clamp_ruleset_bounds"),
+        ("games", "0004_notifications_general"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

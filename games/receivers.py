@@ -1,0 +1,205 @@
+"""What follows in the games app from the facts of play (:mod:`games.signals`).
+
+Connected in :meth:`games.apps.GamesConfig.ready`. Every receiver runs after the commit
+of the fact it hears of, in the thread that committed it (a request, a task), so it
+reads committed rows and may take its own locks; the fact stands whatever it does.
+
+The line between the two sides:
+
+* In the fact's transaction (written by the service, never here): what the fact itself
+  makes true and what a later writer must find under the lock - the move log and the
+  state, the clock of the turn that ends and of the one that starts (its deadline is in
+  the game row, where the sweeps look), the mover's timeouts in a row and a forfeit
+  they lead to, the drafts of the ended turn, the round's score and the next game's
+  row, a reminder's notification and its ``turn_reminder_at`` (sent exactly once).
+* Here, after commit: reactions that need the fact committed, or that may fail or be
+  repeated without harm - pushes to the pages (a page that misses one resyncs), the
+  bots' and the clock's tasks (a lost one is found by the sweeps; each checks the turn
+  number), the "your turn" notification and the marking read of a finished turn's
+  notifications, emails, and computing a member's deadlines again after a vacation
+  changed.
+
+Receivers take ids and load what they need afresh: by now the game may have moved on
+(a bot's task run at once may already have played the turn), and each says what it does
+when the turn it heard of is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.dispatch import Signal
+
+from games import live, signals, tasks
+from games.conf import bot_delay
+from games.models import Game, Seat, Table
+from games.services import notifications
+
+
+def push_move(sender: type, game_id: int, version: int, **kwargs: Any) -> None:
+    """The game's watchers hear that it is at a new version."""
+    live.publish_changed(game_id, version)
+
+
+def push_turn_ended(sender: type, table_id: int, **kwargs: Any) -> None:
+    """Whose move it is changed: every player at the table gets their header's count."""
+    live.publish_players(table_id)
+
+
+def push_game_started(sender: type, table_id: int, **kwargs: Any) -> None:
+    """A new game waits for its first move: the players' headers count it."""
+    live.publish_players(table_id)
+
+
+def push_draft(sender: type, game_id: int, seat: int, **kwargs: Any) -> None:
+    """The watchers see that ``seat`` is building a move (never what)."""
+    live.publish_building(game_id, seat)
+
+
+def push_clock(sender: type, game_id: int, **kwargs: Any) -> None:
+    """The game's clock changed without a move (a vacation, a bot taking a seat)."""
+    live.publish_clock(game_id)
+
+
+def push_seat_handed_to_bot(sender: type, game_id: int, user_id: int, **kwargs: Any) -> None:
+    """The table's clock shows the bot; the member who left sees the game leave their
+    list of games awaiting them."""
+    live.publish_clock(game_id)
+    live.publish_user(user_id)
+
+
+def push_results(sender: type, table_id: int, **kwargs: Any) -> None:
+    """A ruling changed a game's result: the pages of the table's games show the round's
+    totals (and the game its result) again. No game moved, so no version changed."""
+    for game_id in Game.objects.filter(table_id=table_id).values_list("pk", flat=True):
+        live.publish_clock(game_id)
+
+
+def push_user(sender: type, user_id: int, **kwargs: Any) -> None:
+    """The member's header (notifications, games awaiting them) changed."""
+    live.publish_user(user_id)
+
+
+def tell_player_turn_started(
+    sender: type, game_id: int, table_id: int, turn_number: int, seat: int, **kwargs: Any
+) -> None:
+    """A correspondence player is notified that their turn began (live games are played
+    with the page open; a bot needs no telling). Nothing if the turn is over already."""
+    user_id = (
+        Seat.objects.filter(
+            table_id=table_id,
+            number=seat,
+            kind=Seat.Kind.PLAYER,
+            user__isnull=False,
+            table__clock=Table.Clock.CORRESPONDENCE,
+        )
+        .values_list("user_id", flat=True)
+        .first()
+    )
+    if user_id is None:
+        return
+    # One transaction: the notification's own announcement waits for its row's commit.
+    with transaction.atomic():
+        game = (
+            Game.objects.select_related("table")
+            .filter(pk=game_id, turn_number=turn_number, status=Game.Status.PLAYING)
+            .first()
+        )
+        if game is not None:
+            notifications.turn_started(game, user_id)
+
+
+def queue_turn_tasks(
+    sender: type,
+    game_id: int,
+    table_id: int,
+    turn_number: int,
+    seat: int,
+    deadline: datetime | None,
+    reminder_at: datetime | None,
+    **kwargs: Any,
+) -> None:
+    """Queue what keeps the turn moving: the bot's move if the seat is a bot's, the
+    timeout at the deadline, the reminder.
+
+    Only now, after commit: a task started earlier could load the game before the move
+    that began the turn and find nothing to do. Each task carries the turn number and
+    does nothing once the turn is over, so one that arrives late or twice is harmless.
+    """
+    is_bot = Seat.objects.filter(table_id=table_id, number=seat, kind=Seat.Kind.BOT).exists()
+    if is_bot:
+        tasks.play_bot_turn.apply_async((game_id, turn_number), countdown=bot_delay())
+    _queue_clock(game_id, turn_number, deadline, reminder_at)
+
+
+def queue_clock_tasks(
+    sender: type,
+    game_id: int,
+    turn_number: int,
+    deadline: datetime | None,
+    reminder_at: datetime | None,
+    **kwargs: Any,
+) -> None:
+    """The turn's deadline moved: its timeout and reminder are queued for the new times
+    (a task for the old time finds the deadline ahead and does nothing)."""
+    _queue_clock(game_id, turn_number, deadline, reminder_at)
+
+
+def _queue_clock(
+    game_id: int, turn_number: int, deadline: datetime | None, reminder_at: datetime | None
+) -> None:
+    if deadline is not None:
+        tasks.queue_expiry(game_id, turn_number, deadline)
+    if reminder_at is not None:
+        tasks.queue_reminder(game_id, turn_number, reminder_at)
+
+
+def settle_turn_notifications(
+    sender: type, game_id: int, turn_number: int, ended_at: datetime, **kwargs: Any
+) -> None:
+    """The ended turn's notifications need nothing more: they are marked read."""
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    if game is not None:
+        with transaction.atomic():
+            notifications.turn_ended(game, turn_number, ended_at)
+
+
+def reclock_member(sender: type, user_id: int, **kwargs: Any) -> None:
+    """A member's vacations changed: a task computes their deadlines again."""
+    tasks.reclock_player.delay(user_id)
+
+
+def email_notification(sender: type, notification_id: int, email_now: bool, **kwargs: Any) -> None:
+    """A notification the member wants emailed at once goes to the mail task."""
+    if email_now:
+        tasks.send_notification_email.delay(notification_id)
+
+
+# (signal, receiver) in the order they run for one fact: the push first, so the pages
+# hear of a move before anything slower is done.
+RECEIVERS: list[tuple[Signal, Callable[..., None]]] = [
+    (signals.move_committed, push_move),
+    (signals.turn_ended, push_turn_ended),
+    (signals.turn_ended, settle_turn_notifications),
+    (signals.game_started, push_game_started),
+    (signals.turn_started, tell_player_turn_started),
+    (signals.turn_started, queue_turn_tasks),
+    (signals.turn_reclocked, queue_clock_tasks),
+    (signals.turn_reclocked, push_clock),
+    (signals.seat_handed_to_bot, push_seat_handed_to_bot),
+    (signals.vacation_changed, reclock_member),
+    (signals.vacation_changed, push_user),
+    (signals.notification_created, push_user),
+    (signals.notification_created, email_notification),
+    (signals.draft_saved, push_draft),
+    (signals.results_superseded, push_results),
+]
+
+
+def connect() -> None:
+    """Subscribe the games app's receivers (idempotent: each has a dispatch uid)."""
+    for signal, receiver in RECEIVERS:
+        signal.connect(receiver, dispatch_uid=f"games.receivers.{receiver.__name__}")

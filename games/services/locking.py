@@ -1,0 +1,123 @@
+"""Row locks and the checks made under them: the leaf every writing service stands on.
+
+Writers to one game queue up on its row (``SELECT ... FOR UPDATE``). When a writer needs
+more rows than the game's, it locks them in one order - the game, then its table, then
+a seat - so two writers never wait on each other in a cycle.
+
+This module imports only the models, the errors and the engine's value types: any
+service may use it, and it uses none, so the services need no imports inside functions
+to reach a lock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from accounts.models import User
+from engine.state import GameState
+from games.errors import GameFinished, NotFound, NotSeated, NotYourTurn, StaleVersion, TimeUp
+from games.models import Game, Seat, Table
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A game locked for one writer, with its state and the seat that acts."""
+
+    game: Game
+    state: GameState
+    seat: int
+
+
+def lock_game(game_id: int) -> Game:
+    """The game row, locked until the transaction ends.
+
+    ``SELECT ... FOR UPDATE`` makes writers to one game queue up: the second of two
+    simultaneous moves waits here, then reads the version the first one committed and
+    is refused as stale instead of applying a move to a state that no longer exists.
+    Checks made before taking the lock prove nothing, so callers lock first.
+    """
+    try:
+        return _locking().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise NotFound("There is no such game.") from None
+
+
+def lock_game_if_free(game_id: int, wait: bool = True) -> Game | None:
+    """The game row locked, or ``None`` if it is gone - or, with ``wait=False``, if
+    another writer holds it: a sweep passes such a game by rather than queue behind a
+    move that is about to end the turn anyway (the next sweep comes back if not)."""
+    return _locking(skip_locked=not wait).filter(pk=game_id).first()
+
+
+def lock_table(table_id: int) -> Table:
+    """A table row on its own, locked (the lobby: no game of it is played yet, so
+    nothing is locked before it)."""
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise NotFound("There is no such table.") from None
+
+
+def lock_table_of(game: Game) -> Table:
+    """The table of a locked game, locked too (after the game: the order every writer
+    follows). ``game.table`` is replaced by the locked row, so what the caller saves
+    through either is what it read under the lock."""
+    table = Table.objects.select_for_update().get(pk=game.table_id)
+    game.table = table
+    return table
+
+
+def lock_seat(game: Game, number: int) -> Seat | None:
+    """Seat ``number`` of a locked game's table, locked after the game (and its table,
+    where the caller holds it)."""
+    return Seat.objects.select_for_update().filter(table_id=game.table_id, number=number).first()
+
+
+def _locking(skip_locked: bool = False) -> QuerySet[Game]:
+    # The table comes along (its clock settings are read on every turn) but only the
+    # game row is locked: writers to other games of the table need not wait.
+    return Game.objects.select_related("table").select_for_update(
+        skip_locked=skip_locked, of=("self",)
+    )
+
+
+def seat_of(game: Game, user: User) -> int:
+    """The seat ``user`` plays in ``game``, or :class:`NotSeated`."""
+    number = (
+        Seat.objects.filter(table_id=game.table_id, user=user, kind=Seat.Kind.PLAYER)
+        .values_list("number", flat=True)
+        .first()
+    )
+    if number is None:
+        raise NotSeated("You are not playing in this game.")
+    return number
+
+
+def lock_for_player(game_id: int, user: User, version: int) -> Turn:
+    """Lock the game and check that ``user`` may move now on the ``version`` they saw."""
+    game = lock_game(game_id)
+    if game.is_over:
+        raise GameFinished("This game is over.")
+    seat = seat_of(game, user)
+    # The version comes before the turn: a move sent twice, or from a page that missed
+    # a move, is told to reload rather than that it is somebody else's turn.
+    if version != game.version:
+        raise StaleVersion(
+            "The game has changed since your page was loaded (or this move was already "
+            "sent). Nothing was done: look at the table again."
+        )
+    if seat != game.current_seat:
+        raise NotYourTurn("It is not your turn.")
+    # A clock is only fair if it is exact: once the deadline has passed the turn belongs
+    # to the timeout (which may simply not have run yet), so a late move is refused
+    # rather than slipped in ahead of it. At the deadline itself both may still try;
+    # the row lock lets exactly one of them end the turn.
+    if game.turn_deadline is not None and timezone.now() > game.turn_deadline:
+        raise TimeUp(
+            "Your time for this turn ran out, so this move was not played: the turn ends "
+            "as the rules say for a turn out of time."
+        )
+    return Turn(game, game.engine_state(), seat)

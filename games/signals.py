@@ -1,0 +1,130 @@
+"""The facts of play, announced once each after the transaction that made them commits.
+
+A service that makes a fact (a move, a turn, a game, a round, a seat handed to a bot, a
+vacation, a notification) sends its signal through :func:`send_after_commit`; what
+follows from the fact - pushes to the pages, the clock's and the bots' tasks, the
+notifications, and later the leagues' and moderation's bookkeeping - subscribes in its
+app's ``AppConfig.ready()`` (the games app's own in :mod:`games.receivers`). A service
+therefore never names its consequences, and an app lower down never imports one above
+it.
+
+Why after commit: a receiver may read the rows the fact wrote (a consumer reloads the
+game, a task loads it in another process), so it must only hear of what is committed,
+and a transaction that rolls back - a move refused halfway, a lost race - announces
+nothing. Each signal is sent with ``send_robust``: one receiver that fails (Redis is
+down, the broker is away) is logged and does not keep the others from running; the
+fact stands whatever they do.
+
+Every signal is sent with a model class as ``sender`` and keyword arguments only: ids
+and small values, never a locked row (by the time a receiver runs the lock is gone, and
+the row it would get may be older than the database). A receiver that needs more loads
+it afresh, as a Celery task does. Receivers take ``**kwargs`` so that a fact may gain an
+argument without breaking them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.dispatch import Signal
+
+move_committed = Signal()
+"""A move was applied to a game and logged (sender: ``Game``).
+
+``game_id``, ``table_id``; ``version``: the game's version after the move (its number in
+the move log); ``seat``: the seat that moved; ``turn_number``: the turn it was made in;
+``by``: who made it (a :class:`~games.models.Move.By` value: user, bot, timeout)."""
+
+turn_ended = Signal()
+"""A turn of a game is over: a move finished it, or finished the game (sender: ``Game``).
+
+``game_id``, ``table_id``; ``turn_number``: the turn that ended; ``seat``: whose turn it
+was; ``ended_at``: the moment of the move that ended it."""
+
+turn_started = Signal()
+"""A turn began: after the previous one ended, or as the first of a new game
+(sender: ``Game``). Not sent when a game ends.
+
+``game_id``, ``table_id``, ``turn_number``; ``seat``: whose turn it is; ``deadline`` and
+``reminder_at``: its clock as it started (datetimes, or ``None``)."""
+
+turn_reclocked = Signal()
+"""The clock of the turn in progress changed without a move: a vacation of its player
+began, ended or was called off (sender: ``Game``).
+
+``game_id``, ``turn_number``; ``deadline`` and ``reminder_at``: its clock now."""
+
+game_started = Signal()
+"""A game of a table's round was dealt (sender: ``Game``); its first turn's
+:data:`turn_started` follows.
+
+``game_id``, ``table_id``; ``number``: the game's number in the round, from 1."""
+
+game_finished = Signal()
+"""A game ended: someone went out, the pool ran dry, or every other player left
+(sender: ``Game``).
+
+``game_id``, ``table_id``, ``number``; ``winner_seat``: the winning seat, or ``None``."""
+
+round_finished = Signal()
+"""The last game of a table's round ended; the table is finished (sender: ``Table``).
+
+``table_id``; ``winner_seat``: the seat that won the round, or ``None``."""
+
+results_superseded = Signal()
+"""A ruling (a moderator's, a league's adjudication) replaced result rows of a finished
+game (sender: ``Result``); the round's totals, standings and winner, read from the
+current rows, follow from it. The game's moves and state are unchanged.
+
+``game_id``, ``table_id``; ``seats``: the seats whose rows were replaced; ``source``:
+the new rows' source (a :class:`~games.models.Result.Source` value)."""
+
+seat_handed_to_bot = Signal()
+"""A player forfeited by running out of time too often and a bot took their seat for
+the rest of the round (sender: ``Seat``).
+
+``game_id``: the game they forfeited, ``table_id``, ``seat``; ``user_id``: the member
+who left the seat."""
+
+vacation_changed = Signal()
+"""A member's vacations changed: one was planned, ended early or called off
+(sender: ``Vacation``). Their correspondence clocks must be computed again.
+
+``user_id``."""
+
+notification_created = Signal()
+"""A member was notified (sender: ``Notification``).
+
+``notification_id``, ``user_id``; ``email_now``: whether they want it emailed at once."""
+
+draft_saved = Signal()
+"""A player saved the turn they are building (sender: ``Game``): the table is unchanged,
+but the others may see that the seat is at work (never what it builds).
+
+``game_id``, ``seat``."""
+
+
+class Announcement:
+    """A fact waiting for its transaction to commit: the callback ``on_commit`` holds.
+
+    Its ``signal``, ``sender`` and ``facts`` stay readable until it runs (a benchmark
+    notes each move's commit by them).
+    """
+
+    def __init__(self, signal: Signal, sender: type, facts: dict[str, Any]) -> None:
+        self.signal, self.sender, self.facts = signal, sender, facts
+        # Robust on_commit names a callback that failed by its ``__qualname__``.
+        self.__qualname__ = f"Announcement({sender.__name__})"
+
+    def __call__(self) -> None:
+        self.signal.send_robust(self.sender, **self.facts)
+
+
+def send_after_commit(signal: Signal, sender: type, **facts: Any) -> None:
+    """Send ``signal`` once the current transaction commits; never if it rolls back.
+
+    Outside a transaction (autocommit) the fact is committed already, and it is sent at
+    once. Facts are sent in the order their transaction announced them.
+    """
+    transaction.on_commit(Announcement(signal, sender, facts), robust=True)

