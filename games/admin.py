@@ -7,7 +7,7 @@ from django.forms import BaseModelFormSet, ModelForm
 from django.http import HttpRequest
 from django.utils import timezone
 
-from games.models import Game, Move, Seat, Table
+from games.models import Game, Move, Result, Seat, Table
 from games.services import notifications
 
 
@@ -88,6 +88,28 @@ class MoveInline(ReadOnlyMixin, admin.TabularInline[Move, Game]):
     fields = readonly_fields = ("seq", "turn_number", "seat", "by", "user", "action", "created_at")
 
 
+class ResultInline(ReadOnlyMixin, admin.TabularInline[Result, Game]):
+    """Every result row of the game, superseded ones too (rulings change results through
+    games.services.results.supersede, never here)."""
+
+    model = Result
+    extra = 0
+    fk_name = "game"
+    fields = readonly_fields = (
+        "seat",
+        "member",
+        "score",
+        "rack_value",
+        "place",
+        "is_winner",
+        "source",
+        "supersedes",
+        "reason",
+        "decided_by",
+        "created_at",
+    )
+
+
 @admin.register(Game)
 class GameAdmin(ReadOnlyMixin, admin.ModelAdmin[Game]):
     """Games change only through moves (games.services); the admin only shows them."""
@@ -96,4 +118,4 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin[Game]):
     list_filter = ["status"]
     # The seed and the cached state hold every rack and the pool order.
     exclude = ["seed", "state"]
-    inlines = [MoveInline]
+    inlines = [ResultInline, MoveInline]
