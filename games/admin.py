@@ -7,7 +7,7 @@ from django.forms import BaseModelFormSet, ModelForm
 from django.http import HttpRequest
 from django.utils import timezone
 
-from games.models import Game, Move, Seat, Table
+from games.models import Game, Move, Result, Seat, Table
 from games.services import notifications
 
 
@@ -51,7 +51,7 @@ class TableAdmin(admin.ModelAdmin[Table]):
     # The round seed and the round (which holds it) would let an admin deal the games.
     exclude = ["round_seed", "round"]
     # The status moves only through the games' services (a round starts, ends).
-    readonly_fields = ["status", "ruleset", "standings", "winner_seat", "started_at", "finished_at"]
+    readonly_fields = ["status", "ruleset", "started_at", "finished_at"]
     raw_id_fields = ["creator"]
 
     def has_change_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
@@ -94,6 +94,28 @@ class MoveInline(ReadOnlyMixin, admin.TabularInline[Move, Game]):
     fields = readonly_fields = ("seq", "turn_number", "seat", "by", "user", "action", "created_at")
 
 
+class ResultInline(ReadOnlyMixin, admin.TabularInline[Result, Game]):
+    """Every result row of the game, superseded ones too (rulings change results through
+    games.services.results.supersede, never here)."""
+
+    model = Result
+    extra = 0
+    fk_name = "game"
+    fields = readonly_fields = (
+        "seat",
+        "member",
+        "score",
+        "rack_value",
+        "place",
+        "is_winner",
+        "source",
+        "supersedes",
+        "reason",
+        "decided_by",
+        "created_at",
+    )
+
+
 @admin.register(Game)
 class GameAdmin(ReadOnlyMixin, admin.ModelAdmin[Game]):
     """Games change only through moves (games.services); the admin only shows them."""
@@ -102,4 +124,4 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin[Game]):
     list_filter = ["status"]
     # The seed and the cached state hold every rack and the pool order.
     exclude = ["seed", "state"]
-    inlines = [MoveInline]
+    inlines = [ResultInline, MoveInline]

@@ -20,13 +20,22 @@ turn waits when its task was lost, and the look-ahead of the sweep's queueing.
 ``GAMES_HELP_SECONDS``: the solver's time for a hint, "arrange for me" or a River take
 (2.0); ``GAMES_BOT_SECONDS``: for a bot's move (5.0). Past it the best play found so far
 is used, marked as not proven best.
+
+``GAMES_ROUND_SEED``: for tests only, a function of the table that gives a new round's
+seed (and so who starts it); unset, the seed is 128 random bits. The seed deals every
+game of the round: a site that set this would deal predictable games.
 """
 
 from __future__ import annotations
 
 import random
+import secrets
+from typing import TYPE_CHECKING
 
 from django.conf import settings
+
+if TYPE_CHECKING:
+    from games.models import Table
 
 DEFAULT_BOT_DELAY_SECONDS = (1.0, 2.5)
 
@@ -59,3 +68,9 @@ def help_seconds() -> float:
 
 def bot_seconds() -> float:
     return float(getattr(settings, "GAMES_BOT_SECONDS", 5.0))
+
+
+def new_round_seed(table: Table) -> str:
+    """The secret seed of ``table``'s new round."""
+    source = getattr(settings, "GAMES_ROUND_SEED", None)
+    return str(source(table)) if source is not None else secrets.token_hex(16)

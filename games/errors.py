@@ -93,3 +93,9 @@ class TableError(GameActionError):
     """A lobby request that cannot be granted (seat taken, table full, bad settings)."""
 
     code = "table"
+
+
+class InvalidRuling(GameActionError):
+    """A correction of a game's result that cannot be made (see services.results)."""
+
+    code = "invalid_ruling"

@@ -3,7 +3,9 @@
 A :class:`Table` is one round of games among 2-4 seats. Each :class:`Game` is one engine
 game; its state is cached as JSON (``GameState.to_dict()``: racks and pool order, so it
 is never rendered or sent) and can always be rebuilt from the seed and the append-only
-:class:`Move` log. A :class:`Draft` is the table a player is building during the turn.
+:class:`Move` log. A finished game's result is its :class:`Result` rows, one per seat
+(rulings supersede them; the round's standings are derived from the current ones). A
+:class:`Draft` is the table a player is building during the turn.
 
 Correspondence play adds a member's :class:`Vacation` (their correspondence clocks
 stand still), :class:`Notification` ("your turn", "time is running out", "you are
@@ -28,7 +30,7 @@ from engine.game import replay
 from engine.round import Round
 from engine.ruleset import Ruleset
 from engine.state import GameState
-from games.queries import GameQuerySet, MoveQuerySet, TableQuerySet
+from games.queries import GameQuerySet, MoveQuerySet, ResultQuerySet, TableQuerySet
 
 
 class Preset(models.TextChoices):
@@ -91,16 +93,11 @@ class Table(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     # Secret: with it and the move logs anyone could deal every game of the round.
     round_seed = models.CharField(max_length=64, blank=True)
+    # The round's schedule only; its results are the games' Result rows.
     round = models.JSONField(
-        null=True, blank=True, help_text="engine.round.Round.to_dict(); holds the secret seed."
-    )
-    standings = models.JSONField(
         null=True,
         blank=True,
-        help_text='Seats best first once the round is over: [{"seat", "total", "wins"}].',
-    )
-    winner_seat = models.SmallIntegerField(
-        null=True, blank=True, help_text="The round's winner; empty while playing or if shared."
+        help_text="engine.round.Round.to_dict(), the schedule; holds the secret seed.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -123,7 +120,7 @@ class Table(models.Model):
         return Ruleset.from_dict(self.ruleset)
 
     def engine_round(self) -> Round | None:
-        """The round so far; ``None`` before the first game starts."""
+        """The round's schedule (seeds, starts); ``None`` before the first game starts."""
         return None if self.round is None else Round.from_dict(self.round)
 
 
@@ -241,8 +238,9 @@ class Game(models.Model):
         "(and for live games and bots).",
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    # How the game ended as played (the engine's record, equal to the replay's); what
+    # it counts for in the round is its current Result rows, which a ruling may change.
     outcome = models.JSONField(null=True, blank=True, help_text="engine Outcome.to_dict().")
-    winner_seat = models.SmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -356,6 +354,103 @@ class Move(models.Model):
 
     def engine_action(self) -> Action:
         return action_from_dict(self.action)
+
+
+class ResultLogError(Exception):
+    """Somebody tried to change or delete a result row (supersede it instead)."""
+
+
+class Result(models.Model):
+    """What one seat scored in one finished game: the only record of a game's result.
+
+    A played game gets one row per seat (``source`` played) when it ends. A correction
+    (a moderator's ruling, a league's adjudication) never changes a row: it writes new
+    rows, each ``supersedes`` the seat's row it replaces, which stays for the audit.
+    The *current* row of a seat is the one nothing supersedes; the round's totals,
+    standings and winner are derived from current rows (:mod:`games.queries`).
+
+    Why the chain and not a "current" flag: a flag has to be cleared on the old row (an
+    update, so rows would not be append-only) and the database can only say "at most
+    one" flagged row. Here rows are only ever inserted, and the constraints make each
+    (game, seat) one chain: a single original row (the partial unique constraint), each
+    row superseded at most once (``supersedes`` is unique), and, on PostgreSQL, a row
+    supersedes only an older row of its own game and seat (constraints added by the
+    migration), so every chain has exactly one current row at its end.
+    """
+
+    class Source(models.TextChoices):
+        PLAYED = "played", "Played"
+        RULING = "ruling", "Ruling"
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="results")
+    seat = models.PositiveSmallIntegerField()
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="results",
+        help_text="The member who played the seat; empty for a bot.",
+    )
+    score = models.IntegerField(help_text="What the game adds to the seat's round total.")
+    rack_value = models.PositiveIntegerField(help_text="The value left on the seat's rack.")
+    place = models.PositiveSmallIntegerField(help_text="The seat's place in the game, from 1.")
+    is_winner = models.BooleanField(default=False)
+    source = models.CharField(max_length=16, choices=Source.choices)
+    supersedes = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="superseded_by",
+        help_text="The row of the same game and seat that this one replaces.",
+    )
+    reason = models.TextField(blank=True, help_text="Why a ruling changed the result.")
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Who made the ruling (empty for a played result or an automatic one).",
+    )
+    created_at = models.DateTimeField()
+
+    objects = ResultQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["game", "seat", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "seat"],
+                condition=models.Q(supersedes__isnull=True),
+                name="games_result_one_original_per_seat",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(source="played", supersedes__isnull=True, reason="")
+                    | (
+                        ~models.Q(source="played")
+                        & models.Q(supersedes__isnull=False)
+                        & ~models.Q(reason="")
+                    )
+                ),
+                name="games_result_rulings_supersede_with_a_reason",
+            ),
+        ]
+        indexes = [models.Index(fields=["member", "game"], name="games_result_member")]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} seat {self.seat}: {self.score} ({self.source})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise ResultLogError("a result row is never changed: supersede it with a new one")
+        kwargs["force_insert"] = True
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise ResultLogError("a result row is never deleted: supersede it with a new one")
 
 
 class Draft(models.Model):

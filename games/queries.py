@@ -6,17 +6,20 @@ when called.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from django.db import models
-from django.db.models import F, OuterRef, Q, Subquery, Value
+from django.db.models import Count, F, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce, NullIf
+
+from engine.round import Tally
 
 if TYPE_CHECKING:
     from accounts.models import User
 
     # Named in the string type arguments of the base classes below.
-    from games.models import Game, Move, Table  # noqa: F401
+    from games.models import Game, Move, Result, Table  # noqa: F401
 
 
 class TableQuerySet(models.QuerySet["Table"]):
@@ -104,3 +107,75 @@ class MoveQuerySet(models.QuerySet["Move"]):
         from games.models import MoveLogError
 
         raise MoveLogError("the move log is append-only: moves cannot be deleted")
+
+
+class ResultQuerySet(models.QuerySet["Result"]):
+    """Result rows; a round's totals, wins, standings and winner are read from here.
+
+    Rows are never changed or deleted (see :class:`games.models.Result`): bulk changes
+    are refused. The round-level reads take the current rows of one table's games
+    (``Result.objects.current().of_table(table)``) and count them with the engine's
+    :class:`~engine.round.Tally`, so a page and the engine rank seats the same way.
+    """
+
+    def current(self) -> ResultQuerySet:
+        """The rows no ruling has superseded: one per seat of each finished game."""
+        return self.filter(superseded_by__isnull=True)
+
+    def of_table(self, table: Table | int) -> ResultQuerySet:
+        """Rows of the games of ``table``'s round."""
+        return self.filter(game__table=table)
+
+    def of_game(self, game: Game | int) -> ResultQuerySet:
+        return self.filter(game=game)
+
+    def tally(self, table: Table) -> Tally:
+        """Totals and wins by seat over these rows, ranked by ``table``'s rules."""
+        return self.tallies([table])[table.pk]
+
+    def tallies(self, tables: Iterable[Table]) -> dict[int, Tally]:
+        """:meth:`tally` of each of ``tables`` (by pk), in one query."""
+        rules = {t.pk: t.engine_ruleset() for t in tables}
+        totals = {pk: [0] * r.players for pk, r in rules.items()}
+        wins = {pk: [0] * r.players for pk, r in rules.items()}
+        rows = (
+            self.filter(game__table__in=list(rules))
+            .order_by()
+            .values("game__table", "seat")
+            .annotate(total=Sum("score"), won=Count("pk", filter=Q(is_winner=True)))
+        )
+        for row in rows:
+            totals[row["game__table"]][row["seat"]] = row["total"]
+            wins[row["game__table"]][row["seat"]] = row["won"]
+        return {
+            pk: Tally(r.score_mode, tuple(totals[pk]), tuple(wins[pk])) for pk, r in rules.items()
+        }
+
+    def totals(self, table: Table) -> tuple[int, ...]:
+        """Each seat's cumulative score."""
+        return self.tally(table).totals
+
+    def wins(self, table: Table) -> tuple[int, ...]:
+        """Games won by each seat."""
+        return self.tally(table).wins
+
+    def standings(self, table: Table) -> tuple[int, ...]:
+        """Seats best first (see :class:`~engine.round.Tally` for ties)."""
+        return self.tally(table).standings
+
+    def winner(self, table: Table) -> int | None:
+        """The round's winner: ``None`` until the round is over, or if first place is
+        shared."""
+        if table.status != "finished":
+            return None
+        return self.tally(table).winner
+
+    def update(self, **kwargs: Any) -> NoReturn:
+        from games.models import ResultLogError
+
+        raise ResultLogError("result rows are never changed: supersede them")
+
+    def delete(self) -> NoReturn:
+        from games.models import ResultLogError
+
+        raise ResultLogError("result rows are never deleted: supersede them")

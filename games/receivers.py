@@ -71,6 +71,13 @@ def push_seat_handed_to_bot(sender: type, game_id: int, user_id: int, **kwargs: 
     live.publish_user(user_id)
 
 
+def push_results(sender: type, table_id: int, **kwargs: Any) -> None:
+    """A ruling changed a game's result: the pages of the table's games show the round's
+    totals (and the game its result) again. No game moved, so no version changed."""
+    for game_id in Game.objects.filter(table_id=table_id).values_list("pk", flat=True):
+        live.publish_clock(game_id)
+
+
 def push_user(sender: type, user_id: int, **kwargs: Any) -> None:
     """The member's header (notifications, games awaiting them) changed."""
     live.publish_user(user_id)
@@ -188,6 +195,7 @@ RECEIVERS: list[tuple[Signal, Callable[..., None]]] = [
     (signals.notification_created, push_user),
     (signals.notification_created, email_notification),
     (signals.draft_saved, push_draft),
+    (signals.results_superseded, push_results),
 ]
 
 

@@ -36,9 +36,9 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from accounts.models import User
-from engine.state import Outcome
+from engine.state import Termination
 from engine.views import PlayerView, spectator_view, view_for
-from games.models import Game, Seat
+from games.models import Game, Result, Seat
 from games.services.clock import game_clock
 from games.services.drafts import DraftView, read_draft
 
@@ -63,7 +63,19 @@ class PublicGame:
     turn_deadline: datetime | None
     turn_seconds: int
     is_over: bool
-    outcome: Outcome | None
+    result: PublicResult | None
+
+
+@dataclass(frozen=True)
+class PublicResult:
+    """A finished game's result as it counts now (its current result rows, ``ruled``
+    when a ruling changed them) and how it ended as played (``termination``)."""
+
+    termination: Termination
+    winner: int | None
+    rack_values: tuple[int, ...]
+    scores: tuple[int, ...]
+    ruled: bool
 
 
 @dataclass(frozen=True)
@@ -99,10 +111,11 @@ def game_context(game: Game, user: User | None, seats: list[Seat] | None = None)
     draft: DraftView | None = None
     if user is not None and me is not None and not game.is_over and game.current_seat == me:
         draft = read_draft(game, user, me)
+    totals = Result.objects.current().of_table(game.table_id).totals(game.table)
     return {
         "game": _public(game),
         "view": view,
-        "seats": _seats(game, view, seats, me),
+        "seats": _seats(game, view, seats, me, totals),
         "me": me,
         "draft": draft,
         "clock": game_clock(game, timezone.now(), state.dropped, seats),
@@ -121,7 +134,7 @@ def render_live_fragments(game: Game, user: User | None, seats: list[Seat] | Non
 def render_building_notice(game: Game, seat: int) -> str:
     """The out-of-band notice that ``seat`` is building a move."""
     seats = table_seats(game)
-    infos = _seats(game, spectator_view(game.engine_state()), seats, me=None)
+    infos = _seats(game, spectator_view(game.engine_state()), seats, None, (0,) * len(seats))
     info = next((s for s in infos if s.number == seat), None)
     if info is None:
         return ""
@@ -141,13 +154,30 @@ def _public(game: Game) -> PublicGame:
         turn_deadline=game.turn_deadline,
         turn_seconds=game.table.turn_seconds,
         is_over=game.is_over,
-        outcome=None if game.outcome is None else Outcome.from_dict(game.outcome),
+        result=_result(game),
     )
 
 
-def _seats(game: Game, view: PlayerView, seats: list[Seat], me: int | None) -> list[SeatInfo]:
-    round_ = game.table.engine_round()
-    totals = round_.totals if round_ is not None else (0,) * len(seats)
+def _result(game: Game) -> PublicResult | None:
+    if game.outcome is None:
+        return None
+    rows = list(Result.objects.current().of_game(game).order_by("seat"))
+    if not rows:
+        return None
+    return PublicResult(
+        termination=Termination(game.outcome["termination"]),
+        winner=next((row.seat for row in rows if row.is_winner), None),
+        rack_values=tuple(row.rack_value for row in rows),
+        scores=tuple(row.score for row in rows),
+        ruled=any(row.source != Result.Source.PLAYED for row in rows),
+    )
+
+
+def _seats(
+    game: Game, view: PlayerView, seats: list[Seat], me: int | None, totals: tuple[int, ...]
+) -> list[SeatInfo]:
+    """The seats as ``me`` sees them; ``totals``: the round's totals by seat (the
+    building notice shows none)."""
     return [
         SeatInfo(
             number=seat.number,

@@ -72,6 +72,14 @@ round_finished = Signal()
 
 ``table_id``; ``winner_seat``: the seat that won the round, or ``None``."""
 
+results_superseded = Signal()
+"""A ruling (a moderator's, a league's adjudication) replaced result rows of a finished
+game (sender: ``Result``); the round's totals, standings and winner, read from the
+current rows, follow from it. The game's moves and state are unchanged.
+
+``game_id``, ``table_id``; ``seats``: the seats whose rows were replaced; ``source``:
+the new rows' source (a :class:`~games.models.Result.Source` value)."""
+
 seat_handed_to_bot = Signal()
 """A player forfeited by running out of time too often and a bot took their seat for
 the rest of the round (sender: ``Seat``).

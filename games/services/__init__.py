@@ -13,7 +13,9 @@ player; when one is raised nothing has changed.
 Modules, by idea: :mod:`.locking` (the row locks and the checks made under them; a
 leaf that imports no service), :mod:`.lobby` (tables and seats), :mod:`.turns` (moves by players,
 bots and the turn clock), :mod:`.drafts` (the turn in progress), :mod:`.rounds`
-(games of a round, standings), :mod:`.core` (the locked path every move takes).
+(games of a round), :mod:`.results` (a game's result rows: played, or superseded by a
+ruling; the round's standings are read from them), :mod:`.core` (the locked path every
+move takes).
 Correspondence play: :mod:`.clock` (deadlines, banks), :mod:`.sweeps` (due turns),
 :mod:`.abandonment` (timeouts in a row, forfeits, resigning), :mod:`.vacations`,
 :mod:`.notifications`, :mod:`.your_move`.

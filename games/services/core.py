@@ -10,7 +10,7 @@ committed.
 What the move itself makes true is written here, in its transaction: the log entry, the
 state, the clock of the turn it ends and of the one it starts, the mover's record (their
 timeouts in a row, a vacation their move ends), the turn's drafts, and when the game
-ends the round's score and the next game's row. Everything that merely follows from it
+ends its result rows and the next game's row. Everything that merely follows from it
 (pushes, tasks, notifications) hears of it through :mod:`games.signals` after commit.
 """
 
@@ -35,7 +35,7 @@ from games.services.locking import (
     lock_game_if_free,
     seat_of,
 )
-from games.services.rounds import record_finished_game
+from games.services.results import record_played
 from games.services.vacations import end_vacation_on_move
 
 __all__ = [
@@ -126,16 +126,10 @@ def commit_action(
             game_id=game.pk,
             table_id=game.table_id,
             number=game.number,
-            winner_seat=game.winner_seat,
+            winner_seat=after.outcome.winner if after.outcome is not None else None,
         )
-        next_game = record_finished_game(game, after, now)
-        if next_game is None:
-            signals.send_after_commit(
-                signals.round_finished,
-                Table,
-                table_id=game.table_id,
-                winner_seat=game.table.winner_seat,
-            )
+        # The result rows, then the round: the next game, or the table finished.
+        record_played(game, after, now)
     elif turn_changed:
         announce_turn(game)
     return game
@@ -166,7 +160,6 @@ def store_state(game: Game, state: GameState, now: datetime) -> None:
         game.current_seat = None
         game.turn_deadline = game.turn_reminder_at = None
         game.outcome = state.outcome.to_dict()
-        game.winner_seat = state.outcome.winner
         game.finished_at = now
     elif turn_changed:
         game.current_seat = state.current_player

@@ -8,19 +8,19 @@ never is: a frame carries the pool's size only.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.actions import Discard, Draw, Pass, Play, Table, TakeFromRiver, Timeout
 from engine.game import GameError, apply, new_game
-from engine.round import Round
+from engine.round import Tally
 from engine.ruleset import Ruleset
 from engine.sets import Reading, readings
 from engine.state import GameState, Outcome
 from engine.tiles import Tile, format_tiles, parse_tiles
 from games.errors import NotFound
-from games.models import Game, Move, Seat
+from games.models import Game, Move, Result, Seat
 from games.models import Table as TableModel
 
 
@@ -241,7 +241,8 @@ def seat_names(table_id: int) -> list[str]:
 
 @dataclass(frozen=True)
 class ScoreRow:
-    """One game of the round: its scores by seat once it is over."""
+    """One game of the round: its scores by seat once it is over (its current result
+    rows: ``ruled`` when a ruling has changed them since the game was played)."""
 
     game_id: int
     number: int
@@ -249,6 +250,7 @@ class ScoreRow:
     winner: int | None
     scores: tuple[int, ...] | None
     rack_values: tuple[int, ...] | None
+    ruled: bool = False
 
 
 @dataclass(frozen=True)
@@ -273,47 +275,52 @@ class Scoreboard:
 
 
 def scoreboard(table: TableModel) -> Scoreboard:
-    """The round so far: each game's scores, the totals and the standings."""
+    """The round so far: each game's scores, the totals and the standings, all read
+    from the games' current result rows."""
     names = tuple(seat_names(table.pk))
-    rows = []
-    for game in table.games.order_by("number"):
-        outcome = None if game.outcome is None else Outcome.from_dict(game.outcome)
-        rows.append(
-            ScoreRow(
-                game_id=game.pk,
-                number=game.number,
-                is_over=game.is_over,
-                winner=None if outcome is None else outcome.winner,
-                scores=None if outcome is None else outcome.scores,
-                rack_values=None if outcome is None else outcome.rack_values,
-            )
-        )
-    round_ = table.engine_round()
-    totals = round_.totals if round_ is not None else (0,) * len(names)
+    results = Result.objects.current().of_table(table)
+    by_game: dict[int, list[Result]] = defaultdict(list)
+    for row in results.order_by("game", "seat"):
+        by_game[row.game_id].append(row)
+    rows = [
+        _score_row(game.pk, game.number, game.is_over, by_game.get(game.pk, []))
+        for game in table.games.order_by("number")
+    ]
+    tally = results.tally(table)
+    is_over = table.status == TableModel.Status.FINISHED
+    winner = tally.winner if is_over else None
     return Scoreboard(
         names=names,
         rows=tuple(rows),
-        totals=totals,
-        standings=_standings(round_, names),
+        totals=tally.totals,
+        standings=_standings(tally, names) if table.round is not None else (),
         games_in_round=table.games_in_round,
-        is_over=table.status == TableModel.Status.FINISHED,
-        winner_name=None if table.winner_seat is None else names[table.winner_seat],
+        is_over=is_over,
+        winner_name=None if winner is None else names[winner],
         penalty_only=table.engine_ruleset().score_mode == "penalty_only",
     )
 
 
-def _standings(round_: Round | None, names: Sequence[str]) -> tuple[Standing, ...]:
-    if round_ is None:
-        return ()
-    standings = []
-    place = 0
-    previous: tuple[int, int] | None = None
-    for index, seat in enumerate(round_.standings):
-        key = (round_.totals[seat], round_.wins[seat])
-        if key != previous:
-            place, previous = index + 1, key
-        standings.append(Standing(seat, names[seat], round_.totals[seat], round_.wins[seat], place))
-    return tuple(standings)
+def _score_row(game_id: int, number: int, is_over: bool, results: list[Result]) -> ScoreRow:
+    if not results:
+        return ScoreRow(game_id, number, is_over, None, None, None)
+    return ScoreRow(
+        game_id=game_id,
+        number=number,
+        is_over=is_over,
+        winner=next((r.seat for r in results if r.is_winner), None),
+        scores=tuple(r.score for r in results),
+        rack_values=tuple(r.rack_value for r in results),
+        ruled=any(r.source != Result.Source.PLAYED for r in results),
+    )
+
+
+def _standings(tally: Tally, names: Sequence[str]) -> tuple[Standing, ...]:
+    places = tally.places
+    return tuple(
+        Standing(seat, names[seat], tally.totals[seat], tally.wins[seat], places[seat])
+        for seat in tally.standings
+    )
 
 
 def _tiles(tiles: Counter[Tile]) -> str:

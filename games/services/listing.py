@@ -13,8 +13,9 @@ from datetime import datetime
 from django.db.models import Q
 
 from accounts.models import User
+from engine.round import Tally
 from engine.ruleset import Ruleset
-from games.models import Game, Seat, Table
+from games.models import Game, Result, Seat, Table
 from games.queries import TableQuerySet
 from games.rules_summary import RulesSummary, rules_summary
 
@@ -92,15 +93,18 @@ class TableSummary:
         return sum(1 for seat in self.seats if not seat.is_filled)
 
 
-def table_summary(table: Table, user: User) -> TableSummary:
-    """``table`` as ``user`` sees it in a list or on its page (seats prefetched or not)."""
+def table_summary(table: Table, user: User, tally: Tally | None = None) -> TableSummary:
+    """``table`` as ``user`` sees it in a list or on its page (seats prefetched or not).
+    ``tally``: the round's, if already read (a list reads all its tables' at once)."""
     seats = sorted(table.seats.all(), key=lambda seat: seat.number)
     seated = any(s.user_id == user.pk and s.kind == Seat.Kind.PLAYER for s in seats)
     may_sit = table.status == Table.Status.OPEN and not seated
     summaries = tuple(_seat(seat, user, may_sit) for seat in seats)
     winner = None
-    if table.winner_seat is not None:
-        winner = next((s.name for s in summaries if s.number == table.winner_seat), None)
+    if table.status == Table.Status.FINISHED:
+        if tally is None:
+            tally = Result.objects.current().of_table(table).tally(table)
+        winner = next((s.name for s in summaries if s.number == tally.winner), None)
     current = table.games.order_by("-number").values_list("pk", flat=True).first()
     return TableSummary(
         id=table.pk,
@@ -151,8 +155,10 @@ def _seated(user: User) -> Q:
 
 
 def _summaries(tables: TableQuerySet, user: User) -> list[TableSummary]:
-    tables = tables.with_seats().select_related("creator")
-    return [table_summary(table, user) for table in tables[:LIST_LIMIT]]
+    listed = list(tables.with_seats().select_related("creator")[:LIST_LIMIT])
+    finished = [table for table in listed if table.status == Table.Status.FINISHED]
+    tallies = Result.objects.current().tallies(finished) if finished else {}
+    return [table_summary(table, user, tallies.get(table.pk)) for table in listed]
 
 
 def my_games(user: User) -> list[GameSummary]:

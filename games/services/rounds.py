@@ -1,27 +1,27 @@
-"""A table's round: starting its games one after another and keeping the score.
+"""A table's round: starting its games one after another, and closing it.
 
-The round is the engine's :class:`~engine.round.Round`, stored as JSON on the table:
-it derives each game's seed from the table's secret round seed, rotates the starting
-player, adds up the scores and names the winner. These functions run inside the
-transaction of the move (or the join) that triggers them; a new game and its first turn
-are announced after commit (:mod:`games.signals`).
+The round's schedule is the engine's :class:`~engine.round.Round`, stored as JSON on the
+table: it derives each game's seed from the table's secret round seed and rotates the
+starting player. Its results are the games' result rows (:mod:`.results`), from which
+the totals, standings and winner are read. These functions run inside the transaction
+of the move (or the join) that triggers them; a new game and its first turn, and the
+end of the round, are announced after commit (:mod:`games.signals`).
 """
 
 from __future__ import annotations
 
-import secrets
 from datetime import datetime
 
 from engine.round import Round
-from engine.state import GameState
 from games import signals
-from games.models import Game, Table
+from games.conf import new_round_seed
+from games.models import Game, Result, Table
 from games.services.clock import announce_turn, start_turn_clock
 
 
 def start_round(table: Table, now: datetime) -> Game:
     """Begin the round of a full table (locked by the caller) with its first game."""
-    table.round_seed = secrets.token_hex(16)
+    table.round_seed = new_round_seed(table)
     round_ = Round.start(table.engine_ruleset(), table.round_seed, table.games_in_round)
     table.round = round_.to_dict()
     table.status = Table.Status.PLAYING
@@ -29,45 +29,44 @@ def start_round(table: Table, now: datetime) -> Game:
     table.save()
     # Every seat starts the round with a full time bank and a clean record.
     table.seats.update(bank_seconds=table.time_bank_seconds, timeouts_in_a_row=0)
-    return _start_game(table, round_, now)
+    return _start_game(table, round_, 0, None, now)
 
 
-def record_finished_game(game: Game, state: GameState, now: datetime) -> Game | None:
-    """Add a finished game to its round; start the next game, or close the table.
+def game_recorded(table: Table, game: Game, now: datetime) -> Game | None:
+    """Go on after ``game``'s result is written: start the round's next game, or finish
+    the table after its last. ``table`` is locked by the caller (after the game).
 
     Returns the next game, or ``None`` when the round is over.
     """
-    # The table row is locked after the game row, the order every writer follows, so
-    # two writers never wait on each other in a cycle.
-    table = Table.objects.select_for_update().get(pk=game.table_id)
-    # The game carries its table as this move leaves it (the answer shows the round).
-    game.table = table
-    round_ = Round.from_dict(table.round or {}).record(state)
-    table.round = round_.to_dict()
-    if not round_.is_over:
-        table.save()
-        return _start_game(table, round_, now)
-    totals, wins = round_.totals, round_.wins
-    table.standings = [
-        {"seat": seat, "total": totals[seat], "wins": wins[seat]} for seat in round_.standings
-    ]
-    table.winner_seat = round_.winner
+    round_ = table.engine_round()
+    if round_ is None:
+        raise ValueError(f"table {table.pk} has no round")
+    index = game.number - 1
+    if not round_.is_last(index):
+        return _start_game(table, round_, index + 1, game.starting_seat, now)
     table.status = Table.Status.FINISHED
     table.finished_at = now
-    table.save()
+    table.save(update_fields=["status", "finished_at"])
+    signals.send_after_commit(
+        signals.round_finished,
+        Table,
+        table_id=table.pk,
+        winner_seat=Result.objects.current().of_table(table).winner(table),
+    )
     return None
 
 
-def _start_game(table: Table, round_: Round, now: datetime) -> Game:
-    index = len(round_.results)
-    state = round_.next_game()
+def _start_game(
+    table: Table, round_: Round, index: int, previous_starter: int | None, now: datetime
+) -> Game:
+    state = round_.game(index, previous_starter)
     game = Game(
         table=table,
         number=index + 1,
         ruleset=state.ruleset.to_dict(),
         seed=round_.game_seed(index),
         starting_seat=state.starting_player,
-        start_drawn=round_.next_starting_player() is None,
+        start_drawn=index == 0,
         state=state.to_dict(),
         version=0,
         turn_number=state.turn_number,

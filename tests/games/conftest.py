@@ -1,12 +1,14 @@
 from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 
 import pytest
 from django.test import override_settings
 
 from accounts.models import User
 from config.celery_app import app as celery_app
+from engine.round import Round
 from games import services
-from games.models import Game, Table
+from games.models import Game, Result, Table
 from games.services import SeatPlan
 from games.table_settings import TableSettings
 from tests.factories import UserFactory
@@ -32,21 +34,29 @@ def carol(db: None) -> User:
     return UserFactory(username="carol", display_name="Carol")
 
 
-def start_table(*players: User, **settings: object) -> Table:
-    """A table whose seats are taken by ``players`` in order; its round has started."""
+def start_table(*players: User, first: int | None = None, **settings: object) -> Table:
+    """A table whose seats are taken by ``players`` in order; its round has started,
+    with seat ``first`` to move (``None``: whoever the draw picks)."""
     table = services.create_table(
         players[0],
         TableSettings(**settings),
         [SeatPlan.taken_by(players[0]), *(SeatPlan.reserved_for(p) for p in players[1:])],
     )
-    for player in players[1:]:
-        services.join_table(table.pk, player)
+    with nullcontext() if first is None else seat_starts(first):
+        for player in players[1:]:
+            services.join_table(table.pk, player)
     table.refresh_from_db()
     return table
 
 
 def current_game(table: Table) -> Game:
     return table.games.order_by("-number").first()  # type: ignore[return-value]
+
+
+def winner_of(game: Game) -> int | None:
+    """The seat that wins ``game`` by its current result rows (``None``: nobody)."""
+    rows = Result.objects.current().of_game(game).filter(is_winner=True)
+    return rows.values_list("seat", flat=True).first()
 
 
 @pytest.fixture
@@ -59,3 +69,20 @@ def game(alice: User, bob: User) -> Game:
 def position(game: Game) -> Game:
     """The mover holds RACK (their initial meld done) and the table is TABLE."""
     return set_position(game, TABLE, RACK)
+
+
+def seed_where_seat_starts(table: Table, seat: int) -> str:
+    """A round seed under which ``seat`` wins the draw for the first game's start."""
+    ruleset = table.engine_ruleset()
+    for n in range(1000):
+        seed = f"seat-{seat}-starts-{n}"
+        if Round.start(ruleset, seed, table.games_in_round).game(0).starting_player == seat:
+            return seed
+    raise AssertionError(f"no seed found where seat {seat} starts")
+
+
+@contextmanager
+def seat_starts(seat: int) -> Iterator[None]:
+    """Rounds started meanwhile begin with ``seat``'s turn (their seed is pinned)."""
+    with override_settings(GAMES_ROUND_SEED=lambda table: seed_where_seat_starts(table, seat)):
+        yield

@@ -12,10 +12,10 @@ from engine.actions import Action
 from engine.state import GameState
 from games import services, tasks
 from games.errors import GameFinished, InvalidMove, NotSeated
-from games.models import Game, Move, Seat, Table
+from games.models import Game, Move, Result, Seat, Table
 from games.rendering import game_context
 from games.services.abandonment import resign
-from tests.games.conftest import current_game, start_table
+from tests.games.conftest import current_game, start_table, winner_of
 from tests.games.players import simple_action, user_at
 
 pytestmark = pytest.mark.django_db
@@ -110,7 +110,7 @@ def test_the_third_timeout_in_a_row_forfeits_a_two_player_game(alice: User, bob:
         (first, Move.By.TIMEOUT, "forfeit"),
     ]
     assert game.outcome is not None
-    assert (game.outcome["termination"], game.winner_seat) == ("forfeit", other)
+    assert (game.outcome["termination"], winner_of(game)) == ("forfeit", other)
     assert game.outcome["scores"][first] < 0 < game.outcome["scores"][other]
     assert game.replay_state() == game.engine_state()
 
@@ -150,10 +150,10 @@ def test_the_round_and_its_scores_follow_a_forfeit(alice: User, bob: User) -> No
     run_out(game, clock)
 
     table = Table.objects.get(pk=game.table_id)
-    round_ = table.engine_round()
-    assert round_ is not None and len(round_.results) == 1
-    assert round_.wins[1 - gone] == 1
-    assert round_.totals[gone] < 0
+    results = Result.objects.current().of_table(table)
+    assert results.count() == 2
+    assert results.wins(table)[1 - gone] == 1
+    assert results.totals(table)[gone] < 0
     second = current_game(table)
     assert (second.number, second.is_over) == (2, False)
     # A forfeit is of one game: the player is dealt in again and counts from nought.
@@ -213,7 +213,7 @@ def test_a_player_resigns_on_their_turn_and_the_other_wins(alice: User, bob: Use
     assert (move.by, move.user, move.action) == (Move.By.USER, mover, {"type": "resign"})
     assert game.outcome is not None
     assert game.outcome["termination"] == "resignation"
-    assert game.winner_seat == 1 - move.seat
+    assert winner_of(game) == 1 - move.seat
 
 
 def test_a_player_may_resign_while_another_is_to_move(alice: User, bob: User, carol: User) -> None:

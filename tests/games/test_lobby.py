@@ -9,7 +9,7 @@ from games.models import Game, Seat, Table
 from games.services import SeatPlan
 from games.table_settings import TableSettings
 from tests.factories import UserFactory
-from tests.games.conftest import start_table
+from tests.games.conftest import current_game, start_table
 
 pytestmark = pytest.mark.django_db
 
@@ -208,3 +208,15 @@ def test_the_database_refuses_a_seat_whose_kind_does_not_match(alice: User) -> N
 
     with pytest.raises(IntegrityError), transaction.atomic():
         Seat.objects.filter(table=table, number=1).update(kind="bot")
+
+
+def test_a_rounds_seed_is_random_unless_a_test_pins_who_starts(alice: User, bob: User) -> None:
+    drawn = [start_table(alice, bob).round_seed for _ in range(2)]
+    assert all(re.fullmatch(r"[0-9a-f]{32}", seed) for seed in drawn)
+    assert drawn[0] != drawn[1]
+
+    for seat in (0, 1):
+        table = start_table(alice, bob, first=seat)
+        game = current_game(table)
+        assert game.current_seat == game.starting_seat == seat
+        assert table.round_seed.startswith(f"seat-{seat}-starts-")

@@ -11,6 +11,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from accounts.models import User
+from engine.ruleset import Ruleset
 from games.models import Game, Notification, Table
 from tests.games.conftest import current_game, start_table
 
@@ -129,3 +130,106 @@ def old_game(old: Any) -> tuple[Any, Any]:
         turn_started_at=timezone.now(),
     )
     return game, player
+
+
+# --- 0005: results have one owner -------------------------------------------------------
+
+RESULTS = ("games", "0005_results")
+BEFORE_RESULTS = ("games", "0004_notifications_general")
+
+
+def table_then(apps: Any, creator: Any, players: int, **fields: Any) -> Any:
+    """A table as the services wrote it before 0005, with its seats."""
+    rules = Ruleset(players=players).to_dict()
+    table = apps.get_model("games", "Table").objects.create(
+        creator=creator,
+        ruleset=rules,
+        turn_seconds=60,
+        games_in_round=2,
+        round_seed="secret",
+        round={"ruleset": rules, "seed": "secret", "games": 2, "results": []},
+        **fields,
+    )
+    return table
+
+
+def game_then(apps: Any, table: Any, number: int, outcome: dict[str, Any] | None) -> Any:
+    finished = outcome is not None
+    return apps.get_model("games", "Game").objects.create(
+        table=table,
+        number=number,
+        ruleset=table.ruleset,
+        seed=f"secret:{number}",
+        starting_seat=number - 1,
+        state={"outcome": outcome},
+        turn_started_at=timezone.now(),
+        status="finished" if finished else "playing",
+        outcome=outcome,
+        winner_seat=None if outcome is None else outcome["winner"],
+        finished_at=timezone.now() if finished else None,
+    )
+
+
+def outcome(winner: int | None, racks: list[int], scores: list[int]) -> dict[str, Any]:
+    return {"termination": "went_out", "winner": winner, "rack_values": racks, "scores": scores}
+
+
+def test_0005_writes_a_played_row_per_seat_of_every_finished_game(migrator: Any) -> None:
+    old = migrator.apply_initial_migration(BEFORE_RESULTS)
+    users = old.apps.get_model("accounts", "User").objects
+    alice, bob = users.create(username="alice"), users.create(username="bob")
+    table = table_then(old.apps, alice, 3, status="finished", winner_seat=2, standings=[])
+    seats = old.apps.get_model("games", "Seat").objects
+    seats.create(table=table, number=0, kind="player", user=alice)
+    seats.create(table=table, number=1, kind="bot", bot_level="easy")
+    seats.create(table=table, number=2, kind="player", user=bob)
+    first = game_then(old.apps, table, 1, outcome(2, [5, 7, 0], [-5, -7, 12]))
+    # A game whose outcome was only in its state (the column is the copy).
+    second = game_then(old.apps, table, 2, None)
+    second.status = "finished"
+    second.state = {"outcome": outcome(2, [1, 0, 4], [-1, 0, 1])}
+    second.save()
+    playing = game_then(old.apps, table_then(old.apps, bob, 2, status="playing"), 1, None)
+
+    new = migrator.apply_tested_migration(RESULTS)
+
+    Result = new.apps.get_model("games", "Result")
+    rows = [
+        (r.game_id, r.seat, r.member_id, r.score, r.rack_value, r.place, r.is_winner, r.source)
+        for r in Result.objects.order_by("game_id", "seat")
+    ]
+    assert rows == [
+        (first.pk, 0, alice.pk, -5, 5, 2, False, "played"),
+        (first.pk, 1, None, -7, 7, 3, False, "played"),
+        (first.pk, 2, bob.pk, 12, 0, 1, True, "played"),
+        (second.pk, 0, alice.pk, -1, 1, 3, False, "played"),
+        (second.pk, 1, None, 0, 0, 2, False, "played"),
+        (second.pk, 2, bob.pk, 1, 4, 1, True, "played"),
+    ]
+    assert not Result.objects.filter(game_id=playing.pk).exists()
+    Table = new.apps.get_model("games", "Table")
+    assert "results" not in Table.objects.get(pk=table.pk).round
+    columns = {f.name for f in Table._meta.get_fields()}
+    assert not {"standings", "winner_seat"} & columns
+    assert "winner_seat" not in {f.name for f in new.apps.get_model("games", "Game")._meta.fields}
+
+
+def test_0005_undone_brings_the_copies_back_from_the_played_results(migrator: Any) -> None:
+    old = migrator.apply_initial_migration(BEFORE_RESULTS)
+    alice = old.apps.get_model("accounts", "User").objects.create(username="alice")
+    table = table_then(old.apps, alice, 2, status="finished", winner_seat=None, standings=[])
+    game_then(old.apps, table, 1, outcome(1, [12, 0], [-12, 12]))
+    game_then(old.apps, table, 2, outcome(1, [0, 3], [3, -3]))
+    migrator.apply_tested_migration(RESULTS)
+
+    undone = migrator.apply_tested_migration(BEFORE_RESULTS)
+
+    table = undone.apps.get_model("games", "Table").objects.get(pk=table.pk)
+    assert table.winner_seat == 1
+    assert table.standings == [
+        {"seat": 1, "total": 9, "wins": 2},
+        {"seat": 0, "total": -9, "wins": 0},
+    ]
+    assert [r["outcome"]["scores"] for r in table.round["results"]] == [[-12, 12], [3, -3]]
+    games = undone.apps.get_model("games", "Game").objects.order_by("number")
+    assert [g.winner_seat for g in games] == [1, 1]

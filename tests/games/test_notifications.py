@@ -21,7 +21,7 @@ from games.services.your_move import next_your_move, your_move_games, your_move_
 from games.table_settings import TableSettings
 from tests.factories import UserFactory
 from tests.games.clocks import DAY, HOUR, T0, at
-from tests.games.conftest import current_game, start_table
+from tests.games.conftest import current_game, seat_starts, start_table
 from tests.games.players import user_at
 
 pytestmark = pytest.mark.django_db
@@ -102,8 +102,11 @@ def test_each_new_turn_tells_the_next_player_once(
     assert len(mailoutbox) == 2
 
 
-def test_live_games_and_bots_are_not_notified(alice: User, bob: User, at: Any) -> None:
-    with at(T0):
+@pytest.mark.parametrize(("first", "bot_moves"), [(0, 1), (1, 0)])
+def test_live_games_and_bots_are_not_notified(
+    alice: User, bob: User, at: Any, first: int, bot_moves: int
+) -> None:
+    with at(T0), seat_starts(first):
         start_table(alice, bob, turn_seconds=60)
         table = services.create_table(
             alice,
@@ -112,9 +115,11 @@ def test_live_games_and_bots_are_not_notified(alice: User, bob: User, at: Any) -
         )
     game = current_game(table)
 
-    users = set(turn_notices().values_list("user", flat=True))
-    assert users <= {alice.pk}
-    assert users == ({alice.pk} if game.current_seat == 1 else set())
+    # Whoever started, the bot's turn (played at once, when it started) told nobody;
+    # alice is told of her turn in the correspondence game only.
+    assert game.moves.filter(seat=0).count() == bot_moves
+    notes = [(n.user_id, n.subject, n.key) for n in turn_notices()]
+    assert notes == [(alice.pk, game, f"your_turn:game-{game.pk}:turn-{game.turn_number}")]
 
 
 # --- time is running out --------------------------------------------------------------

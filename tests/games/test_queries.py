@@ -5,7 +5,7 @@ from games import services
 from games.models import Game
 from games.services import SeatPlan
 from games.table_settings import TableSettings
-from tests.games.conftest import current_game, start_table
+from tests.games.conftest import current_game, seat_starts, start_table
 from tests.games.players import user_at
 
 pytestmark = pytest.mark.django_db
@@ -44,22 +44,27 @@ def test_an_invited_member_has_no_games_yet(alice: User, bob: User, carol: User)
     assert not Game.objects.played_by(carol).exists()
 
 
-def test_my_games_say_whose_turn_it_is(alice: User, bob: User) -> None:
-    game = current_game(start_table(alice, bob))
-    mover = user_at(game, game.current_seat or 0)
-    bot_game = current_game(
-        services.create_table(
-            alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.bot("strong")]
+@pytest.mark.parametrize("first", [0, 1])
+def test_my_games_say_whose_turn_it_is(alice: User, bob: User, first: int) -> None:
+    game = current_game(start_table(alice, bob, first=first))
+    mover = (alice, bob)[first]
+
+    row = Game.objects.active().played_by(alice).with_turn().get(pk=game.pk)
+
+    assert (row.turn_user_id, row.turn_name, row.turn_bot_level) == (mover.pk, str(mover), "")
+
+
+def test_a_bots_turn_is_named_by_its_level(alice: User) -> None:
+    with seat_starts(0):
+        bot_game = current_game(
+            services.create_table(
+                alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.bot("strong")]
+            )
         )
-    )
+    assert Game.objects.with_turn().get(pk=bot_game.pk).turn_name == "Alice"
 
-    rows = {g.pk: g for g in Game.objects.active().played_by(alice).with_turn()}
+    services.draw(bot_game.pk, alice, 0)
 
-    assert (rows[game.pk].turn_user_id, rows[game.pk].turn_name) == (mover.pk, str(mover))
-    assert rows[game.pk].turn_bot_level == ""
-    if rows[bot_game.pk].current_seat == 0:
-        assert rows[bot_game.pk].turn_name == "Alice"
-        services.draw(bot_game.pk, alice, 0)
     bot_row = Game.objects.with_turn().get(pk=bot_game.pk)
     assert (bot_row.turn_user_id, bot_row.turn_name, bot_row.turn_bot_level) == (
         None,

@@ -9,8 +9,9 @@ import time_machine
 
 from accounts.models import User
 from games import live, receivers, services, signals
-from games.models import Game, Notification, NotificationKind
+from games.models import Game, Notification, NotificationKind, Result
 from games.services import notifications
+from games.services.results import SeatCorrection, supersede
 from tests.games.clocks import HOUR, T0, at
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
@@ -59,6 +60,25 @@ def test_a_bot_taking_a_seat_shows_on_the_clock_and_in_the_leavers_header(
 
     assert (f"game-{game.pk}", {"type": "game.clock"}) in pushed
     assert (f"user-{leaver.pk}", live.USER_CHANGED) in pushed
+
+
+def test_a_ruling_refreshes_the_pages_of_every_game_of_the_round(
+    alice: User, bob: User, pushed: Pushes, django_capture_on_commit_callbacks: Any
+) -> None:
+    table = start_table(alice, bob, games_in_round=2)
+    first = current_game(table)
+    services.resign(first.pk, alice)
+    second = current_game(table)
+    pushed.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        supersede(first.pk, {0: SeatCorrection(score=9)}, Result.Source.RULING, "Recount", None)
+
+    # Neither game moved: the pages render afresh, not "changed to version V".
+    assert pushed == [
+        (f"game-{first.pk}", {"type": "game.clock"}),
+        (f"game-{second.pk}", {"type": "game.clock"}),
+    ]
 
 
 def test_a_turn_that_is_over_by_the_time_it_is_heard_of_notifies_nobody(

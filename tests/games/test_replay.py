@@ -9,9 +9,10 @@ import time_machine
 
 from accounts.models import User
 from engine.actions import Action
+from engine.round import GameScores, Tally
 from engine.state import GameState
 from games import services, tasks
-from games.models import Game, Seat, Table
+from games.models import Game, Result, Seat, Table
 from games.services import SeatPlan
 from games.table_settings import TableSettings
 from tests.factories import UserFactory
@@ -112,12 +113,17 @@ def test_a_round_plays_its_games_in_turn_and_ends_with_standings() -> None:
     assert [g.starting_seat for g in games] == [first, (first + 1) % 3, (first + 2) % 3]
     assert [g.start_drawn for g in games] == [True, False, False]
     assert len({g.seed for g in games}) == 3
-    round_ = table.engine_round()
-    assert round_ is not None and round_.is_over
-    totals = [sum(g.outcome["scores"][seat] for g in games) for seat in range(3)]  # type: ignore[index]
-    assert [row["total"] for row in sorted(table.standings, key=lambda r: r["seat"])] == totals  # type: ignore[arg-type]
-    assert [row["seat"] for row in table.standings] == list(round_.standings)  # type: ignore[union-attr]
-    assert table.winner_seat == round_.winner
+    # One played result row per game and seat; the round adds them up by the rules.
+    results = Result.objects.current().of_table(table)
+    assert results.filter(source=Result.Source.PLAYED).count() == 9
+    expected = Tally.of(
+        "zero_sum",
+        3,
+        [GameScores(tuple(g.outcome["scores"]), g.outcome["winner"]) for g in games],  # type: ignore[index]
+    )
+    assert results.totals(table) == expected.totals
+    assert results.standings(table) == expected.standings
+    assert results.winner(table) == expected.winner
 
 
 def test_the_next_game_of_a_round_starts_on_its_own_clock(

@@ -16,8 +16,9 @@ from django.dispatch import Signal
 from accounts.models import User
 from games import services, signals
 from games.errors import IllegalPlay
-from games.models import Game, Notification, NotificationKind, Seat, Table
+from games.models import Game, Notification, NotificationKind, Result, Seat, Table
 from games.services.abandonment import resign
+from games.services.results import SeatCorrection, supersede
 from games.services.vacations import plan_vacation
 from tests.games.clocks import HOUR, T0
 from tests.games.conftest import current_game, start_table
@@ -195,10 +196,11 @@ def test_the_last_game_finishes_the_round_once(
     game.refresh_from_db()
     table = Table.objects.get(pk=game.table_id)
 
+    # Alice (seat 0) resigned: Bob wins the game, and so the round of one game.
     assert heard.of("game_finished") == [
-        {"game_id": game.pk, "table_id": table.pk, "number": 1, "winner_seat": game.winner_seat}
+        {"game_id": game.pk, "table_id": table.pk, "number": 1, "winner_seat": 1}
     ]
-    assert heard.of("round_finished") == [{"table_id": table.pk, "winner_seat": table.winner_seat}]
+    assert heard.of("round_finished") == [{"table_id": table.pk, "winner_seat": 1}]
     assert not heard.of("turn_started")
     assert not heard.of("game_started")
 
@@ -343,3 +345,22 @@ def test_a_rolled_back_move_announces_nothing(alice: User, bob: User) -> None:
     finally:
         for signal in FACTS.values():
             signal.disconnect(dispatch_uid="test-rolled-back")
+
+
+def test_a_ruling_announces_the_results_it_superseded_after_commit(
+    alice: User, bob: User, heard: Heard, django_capture_on_commit_callbacks: Any
+) -> None:
+    game = current_game(start_table(alice, bob, games_in_round=1))
+    resign(game.pk, alice)
+    heard.clear()
+
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        supersede(game.pk, {0: SeatCorrection(score=7)}, Result.Source.RULING, "Recount", None)
+    assert not heard.names()
+    for callback in callbacks:
+        callback()
+
+    assert heard.of("results_superseded") == [
+        {"game_id": game.pk, "table_id": game.table_id, "seats": [0], "source": "ruling"}
+    ]
+    assert "round_finished" not in heard.names()

@@ -13,7 +13,7 @@ from games import services, tasks
 from games.models import Draft, Game, Move
 from games.services import NEW_SET, RACK, SeatPlan
 from games.table_settings import TableSettings
-from tests.games.conftest import current_game
+from tests.games.conftest import current_game, seat_starts
 from tests.games.players import simple_action, user_at
 from tests.games.positions import set_position
 
@@ -129,16 +129,19 @@ def test_a_committed_turn_schedules_its_timeout_at_its_deadline(
     assert calls == [(((game.pk, 2),), {"eta": game.turn_deadline})]
 
 
-def bot_table(alice: User, *levels: str, **settings: Any) -> Game:
+def bot_table(alice: User, *levels: str, first: int = 0, **settings: Any) -> Game:
+    """A game of alice (seat 0) against bots, with seat ``first`` to move."""
     seats = [SeatPlan.taken_by(alice), *(SeatPlan.bot(level) for level in levels)]
-    return current_game(services.create_table(alice, TableSettings(**settings), seats))
+    with seat_starts(first):
+        game = current_game(services.create_table(alice, TableSettings(**settings), seats))
+    assert game.current_seat == first
+    return game
 
 
 def until_bots_turn(game: Game, alice: User) -> None:
+    """Alice, who starts, draws (in the River she has then to discard)."""
+    services.draw(game.pk, alice, game.version)
     game.refresh_from_db()
-    if game.current_seat == 0:
-        services.draw(game.pk, alice, game.version)
-        game.refresh_from_db()
 
 
 @pytest.mark.usefixtures("test_bots")
@@ -160,8 +163,8 @@ def test_a_bot_plays_its_turn_once(alice: User) -> None:
 def test_a_bot_answers_a_players_move_by_itself(
     alice: User, django_capture_on_commit_callbacks: Any
 ) -> None:
-    game = bot_table(alice, "normal", "strong")
-    while game.current_seat != 0:
+    game = bot_table(alice, "normal", "strong", first=1)
+    while game.current_seat != 0:  # the bots' first turns
         tasks.play_bot_turn.delay(game.pk, game.turn_number)
         game.refresh_from_db()
 
@@ -217,11 +220,7 @@ def test_a_bots_refused_move_becomes_a_timeout(
 
 
 def test_a_bot_task_on_a_players_turn_does_nothing(alice: User, test_bots: None) -> None:
-    game = bot_table(alice, "easy")
-    game.refresh_from_db()
-    if game.current_seat == 1:
-        tasks.play_bot_turn.delay(game.pk, game.turn_number)
-        game.refresh_from_db()
+    game = bot_table(alice, "easy", first=0)
 
     tasks.play_bot_turn.delay(game.pk, game.turn_number)
     tasks.play_bot_turn.delay(game.pk + 1000, 1)

@@ -11,8 +11,8 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games.models import Draft, Game
-from tests.games.conftest import current_game, start_table
+from games.models import Draft, Game, Result
+from tests.games.conftest import current_game, start_table, winner_of
 from tests.games.positions import set_position
 from tests.games.views_support import (
     HTMX,
@@ -279,9 +279,10 @@ def test_going_out_answers_with_the_result_and_the_rounds_new_scores(game: Game)
 
     assert response.status_code == 200
     position.refresh_from_db()
-    assert position.is_over and position.winner_seat == position.engine_state().outcome.winner
-    totals = position.table.engine_round().totals
-    assert totals[position.winner_seat] > 0
+    winner = winner_of(position)
+    assert position.is_over and winner == position.engine_state().outcome.winner
+    totals = Result.objects.current().of_table(position.table_id).totals(position.table)
+    assert winner is not None and totals[winner] > 0
     assert "You win game 1!" in response.text
     for total in totals:
         assert f"Round score: </span>{total}<" in response.text
@@ -447,7 +448,7 @@ def test_a_player_resigns_on_anyones_turn_and_the_other_wins(position: Game) -> 
     assert "You resigned this game." in response.text
     position.refresh_from_db()
     assert position.is_over
-    assert position.winner_seat == winner
+    assert winner_of(position) == winner
     assert "The other players resigned." in response.text
 
 

@@ -11,6 +11,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.models import Game, Notification, NotificationKind, NotificationPreference, Vacation
 from games.services import notifications, vacations
+from tests.games.conftest import current_game, start_table
 from tests.games.views_support import client_for
 
 pytestmark = pytest.mark.django_db
@@ -58,14 +59,17 @@ def test_marking_read_touches_only_her_own(game: Game, alice: User, bob: User) -
     assert his.read_at is None
 
 
-def test_the_header_counts_moves_and_unread_notices(game: Game, alice: User) -> None:
+@pytest.mark.parametrize(("first", "moves"), [(0, 1), (1, 0)])
+def test_the_header_counts_moves_and_unread_notices(
+    alice: User, bob: User, first: int, moves: int
+) -> None:
+    game = current_game(start_table(alice, bob, first=first))
     notice(alice, game)
 
     html = client_for(alice).get(reverse("games:lobby")).text
 
     assert 'id="notification-count"' in html and 'ws-connect="/ws/notifications/"' in html
     assert 'aria-label="Unread notifications: 1"' in html
-    moves = 1 if game.current_seat == 0 else 0
     assert f'aria-label="Games awaiting your move: {moves}"' in html
 
 

@@ -11,7 +11,7 @@ from games import services
 from games.models import Game, Move
 from games.services import SeatPlan
 from games.table_settings import TableSettings
-from tests.games.conftest import current_game
+from tests.games.conftest import current_game, seat_starts
 from tests.games.workers import Worker, new_prefix, use_queues, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -51,14 +51,14 @@ def bots_worker(queues: str, tmp_path: Path) -> Iterator[Worker]:
 def test_a_worker_plays_the_bots_turn_after_a_players_move(
     alice: User, bots_worker: Worker
 ) -> None:
-    table = services.create_table(
-        alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.bot("easy")]
-    )
+    with seat_starts(1):
+        table = services.create_table(
+            alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.bot("easy")]
+        )
     game = current_game(table)
-    if game.current_seat == 1:
-        # The first turn was the bot's: the worker plays it from the start's schedule.
-        wait_for(lambda: Game.objects.get(pk=game.pk).current_seat == 0)
-        game.refresh_from_db()
+    # The first turn is the bot's: the worker plays it from the start's schedule.
+    wait_for(lambda: Game.objects.get(pk=game.pk).current_seat == 0)
+    game.refresh_from_db()
 
     services.draw(game.pk, alice, game.version)
 

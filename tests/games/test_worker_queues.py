@@ -19,7 +19,7 @@ from games.models import Game, Move
 from games.services import SeatPlan
 from games.table_settings import TableSettings
 from games.tasks import BOT_SOFT_TIME_LIMIT
-from tests.games.conftest import current_game
+from tests.games.conftest import current_game, seat_starts
 from tests.games.test_worker import main_worker, queues, running
 from tests.games.workers import Worker, wait_for
 
@@ -39,16 +39,15 @@ def stuck_bots_worker(queues: str, tmp_path: Path) -> Iterator[Worker]:
 
 
 def bots_turn(alice: User) -> Game:
-    """A game against a bot, at the bot's turn (its task is queued)."""
-    table = services.create_table(
-        alice,
-        TableSettings(turn_seconds=BOT_TURN_SECONDS),
-        [SeatPlan.taken_by(alice), SeatPlan.bot("strong")],
-    )
+    """A game against a bot, at the bot's turn (its task is queued as the game starts)."""
+    with seat_starts(1):
+        table = services.create_table(
+            alice,
+            TableSettings(turn_seconds=BOT_TURN_SECONDS),
+            [SeatPlan.taken_by(alice), SeatPlan.bot("strong")],
+        )
     game = current_game(table)
-    if game.current_seat == 0:
-        services.draw(game.pk, alice, game.version)
-        game.refresh_from_db()
+    assert game.current_seat == 1
     return game
 
 

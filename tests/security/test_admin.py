@@ -10,8 +10,11 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import services
-from games.models import Game, Seat, Table
+from games.models import Game, Result, Seat, Table
+from games.services.abandonment import resign
+from games.services.results import SeatCorrection, supersede
 from tests.factories import UserFactory
+from tests.games.conftest import current_game, start_table
 from tests.games.test_views_lobby import form_data
 from tests.games.views_support import client_for
 
@@ -197,3 +200,25 @@ def test_staff_may_still_arrange_the_seats_of_a_table_that_waits(
 
     assert response.status_code == 302, response.context["adminform"].form.errors
     assert table.seats.get(number=1).user == bob
+
+
+def test_a_games_result_rows_show_read_only_in_its_admin_page(
+    alice: User, bob: User, staff: User
+) -> None:
+    table = start_table(alice, bob, games_in_round=1)
+    game = current_game(table)
+    resign(game.pk, alice)
+    supersede(game.pk, {0: SeatCorrection(score=-3)}, Result.Source.RULING, "Recount", staff)
+
+    response = client_for(staff).get(reverse("admin:games_game_change", args=[game.pk]))
+
+    assert response.status_code == 200
+    formset = next(
+        inline.formset
+        for inline in response.context["inline_admin_formsets"]
+        if inline.formset.model is Result
+    )
+    assert formset.queryset.count() == 3  # the two played rows and the ruling's
+    # Only the hidden keys are form fields: every value is shown, none can be edited.
+    assert all(set(form.fields) == {"id", "game"} for form in formset.forms)
+    assert "Recount" in response.text
