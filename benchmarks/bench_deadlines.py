@@ -35,8 +35,6 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from games.table_settings import TableSettings
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 BENCH_SUFFIX = "_bench_deadlines"
@@ -119,6 +117,7 @@ def lateness(args: argparse.Namespace, log: Path) -> list[float]:
     from games import services
     from games.models import Game, Move
     from games.services import SeatPlan
+    from games.table_settings import TableSettings
 
     players = [User.objects.create(username=f"bench{n}") for n in range(2 * args.games)]
     deadlines = {}

@@ -72,7 +72,6 @@ from benchmarks.stack import (  # noqa: E402
 )
 from benchmarks.web_clients import BenchError, Browser  # noqa: E402
 from config.runstack import web_processes  # noqa: E402
-from games.table_settings import TableSettings  # noqa: E402
 
 BENCH_SUFFIX = "_bench_faults"
 POLL_SECONDS = 2.0
@@ -123,6 +122,7 @@ def prepare(games: int, turn_seconds: int) -> dict[int, list[Player]]:
     from games import services
     from games.models import Game
     from games.services import SeatPlan
+    from games.table_settings import TableSettings
 
     def member(name: str) -> tuple[User, str]:
         user = User.objects.create(username=name, display_name=name.title())

@@ -69,7 +69,6 @@ from benchmarks.stack import (  # noqa: E402
 )
 from benchmarks.web_clients import Browser, MoveTiming  # noqa: E402
 from config.runstack import web_processes  # noqa: E402
-from games.table_settings import TableSettings  # noqa: E402
 
 BENCH_SUFFIX = "_bench_web"
 REDIS_DB = 14
@@ -137,6 +136,7 @@ def prepare(games: int, watchers: int) -> Plan:
     from games import services
     from games.models import Game
     from games.services import SeatPlan
+    from games.table_settings import TableSettings
 
     def member(name: str) -> tuple[User, str]:
         user = User.objects.create(username=name, display_name=name.title())
