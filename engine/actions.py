@@ -28,8 +28,10 @@ from typing import Any, ClassVar
 
 from engine.tiles import NotationError, Tile, format_tiles, parse_tile, parse_tiles
 
-Table = tuple[tuple[Tile, ...], ...]
-"""The table: a tuple of sets, each a tuple of tiles in the order the player laid them."""
+Layout = tuple[tuple[Tile, ...], ...]
+"""The sets on the table (RULES.md's "table"), each a tuple of tiles in the order the
+player laid them. Named a layout in types, so that ``Table`` only ever means the
+``games.models.Table`` model: the seats and the round of games played at them."""
 
 
 class GameError(Exception):
@@ -71,7 +73,7 @@ class GameOver(GameError):
     """An action was sent to a game that has already ended."""
 
 
-def table_to_json(table: Table) -> list[list[str]]:
+def table_to_json(table: Layout) -> list[list[str]]:
     """The notation of a table, set by set.
 
     >>> table_to_json(parse_table([["R1", "R2", "R3"]]))
@@ -80,7 +82,7 @@ def table_to_json(table: Table) -> list[list[str]]:
     return [format_tiles(tile_set) for tile_set in table]
 
 
-def parse_table(sets: Iterable[Iterable[str]]) -> Table:
+def parse_table(sets: Iterable[Iterable[str]]) -> Layout:
     """Read a table from lists of tile notations; raises :class:`InvalidAction` if malformed.
 
     >>> parse_table([["K5", "B5", "O5"], ["J", "R1", "R2"]])[1]
@@ -103,7 +105,7 @@ def parse_table(sets: Iterable[Iterable[str]]) -> Table:
     return tuple(table)
 
 
-def _as_table(sets: Sequence[Sequence[Tile]]) -> Table:
+def _as_table(sets: Sequence[Sequence[Tile]]) -> Layout:
     if isinstance(sets, str) or not all(
         isinstance(tile_set, Sequence) and all(isinstance(tile, Tile) for tile in tile_set)
         for tile_set in sets
@@ -120,7 +122,7 @@ class Play:
     ((Tile('B1'), Tile('B2'), Tile('B3')),)
     """
 
-    table_after: Table
+    table_after: Layout
     type: ClassVar[str] = "play"
 
     def __post_init__(self) -> None:
@@ -256,7 +258,7 @@ class TakeFromRiver:
     """
 
     index: int
-    table_after: Table
+    table_after: Layout
     type: ClassVar[str] = "take_from_river"
 
     def __post_init__(self) -> None:

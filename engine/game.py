@@ -92,11 +92,11 @@ from engine.actions import (
     GameOver,
     IllegalMove,
     InvalidAction,
+    Layout,
     OutOfTurn,
     Pass,
     Play,
     Resign,
-    Table,
     TakeFromRiver,
     Timeout,
     action_from_dict,
@@ -405,7 +405,7 @@ def _seats_walking(state: GameState, start: int, count: int, back: bool = False)
 # --- helpers -----------------------------------------------------------------------
 
 
-def _judge(state: GameState, rack: tuple[Tile, ...], table_after: Table) -> Counter[Tile]:
+def _judge(state: GameState, rack: tuple[Tile, ...], table_after: Layout) -> Counter[Tile]:
     """The tiles played, or IllegalMove with the verdict's reason and words."""
     seat = state.current_player
     verdict = judge_turn(
@@ -421,7 +421,7 @@ def _is_seat(state: GameState, player: object) -> bool:
     return isinstance(player, int) and not isinstance(player, bool) and 0 <= player < state.players
 
 
-def _without_empty_sets(table: Table) -> Table:
+def _without_empty_sets(table: Layout) -> Layout:
     """A play's empty sets are leftovers of editing, not sets: they are dropped before judging."""
     return tuple(tile_set for tile_set in table if tile_set)
 

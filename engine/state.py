@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from engine.actions import Table, parse_table, table_to_json
+from engine.actions import Layout, parse_table, table_to_json
 from engine.ruleset import Ruleset
 from engine.tiles import Tile, format_tiles, full_set, parse_tile, parse_tiles
 
@@ -125,7 +125,7 @@ class GameState:
     ruleset: Ruleset
     racks: tuple[tuple[Tile, ...], ...]
     pool: tuple[Tile, ...]
-    table: Table
+    table: Layout
     river: tuple[Tile, ...]
     pending_draw: tuple[Tile, ...]
     current_player: int

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.actions import Table, table_to_json
+from engine.actions import Layout, table_to_json
 from engine.ruleset import Ruleset
 from engine.state import (
     FirstPlayerDraw,
@@ -52,7 +52,7 @@ class PlayerView:
     pending_draw_size: int
     rack_sizes: tuple[int, ...]
     pool_size: int
-    table: Table
+    table: Layout
     river: tuple[Tile, ...]
     current_player: int | None
     starting_player: int

@@ -30,7 +30,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from engine.actions import Table
+from engine.actions import Layout
 from engine.bots._plans import best_move, new_sets_move
 from engine.bots._turn import BotTurn, Candidate
 from engine.tiles import JOKER, Tile
@@ -141,11 +141,11 @@ def _guess_racks(turn: BotTurn, rng: random.Random, style: Style) -> list[tuple[
     return racks
 
 
-def _goes_out(turn: BotTurn, table: Table, rack: tuple[Tile, ...]) -> bool:
+def _goes_out(turn: BotTurn, table: Layout, rack: tuple[Tile, ...]) -> bool:
     return turn.goes_out(table, rack)
 
 
-def _near(table: Table, rack: tuple[Tile, ...]) -> Table:
+def _near(table: Layout, rack: tuple[Tile, ...]) -> Layout:
     """The sets of ``table`` that share a number with a tile of ``rack``, or hold a tile
     of its colour at most two numbers away, or a joker (all of them if ``rack`` holds
     a joker)."""

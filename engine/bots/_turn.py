@@ -10,7 +10,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from engine.actions import Table
+from engine.actions import Layout
 from engine.ruleset import Ruleset
 from engine.scoring import rack_total
 from engine.solver import Budget, Objective, OutOfBudget, Solution, arrange, solve
@@ -34,7 +34,7 @@ class BotTurn:
     """
 
     rules: Ruleset
-    table: Table
+    table: Layout
     rack: tuple[Tile, ...]
     meld_done: bool
     opponents: tuple[int, ...]
@@ -115,7 +115,7 @@ class BotTurn:
 
     def solve(
         self,
-        table: Table | None = None,
+        table: Layout | None = None,
         rack: tuple[Tile, ...] | None = None,
         objective: Objective = "tiles",
     ) -> Solution:
@@ -148,12 +148,12 @@ class BotTurn:
             meld.exact and more.exact,
         )
 
-    def goes_out(self, table: Table, rack: tuple[Tile, ...]) -> bool:
+    def goes_out(self, table: Layout, rack: tuple[Tile, ...]) -> bool:
         """Whether a player holding ``rack``, melded, can lay it all on ``table`` (as
         far as the solver can tell in what is left of the budget)."""
         return solve(table, rack, True, self.rules, budget=self.budget()).n == len(rack)
 
-    def arrange(self, table: Table, tiles: tuple[Tile, ...]) -> Table | None:
+    def arrange(self, table: Layout, tiles: tuple[Tile, ...]) -> Layout | None:
         """A legal layout of ``table`` plus ``tiles``, or None (also when the budget
         runs out before the solver can tell)."""
         try:
@@ -161,7 +161,7 @@ class BotTurn:
         except OutOfBudget:
             return None
 
-    def move(self, table_after: Table, played: tuple[Tile, ...]) -> Candidate:
+    def move(self, table_after: Layout, played: tuple[Tile, ...]) -> Candidate:
         """A candidate play of ``played`` (rack tiles) leaving ``table_after``."""
         net = len(played) - self.plunder - (1 if self.key is not None else 0)
         return Candidate(tuple(table_after), tuple(sorted(played)), net)
@@ -212,7 +212,7 @@ class Candidate:
     many tiles fewer the rack holds after it (a River take counts the key tile coming
     and going and the plunder)."""
 
-    table_after: Table
+    table_after: Layout
     played: tuple[Tile, ...]
     net: int
 

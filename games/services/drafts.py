@@ -21,7 +21,7 @@ from typing import Literal
 from django.db import transaction
 
 from accounts.models import User
-from engine.actions import InvalidAction, Table, parse_table, table_to_json
+from engine.actions import InvalidAction, Layout, parse_table, table_to_json
 from engine.sets import analyse_set
 from engine.state import GameState
 from engine.tiles import NotationError, Tile, format_tiles, parse_tile
@@ -75,7 +75,7 @@ class DraftView:
     verdict: str
 
 
-def working_table(turn: LockedTurn) -> Table:
+def working_table(turn: LockedTurn) -> Layout:
     """The table the seat is building this turn: its fresh draft, or the table as it is."""
     draft = _fresh_draft(turn.game, turn.seat)
     return turn.state.table if draft is None else parse_table(draft.table)
@@ -178,7 +178,7 @@ def _save(turn: LockedTurn, sets: list[list[Tile]]) -> DraftView:
     return _view(turn, _as_table(sets), editable=True)
 
 
-def _view(turn: LockedTurn, table: Table, editable: bool) -> DraftView:
+def _view(turn: LockedTurn, table: Layout, editable: bool) -> DraftView:
     state, rules = turn.state, turn.state.ruleset
     sets = []
     for index, tile_set in enumerate(table):
@@ -264,11 +264,11 @@ def _count(sets: Sequence[Sequence[Tile]], tile: Tile) -> int:
     return sum(tile_set.count(tile) for tile_set in sets)
 
 
-def _changed(before: Table, after: Sequence[Sequence[Tile]]) -> bool:
+def _changed(before: Layout, after: Sequence[Sequence[Tile]]) -> bool:
     """Whether two tables differ as multisets of multisets (order never matters)."""
     as_bag = Counter(tuple(sorted(tile_set)) for tile_set in before if tile_set)
     return as_bag != Counter(tuple(sorted(tile_set)) for tile_set in after if tile_set)
 
 
-def _as_table(sets: Sequence[Sequence[Tile]]) -> Table:
+def _as_table(sets: Sequence[Sequence[Tile]]) -> Layout:
     return tuple(tuple(tile_set) for tile_set in sets)

@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from engine import game as engine
-from engine.actions import Table, table_to_json
+from engine.actions import Layout, table_to_json
 from engine.solver import Budget, OutOfBudget, arrange, solve
 from engine.tiles import Tile, format_tiles, parse_tile
 from games.conf import help_seconds
@@ -250,7 +250,7 @@ def _lock_own_turn(game_id: int, user: User) -> LockedTurn:
     return _own_turn(lock_game(game_id), user)
 
 
-def _recheck(snapshot: LockedTurn, game: Game, working: Table) -> None:
+def _recheck(snapshot: LockedTurn, game: Game, working: Layout) -> None:
     """Refuse to write what the solver computed if the turn moved on while it worked.
 
     ``game`` is the row just locked. The lock is taken only now, so anything may have
@@ -274,7 +274,7 @@ def _stale() -> StaleVersion:
     )
 
 
-def _arranged(turn: LockedTurn, to_play: Sequence[Tile], user: User) -> Table | None:
+def _arranged(turn: LockedTurn, to_play: Sequence[Tile], user: User) -> Layout | None:
     """The solver's legal table with ``to_play`` laid, or None; outside any lock."""
     state = turn.state
     with one_at_a_time(user):

@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.actions import Discard, Draw, Pass, Play, Table, TakeFromRiver, Timeout
+from engine.actions import Discard, Draw, Layout, Pass, Play, TakeFromRiver, Timeout
 from engine.game import GameError, apply, new_game
 from engine.round import Tally
 from engine.ruleset import Ruleset
@@ -20,8 +20,7 @@ from engine.sets import Reading, readings
 from engine.state import GameState, Outcome
 from engine.tiles import Tile, format_tiles, parse_tiles
 from games.errors import NotFound
-from games.models import Game, Move, Result, Seat
-from games.models import Table as TableModel
+from games.models import Game, Move, Result, Seat, Table
 
 
 @dataclass(frozen=True)
@@ -159,7 +158,7 @@ def describe(move: Move, before: GameState, after: GameState, names: Sequence[st
 
 
 def mark_new(
-    before: Table, after: Table, played: Counter[Tile], ruleset: Ruleset | None = None
+    before: Layout, after: Layout, played: Counter[Tile], ruleset: Ruleset | None = None
 ) -> tuple[ShownSet, ...]:
     """The sets of ``after`` in reading order; sets not on ``before`` are changed, and
     ``played`` tiles new."""
@@ -274,7 +273,7 @@ class Scoreboard:
     penalty_only: bool
 
 
-def scoreboard(table: TableModel) -> Scoreboard:
+def scoreboard(table: Table) -> Scoreboard:
     """The round so far: each game's scores, the totals and the standings, all read
     from the games' current result rows."""
     names = tuple(seat_names(table.pk))
@@ -287,7 +286,7 @@ def scoreboard(table: TableModel) -> Scoreboard:
         for game in table.games.order_by("number")
     ]
     tally = results.tally(table)
-    is_over = table.status == TableModel.Status.FINISHED
+    is_over = table.status == Table.Status.FINISHED
     winner = tally.winner if is_over else None
     return Scoreboard(
         names=names,

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from engine import game as engine
-from engine.actions import Table, parse_table
+from engine.actions import Layout, parse_table
 from engine.bots import choose_action
 from engine.solver import Budget
 from engine.tiles import NotationError, parse_tile
@@ -83,7 +83,7 @@ def _simple(game_id: int, user: User, version: int, action: engine.Action) -> Ga
         return commit_action(turn, action, Move.By.USER, user)
 
 
-def _parse(table: TableNotation) -> Table:
+def _parse(table: TableNotation) -> Layout:
     try:
         return parse_table(table)
     except engine.InvalidAction as err:

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Action, Discard, Draw, Pass, Play, Table, TakeFromRiver
+from engine.actions import Action, Discard, Draw, Layout, Pass, Play, TakeFromRiver
 from engine.bots import LEVELS, Level, RejectedPlayWarning, choose_action, choose_for
 from engine.game import apply, new_game
 from engine.ruleset import Ruleset
@@ -29,7 +29,7 @@ RIVER = Ruleset(players=2, draw_mode="river")
 def make_state(
     rules: Ruleset,
     rack: Sequence[Tile],
-    table: Table = (),
+    table: Layout = (),
     *,
     meld_done: bool = True,
     opponent: Sequence[Tile] | None = None,

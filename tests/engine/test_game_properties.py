@@ -22,9 +22,9 @@ from engine.actions import (
     Discard,
     Draw,
     IllegalMove,
+    Layout,
     Pass,
     Play,
-    Table,
     TakeFromRiver,
     Timeout,
     action_from_dict,
@@ -90,7 +90,7 @@ def rack_sets(rack: Iterable[Tile]) -> list[tuple[Tile, ...]]:
     return chosen
 
 
-def _extend(table: Table, rack: Iterable[Tile], ruleset: Ruleset) -> tuple[Table, Counter[Tile]]:
+def _extend(table: Layout, rack: Iterable[Tile], ruleset: Ruleset) -> tuple[Layout, Counter[Tile]]:
     """Add single rack tiles to table sets where they fit; returns the table and what is left."""
     sets = [list(tile_set) for tile_set in table]
     left = Counter(rack)

@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Callable
 
 from accounts.models import User
-from engine.actions import Action, Discard, Draw, Pass, Play, Table
+from engine.actions import Action, Discard, Draw, Layout, Pass, Play
 from engine.sets import is_valid_set
 from engine.state import GameState
 from engine.tiles import Tile
@@ -30,7 +30,7 @@ def simple_action(state: GameState, seat: int, rng: random.Random) -> Action:
     return Draw() if state.pool else Pass()
 
 
-def find_play(state: GameState, seat: int) -> Table | None:
+def find_play(state: GameState, seat: int) -> Layout | None:
     rack = list(state.racks[seat])
     new_sets: list[tuple[Tile, ...]] = []
     for candidate in _candidate_sets(rack):
