@@ -80,10 +80,14 @@ def terminate_connections(url: str) -> int:
     return int(row[0]) if row else 0
 
 
-def clear_redis(url: str, patterns: tuple[str, ...] = ("asgi*", "presence:*")) -> int:
+def clear_redis(
+    url: str, patterns: tuple[str, ...] = ("asgi*", "presence:*", "*ws-slots:*")
+) -> int:
     """Delete what an earlier run left in the Redis database of ``url``: the channel
     layer's groups (a killed server never leaves them, and each push would still go to its
-    dead channels) and who was on which page. Returns the number of keys deleted."""
+    dead channels), who was on which page, and the websockets counted against each member
+    and address (a killed server never gives them back: a few runs would fill the
+    address's slots). Returns the number of keys deleted."""
     import redis
 
     client = redis.Redis.from_url(url)
