@@ -15,8 +15,8 @@ from games.errors import GameActionError, NotFound
 from games.forms import MAX_SEATS, TableForm
 from games.models import Table
 from games.parsing import parse_optional_number
-from games.services import listing
-from games.services.history import scoreboard
+from games.selectors import listing
+from games.selectors.scoreboard import scoreboard
 from games.views.common import (
     AuthenticatedRequest,
     answers_bad_input,
