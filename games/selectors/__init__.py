@@ -13,5 +13,5 @@ table's seats in order), :mod:`.results` (a finished game's result as it counts 
 :mod:`.header` (the header's counts), :mod:`.scoreboard` (a round's scores and
 standings), :mod:`.replay` (a finished game, turn by turn), :mod:`.clock` (the clock
 of a game as its page shows it), :mod:`.notifications` (a member's list, unread count
-and email preferences).
+and email preferences), :mod:`.vacations` (the allowance and the vacations to come).
 """

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from games.models import Game, Seat, Table, Vacation
+from games.selectors.seats import in_seat_order
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ def game_clock(
     ``seats``: the table's seats in order, when the caller has them already)."""
     table = game.table
     if seats is None:
-        seats = list(table.seats.order_by("number"))
+        seats = in_seat_order(table)
     correspondence = table.clock == Table.Clock.CORRESPONDENCE
     user_ids = [s.user_id for s in seats if s.kind == Seat.Kind.PLAYER and s.user_id]
     vacations: dict[int, tuple[datetime, datetime]] = {}

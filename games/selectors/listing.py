@@ -92,7 +92,6 @@ def table_summary(table: Table, user: User, tally: Tally | None = None) -> Table
         if tally is None:
             tally = Result.objects.current().of_table(table).tally(table)
         winner = next((s.name for s in summaries if s.number == tally.winner), None)
-    current = table.games.order_by("-number").values_list("pk", flat=True).first()
     return TableSummary(
         id=table.pk,
         status=table.status,
@@ -112,8 +111,14 @@ def table_summary(table: Table, user: User, tally: Tally | None = None) -> Table
         is_member=any(s.user_id == user.pk for s in seats),
         can_join=any(s.takeable for s in summaries),
         winner_name=winner,
-        current_game_id=current,
+        current_game_id=current_game_id(table.pk),
     )
+
+
+def current_game_id(table_id: int) -> int | None:
+    """The table's latest game: the one being played, or the last one played."""
+    games = Game.objects.filter(table_id=table_id).order_by("-number")
+    return games.values_list("pk", flat=True).first()
 
 
 def open_tables(user: User) -> list[TableSummary]:

@@ -7,7 +7,8 @@ a vacation of the player changes (:func:`reclock_turn`); when the turn ends, the
 time bank is settled (:func:`end_turn_clock`). These run inside the transaction of the
 move, with the game row locked; the clock's tasks are queued by the receivers of the
 signals sent after commit (:func:`announce_turn`, and :data:`~games.signals.turn_reclocked`
-from :func:`reclock_turn`).
+from :func:`reclock_turn`). The game page reads the clock through
+:mod:`games.selectors.clock`.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from games.forms import PreferencesForm, VacationForm
 from games.models import NotificationKind
 from games.parsing import parse_optional_number
 from games.selectors import notifications as notices
+from games.selectors.vacations import vacation_summary
 from games.services import notifications, vacations
 from games.views.common import AuthenticatedRequest, answers_bad_input
 
@@ -102,5 +103,5 @@ def cancel_vacation(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 def _vacation_page(
     request: AuthenticatedRequest, form: VacationForm, status: int = 200
 ) -> HttpResponse:
-    summary = vacations.vacation_summary(request.user)
+    summary = vacation_summary(request.user)
     return render(request, "games/vacation.html", {"summary": summary, "form": form}, status=status)
