@@ -43,6 +43,9 @@ def game_type(apps: Any) -> Any:
 
 def forwards(apps: Any, schema_editor: Any) -> None:
     notification = apps.get_model("games", "Notification")
+    if not notification.objects.exists():
+        # A new database: the content types come after the migrations, in their order.
+        return
     subject_type = game_type(apps)
     rows = notification.objects.select_related("game").order_by("pk")
     for row in rows.iterator(chunk_size=500):

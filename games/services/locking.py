@@ -2,7 +2,9 @@
 
 Writers to one game queue up on its row (``SELECT ... FOR UPDATE``). When a writer needs
 more rows than the game's, it locks them in one order - the game, then its table, then
-a seat - so two writers never wait on each other in a cycle.
+a seat - so two writers never wait on each other in a cycle. A member's own row and
+their vacations are locked by the vacation services alone, never while a game is held
+(a move that ends a vacation updates it under the game's lock and locks nothing more).
 
 This module imports only the models, the errors and the engine's value types: any
 service may use it, and it uses none, so the services need no imports inside functions
@@ -12,6 +14,7 @@ to reach a lock.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -19,7 +22,7 @@ from django.utils import timezone
 from accounts.models import User
 from engine.state import GameState
 from games.errors import GameFinished, NotFound, NotSeated, NotYourTurn, StaleVersion, TimeUp
-from games.models import Game, Seat, Table
+from games.models import Game, Seat, Table, Vacation
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,21 @@ def lock_seat(game: Game, number: int) -> Seat | None:
     """Seat ``number`` of a locked game's table, locked after the game (and its table,
     where the caller holds it)."""
     return Seat.objects.select_for_update().filter(table_id=game.table_id, number=number).first()
+
+
+def lock_member(user_id: int) -> None:
+    """A member's row, locked: one member's vacation requests are served one at a time,
+    so two of them cannot both fit in what is left of the allowance."""
+    User.objects.select_for_update().filter(pk=user_id).first()
+
+
+def lock_vacation_in_progress(user_id: int, now: datetime) -> Vacation | None:
+    """The member's vacation in progress at ``now``, locked; ``None`` if there is none."""
+    return (
+        Vacation.objects.select_for_update()
+        .filter(user_id=user_id, starts_at__lte=now, ends_at__gt=now)
+        .first()
+    )
 
 
 def _locking(skip_locked: bool = False) -> QuerySet[Game]:

@@ -28,7 +28,7 @@ from games.errors import GameActionError
 from games.models import Game, Seat, Table, Vacation
 from games.selectors.vacations import DAY, days_used
 from games.services.clock import reclock_turn
-from games.services.locking import lock_game
+from games.services.locking import lock_game, lock_member, lock_vacation_in_progress
 
 
 class VacationError(GameActionError):
@@ -55,9 +55,7 @@ def plan_vacation(user: User, days: int, starts_on: date | None = None) -> Vacat
     ends_at = starts_at + days * DAY
     year = timezone.localtime(starts_at).year
     with transaction.atomic():
-        # One member's requests are served one at a time, so two of them cannot both
-        # fit in what is left of the allowance.
-        User.objects.select_for_update().filter(pk=user.pk).first()
+        lock_member(user.pk)
         overlapping = Vacation.objects.filter(
             user=user, starts_at__lt=ends_at, ends_at__gt=starts_at
         )
@@ -75,11 +73,7 @@ def end_vacation(user: User) -> Vacation | None:
     """End the vacation in progress now; returns it, or ``None`` if there was none."""
     with transaction.atomic():
         now = timezone.now()
-        vacation = (
-            Vacation.objects.select_for_update()
-            .filter(user=user, starts_at__lte=now, ends_at__gt=now)
-            .first()
-        )
+        vacation = lock_vacation_in_progress(user.pk, now)
         if vacation is None:
             return None
         vacation.ends_at = now

@@ -22,7 +22,7 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
 
 from config.runstack import free_port, port_answers
 
-ASGI_APP = "config.asgi:application"
+ASGI_APP = "tests.asgi:application"
 CHROMIUM = "/usr/bin/chromium"
 # No sandbox: CI runs as root in a container. The rest keeps Chromium off the network.
 CHROMIUM_ARGS = [

@@ -9,6 +9,7 @@ SERVICES = Path(games.services.__file__).parent
 LEAF_MAY_IMPORT = (
     "accounts.models",
     "dataclasses",
+    "datetime",
     "django.",
     "engine.",
     "games.errors",

@@ -129,7 +129,7 @@ def stack_env(prefix: str, redis_url: str | None, **extra: str) -> dict[str, str
     }
 
 
-CELERY = [sys.executable, "-m", "celery", "-A", "config.celery_app"]
+CELERY = [sys.executable, "-m", "celery", "-A", "tests.celery_app"]
 
 
 class Worker(Process):
