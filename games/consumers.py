@@ -32,10 +32,11 @@ from accounts.limits import SocketSlots
 from accounts.models import User
 from games import presence
 from games.conf import presence_seconds
-from games.context_processors import HeaderCounts
 from games.live import game_group, user_group
 from games.models import Game, Seat
-from games.rendering import render_building_notice, render_live_fragments, table_seats
+from games.rendering import render_building_notice, render_live_fragments
+from games.selectors.header import HeaderCounts
+from games.selectors.seats import table_seats
 
 HEADER_TEMPLATE = "notifications/_header.html"
 

@@ -19,8 +19,8 @@ from games.clock import CORRESPONDENCE_TURN_SECONDS, DAY, LIVE_TURN_SECONDS
 from games.errors import TableError
 from games.models import BotLevel, Delivery, NotificationKind, Preset, Table
 from games.parsing import BadInput, JSONTextField, NumberField, parse_number
+from games.selectors.listing import turn_label
 from games.services import NEW_SET, RACK, SeatPlan
-from games.services.listing import turn_label
 from games.table_settings import TableSettings
 
 MAX_SEATS = 4

@@ -10,8 +10,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from django.db import models
-from django.db.models import Count, F, OuterRef, Q, Subquery, Sum, Value
-from django.db.models.functions import Coalesce, NullIf
+from django.db.models import Count, F, Q, Sum
 
 from engine.round import Tally
 
@@ -80,19 +79,6 @@ class GameQuerySet(models.QuerySet["Game"]):
     def your_move(self, user: User) -> GameQuerySet:
         """Games in play where it is ``user``'s turn, the soonest deadline first."""
         return self.active().awaiting(user).order_by(F("turn_deadline").asc(nulls_last=True), "pk")
-
-    def with_turn(self) -> GameQuerySet:
-        """Annotate whose turn it is: ``turn_user_id``, ``turn_name`` (a member's display
-        name, else username) and ``turn_bot_level`` (for a bot's turn)."""
-        from games.models import Seat
-
-        current = Seat.objects.filter(table=OuterRef("table"), number=OuterRef("current_seat"))
-        name = Coalesce(NullIf(F("user__display_name"), Value("")), F("user__username"))
-        return self.annotate(
-            turn_user_id=Subquery(current.values("user")[:1]),
-            turn_name=Subquery(current.annotate(name=name).values("name")[:1]),
-            turn_bot_level=Subquery(current.values("bot_level")[:1]),
-        )
 
 
 class MoveQuerySet(models.QuerySet["Move"]):

@@ -16,11 +16,12 @@ swaps each in by its element id. The partials and their contract:
 
 Each root element carries its id and, when ``oob`` is true, ``hx-swap-oob="true"``.
 
-Context (from :func:`game_context`): ``game`` (:class:`PublicGame`), ``view`` (the
+Context (from :func:`game_context`): ``game``
+(:class:`~games.selectors.rows.PublicGame`), ``view`` (the
 engine's :class:`~engine.views.PlayerView` for a seated player, its spectator view for
 anyone else), ``seats`` (:class:`SeatInfo` per seat), ``me`` (the viewer's seat or
 ``None``), ``draft`` (:class:`~games.services.drafts.DraftView` of the viewer's turn,
-or ``None``), ``clock`` (:class:`~games.services.clock.GameClock`: the time control,
+or ``None``), ``clock`` (:class:`~games.selectors.clock.GameClock`: the time control,
 each seat's bank, vacation and timeouts in a row, whether the turn's clock stands
 still), ``user``, ``oob``. The game model itself is never put in a context: its
 cached state holds every rack and the pool, and a template can reach any attribute.
@@ -29,53 +30,23 @@ cached state holds every rack and the pool, and a template can reach any attribu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from accounts.models import User
-from engine.state import Termination
 from engine.views import PlayerView, spectator_view, view_for
 from games.models import Game, Result, Seat
-from games.services.clock import game_clock
+from games.selectors.clock import game_clock
+from games.selectors.rows import public_game
+from games.selectors.seats import table_seats
 from games.services.drafts import DraftView, read_draft
 
 TEMPLATE = "games/game.html"
 LIVE_PARTIALS = ("status", "players", "board", "rack")
 """The partials a websocket push re-renders, in order."""
 BUILDING_PARTIAL = "building"
-
-
-@dataclass(frozen=True)
-class PublicGame:
-    """What anyone watching may know about a game (no seed, no state)."""
-
-    id: int
-    table_id: int
-    number: int
-    games_in_round: int
-    version: int
-    turn_number: int
-    current_seat: int | None
-    turn_started_at: datetime
-    turn_deadline: datetime | None
-    turn_seconds: int
-    is_over: bool
-    result: PublicResult | None
-
-
-@dataclass(frozen=True)
-class PublicResult:
-    """A finished game's result as it counts now (its current result rows, ``ruled``
-    when a ruling changed them) and how it ended as played (``termination``)."""
-
-    termination: Termination
-    winner: int | None
-    rack_values: tuple[int, ...]
-    scores: tuple[int, ...]
-    ruled: bool
 
 
 @dataclass(frozen=True)
@@ -92,16 +63,10 @@ class SeatInfo:
     round_total: int
 
 
-def table_seats(game: Game) -> list[Seat]:
-    """The seats of ``game``'s table in order, with their members: what the partials
-    need of them."""
-    return list(game.table.seats.select_related("user").order_by("number"))
-
-
 def game_context(game: Game, user: User | None, seats: list[Seat] | None = None) -> dict[str, Any]:
     """The context of the game page and of its partials, for ``user`` (a member), or for
     any spectator (``None``: what a member without a seat sees). ``seats``:
-    :func:`table_seats`, if already loaded."""
+    :func:`~games.selectors.seats.table_seats`, if already loaded."""
     state = game.engine_state()
     if seats is None:
         seats = table_seats(game)
@@ -113,7 +78,7 @@ def game_context(game: Game, user: User | None, seats: list[Seat] | None = None)
         draft = read_draft(game, user, me)
     totals = Result.objects.current().of_table(game.table_id).totals(game.table)
     return {
-        "game": _public(game),
+        "game": public_game(game, user, seats),
         "view": view,
         "seats": _seats(game, view, seats, me, totals),
         "me": me,
@@ -126,7 +91,7 @@ def game_context(game: Game, user: User | None, seats: list[Seat] | None = None)
 
 def render_live_fragments(game: Game, user: User | None, seats: list[Seat] | None = None) -> str:
     """The live partials for ``user`` (``None``: any spectator), concatenated, ready for
-    out-of-band swaps. ``seats``: :func:`table_seats`, if already loaded."""
+    out-of-band swaps. ``seats``: :func:`~games.selectors.seats.table_seats`, if already loaded."""
     context = {**game_context(game, user, seats), "oob": True}
     return "".join(render_to_string(f"{TEMPLATE}#{name}", context) for name in LIVE_PARTIALS)
 
@@ -139,38 +104,6 @@ def render_building_notice(game: Game, seat: int) -> str:
     if info is None:
         return ""
     return render_to_string(f"{TEMPLATE}#{BUILDING_PARTIAL}", {"building": info, "oob": True})
-
-
-def _public(game: Game) -> PublicGame:
-    return PublicGame(
-        id=game.pk,
-        table_id=game.table_id,
-        number=game.number,
-        games_in_round=game.table.games_in_round,
-        version=game.version,
-        turn_number=game.turn_number,
-        current_seat=game.current_seat,
-        turn_started_at=game.turn_started_at,
-        turn_deadline=game.turn_deadline,
-        turn_seconds=game.table.turn_seconds,
-        is_over=game.is_over,
-        result=_result(game),
-    )
-
-
-def _result(game: Game) -> PublicResult | None:
-    if game.outcome is None:
-        return None
-    rows = list(Result.objects.current().of_game(game).order_by("seat"))
-    if not rows:
-        return None
-    return PublicResult(
-        termination=Termination(game.outcome["termination"]),
-        winner=next((row.seat for row in rows if row.is_winner), None),
-        rack_values=tuple(row.rack_value for row in rows),
-        scores=tuple(row.score for row in rows),
-        ruled=any(row.source != Result.Source.PLAYED for row in rows),
-    )
 
 
 def _seats(

@@ -7,12 +7,12 @@ a vacation of the player changes (:func:`reclock_turn`); when the turn ends, the
 time bank is settled (:func:`end_turn_clock`). These run inside the transaction of the
 move, with the game row locked; the clock's tasks are queued by the receivers of the
 signals sent after commit (:func:`announce_turn`, and :data:`~games.signals.turn_reclocked`
-from :func:`reclock_turn`).
+from :func:`reclock_turn`). The game page reads the clock through
+:mod:`games.selectors.clock`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 
 from games import signals
@@ -123,91 +123,6 @@ def end_turn_clock(game: Game, seat_number: int, now: datetime) -> None:
     bank = bank_after_turn(control, seat.bank_seconds, used)
     if bank != seat.bank_seconds:
         Seat.objects.filter(pk=seat.pk).update(bank_seconds=bank)
-
-
-@dataclass(frozen=True)
-class SeatClock:
-    """One seat's clock as everyone at the game may see it."""
-
-    number: int
-    bank_seconds: int
-    timeouts_in_a_row: int
-    vacation_from: datetime | None
-    """The start of the seat player's current or next vacation (correspondence only)."""
-    vacation_until: datetime | None
-    on_vacation: bool
-    dropped: bool
-
-
-@dataclass(frozen=True)
-class GameClock:
-    """What the game page shows about time: the control, each seat, and whether the
-    clock of the turn in progress stands still (its player is on vacation)."""
-
-    kind: str
-    kind_label: str
-    turn_seconds: int
-    bank_seconds: int
-    timeouts_to_forfeit: int
-    on_forfeit: str
-    deadline: datetime | None
-    reminder_at: datetime | None
-    paused_until: datetime | None
-    seats: tuple[SeatClock, ...]
-
-    @property
-    def is_correspondence(self) -> bool:
-        return self.kind == Table.Clock.CORRESPONDENCE
-
-    def seat(self, number: int) -> SeatClock | None:
-        return next((s for s in self.seats if s.number == number), None)
-
-
-def game_clock(
-    game: Game, now: datetime, dropped: tuple[int, ...] = (), seats: list[Seat] | None = None
-) -> GameClock:
-    """The clock of ``game`` for its page (``dropped``: the engine state's dropped seats;
-    ``seats``: the table's seats in order, when the caller has them already)."""
-    table = game.table
-    if seats is None:
-        seats = list(table.seats.order_by("number"))
-    correspondence = table.clock == Table.Clock.CORRESPONDENCE
-    user_ids = [s.user_id for s in seats if s.kind == Seat.Kind.PLAYER and s.user_id]
-    vacations: dict[int, tuple[datetime, datetime]] = {}
-    if correspondence and user_ids:
-        upcoming = Vacation.objects.filter(user_id__in=user_ids, ends_at__gt=now).order_by(
-            "starts_at"
-        )
-        for user_id, starts_at, ends_at in upcoming.values_list("user_id", "starts_at", "ends_at"):
-            vacations.setdefault(user_id, (starts_at, ends_at))
-    infos = []
-    for seat in seats:
-        away = vacations.get(seat.user_id) if seat.user_id is not None else None
-        infos.append(
-            SeatClock(
-                number=seat.number,
-                bank_seconds=seat.bank_seconds,
-                timeouts_in_a_row=seat.timeouts_in_a_row,
-                vacation_from=away[0] if away else None,
-                vacation_until=away[1] if away else None,
-                on_vacation=away is not None and away[0] <= now,
-                dropped=seat.number in dropped,
-            )
-        )
-    current = next((s for s in infos if s.number == game.current_seat), None)
-    paused = current.vacation_until if current is not None and current.on_vacation else None
-    return GameClock(
-        kind=table.clock,
-        kind_label=table.get_clock_display(),
-        turn_seconds=table.turn_seconds,
-        bank_seconds=table.time_bank_seconds,
-        timeouts_to_forfeit=table.timeouts_to_forfeit,
-        on_forfeit=table.on_forfeit,
-        deadline=None if game.is_over else game.turn_deadline,
-        reminder_at=None if game.is_over else game.turn_reminder_at,
-        paused_until=None if game.is_over else paused,
-        seats=tuple(infos),
-    )
 
 
 def _current_seat(game: Game) -> Seat | None:

@@ -43,6 +43,7 @@ from games.errors import (
     TimeUp,
 )
 from games.models import Game, Move
+from games.selectors.replay import ShownSet, in_reading_order, mark_new
 from games.services.core import commit_action
 from games.services.drafts import (
     NEW_SET,
@@ -53,7 +54,6 @@ from games.services.drafts import (
     save_draft,
     working_table,
 )
-from games.services.history import ShownSet, in_reading_order, mark_new
 from games.services.locking import LockedTurn, lock_for_player, lock_game, seat_of
 
 _HINT_CACHE_SECONDS = 3600

@@ -18,12 +18,14 @@ The kinds of ``games``:
   turn ends (:func:`turn_ended`);
 - "you are invited to a table" when a seat is reserved for a member (:func:`invited`),
   marked read once they take it or it is no longer theirs (:func:`seats_changed`).
+
+Pages read the list, the unread count and the preferences from
+:mod:`games.selectors.notifications`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 
@@ -43,29 +45,18 @@ from games.models import (
     Seat,
     Table,
 )
+from games.selectors.notifications import delivery_for
 from games.services.locking import lock_game_if_free
 
-DEFAULT_DELIVERY: dict[str, str] = {
-    NotificationKind.YOUR_TURN: Delivery.IMMEDIATE,
-    NotificationKind.TIME_RUNNING_OUT: Delivery.IMMEDIATE,
-    NotificationKind.TABLE_INVITATION: Delivery.IMMEDIATE,
-}
 EMAIL_STATE: dict[str, str] = {
     Delivery.IMMEDIATE: Notification.Email.PENDING,
     Delivery.DIGEST: Notification.Email.DIGEST,
     Delivery.NEVER: Notification.Email.OFF,
 }
 TURN_KINDS = (NotificationKind.YOUR_TURN, NotificationKind.TIME_RUNNING_OUT)
-LIST_LIMIT = 50
 
 
 # --- preferences ---------------------------------------------------------------------
-
-
-def preferences(user: User) -> dict[str, str]:
-    """``{kind: delivery}`` for every kind, defaults filled in."""
-    chosen = dict(NotificationPreference.objects.filter(user=user).values_list("kind", "delivery"))
-    return {kind: chosen.get(kind, DEFAULT_DELIVERY[kind]) for kind in NotificationKind.values}
 
 
 def set_preference(user: User, kind: str, delivery: str) -> None:
@@ -75,15 +66,6 @@ def set_preference(user: User, kind: str, delivery: str) -> None:
     NotificationPreference.objects.update_or_create(
         user=user, kind=kind, defaults={"delivery": delivery}
     )
-
-
-def delivery_for(user_id: int, kind: str) -> str:
-    chosen = (
-        NotificationPreference.objects.filter(user_id=user_id, kind=kind)
-        .values_list("delivery", flat=True)
-        .first()
-    )
-    return chosen or DEFAULT_DELIVERY[kind]
 
 
 # --- creating them ---------------------------------------------------------------------
@@ -251,33 +233,6 @@ def _mark_read(unread: models.QuerySet[Notification], now: datetime) -> None:
             transaction.on_commit(partial(live.publish_user, user_id), robust=True)
 
 
-# --- reading them ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class NotificationItem:
-    """A notification in the member's list (plain values: no model reaches a page).
-    ``text`` is plain text: templates escape it."""
-
-    id: int
-    kind: str
-    kind_label: str
-    text: str
-    url: str
-    deadline: datetime | None
-    created_at: datetime
-    read: bool
-
-
-def unread_count(user: User) -> int:
-    return Notification.objects.filter(user=user, read_at=None).count()
-
-
-def notification_list(user: User, limit: int = LIST_LIMIT) -> list[NotificationItem]:
-    """The member's notifications, newest first."""
-    return [_item(row) for row in Notification.objects.filter(user=user)[:limit]]
-
-
 def mark_read(user: User, ids: Iterable[int] | None = None) -> int:
     """Mark ``ids`` (all of them if ``None``) of ``user``'s notifications read; returns
     how many were unread. Other members' notifications are never touched."""
@@ -288,16 +243,3 @@ def mark_read(user: User, ids: Iterable[int] | None = None) -> int:
     if count:
         transaction.on_commit(partial(live.publish_user, user.pk), robust=True)
     return count
-
-
-def _item(row: Notification) -> NotificationItem:
-    return NotificationItem(
-        id=row.pk,
-        kind=row.kind,
-        kind_label=row.get_kind_display(),
-        text=row.text,
-        url=row.link,
-        deadline=row.deadline,
-        created_at=row.created_at,
-        read=row.read_at is not None,
-    )

@@ -9,7 +9,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from engine.ruleset import Ruleset
-from games.services.history import in_reading_order
+from games.selectors.replay import in_reading_order
 
 register = template.Library()
 

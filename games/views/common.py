@@ -20,7 +20,7 @@ from games.models import Game
 from games.parsing import BadInput
 from games.rendering import LIVE_PARTIALS, TEMPLATE, game_context
 from games.rules_summary import rules_summary
-from games.services.listing import turn_label
+from games.selectors.listing import turn_label
 
 
 class AuthenticatedRequest(HttpRequest):

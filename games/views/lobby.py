@@ -15,8 +15,8 @@ from games.errors import GameActionError, NotFound
 from games.forms import MAX_SEATS, TableForm
 from games.models import Table
 from games.parsing import parse_optional_number
-from games.services import listing
-from games.services.history import scoreboard
+from games.selectors import listing
+from games.selectors.scoreboard import scoreboard
 from games.views.common import (
     AuthenticatedRequest,
     answers_bad_input,
@@ -141,7 +141,7 @@ def join(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 def current(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """The table's latest game (the one being played, or the last one)."""
     found = get_object_or_404(Table, pk=pk)
-    latest = found.games.order_by("-number").values_list("pk", flat=True).first()
+    latest = listing.current_game_id(found.pk)
     if latest is None:
         return redirect("games:table", pk=pk)
     return redirect("games:game", pk=latest)

@@ -12,6 +12,8 @@ from games.errors import GameActionError
 from games.forms import PreferencesForm, VacationForm
 from games.models import NotificationKind
 from games.parsing import parse_optional_number
+from games.selectors import notifications as notices
+from games.selectors.vacations import vacation_summary
 from games.services import notifications, vacations
 from games.views.common import AuthenticatedRequest, answers_bad_input
 
@@ -21,8 +23,8 @@ from games.views.common import AuthenticatedRequest, answers_bad_input
 def notification_list(request: AuthenticatedRequest) -> HttpResponse:
     user = request.user
     context = {
-        "items": notifications.notification_list(user),
-        "form": PreferencesForm(initial=notifications.preferences(user)),
+        "items": notices.notification_list(user),
+        "form": PreferencesForm(initial=notices.preferences(user)),
     }
     return render(request, "games/notifications.html", context)
 
@@ -42,7 +44,7 @@ def notifications_read(request: AuthenticatedRequest) -> HttpResponse:
 def preferences(request: AuthenticatedRequest) -> HttpResponse:
     form = PreferencesForm(request.POST)
     if not form.is_valid():
-        context = {"items": notifications.notification_list(request.user), "form": form}
+        context = {"items": notices.notification_list(request.user), "form": form}
         return render(request, "games/notifications.html", context, status=400)
     for kind in NotificationKind.values:
         notifications.set_preference(request.user, kind, form.cleaned_data[kind])
@@ -101,5 +103,5 @@ def cancel_vacation(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 def _vacation_page(
     request: AuthenticatedRequest, form: VacationForm, status: int = 200
 ) -> HttpResponse:
-    summary = vacations.vacation_summary(request.user)
+    summary = vacation_summary(request.user)
     return render(request, "games/vacation.html", {"summary": summary, "form": form}, status=status)

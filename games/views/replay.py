@@ -10,7 +10,7 @@ from django.views.decorators.http import require_safe
 from games.errors import NotFound
 from games.models import Game
 from games.parsing import parse_optional_number
-from games.services.history import replay_frame
+from games.selectors.replay import replay_frame
 from games.views.common import AuthenticatedRequest, answers_bad_input
 
 

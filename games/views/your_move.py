@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_safe
 
 from games.parsing import parse_optional_number
-from games.services.your_move import next_your_move, your_move_games
+from games.selectors.your_move import next_your_move, your_move_games
 from games.views.common import AuthenticatedRequest, answers_bad_input
 
 

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import games.clock
-import games.services.vacations
+import games.selectors.vacations
 from accounts.models import User
 from games import services
 from games.clock import (
@@ -31,7 +31,7 @@ from tests.games.players import user_at
 T0 = datetime(2025, 6, 2, 9, 0, tzinfo=UTC)
 
 
-@pytest.mark.parametrize("module", [games.clock, games.services.vacations])
+@pytest.mark.parametrize("module", [games.clock, games.selectors.vacations])
 def test_the_examples_in_the_docstrings_hold(module: ModuleType) -> None:
     # pytest collects doctests under engine/ only; these modules' examples run here.
     failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)

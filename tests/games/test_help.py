@@ -10,8 +10,8 @@ from engine.ruleset import Ruleset
 from engine.tiles import parse_tiles
 from games.errors import DraftError, NotSeated, NotYourTurn
 from games.models import Game
+from games.selectors.replay import in_reading_order, mark_new
 from games.services import help as solver_help
-from games.services.history import in_reading_order, mark_new
 from tests.games.views_support import TABLE, mover, waiter
 
 pytestmark = pytest.mark.django_db

@@ -15,9 +15,10 @@ from django.urls import reverse
 from accounts.models import User
 from games import presence, services, tasks
 from games.models import Game, Notification, Seat
+from games.selectors import notifications as notice_reads
+from games.selectors.your_move import next_your_move, your_move_games, your_move_ids
 from games.services import SeatPlan
 from games.services import notifications as notices
-from games.services.your_move import next_your_move, your_move_games, your_move_ids
 from games.table_settings import TableSettings
 from tests.factories import UserFactory
 from tests.games.clocks import DAY, HOUR, T0, at
@@ -164,7 +165,7 @@ def test_no_warning_for_a_turn_that_is_over(alice: User, bob: User, at: Any) -> 
 
 
 def test_preferences_default_to_at_once_and_can_be_changed(alice: User) -> None:
-    assert notices.preferences(alice) == {
+    assert notice_reads.preferences(alice) == {
         "your_turn": "immediate",
         "time_running_out": "immediate",
         "table_invitation": "immediate",
@@ -173,7 +174,7 @@ def test_preferences_default_to_at_once_and_can_be_changed(alice: User) -> None:
     notices.set_preference(alice, "your_turn", "digest")
     notices.set_preference(alice, "time_running_out", "never")
 
-    assert notices.preferences(alice) == {
+    assert notice_reads.preferences(alice) == {
         "your_turn": "digest",
         "time_running_out": "never",
         "table_invitation": "immediate",
@@ -213,7 +214,7 @@ def test_never_means_no_email_but_the_app_still_shows_it(
     game = correspondence(at, alice, bob)
 
     assert turn_notices().get().email == "off"
-    assert notices.unread_count(mover(game)) == 1
+    assert notice_reads.unread_count(mover(game)) == 1
     assert not mailoutbox
 
 
@@ -283,15 +284,15 @@ def test_a_member_reads_their_notifications_and_only_theirs(
         if mover(game) != alice:
             with at(T0 + HOUR):
                 services.draw(game.pk, mover(game), 0)
-    mine = notices.notification_list(alice)
+    mine = notice_reads.notification_list(alice)
     assert [(n.kind, n.read) for n in mine] == [("your_turn", False)] * 2
     assert {n.url for n in mine} == {reverse("games:game", args=[g.pk]) for g in games}
     others = Notification.objects.exclude(user=alice).filter(read_at=None).count()
 
     assert notices.mark_read(alice, [mine[0].id]) == 1
-    assert notices.unread_count(alice) == 1
+    assert notice_reads.unread_count(alice) == 1
     assert notices.mark_read(alice) == 1
-    assert notices.unread_count(alice) == 0
+    assert notice_reads.unread_count(alice) == 0
     assert Notification.objects.exclude(user=alice).filter(read_at=None).count() == others
 
 

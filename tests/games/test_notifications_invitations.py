@@ -14,6 +14,7 @@ from accounts.models import User
 from games import services, tasks
 from games.mail import digest_counts
 from games.models import Notification, NotificationKind, Seat, Table
+from games.selectors import notifications as notice_reads
 from games.services import SeatPlan
 from games.services import notifications as notices
 from games.table_settings import TableSettings
@@ -58,8 +59,8 @@ def test_an_invited_member_is_notified_in_the_app_and_by_email(
     assert note.text == f"Alice invited you to play at table {table.pk}."
     assert note.link == reverse("games:table", args=[table.pk])
     assert (note.subject, note.read_at, note.email) == (table, None, "sent")
-    assert notices.unread_count(bob) == 1
-    assert notices.unread_count(alice) == 0  # the host is not told of her own table
+    assert notice_reads.unread_count(bob) == 1
+    assert notice_reads.unread_count(alice) == 0  # the host is not told of her own table
     (email,) = mailoutbox
     assert email.to == [bob.email]
     assert email.subject == f"Invitation: Alice invited you to play at table {table.pk}."
@@ -108,7 +109,7 @@ def test_a_member_who_wants_no_email_still_sees_the_invitation(
 
     (note,) = invitations_of(bob)
     assert (note.email, note.read_at) == ("off", None)
-    assert notices.unread_count(bob) == 1
+    assert notice_reads.unread_count(bob) == 1
     assert not mailoutbox
 
 
@@ -175,7 +176,7 @@ def test_taking_the_seat_settles_the_invitation(
     (carols,) = invitations_of(carol)
     assert bobs.read_at == T0 + HOUR
     assert carols.read_at is None  # still kept for her
-    assert notices.unread_count(bob) == 0
+    assert notice_reads.unread_count(bob) == 0
 
 
 def test_an_invitation_answered_before_its_email_is_not_emailed(
@@ -288,7 +289,7 @@ def test_an_invitation_preference_is_saved(bob: User) -> None:
     )
 
     assert response.status_code == 302
-    assert notices.preferences(bob)["table_invitation"] == "digest"
+    assert notice_reads.preferences(bob)["table_invitation"] == "digest"
 
 
 # --- the admin ------------------------------------------------------------------------

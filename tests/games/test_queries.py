@@ -5,7 +5,7 @@ from games import services
 from games.models import Game
 from games.services import SeatPlan
 from games.table_settings import TableSettings
-from tests.games.conftest import current_game, seat_starts, start_table
+from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
 
 pytestmark = pytest.mark.django_db
@@ -42,35 +42,6 @@ def test_an_invited_member_has_no_games_yet(alice: User, bob: User, carol: User)
     start_table(alice, bob)
 
     assert not Game.objects.played_by(carol).exists()
-
-
-@pytest.mark.parametrize("first", [0, 1])
-def test_my_games_say_whose_turn_it_is(alice: User, bob: User, first: int) -> None:
-    game = current_game(start_table(alice, bob, first=first))
-    mover = (alice, bob)[first]
-
-    row = Game.objects.active().played_by(alice).with_turn().get(pk=game.pk)
-
-    assert (row.turn_user_id, row.turn_name, row.turn_bot_level) == (mover.pk, str(mover), "")
-
-
-def test_a_bots_turn_is_named_by_its_level(alice: User) -> None:
-    with seat_starts(0):
-        bot_game = current_game(
-            services.create_table(
-                alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.bot("strong")]
-            )
-        )
-    assert Game.objects.with_turn().get(pk=bot_game.pk).turn_name == "Alice"
-
-    services.draw(bot_game.pk, alice, 0)
-
-    bot_row = Game.objects.with_turn().get(pk=bot_game.pk)
-    assert (bot_row.turn_user_id, bot_row.turn_name, bot_row.turn_bot_level) == (
-        None,
-        None,
-        "strong",
-    )
 
 
 def test_finished_games_are_listed_apart(alice: User, bob: User) -> None:

@@ -11,7 +11,8 @@ from engine.views import PlayerView
 from games import services
 from games.errors import GameActionError
 from games.models import Game, Table
-from games.rendering import PublicGame, game_context, render_live_fragments
+from games.rendering import game_context, render_live_fragments
+from games.selectors.rows import PublicGame
 from tests.games.conftest import current_game, start_table
 from tests.games.players import play_until_over, user_at
 from tests.games.views_support import TILE

@@ -10,12 +10,12 @@ from accounts.models import User
 from games import services, tasks
 from games.models import Game, Seat, Vacation
 from games.rendering import game_context
+from games.selectors.vacations import vacation_summary
 from games.services.vacations import (
     VacationError,
     cancel_vacation,
     end_vacation,
     plan_vacation,
-    vacation_summary,
 )
 from tests.games.clocks import DAY, HOUR, T0, at
 from tests.games.conftest import current_game, start_table

@@ -11,7 +11,7 @@ from accounts.models import User
 from engine.game import apply, new_game
 from games import services
 from games.models import Game
-from games.services.history import replay_frame
+from games.selectors.replay import replay_frame
 from tests.games.conftest import current_game, start_table
 from tests.games.players import play_until_over, send, simple_action, user_at
 from tests.games.views_support import HTMX, client_for, tiles_in

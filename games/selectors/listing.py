@@ -1,4 +1,4 @@
-"""What the lobby and the table pages list, as plain values.
+"""What the lobby and the table pages list: tables, and games as :class:`GameRow`.
 
 Pages get these dataclasses, never the models: a table's row holds the round's secret
 seed and a game's row every rack and the pool, and a template can reach any attribute
@@ -18,6 +18,8 @@ from engine.ruleset import Ruleset
 from games.models import Game, Result, Seat, Table
 from games.queries import TableQuerySet
 from games.rules_summary import RulesSummary, rules_summary
+from games.selectors.rows import GameRow, game_rows
+from games.selectors.seats import in_seat_order
 
 LIST_LIMIT = 20
 
@@ -32,21 +34,6 @@ class SeatSummary:
     is_filled: bool
     takeable: bool
     """The viewer may sit here now (an open seat, or the one kept for them)."""
-
-
-@dataclass(frozen=True)
-class GameSummary:
-    """A game in a list: whose turn it is, and whether it is the viewer's."""
-
-    id: int
-    table_id: int
-    number: int
-    games_in_round: int
-    is_over: bool
-    turn_name: str
-    my_turn: bool
-    turn_deadline: datetime | None
-    players: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -96,7 +83,7 @@ class TableSummary:
 def table_summary(table: Table, user: User, tally: Tally | None = None) -> TableSummary:
     """``table`` as ``user`` sees it in a list or on its page (seats prefetched or not).
     ``tally``: the round's, if already read (a list reads all its tables' at once)."""
-    seats = sorted(table.seats.all(), key=lambda seat: seat.number)
+    seats = in_seat_order(table)
     seated = any(s.user_id == user.pk and s.kind == Seat.Kind.PLAYER for s in seats)
     may_sit = table.status == Table.Status.OPEN and not seated
     summaries = tuple(_seat(seat, user, may_sit) for seat in seats)
@@ -105,7 +92,6 @@ def table_summary(table: Table, user: User, tally: Tally | None = None) -> Table
         if tally is None:
             tally = Result.objects.current().of_table(table).tally(table)
         winner = next((s.name for s in summaries if s.number == tally.winner), None)
-    current = table.games.order_by("-number").values_list("pk", flat=True).first()
     return TableSummary(
         id=table.pk,
         status=table.status,
@@ -125,8 +111,14 @@ def table_summary(table: Table, user: User, tally: Tally | None = None) -> Table
         is_member=any(s.user_id == user.pk for s in seats),
         can_join=any(s.takeable for s in summaries),
         winner_name=winner,
-        current_game_id=current,
+        current_game_id=current_game_id(table.pk),
     )
+
+
+def current_game_id(table_id: int) -> int | None:
+    """The table's latest game: the one being played, or the last one played."""
+    games = Game.objects.filter(table_id=table_id).order_by("-number")
+    return games.values_list("pk", flat=True).first()
 
 
 def open_tables(user: User) -> list[TableSummary]:
@@ -161,31 +153,17 @@ def _summaries(tables: TableQuerySet, user: User) -> list[TableSummary]:
     return [table_summary(table, user, tallies.get(table.pk)) for table in listed]
 
 
-def my_games(user: User) -> list[GameSummary]:
+def my_games(user: User) -> list[GameRow]:
     """The games ``user`` is playing, those awaiting their move first."""
-    games = (
-        Game.objects.active()
-        .played_by(user)
-        .with_turn()
-        .select_related("table")
-        .prefetch_related("table__seats__user")
-    )
-    summaries = [_game(game, user) for game in games.order_by("turn_deadline")[:LIST_LIMIT]]
-    return sorted(summaries, key=lambda game: not game.my_turn)
+    games = Game.objects.active().played_by(user).order_by("turn_deadline")
+    return sorted(game_rows(games, user, LIST_LIMIT), key=lambda game: not game.my_turn)
 
 
-def games_to_watch(user: User) -> list[GameSummary]:
+def games_to_watch(user: User) -> list[GameRow]:
     """Games in play at tables where ``user`` has no seat."""
     mine = Table.objects.filter(seats__user=user).values("pk")
-    games = (
-        Game.objects.active()
-        .exclude(table__in=mine)
-        .with_turn()
-        .select_related("table")
-        .prefetch_related("table__seats__user")
-        .order_by("-turn_started_at")
-    )
-    return [_game(game, user) for game in games[:LIST_LIMIT]]
+    games = Game.objects.active().exclude(table__in=mine).order_by("-turn_started_at")
+    return game_rows(games, user, LIST_LIMIT)
 
 
 def turn_label(seconds: int) -> str:
@@ -210,22 +188,4 @@ def _seat(seat: Seat, user: User, may_sit: bool) -> SeatSummary:
         is_bot=seat.kind == Seat.Kind.BOT,
         is_filled=seat.is_filled,
         takeable=may_sit and (seat.kind == Seat.Kind.OPEN or reserved_for_me),
-    )
-
-
-def _game(game: Game, user: User) -> GameSummary:
-    # with_turn() annotates the name of whoever's turn it is; a bot has no user.
-    bot_level = getattr(game, "turn_bot_level", "") or ""
-    turn_name = getattr(game, "turn_name", None) or (f"Bot ({bot_level})" if bot_level else "")
-    seats = sorted(game.table.seats.all(), key=lambda seat: seat.number)
-    return GameSummary(
-        id=game.pk,
-        table_id=game.table_id,
-        number=game.number,
-        games_in_round=game.table.games_in_round,
-        is_over=game.is_over,
-        turn_name=turn_name,
-        my_turn=getattr(game, "turn_user_id", None) == user.pk,
-        turn_deadline=game.turn_deadline,
-        players=tuple(seat.occupant_name for seat in seats),
     )

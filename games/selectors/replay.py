@@ -1,4 +1,4 @@
-"""A finished game, turn by turn, and the scoreboard of a round.
+"""A finished game, turn by turn.
 
 The replay rebuilds each position with :func:`engine.game.replay` over a prefix of the
 move log, so it shows exactly what happened. It opens only once the game is over: from
@@ -8,19 +8,19 @@ never is: a frame carries the pool's size only.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.actions import Discard, Draw, Layout, Pass, Play, TakeFromRiver, Timeout
 from engine.game import GameError, apply, new_game
-from engine.round import Tally
 from engine.ruleset import Ruleset
 from engine.sets import Reading, readings
 from engine.state import GameState, Outcome
 from engine.tiles import Tile, format_tiles, parse_tiles
 from games.errors import NotFound
-from games.models import Game, Move, Result, Seat, Table
+from games.models import Game, Move
+from games.selectors.seats import seat_names
 
 
 @dataclass(frozen=True)
@@ -231,95 +231,6 @@ def _laid_as(reading: Reading) -> list[str]:
         else:
             laid.append(str(tile))
     return laid
-
-
-def seat_names(table_id: int) -> list[str]:
-    seats = Seat.objects.filter(table_id=table_id).select_related("user").order_by("number")
-    return [seat.occupant_name for seat in seats]
-
-
-@dataclass(frozen=True)
-class ScoreRow:
-    """One game of the round: its scores by seat once it is over (its current result
-    rows: ``ruled`` when a ruling has changed them since the game was played)."""
-
-    game_id: int
-    number: int
-    is_over: bool
-    winner: int | None
-    scores: tuple[int, ...] | None
-    rack_values: tuple[int, ...] | None
-    ruled: bool = False
-
-
-@dataclass(frozen=True)
-class Standing:
-    seat: int
-    name: str
-    total: int
-    wins: int
-    place: int
-
-
-@dataclass(frozen=True)
-class Scoreboard:
-    names: tuple[str, ...]
-    rows: tuple[ScoreRow, ...]
-    totals: tuple[int, ...]
-    standings: tuple[Standing, ...]
-    games_in_round: int
-    is_over: bool
-    winner_name: str | None
-    penalty_only: bool
-
-
-def scoreboard(table: Table) -> Scoreboard:
-    """The round so far: each game's scores, the totals and the standings, all read
-    from the games' current result rows."""
-    names = tuple(seat_names(table.pk))
-    results = Result.objects.current().of_table(table)
-    by_game: dict[int, list[Result]] = defaultdict(list)
-    for row in results.order_by("game", "seat"):
-        by_game[row.game_id].append(row)
-    rows = [
-        _score_row(game.pk, game.number, game.is_over, by_game.get(game.pk, []))
-        for game in table.games.order_by("number")
-    ]
-    tally = results.tally(table)
-    is_over = table.status == Table.Status.FINISHED
-    winner = tally.winner if is_over else None
-    return Scoreboard(
-        names=names,
-        rows=tuple(rows),
-        totals=tally.totals,
-        standings=_standings(tally, names) if table.round is not None else (),
-        games_in_round=table.games_in_round,
-        is_over=is_over,
-        winner_name=None if winner is None else names[winner],
-        penalty_only=table.engine_ruleset().score_mode == "penalty_only",
-    )
-
-
-def _score_row(game_id: int, number: int, is_over: bool, results: list[Result]) -> ScoreRow:
-    if not results:
-        return ScoreRow(game_id, number, is_over, None, None, None)
-    return ScoreRow(
-        game_id=game_id,
-        number=number,
-        is_over=is_over,
-        winner=next((r.seat for r in results if r.is_winner), None),
-        scores=tuple(r.score for r in results),
-        rack_values=tuple(r.rack_value for r in results),
-        ruled=any(r.source != Result.Source.PLAYED for r in results),
-    )
-
-
-def _standings(tally: Tally, names: Sequence[str]) -> tuple[Standing, ...]:
-    places = tally.places
-    return tuple(
-        Standing(seat, names[seat], tally.totals[seat], tally.wins[seat], places[seat])
-        for seat in tally.standings
-    )
 
 
 def _tiles(tiles: Counter[Tile]) -> str:

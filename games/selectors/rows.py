@@ -1,0 +1,121 @@
+"""A game as a row: the one shape in which pages list games, and its builder.
+
+The lobby's lists (the member's games, the games to watch), the home page's list, "your
+move" and the game page's own heading all show a game through :class:`GameRow`, built by
+:func:`game_row` alone. Pages get these plain values, never the model: a game's row holds
+every rack and the pool, and a template can reach any attribute of what it is given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from datetime import datetime
+
+from accounts.models import User
+from games.models import Game, Seat, Table
+from games.queries import GameQuerySet
+from games.selectors.results import GameResult, game_result
+from games.selectors.seats import in_seat_order
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A game as ``me`` (the viewer's seat, ``None`` for anyone without one) sees it in
+    a list: whose turn it is, until when, and who plays."""
+
+    id: int
+    table_id: int
+    number: int
+    games_in_round: int
+    is_over: bool
+    turn_number: int
+    current_seat: int | None
+    turn_started_at: datetime
+    turn_deadline: datetime | None
+    clock: str
+    clock_label: str
+    players: tuple[str, ...]
+    """What everyone sees of each seat, by seat number."""
+    me: int | None
+
+    @property
+    def turn_name(self) -> str:
+        """Who is to play ("" once the game is over)."""
+        if self.is_over or self.current_seat is None:
+            return ""
+        return self.players[self.current_seat]
+
+    @property
+    def my_turn(self) -> bool:
+        return not self.is_over and self.me is not None and self.current_seat == self.me
+
+    @property
+    def opponents(self) -> tuple[str, ...]:
+        """The other seats' names, in seat order."""
+        return tuple(name for seat, name in enumerate(self.players) if seat != self.me)
+
+    @property
+    def is_correspondence(self) -> bool:
+        return self.clock == Table.Clock.CORRESPONDENCE
+
+
+@dataclass(frozen=True)
+class PublicGame(GameRow):
+    """The game page's heading: the row, with what the page follows (the version pushed,
+    the time per turn) and the game's result once it is over."""
+
+    version: int
+    turn_seconds: int
+    result: GameResult | None
+
+
+def game_row(game: Game, viewer: User | None, seats: Sequence[Seat] | None = None) -> GameRow:
+    """``game`` (with its table) as ``viewer`` sees it in a list (``None``: a spectator).
+    ``seats``: the table's seats in order, if already loaded; else the prefetched ones
+    (:func:`game_rows`) or one query."""
+    seats = in_seat_order(game.table) if seats is None else seats
+    table = game.table
+    return GameRow(
+        id=game.pk,
+        table_id=game.table_id,
+        number=game.number,
+        games_in_round=table.games_in_round,
+        is_over=game.is_over,
+        turn_number=game.turn_number,
+        current_seat=game.current_seat,
+        turn_started_at=game.turn_started_at,
+        turn_deadline=game.turn_deadline,
+        clock=table.clock,
+        clock_label=table.get_clock_display(),
+        players=tuple(seat.occupant_name for seat in seats),
+        me=None if viewer is None else _seat_of(viewer, seats),
+    )
+
+
+def game_rows(games: GameQuerySet, viewer: User, limit: int | None = None) -> list[GameRow]:
+    """The rows of ``games`` in their order (the first ``limit``), with the tables and
+    seats read in three queries whatever the list's length."""
+    listed = games.select_related("table").prefetch_related(
+        "table__seats__user", "table__seats__replaced_user"
+    )
+    if limit is not None:
+        listed = listed[:limit]
+    return [game_row(game, viewer) for game in listed]
+
+
+def public_game(game: Game, viewer: User | None, seats: Sequence[Seat]) -> PublicGame:
+    """The game page's heading for ``viewer``; ``seats``: the table's, in order."""
+    row = game_row(game, viewer, seats)
+    return PublicGame(
+        **{field.name: getattr(row, field.name) for field in fields(GameRow)},
+        version=game.version,
+        turn_seconds=game.table.turn_seconds,
+        result=game_result(game),
+    )
+
+
+def _seat_of(viewer: User, seats: Sequence[Seat]) -> int | None:
+    return next(
+        (s.number for s in seats if s.kind == Seat.Kind.PLAYER and s.user_id == viewer.pk), None
+    )
