@@ -84,17 +84,21 @@ def push_user(sender: type, user_id: int, **kwargs: Any) -> None:
 
 
 def tell_player_turn_started(
-    sender: type, game_id: int, table_id: int, turn_number: int, seat: int, **kwargs: Any
+    sender: type,
+    game_id: int,
+    table_id: int,
+    turn_number: int,
+    seat: int,
+    clock: str,
+    **kwargs: Any,
 ) -> None:
     """A correspondence player is notified that their turn began (live games are played
     with the page open; a bot needs no telling). Nothing if the turn is over already."""
+    if clock != Table.Clock.CORRESPONDENCE:
+        return
     user_id = (
         Seat.objects.filter(
-            table_id=table_id,
-            number=seat,
-            kind=Seat.Kind.PLAYER,
-            user__isnull=False,
-            table__clock=Table.Clock.CORRESPONDENCE,
+            table_id=table_id, number=seat, kind=Seat.Kind.PLAYER, user__isnull=False
         )
         .values_list("user_id", flat=True)
         .first()
@@ -158,9 +162,12 @@ def _queue_clock(
 
 
 def settle_turn_notifications(
-    sender: type, game_id: int, turn_number: int, ended_at: datetime, **kwargs: Any
+    sender: type, game_id: int, turn_number: int, ended_at: datetime, clock: str, **kwargs: Any
 ) -> None:
-    """The ended turn's notifications need nothing more: they are marked read."""
+    """The ended turn's notifications need nothing more: they are marked read (a live
+    game's turns have none)."""
+    if clock != Table.Clock.CORRESPONDENCE:
+        return
     game = Game.objects.select_related("table").filter(pk=game_id).first()
     if game is not None:
         with transaction.atomic():

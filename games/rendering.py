@@ -76,7 +76,7 @@ def game_context(game: Game, user: User | None, seats: list[Seat] | None = None)
     draft: DraftView | None = None
     if user is not None and me is not None and not game.is_over and game.current_seat == me:
         draft = read_draft(game, user, me)
-    totals = Result.objects.current().of_table(game.table_id).totals(game.table)
+    totals = round_totals(game)
     return {
         "game": public_game(game, user, seats),
         "view": view,
@@ -87,6 +87,15 @@ def game_context(game: Game, user: User | None, seats: list[Seat] | None = None)
         "user": user,
         "oob": False,
     }
+
+
+def round_totals(game: Game) -> tuple[int, ...]:
+    """Each seat's score in the round so far. Results are written when a game ends, so
+    while the round's first game is in play there is nothing to read (every page of a
+    one-game table, and every push of its moves, is spared the query)."""
+    if game.number == 1 and not game.is_over:
+        return (0,) * game.engine_state().ruleset.players
+    return Result.objects.current().of_table(game.table_id).totals(game.table)
 
 
 def render_live_fragments(game: Game, user: User | None, seats: list[Seat] | None = None) -> str:

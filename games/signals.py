@@ -40,14 +40,16 @@ turn_ended = Signal()
 """A turn of a game is over: a move finished it, or finished the game (sender: ``Game``).
 
 ``game_id``, ``table_id``; ``turn_number``: the turn that ended; ``seat``: whose turn it
-was; ``ended_at``: the moment of the move that ended it."""
+was; ``ended_at``: the moment of the move that ended it; ``clock``: the table's kind of
+clock (``Table.Clock``: only correspondence turns have notifications to settle)."""
 
 turn_started = Signal()
 """A turn began: after the previous one ended, or as the first of a new game
 (sender: ``Game``). Not sent when a game ends.
 
 ``game_id``, ``table_id``, ``turn_number``; ``seat``: whose turn it is; ``deadline`` and
-``reminder_at``: its clock as it started (datetimes, or ``None``)."""
+``reminder_at``: its clock as it started (datetimes, or ``None``); ``clock``: the table's
+kind of clock (``Table.Clock``: only a correspondence player is told)."""
 
 turn_reclocked = Signal()
 """The clock of the turn in progress changed without a move: a vacation of its player

@@ -73,6 +73,7 @@ def announce_turn(game: Game) -> None:
         seat=game.current_seat,
         deadline=game.turn_deadline,
         reminder_at=game.turn_reminder_at,
+        clock=game.table.clock,
     )
 
 

@@ -118,6 +118,7 @@ def commit_action(
             turn_number=state.turn_number,
             seat=state.current_player,
             ended_at=now,
+            clock=game.table.clock,
         )
     if after.is_over:
         signals.send_after_commit(

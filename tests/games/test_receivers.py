@@ -94,7 +94,12 @@ def test_a_turn_that_is_over_by_the_time_it_is_heard_of_notifies_nobody(
 
     # A late delivery of the first turn's signal: that turn ended an hour ago.
     receivers.tell_player_turn_started(
-        Game, game_id=game.pk, table_id=game.table_id, turn_number=first_turn, seat=first_seat
+        Game,
+        game_id=game.pk,
+        table_id=game.table_id,
+        turn_number=first_turn,
+        seat=first_seat,
+        clock="correspondence",
     )
     assert not Notification.objects.exists()
 
@@ -104,6 +109,7 @@ def test_a_turn_that_is_over_by_the_time_it_is_heard_of_notifies_nobody(
         table_id=game.table_id,
         turn_number=game.turn_number,
         seat=game.current_seat,
+        clock="correspondence",
     )
     assert [(n.user_id, n.key) for n in Notification.objects.all()] == [
         (

@@ -81,3 +81,24 @@ def test_no_log_line_names_a_tile(alice: User, bob: User, caplog: pytest.LogCapt
 
     assert "move 1," in caplog.text
     assert TILE.findall(caplog.text) == []
+
+
+def test_the_round_totals_are_read_from_result_rows_only_once_a_game_has_ended(
+    alice: User, bob: User
+) -> None:
+    table = start_table(alice, bob, games_in_round=2)
+    first = current_game(table)
+    with CaptureQueriesContext(connection) as first_game:
+        render_live_fragments(first, alice)
+    assert not [q for q in first_game.captured_queries if "games_result" in q["sql"]]
+
+    play_until_over(first, random.Random(3))
+    second = current_game(table)
+    assert second.number == 2
+    with CaptureQueriesContext(connection) as second_game:
+        context = game_context(second, alice)
+    assert [q for q in second_game.captured_queries if "games_result" in q["sql"]]
+    finished = first.results.current()
+    assert sorted(seat.round_total for seat in context["seats"]) == sorted(
+        row.score for row in finished
+    )

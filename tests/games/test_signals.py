@@ -119,7 +119,7 @@ def test_a_move_is_announced_once_and_only_after_commit(
     ]
     assert len(heard.of("turn_ended")) == 1
     ended = heard.of("turn_ended")[0]
-    assert (ended["turn_number"], ended["seat"]) == (turn, seat)
+    assert (ended["turn_number"], ended["seat"], ended["clock"]) == (turn, seat, "live")
     assert heard.of("turn_started") == [
         {
             "game_id": game.pk,
@@ -128,6 +128,7 @@ def test_a_move_is_announced_once_and_only_after_commit(
             "seat": game.current_seat,
             "deadline": game.turn_deadline,
             "reminder_at": game.turn_reminder_at,
+            "clock": "live",
         }
     ]
     assert not heard.of("game_finished")
