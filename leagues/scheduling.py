@@ -10,7 +10,7 @@ same :class:`Schedule`.
 >>> len(season.matchdays), season.games_per_fixture
 (3, 2)
 >>> season.matchdays[0].fixtures[0].players
-('ann', 'cy')
+('dee', 'bob')
 >>> season.meeting_counts()["ann"]
 {'ann': 0, 'bob': 1, 'cy': 1, 'dee': 1}
 
@@ -31,21 +31,31 @@ matchdays repeat the cycle; fewer cut it short. Either way every pair meets ``r`
 ``r + 1`` times.
 
 **Three or four seats: pairs meet as evenly as possible.** Each matchday's tables are
-built greedily from the meetings so far (a player joins the table whose members they
-have met least), improved by swapping players between tables, then the whole season is
-polished by swapping players between tables of one matchday (see :func:`_polish` for
-the bound on the work). What is minimised is the sum over pairs of the square of their
-meetings, which for a fixed number of games is the spread of meetings around their
-mean. Over 4-40 players and the default season, the most and the fewest meetings of
-any two players differ by at most :data:`MEETING_SPREAD` (usually by one). A spread of
-two can be forced: 5 players at 4 seats over 2 matchdays leaves the two players with
-a bye never meeting, while the other three meet twice.
+built greedily from the meetings so far (a player joins the table whose members cost
+least to meet again), improved by swapping players between tables; then the whole
+season is annealed, swapping players between tables of one matchday or swapping two
+players' byes on two matchdays (see :meth:`_Meetings.polish` for the bound on the
+work). A pair meeting ``v`` times costs ``COST_BASE ** abs(v - mean)``: convex, so
+lowering the sum evens meetings out, and steep, so one pair far from the mean outweighs
+several near it. Finding the most even season is a hard problem (the "social golfer"
+problem) and the search does not promise the best one; what it reaches was measured
+over 4-40 players at 3 and 4 seats, a dozen seeds each: in the default season the
+most and the fewest meetings of any two players differ by at most
+:data:`MEETING_SPREAD` (2), in seasons of any length up to twice the default by at
+most :data:`MEETING_SPREAD_LONG`. Two can be forced: 6 players at 3 seats over 3
+matchdays (two tables of three each time) cannot let all 15 pairs meet, as each
+later table holds two players who sat together on the first matchday; 5 players at 4
+seats over 2 matchdays leave the two players with a bye never meeting while the other
+three meet twice.
 
 **Starts are balanced.** In a fixture of ``g`` games the player in seat ``s`` starts
-games ``s``, ``s + seats``, ...; each fixture's seat order is the one that keeps every
-player's starts closest to their share, ``fixtures played * g / seats`` (and, next,
-their turns in the first seat closest to ``fixtures played / seats``). With the
-default of one game per seat everyone starts once per fixture.
+games ``s``, ``s + seats``, ...; each fixture's seat order is chosen to keep every
+player's starts close to their share, ``fixtures played * g / seats``, and then their
+first seats close to ``fixtures played / seats``: greedily matchday by matchday, then
+settled over the season. With the default of one game per seat everyone starts once a
+fixture. At 2 seats every player sits first in half their fixtures, rounded either way
+(:func:`_orient` proves it), so starts are within half a game of the share; at 3 and 4
+seats within one and a half (measured, as above; usually within one).
 """
 
 from __future__ import annotations
@@ -63,9 +73,11 @@ SEATS = (2, 3, 4)
 """The table sizes a league plays at."""
 
 MEETING_SPREAD = 2
-"""The most that two pairs' meeting counts differ by, at 3 or 4 seats, in the default
-season and in seasons up to twice its length (measured for 4-40 players, many seeds,
-in the tests); at 2 seats it is 1."""
+"""The most that two pairs' meeting counts differ by at 3 or 4 seats in the default
+season (measured, see the module's docstring); at 2 seats 0, a round robin."""
+
+MEETING_SPREAD_LONG = 3
+"""The same for seasons of any length up to twice the default; at 2 seats 1."""
 
 
 class ScheduleError(ValueError):
@@ -310,6 +322,7 @@ _DAY_PASSES = 4
 """Sweeps of improving swaps over each new matchday's tables."""
 
 COST_BASE = 8
+"""How steeply a pair's cost grows with its distance from the mean meetings."""
 
 
 class _Meetings:
@@ -473,31 +486,136 @@ def _accept(gain: int, temperature: float, rng: random.Random) -> bool:
 
 
 def _seat(n: int, seats: int, games: int, season: Tables) -> Tables:
-    """Each table's seat order: the permutation that keeps starts (and then first
-    seats) closest to each player's share so far; tables are seated matchday by
-    matchday, so the balance holds all season long."""
-    starts_of_seat = [len(range(s, games, seats)) for s in range(seats)]
-    fixtures = [0] * n
-    starts = [0] * n
-    firsts = [0] * n
-    seated: Tables = []
-    for tables in season:
-        day = []
-        for table in tables:
-            size = len(table)
-
-            def cost(order: tuple[int, ...]) -> tuple[int, int]:
-                start_error = first_error = 0
-                for s, p in enumerate(order):
-                    start_error += (size * (starts[p] + starts_of_seat[s]) - (fixtures[p] + 1) * games) ** 2
-                    first_error += (size * (firsts[p] + (s == 0)) - (fixtures[p] + 1)) ** 2
-                return start_error, first_error
-
-            order = min(itertools.permutations(table), key=cost)
-            for s, p in enumerate(order):
-                fixtures[p] += 1
-                starts[p] += starts_of_seat[s]
-                firsts[p] += s == 0
-            day.append(list(order))
-        seated.append(day)
+    """Each table's seat order, balancing starts and first seats (see the module's
+    docstring): greedily matchday by matchday, so the balance holds along the season,
+    then settled over the whole season."""
+    balance = _SeatBalance(n, seats, games)
+    seated = [[balance.seat_next(table) for table in tables] for tables in season]
+    fixtures = [table for tables in seated for table in tables]
+    if seats == 2:
+        _orient(n, fixtures)
+    else:
+        balance.settle(fixtures)
     return seated
+
+
+class _SeatBalance:
+    """Each player's fixtures, starts and first seats, and how far they are from the
+    player's share (times ``seats``, to stay in whole numbers)."""
+
+    def __init__(self, n: int, seats: int, games: int) -> None:
+        self.seats = seats
+        self.games = games
+        # Games started from each seat.
+        self.starts_of_seat = [len(range(s, games, seats)) for s in range(seats)]
+        self.fixtures = [0] * n
+        self.starts = [0] * n
+        self.firsts = [0] * n
+
+    def error(self, order: Sequence[int], fixtures: Sequence[int]) -> tuple[int, int]:
+        """How far the players of ``order`` would be from their shares, seated so,
+        each having played ``fixtures[p]`` fixtures: starts first, then first seats."""
+        start_error = first_error = 0
+        for s, p in enumerate(order):
+            starts = self.starts[p] + self.starts_of_seat[s]
+            start_error += (self.seats * starts - fixtures[p] * self.games) ** 2
+            first_error += (self.seats * (self.firsts[p] + (s == 0)) - fixtures[p]) ** 2
+        return start_error, first_error
+
+    def count(self, order: Sequence[int], sign: int = 1) -> None:
+        for s, p in enumerate(order):
+            self.starts[p] += sign * self.starts_of_seat[s]
+            self.firsts[p] += sign * (s == 0)
+
+    def seat_next(self, table: list[int]) -> list[int]:
+        """The seat order that leaves the table's players closest to their shares so
+        far; the fixture is counted."""
+        for p in table:
+            self.fixtures[p] += 1
+        order = min(itertools.permutations(table), key=lambda o: self.error(o, self.fixtures))
+        self.count(order)
+        return list(order)
+
+    def settle(self, fixtures: list[list[int]]) -> None:
+        """Re-seat fixtures, one at a time, to bring players closer to their shares of
+        the whole season, until none moves (at most :data:`_SETTLE_SWEEPS` sweeps)."""
+        for _ in range(_SETTLE_SWEEPS):
+            moved = False
+            for table in fixtures:
+                self.count(table, -1)
+                current = self.error(table, self.fixtures)
+                order = min(
+                    itertools.permutations(table), key=lambda o: self.error(o, self.fixtures)
+                )
+                if self.error(order, self.fixtures) < current:
+                    table[:] = order
+                    moved = True
+                self.count(table)
+            if not moved:
+                return
+
+
+_SETTLE_SWEEPS = 8
+
+
+def _orient(n: int, fixtures: list[list[int]]) -> None:
+    """Turn two-player fixtures round until every player sits first in half their
+    fixtures, rounded either way.
+
+    While a player sits first two or more times above their half, some fixture path
+    leads from them, first seat to second seat, to a player below their half (the
+    players they reach cannot all be above, as no fixture leads out of them); turning
+    round that path's fixtures brings the first nearer and the last at most one above.
+    Each turn lowers the total distance from the halves, so this ends. The other way
+    round for a player below their half.
+    """
+    at: list[list[int]] = [[] for _ in range(n)]
+    for i, (a, b) in enumerate(fixtures):
+        at[a].append(i)
+        at[b].append(i)
+    # Fixtures sat first, less fixtures sat second.
+    lead = [0] * n
+    for a, b in fixtures:
+        lead[a] += 1
+        lead[b] -= 1
+    for p in range(n):
+        while abs(lead[p]) >= 2:
+            # Follow fixtures from first seat to second (or back, when p is below).
+            seat_from = 0 if lead[p] > 0 else 1
+            path = _path_to(p, seat_from, at, fixtures, lead)
+            for i in path:
+                fixtures[i].reverse()
+            end = fixtures[path[-1]][seat_from]
+            shift = 2 if seat_from == 0 else -2
+            lead[p] -= shift
+            lead[end] += shift
+
+
+def _path_to(
+    start: int, seat_from: int, at: list[list[int]], fixtures: list[list[int]], lead: list[int]
+) -> list[int]:
+    """The fixtures of a shortest path from ``start`` along fixtures where each player
+    sits in ``seat_from``, to a player whose lead is on the other side of zero."""
+    came_by: dict[int, int] = {start: -1}
+    frontier = [start]
+    sign = 1 if seat_from == 0 else -1
+    while frontier:
+        following = []
+        for player in frontier:
+            for i in at[player]:
+                if fixtures[i][seat_from] != player:
+                    continue
+                other = fixtures[i][1 - seat_from]
+                if other in came_by:
+                    continue
+                came_by[other] = i
+                if sign * lead[other] < 0:
+                    path = []
+                    while other != start:
+                        i = came_by[other]
+                        path.append(i)
+                        other = fixtures[i][seat_from]
+                    return path[::-1]
+                following.append(other)
+        frontier = following
+    raise AssertionError("a player above their half always reaches one below it")
