@@ -51,8 +51,6 @@ bench-solver: $(VENV)/.installed-dev
 	$(PY) benchmarks/bench_solver.py
 
 ## lint: ruff (lint and format), mypy --strict, the import contracts
-# mypy's Django plugin loads the settings, which want a DATABASE_URL; it never connects.
-lint: export DATABASE_URL ?= postgres://localhost/rummikub
 lint: $(VENV)/.installed-dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .

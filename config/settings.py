@@ -122,14 +122,23 @@ TEMPLATES = [
     },
 ]
 
-if not env.str("DATABASE_URL", default=""):
-    raise ImproperlyConfigured(
-        "DATABASE_URL is not set. `make run` starts an embedded PostgreSQL and sets it; "
-        "otherwise point it to a PostgreSQL database, e.g. "
-        "DATABASE_URL=postgres://user:password@127.0.0.1:5432/rummikub"
-    )
-DATABASES = {"default": env.db_url("DATABASE_URL")}
-if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+# Without DATABASE_URL the settings still load, on Django's dummy backend, so that tools
+# which need no database (mypy's Django plugin, makemigrations --check) run anywhere;
+# `migrate` and `check --database default` then stop with this message
+# (config.checks.database_url), and any query fails on the dummy backend.
+DATABASE_URL_MISSING = (
+    "DATABASE_URL is not set. `make run` starts an embedded PostgreSQL and sets it; "
+    "otherwise point it to a PostgreSQL database, e.g. "
+    "DATABASE_URL=postgres://user:password@127.0.0.1:5432/rummikub"
+)
+if env.str("DATABASE_URL", default=""):
+    DATABASES = {"default": env.db_url("DATABASE_URL")}
+else:
+    DATABASES = {"default": {"ENGINE": "django.db.backends.dummy", "NAME": ""}}
+if DATABASES["default"]["ENGINE"] not in (
+    "django.db.backends.postgresql",
+    "django.db.backends.dummy",
+):
     raise ImproperlyConfigured(
         "DATABASE_URL must point to PostgreSQL (postgres://...): the app relies on its row "
         "locks, constraints and triggers"
