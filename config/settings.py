@@ -65,6 +65,9 @@ INSTALLED_APPS = [
     "template_partials",
     "axes",
     "csp",
+    "pgtrigger",
+    "pghistory",
+    "rules.apps.AutodiscoverRulesConfig",
     "accounts",
     "games",
     "leagues",
@@ -77,6 +80,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Puts the request's user and URL into the context of the history events it causes.
+    "pghistory.middleware.HistoryMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -281,6 +286,8 @@ AUTH_USER_MODEL = "accounts.User"
 # is checked, and counts the failures.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    # Object permissions as predicates (leagues/rules.py): has_perm("leagues.manage_club", club).
+    "rules.permissions.ObjectPermissionBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "login"
