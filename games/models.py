@@ -99,6 +99,14 @@ class Table(models.Model):
         blank=True,
         help_text="engine.round.Round.to_dict(), the schedule; holds the secret seed.",
     )
+    # What the table is part of, for apps above games (a league's fixture) to name it on
+    # the table's pages without games knowing them.
+    belongs_to = models.CharField(
+        max_length=120, blank=True, help_text="What the table is part of, e.g. a league fixture."
+    )
+    belongs_to_link = models.CharField(
+        max_length=200, blank=True, help_text="A path on this site to what it is part of."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -508,6 +516,10 @@ class NotificationKind(models.TextChoices):
     YOUR_TURN = "your_turn", "Your turn"
     TIME_RUNNING_OUT = "time_running_out", "Time is running out"
     TABLE_INVITATION = "table_invitation", "An invitation to a table"
+    CLUB_INVITATION = "club_invitation", "An invitation to a club"
+    CLUB_NEWS = "club_news", "Club news: requests to join, your membership"
+    LEAGUE_MATCHDAY = "league_matchday", "League matchdays: your fixtures and their deadlines"
+    LEAGUE_SEASON = "league_season", "League seasons: registration, start and end"
 
 
 class Delivery(models.TextChoices):

@@ -15,6 +15,10 @@ DEFAULT_DELIVERY: dict[str, str] = {
     NotificationKind.YOUR_TURN: Delivery.IMMEDIATE,
     NotificationKind.TIME_RUNNING_OUT: Delivery.IMMEDIATE,
     NotificationKind.TABLE_INVITATION: Delivery.IMMEDIATE,
+    NotificationKind.CLUB_INVITATION: Delivery.IMMEDIATE,
+    NotificationKind.CLUB_NEWS: Delivery.DIGEST,
+    NotificationKind.LEAGUE_MATCHDAY: Delivery.IMMEDIATE,
+    NotificationKind.LEAGUE_SEASON: Delivery.DIGEST,
 }
 
 

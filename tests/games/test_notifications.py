@@ -165,10 +165,17 @@ def test_no_warning_for_a_turn_that_is_over(alice: User, bob: User, at: Any) -> 
 
 
 def test_preferences_default_to_at_once_and_can_be_changed(alice: User) -> None:
+    club_and_league_defaults = {
+        "club_invitation": "immediate",
+        "club_news": "digest",
+        "league_matchday": "immediate",
+        "league_season": "digest",
+    }
     assert notice_reads.preferences(alice) == {
         "your_turn": "immediate",
         "time_running_out": "immediate",
         "table_invitation": "immediate",
+        **club_and_league_defaults,
     }
 
     notices.set_preference(alice, "your_turn", "digest")
@@ -178,6 +185,7 @@ def test_preferences_default_to_at_once_and_can_be_changed(alice: User) -> None:
         "your_turn": "digest",
         "time_running_out": "never",
         "table_invitation": "immediate",
+        **club_and_league_defaults,
     }
     with pytest.raises(ValueError):
         notices.set_preference(alice, "your_turn", "hourly")

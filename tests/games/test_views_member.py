@@ -74,18 +74,20 @@ def test_the_header_counts_moves_and_unread_notices(
 
 
 def test_email_preferences_are_saved_per_kind(alice: User) -> None:
-    response = client_for(alice).post(
-        PREFERENCES,
-        {"your_turn": "digest", "time_running_out": "never", "table_invitation": "immediate"},
-    )
-
-    assert response.status_code == 302
-    saved = dict(NotificationPreference.objects.filter(user=alice).values_list("kind", "delivery"))
-    assert saved == {
+    chosen = {
         "your_turn": "digest",
         "time_running_out": "never",
         "table_invitation": "immediate",
+        "club_invitation": "immediate",
+        "club_news": "never",
+        "league_matchday": "digest",
+        "league_season": "digest",
     }
+    response = client_for(alice).post(PREFERENCES, chosen)
+
+    assert response.status_code == 302
+    saved = dict(NotificationPreference.objects.filter(user=alice).values_list("kind", "delivery"))
+    assert saved == chosen
     html = client_for(alice).get(NOTICES).text
     assert re.search(r'name="your_turn" value="digest"[^>]*checked', html)
     assert re.search(r'name="time_running_out" value="never"[^>]*checked', html)
