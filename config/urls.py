@@ -7,5 +7,6 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("accounts/", include("accounts.urls")),
     path("games/", include("games.urls")),
+    path("clubs/", include("leagues.urls")),
     path("admin/", admin.site.urls),
 ]
