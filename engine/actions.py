@@ -227,6 +227,26 @@ class Forfeit:
 
 
 @dataclass(frozen=True, slots=True)
+class Adjudicate:
+    """The game is stopped before its end and scored as it stands, by an authority above
+    the table (a league's matchday deadline, a moderator), not by a player: allowed on
+    anyone's turn, logged against the seat whose turn it was.
+
+    Scored as if the pool had run empty (R8.2, :mod:`engine.scoring`): the seat in play
+    with the lowest rack wins, unless that is tied.
+
+    >>> Adjudicate().to_dict()
+    {'type': 'adjudicate'}
+    """
+
+    type: ClassVar[str] = "adjudicate"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {"type": self.type}
+
+
+@dataclass(frozen=True, slots=True)
 class Discard:
     """River variant: put one of the two tiles just drawn face-up at the end of the River.
 
@@ -275,7 +295,7 @@ class TakeFromRiver:
         }
 
 
-Action = Play | Draw | Pass | Timeout | Discard | TakeFromRiver | Resign | Forfeit
+Action = Play | Draw | Pass | Timeout | Discard | TakeFromRiver | Resign | Forfeit | Adjudicate
 DropOut = Resign | Forfeit
 """The actions that take a seat out of the game (allowed on anyone's turn)."""
 _FIELDS: dict[str, set[str]] = {
@@ -287,6 +307,7 @@ _FIELDS: dict[str, set[str]] = {
     "take_from_river": {"index", "table_after"},
     "resign": set(),
     "forfeit": set(),
+    "adjudicate": set(),
 }
 ACTION_TYPES: tuple[str, ...] = tuple(_FIELDS)
 
@@ -322,6 +343,8 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
         return Resign()
     if kind == "forfeit":
         return Forfeit()
+    if kind == "adjudicate":
+        return Adjudicate()
     if kind == "timeout":
         return Timeout(data["changed"])
     if kind == "discard":

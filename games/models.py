@@ -324,6 +324,7 @@ class Move(models.Model):
         USER = "user", "Player"
         BOT = "bot", "Bot"
         TIMEOUT = "timeout", "Turn clock"
+        RULING = "ruling", "Ruling (a deadline or a moderator)"
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="moves")
     seq = models.PositiveIntegerField(help_text="1, 2, ...: the game's version after it.")
