@@ -523,6 +523,11 @@ class NotificationKind(models.TextChoices):
     LEAGUE_SEASON = "league_season", "League seasons: registration, start and end"
 
 
+def kind_label(kind: str) -> str:
+    """What a kind of notification is called (its code, for a kind no longer known)."""
+    return str(NotificationKind(kind).label) if kind in NotificationKind.values else kind
+
+
 class Delivery(models.TextChoices):
     """How a member wants a kind of notification by email."""
 
@@ -555,7 +560,9 @@ class Notification(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
     )
-    kind = models.CharField(max_length=20, choices=NotificationKind.choices)
+    # A kind of NotificationKind, checked by the services rather than by choices here, so
+    # that a new kind (an app above games notifying of its own things) needs no migration.
+    kind = models.CharField(max_length=20)
     text = models.TextField(help_text="One line of plain text, written when it was created.")
     link = models.CharField(max_length=200, help_text="Where it leads: a path on this site.")
     subject_type = models.ForeignKey(
@@ -592,7 +599,11 @@ class Notification(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} for {self.user}: {self.text}"
+        return f"{self.kind_label} for {self.user}: {self.text}"
+
+    @property
+    def kind_label(self) -> str:
+        return kind_label(self.kind)
 
 
 class NotificationPreference(models.Model):
@@ -601,7 +612,9 @@ class NotificationPreference(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preferences"
     )
-    kind = models.CharField(max_length=20, choices=NotificationKind.choices)
+    # A kind of NotificationKind, checked by the services rather than by choices here, so
+    # that a new kind (an app above games notifying of its own things) needs no migration.
+    kind = models.CharField(max_length=20)
     delivery = models.CharField(max_length=10, choices=Delivery.choices)
 
     class Meta:
@@ -610,4 +623,4 @@ class NotificationPreference(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user}: {self.get_kind_display()} {self.get_delivery_display().lower()}"
+        return f"{self.user}: {kind_label(self.kind)} {self.get_delivery_display().lower()}"
