@@ -16,6 +16,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_POST, require_safe
 
+from accounts.models import User
 from games import services
 from games.errors import DraftError, GameActionError, InvalidMove
 from games.forms import DiscardForm, MoveForm, PickForm, RiverForm, TableJSONForm, VersionForm
@@ -67,6 +68,7 @@ def move(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 
 @game_action
 def reset(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """Throw away the working table: the turn starts over from the table as it is."""
     services.reset_draft(pk, request.user)
     return fragments(request, pk, "Your turn starts over from the table as it was.")
 
@@ -74,19 +76,26 @@ def reset(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 @game_action
 def play(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """End the turn: play the working table as it is (the engine judges it)."""
-    moved = services.play(pk, request.user, _version(request)["version"])
-    return fragments(request, pk, moved=moved)
+    return _end_turn(request, pk, services.play)
 
 
 @game_action
 def draw(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    moved = services.draw(pk, request.user, _version(request)["version"])
-    return fragments(request, pk, moved=moved)
+    """Draw from the pool (with the River, two tiles: then discard one)."""
+    return _end_turn(request, pk, services.draw)
 
 
 @game_action
 def pass_turn(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    moved = services.pass_turn(pk, request.user, _version(request)["version"])
+    """Let the turn go by (only once the pool is empty)."""
+    return _end_turn(request, pk, services.pass_turn)
+
+
+def _end_turn(
+    request: AuthenticatedRequest, pk: int, move: Callable[[int, User, int], Game]
+) -> HttpResponse:
+    """A move that needs nothing from the page but the version it shows."""
+    moved = move(pk, request.user, _version(request)["version"])
     return fragments(request, pk, moved=moved)
 
 
