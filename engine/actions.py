@@ -139,7 +139,18 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
-class Draw:
+class _BareAction:
+    """An action that is nothing but its type, like :class:`Draw`."""
+
+    type: ClassVar[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {"type": self.type}
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(_BareAction):
     """Take a tile from the pool (with the River: take two, then :class:`Discard` one).
 
     >>> Draw().to_dict()
@@ -148,13 +159,9 @@ class Draw:
 
     type: ClassVar[str] = "draw"
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {"type": self.type}
-
 
 @dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(_BareAction):
     """Let the turn go by without drawing; only when the pool is empty.
 
     >>> Pass().to_dict()
@@ -162,10 +169,6 @@ class Pass:
     """
 
     type: ClassVar[str] = "pass"
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {"type": self.type}
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +196,7 @@ class Timeout:
 
 
 @dataclass(frozen=True, slots=True)
-class Resign:
+class Resign(_BareAction):
     """A player gives up the game; any seat still in play may, on anyone's turn.
 
     The seat drops out: its rack stays as it is and is scored as a loser's when the game
@@ -205,13 +208,9 @@ class Resign:
 
     type: ClassVar[str] = "resign"
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {"type": self.type}
-
 
 @dataclass(frozen=True, slots=True)
-class Forfeit:
+class Forfeit(_BareAction):
     """A seat is put out of the game for abandoning it (the web layer decides when: after
     so many turns in a row ran out of time). It drops out exactly like :class:`Resign`.
 
@@ -220,10 +219,6 @@ class Forfeit:
     """
 
     type: ClassVar[str] = "forfeit"
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {"type": self.type}
 
 
 @dataclass(frozen=True, slots=True)
