@@ -222,7 +222,7 @@ class Forfeit(_BareAction):
 
 
 @dataclass(frozen=True, slots=True)
-class Adjudicate:
+class Adjudicate(_BareAction):
     """The game is stopped before its end and scored as it stands, by an authority above
     the table (a league's matchday deadline, a moderator), not by a player: allowed on
     anyone's turn, logged against the seat whose turn it was.
@@ -235,10 +235,6 @@ class Adjudicate:
     """
 
     type: ClassVar[str] = "adjudicate"
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {"type": self.type}
 
 
 @dataclass(frozen=True, slots=True)
