@@ -161,7 +161,7 @@ def _subject(kind: str, event: Any, names: Mapping[Any, str]) -> str:
     if kind == "season":
         return f"Season {event.number}"
     if kind == "division":
-        return f"Division {event.name}"
+        return str(event.name)
     if kind == "entry":
         return f"Entry of {names.get(event.user_id, 'a member')}"
     if kind == "matchday":
