@@ -109,7 +109,7 @@ class Membership(models.Model):
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["club", "user__username"]
+        ordering = ["club_id", "user__username"]
         constraints = [
             models.UniqueConstraint(fields=["club", "user"], name="leagues_membership_unique"),
             models.UniqueConstraint(
@@ -286,7 +286,7 @@ class League(HouseRules):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["club", "name"]
+        ordering = ["club_id", "name"]
         constraints = [
             models.UniqueConstraint(fields=["club", "slug"], name="leagues_league_unique_slug"),
         ]
@@ -297,7 +297,12 @@ class League(HouseRules):
 
 @pghistory.track()
 class Season(HouseRules):
-    """One season of a league: registration, then matchdays, then final standings."""
+    """One season of a league: registration, then matchdays, then final standings.
+
+    The default orderings here go by the parent's id, not through the relation: ordering
+    through a relation joins the parent and takes its ordering, and two such paths to
+    one table (a fixture's matchday and division both lead to the season) make Django
+    refuse the query."""
 
     class Status(models.TextChoices):
         REGISTRATION = "registration", "Registration open"
@@ -327,7 +332,7 @@ class Season(HouseRules):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["league", "-number"]
+        ordering = ["league_id", "-number"]
         constraints = [
             models.UniqueConstraint(
                 fields=["league", "number"], name="leagues_season_unique_number"
@@ -353,7 +358,7 @@ class Division(models.Model):
     name = models.CharField(max_length=40)
 
     class Meta:
-        ordering = ["season", "level"]
+        ordering = ["season_id", "level"]
         constraints = [
             models.UniqueConstraint(fields=["season", "level"], name="leagues_division_unique"),
         ]
@@ -400,7 +405,7 @@ class Entry(models.Model):
     withdrawn_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["season", "division", "seed", "pk"]
+        ordering = ["season_id", "division_id", "seed", "pk"]
         verbose_name_plural = "entries"
         constraints = [
             models.UniqueConstraint(fields=["season", "user"], name="leagues_entry_unique"),
@@ -434,7 +439,7 @@ class Matchday(models.Model):
     )
 
     class Meta:
-        ordering = ["season", "number"]
+        ordering = ["season_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["season", "number"], name="leagues_matchday_unique"),
             models.CheckConstraint(
@@ -476,7 +481,7 @@ class Fixture(models.Model):
     note = models.TextField(blank=True, help_text="How it was settled or rescheduled, and why.")
 
     class Meta:
-        ordering = ["matchday", "division", "pk"]
+        ordering = ["matchday_id", "division_id", "pk"]
 
     def __str__(self) -> str:
         return f"fixture {self.pk} of {self.matchday}"
@@ -490,7 +495,7 @@ class FixtureSeat(models.Model):
     entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="fixture_seats")
 
     class Meta:
-        ordering = ["fixture", "number"]
+        ordering = ["fixture_id", "number"]
         constraints = [
             models.UniqueConstraint(
                 fields=["fixture", "number"], name="leagues_fixture_seat_unique_number"
