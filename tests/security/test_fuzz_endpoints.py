@@ -78,6 +78,7 @@ OWN_PAGES = {
     "games:plan_vacation",
     "games:end_vacation",
     "games:cancel_vacation",
+    "leagues:new_club",
     "profile",
     "password_change",
     "logout",
