@@ -20,6 +20,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.vary import vary_on_headers
 
 from accounts.limits import limit_posts
 from games.views.common import AuthenticatedRequest
@@ -102,12 +103,16 @@ def _refused(
 
 
 @require_safe
+@vary_on_headers("HX-Request")
 def club_list(request: AuthenticatedRequest) -> HttpResponse:
-    """Public clubs and the viewer's own; ``q`` searches their names."""
+    """Public clubs and the viewer's own; ``q`` searches their names. The search box
+    swaps in the results only (htmx), and puts the search in the address; going back
+    to it restores the whole page."""
     query = request.GET.get("q", "")
     listed = pages.club_list(request.user, query, request.GET.get("page"))
     context = {"clubs": listed, "query": " ".join(query.split())[: pages.QUERY_LENGTH]}
-    template = "leagues/club_list.html#results" if request.htmx else "leagues/club_list.html"
+    results_only = request.htmx and not request.htmx.history_restore_request
+    template = "leagues/club_list.html#results" if results_only else "leagues/club_list.html"
     return render(request, template, context)
 
 

@@ -79,4 +79,7 @@ def test_an_owner_invites_a_member_who_joins_from_the_notification(
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Clubs").click()
     expect(page.locator(".club-item")).to_contain_text("Member")
     snap(page, "clubs")
+    page.get_by_label("Search clubs by name").fill("chess")
+    expect(page.get_by_text("No club's name contains “chess”.")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"/clubs/\?q=chess$"))
     assert Membership.objects.get(club__slug="tile-club", user=bob).role == Role.MEMBER

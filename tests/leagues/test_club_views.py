@@ -63,6 +63,14 @@ def test_the_list_searches_by_name_and_htmx_gets_the_results_only(
     assert "<header" not in html and 'id="club-results"' in html
 
 
+def test_going_back_to_a_search_restores_the_whole_page(club: Club, alice: User) -> None:
+    restore = {**HTMX, "HTTP_HX_HISTORY_RESTORE_REQUEST": "true"}
+    response = as_user(alice).get(reverse("leagues:clubs"), {"q": "tile"}, **restore)
+
+    assert "<header" in response.content.decode()
+    assert "HX-Request" in response["Vary"]
+
+
 def test_the_list_answers_only_reads(alice: User) -> None:
     assert as_user(alice).post(reverse("leagues:clubs")).status_code == 405
 
