@@ -4,26 +4,14 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from accounts import views
-from accounts.forms import PasswordResetForm
 from accounts.limits import limit_posts
-
-# Django's form views treat PUT as POST; our forms are only ever posted.
-FORM_METHODS = ["get", "head", "post", "options"]
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("profile/", views.profile, name="profile"),
-    path(
-        "login/",
-        views.LoginView.as_view(redirect_authenticated_user=True, http_method_names=FORM_METHODS),
-        name="login",
-    ),
+    path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path(
-        "password/change/",
-        views.PasswordChangeView.as_view(http_method_names=FORM_METHODS),
-        name="password_change",
-    ),
+    path("password/change/", views.PasswordChangeView.as_view(), name="password_change"),
     path(
         "password/change/done/",
         auth_views.PasswordChangeDoneView.as_view(),
@@ -31,11 +19,7 @@ urlpatterns = [
     ),
     path(
         "password/reset/",
-        limit_posts("password_reset_per_address", key="ip")(
-            views.PasswordResetView.as_view(
-                form_class=PasswordResetForm, http_method_names=FORM_METHODS
-            )
-        ),
+        limit_posts("password_reset_per_address", key="ip")(views.PasswordResetView.as_view()),
         name="password_reset",
     ),
     path(
@@ -45,7 +29,7 @@ urlpatterns = [
     ),
     path(
         "password/reset/<uidb64>/<token>/",
-        views.PasswordResetConfirmView.as_view(http_method_names=FORM_METHODS),
+        views.PasswordResetConfirmView.as_view(),
         name="password_reset_confirm",
     ),
     path(

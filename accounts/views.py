@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 from django.views.generic.edit import FormView
 
-from accounts.forms import ProfileForm, SignUpForm
+from accounts.forms import PasswordResetForm, ProfileForm, SignUpForm
 from accounts.limits import limit_posts
 from accounts.models import User
 
@@ -24,9 +24,13 @@ class AuthenticatedRequest(HttpRequest):
     user: User
 
 
-class InvalidFormIs400(FormView):  # type: ignore[type-arg]
-    """Django's form views send a form back with its errors as 200; here it is 400, as
-    on every page of the site: the request was refused and changed nothing."""
+class SiteFormView(FormView):  # type: ignore[type-arg]
+    """Django's form views as the site's other forms behave. A form sent back with its
+    errors is a 400 (Django's is a 200), as on every page of the site: the request was
+    refused and changed nothing. And PUT is refused (Django's treat it as POST): our
+    forms are only ever posted."""
+
+    http_method_names = ["get", "head", "post", "options"]
 
     def form_invalid(self, form: Any) -> HttpResponse:
         response = super().form_invalid(form)
@@ -34,19 +38,19 @@ class InvalidFormIs400(FormView):  # type: ignore[type-arg]
         return response
 
 
-class LoginView(InvalidFormIs400, auth_views.LoginView):
+class LoginView(SiteFormView, auth_views.LoginView):
+    redirect_authenticated_user = True
+
+
+class PasswordChangeView(SiteFormView, auth_views.PasswordChangeView):
     pass
 
 
-class PasswordChangeView(InvalidFormIs400, auth_views.PasswordChangeView):
-    pass
+class PasswordResetView(SiteFormView, auth_views.PasswordResetView):
+    form_class = PasswordResetForm
 
 
-class PasswordResetView(InvalidFormIs400, auth_views.PasswordResetView):
-    pass
-
-
-class PasswordResetConfirmView(InvalidFormIs400, auth_views.PasswordResetConfirmView):
+class PasswordResetConfirmView(SiteFormView, auth_views.PasswordResetConfirmView):
     pass
 
 

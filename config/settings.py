@@ -252,6 +252,8 @@ CELERY_WORKER_MAX_MEMORY_PER_CHILD = 400_000
 # Survives a Redis restart (see its docstring).
 CELERY_WORKER_CONSUMER = "config.celery_app:Consumer"
 GAMES_SWEEP_SECONDS = env.float("GAMES_SWEEP_SECONDS", default=5.0)
+# How long before a matchday's deadline its players with unfinished fixtures are reminded.
+LEAGUES_REMINDER_HOURS = env.int("LEAGUES_REMINDER_HOURS", default=24)
 # Periodic jobs (deadline sweeps) are registered here by the apps that own them.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "games-sweep-expired-turns": {
@@ -261,6 +263,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
     "games-sweep-turn-reminders": {
         "task": "games.tasks.sweep_turn_reminders",
+        "schedule": GAMES_SWEEP_SECONDS,
+        "options": {"expires": GAMES_SWEEP_SECONDS},
+    },
+    "leagues-run-seasons": {
+        "task": "leagues.tasks.run_seasons",
         "schedule": GAMES_SWEEP_SECONDS,
         "options": {"expires": GAMES_SWEEP_SECONDS},
     },

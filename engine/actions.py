@@ -139,7 +139,18 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
-class Draw:
+class _BareAction:
+    """An action that is nothing but its type, like :class:`Draw`."""
+
+    type: ClassVar[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {"type": self.type}
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(_BareAction):
     """Take a tile from the pool (with the River: take two, then :class:`Discard` one).
 
     >>> Draw().to_dict()
@@ -148,13 +159,9 @@ class Draw:
 
     type: ClassVar[str] = "draw"
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {"type": self.type}
-
 
 @dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(_BareAction):
     """Let the turn go by without drawing; only when the pool is empty.
 
     >>> Pass().to_dict()
@@ -162,10 +169,6 @@ class Pass:
     """
 
     type: ClassVar[str] = "pass"
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {"type": self.type}
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +196,7 @@ class Timeout:
 
 
 @dataclass(frozen=True, slots=True)
-class Resign:
+class Resign(_BareAction):
     """A player gives up the game; any seat still in play may, on anyone's turn.
 
     The seat drops out: its rack stays as it is and is scored as a loser's when the game
@@ -205,13 +208,9 @@ class Resign:
 
     type: ClassVar[str] = "resign"
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {"type": self.type}
-
 
 @dataclass(frozen=True, slots=True)
-class Forfeit:
+class Forfeit(_BareAction):
     """A seat is put out of the game for abandoning it (the web layer decides when: after
     so many turns in a row ran out of time). It drops out exactly like :class:`Resign`.
 
@@ -221,9 +220,21 @@ class Forfeit:
 
     type: ClassVar[str] = "forfeit"
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {"type": self.type}
+
+@dataclass(frozen=True, slots=True)
+class Adjudicate(_BareAction):
+    """The game is stopped before its end and scored as it stands, by an authority above
+    the table (a league's matchday deadline, a moderator), not by a player: allowed on
+    anyone's turn, logged against the seat whose turn it was.
+
+    Scored as if the pool had run empty (R8.2, :mod:`engine.scoring`): the seat in play
+    with the lowest rack wins, unless that is tied.
+
+    >>> Adjudicate().to_dict()
+    {'type': 'adjudicate'}
+    """
+
+    type: ClassVar[str] = "adjudicate"
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,7 +286,7 @@ class TakeFromRiver:
         }
 
 
-Action = Play | Draw | Pass | Timeout | Discard | TakeFromRiver | Resign | Forfeit
+Action = Play | Draw | Pass | Timeout | Discard | TakeFromRiver | Resign | Forfeit | Adjudicate
 DropOut = Resign | Forfeit
 """The actions that take a seat out of the game (allowed on anyone's turn)."""
 _FIELDS: dict[str, set[str]] = {
@@ -287,6 +298,7 @@ _FIELDS: dict[str, set[str]] = {
     "take_from_river": {"index", "table_after"},
     "resign": set(),
     "forfeit": set(),
+    "adjudicate": set(),
 }
 ACTION_TYPES: tuple[str, ...] = tuple(_FIELDS)
 
@@ -322,6 +334,8 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
         return Resign()
     if kind == "forfeit":
         return Forfeit()
+    if kind == "adjudicate":
+        return Adjudicate()
     if kind == "timeout":
         return Timeout(data["changed"])
     if kind == "discard":

@@ -84,6 +84,7 @@ from typing import Literal
 
 from engine.actions import (
     Action,
+    Adjudicate,
     Discard,
     Draw,
     DropOut,
@@ -122,6 +123,7 @@ Seed = int | str
 
 __all__ = [
     "Action",
+    "Adjudicate",
     "Discard",
     "Draw",
     "Forfeit",
@@ -244,6 +246,8 @@ def apply(state: GameState, action: Action, player: int) -> GameState:
         raise InvalidAction(f"no seat {player!r} at this table")
     if isinstance(action, Resign | Forfeit):
         return _drop_out(state, player, action)
+    if isinstance(action, Adjudicate):
+        return _finish(state, Termination.ADJUDICATED, winner=None)
     if player != state.current_player:
         raise OutOfTurn(f"it is player {state.current_player}'s turn, not player {player}'s")
     if state.pending_draw and not isinstance(action, Discard | Timeout):

@@ -150,8 +150,46 @@ def show(value: object) -> str:
     return repr(value)
 
 
-def _yes_no(no: str, yes: str) -> tuple[Choice, ...]:
-    return (Choice(False, no), Choice(True, yes))
+def _bool_option(name: str, group: str, label: str, words: tuple[str, str], help: str) -> Option:
+    """A ``bool`` option, off by default; ``words`` says what off and on mean."""
+    no, yes = words
+    choices = (Choice(False, no), Choice(True, yes))
+    return Option(name, "bool", group, label, help, default=False, choices=choices)
+
+
+def _choice_option(
+    name: str, group: str, label: str, words: Mapping[Value, str], help: str, *, default: Value
+) -> Option:
+    """A ``choice`` option; ``words`` says what each value means, in the order players
+    read them."""
+    choices = tuple(Choice(value, meaning) for value, meaning in words.items())
+    return Option(name, "choice", group, label, help, default, choices)
+
+
+def _int_option(
+    name: str,
+    group: str,
+    label: str,
+    bounds: tuple[int, int, str],
+    help: str,
+    *,
+    default: int,
+    set_by_table: bool = False,
+) -> Option:
+    """An ``int`` option; ``bounds`` is ``(low, high, unit)``."""
+    low, high, unit = bounds
+    return Option(
+        name,
+        "int",
+        group,
+        label,
+        help,
+        default,
+        low=low,
+        high=high,
+        unit=unit,
+        set_by_table=set_by_table,
+    )
 
 
 _FIRST_MELD = "Initial meld"
@@ -161,234 +199,194 @@ _SCORING = "Scoring"
 _EMPTY_POOL = "When the pool is empty"
 _TABLE = "Table"
 
+# One constructor per kind, each taking the option's name, group and label, then its
+# values (the words for no and yes; each choice's words; the bounds and unit), the help
+# sentence for players, and its default where the kind has no fixed one.
 _DESCRIPTION = (
-    Option(
+    _int_option(
         "initial_meld_min",
-        "int",
         _FIRST_MELD,
         "Initial meld",
+        (0, MAX_INITIAL_MELD, "points"),
         "The least a player's first sets must be worth. With a single-set meld at most "
         f"{LARGEST_SET_VALUE['face']} (face values) or {LARGEST_SET_VALUE['house']} (house "
         "values), as no set is worth more.",
         default=30,
-        low=0,
-        high=MAX_INITIAL_MELD,
-        unit="points",
     ),
-    Option(
+    _bool_option(
         "initial_meld_single_set",
-        "bool",
         _FIRST_MELD,
         "Initial meld in one set",
+        ("One or more sets", "A single set"),
         "The initial meld must be a single set worth the minimum on its own.",
-        default=False,
-        choices=_yes_no("One or more sets", "A single set"),
     ),
-    Option(
+    _bool_option(
         "initial_meld_same_turn_manipulation",
-        "bool",
         _FIRST_MELD,
         "Rearrange on the initial meld turn",
+        ("Not allowed", "Allowed"),
         "The turn of the initial meld may also rearrange the sets on the table; only "
         "tiles from the rack count toward the minimum.",
-        default=False,
-        choices=_yes_no("Not allowed", "Allowed"),
     ),
-    Option(
+    _choice_option(
         "meld_values",
-        "choice",
         _FIRST_MELD,
         "Meld values",
+        {"face": "Face value", "house": "House values"},
         "How tiles count toward the initial meld. House values: 1 counts 15, 2-9 count 5, "
         "10-13 count 10.",
         default="face",
-        choices=(Choice("face", "Face value"), Choice("house", "House values")),
     ),
-    Option(
+    _bool_option(
         "allow_wrap",
-        "bool",
         _SETS,
         "13-1 runs",
+        ("Not allowed", "Allowed"),
         "Runs may go on from 13 to 1, like 12 13 1.",
-        default=False,
-        choices=_yes_no("Not allowed", "Allowed"),
     ),
-    Option(
+    _choice_option(
         "joker_set_rule",
-        "choice",
         _SETS,
         "Sets with a joker",
+        {"free": "Free to rearrange", "locked": "Only extended"},
         "Only extended: a set holding a joker may only grow, or have its joker replaced "
         "by the tile it stands for; nothing may be taken from it.",
         default="free",
-        choices=(Choice("free", "Free to rearrange"), Choice("locked", "Only extended")),
     ),
-    Option(
+    _choice_option(
         "joker_replacement_source",
-        "choice",
         _SETS,
         "Joker replaced from",
+        {"rack_or_table": "Rack or table", "rack_only": "Rack only"},
         "Where the tile that takes a joker's place may come from.",
         default="rack_or_table",
-        choices=(Choice("rack_or_table", "Rack or table"), Choice("rack_only", "Rack only")),
     ),
-    Option(
+    _choice_option(
         "joker_group_retrieval",
-        "choice",
         _SETS,
         "Joker taken from a group of 3 needs",
+        {"either_missing": "Either missing colour", "both_missing": "Both missing colours"},
         "What takes a joker out of a three-tile group: one of the missing colours, or "
         "both (the group becomes four real tiles).",
         default="either_missing",
-        choices=(
-            Choice("either_missing", "Either missing colour"),
-            Choice("both_missing", "Both missing colours"),
-        ),
     ),
-    Option(
+    _choice_option(
         "rack_size",
-        "choice",
         _TURNS,
         "Tiles dealt",
+        {14: "14 tiles", 16: "16 tiles"},
         "The tiles each player is dealt at the start of a game.",
         default=14,
-        choices=(Choice(14, "14 tiles"), Choice(16, "16 tiles")),
     ),
-    Option(
+    _choice_option(
         "direction",
-        "choice",
         _TURNS,
         "Direction of play",
+        {"clockwise": "Clockwise", "counter_clockwise": "Counter-clockwise"},
         "Which way the turn passes around the table.",
         default="clockwise",
-        choices=(
-            Choice("clockwise", "Clockwise"),
-            Choice("counter_clockwise", "Counter-clockwise"),
-        ),
     ),
-    Option(
+    _choice_option(
         "draw_mode",
-        "choice",
         _TURNS,
         "Drawing",
+        {"single": "One tile", "river": "Two, one to the River"},
         "With the River a player draws two tiles and discards one face up; a discarded "
         "tile can be taken later together with every tile discarded after it.",
         default="single",
-        choices=(Choice("single", "One tile"), Choice("river", "Two, one to the River")),
     ),
-    Option(
+    _int_option(
         "failed_turn_penalty_draw",
-        "int",
         _TURNS,
         "Penalty for a failed turn",
+        (0, MAX_PENALTY_DRAW, "tiles"),
         "Tiles drawn when time runs out in the middle of a rearrangement (the table is "
         "put back as it was).",
         default=3,
-        low=0,
-        high=MAX_PENALTY_DRAW,
-        unit="tiles",
     ),
-    Option(
+    _int_option(
         "overtime_penalty_draw",
-        "int",
         _TURNS,
         "Penalty for overtime",
+        (0, MAX_PENALTY_DRAW, "tiles"),
         "Tiles drawn when time runs out and nothing was changed.",
         default=1,
-        low=0,
-        high=MAX_PENALTY_DRAW,
-        unit="tiles",
     ),
-    Option(
+    _choice_option(
         "score_mode",
-        "choice",
         _SCORING,
         "Scoring",
+        {"zero_sum": "Zero-sum", "penalty_only": "Penalty points"},
         "Zero-sum: the winner scores what the others lose. Penalty points: the others "
         "score what is left on their racks, and the lowest total wins.",
         default="zero_sum",
-        choices=(Choice("zero_sum", "Zero-sum"), Choice("penalty_only", "Penalty points")),
     ),
-    Option(
+    _choice_option(
         "score_values",
-        "choice",
         _SCORING,
         "Score values",
+        {"face": "Face value", "house": "House values"},
         "How tiles left on a rack count at the end of a game (house values as for the meld).",
         default="face",
-        choices=(Choice("face", "Face value"), Choice("house", "House values")),
     ),
-    Option(
+    _choice_option(
         "joker_penalty",
-        "choice",
         _SCORING,
         "Joker left on a rack",
+        {25: "25 points", 30: "30 points"},
         "What a joker still on a rack costs at the end of a game.",
         default=30,
-        choices=(Choice(25, "25 points"), Choice(30, "30 points")),
     ),
-    Option(
+    _choice_option(
         "pool_empty_end",
-        "choice",
         _EMPTY_POOL,
         "The game ends",
+        {
+            "play_until_blocked": "When nobody can play",
+            "one_more_round": "After one more round",
+            "immediate": "At once",
+        },
         "When the last tile is drawn and nobody has gone out.",
         default="play_until_blocked",
-        choices=(
-            Choice("play_until_blocked", "When nobody can play"),
-            Choice("one_more_round", "After one more round"),
-            Choice("immediate", "At once"),
-        ),
     ),
-    Option(
+    _choice_option(
         "pool_empty_winner",
-        "choice",
         _EMPTY_POOL,
         "The winner has",
+        {"lowest_value": "The lowest rack value", "fewest_tiles": "The fewest tiles"},
         "Who wins a game that ends with tiles on every rack.",
         default="lowest_value",
-        choices=(
-            Choice("lowest_value", "The lowest rack value"),
-            Choice("fewest_tiles", "The fewest tiles"),
-        ),
     ),
-    Option(
+    _choice_option(
         "pool_empty_scoring",
-        "choice",
         _EMPTY_POOL,
         "Scores",
+        {
+            "difference": "Difference to the winner",
+            "face": "Face value",
+            "winner_difference": "Winner gets the differences",
+        },
         "Difference: each loser pays the difference between their rack and the winner's, "
         "and the winner gets it all. Face value: as when a player goes out. Winner gets "
         "the differences: losers pay their whole rack, the winner gets the differences.",
         default="difference",
-        choices=(
-            Choice("difference", "Difference to the winner"),
-            Choice("face", "Face value"),
-            Choice("winner_difference", "Winner gets the differences"),
-        ),
     ),
-    Option(
+    _int_option(
         "players",
-        "int",
         _TABLE,
         "Players",
+        (2, 4, "players"),
         "The table's seats decide it.",
         default=4,
-        low=2,
-        high=4,
-        unit="players",
         set_by_table=True,
     ),
-    Option(
+    _int_option(
         "turn_time_limit_s",
-        "int",
         _TABLE,
         "Time for a turn",
+        (1, MAX_TURN_TIME_LIMIT, "seconds"),
         "The table's clock decides it.",
         default=60,
-        low=1,
-        high=MAX_TURN_TIME_LIMIT,
-        unit="seconds",
         set_by_table=True,
     ),
 )

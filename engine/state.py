@@ -49,6 +49,8 @@ class Termination(enum.Enum):
     """Every other player dropped out, the last of them by resigning."""
     FORFEIT = "forfeit"
     """Every other player dropped out, the last of them by forfeiting (abandonment)."""
+    ADJUDICATED = "adjudicated"
+    """Stopped before its end and scored as it stands (:class:`~engine.actions.Adjudicate`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,30 +1,5 @@
-"""Settings of the games app, with their defaults (override them in Django settings).
-
-``GAMES_BOT_DELAY_SECONDS``: ``(low, high)``; a bot waits a random time in this range
-before its move, so that a human sees the turn pass instead of a blink. Tests set
-``(0, 0)``.
-
-``GAMES_VACATION_DAYS_PER_YEAR``: vacation days each member has a year (14).
-
-``GAMES_ETA_HORIZON_SECONDS``: a turn's timeout (or reminder) task is queued when the
-turn starts only if it is due within this many seconds (900); later ones are queued by
-the sweep as they come near. A Redis broker re-delivers a task it has held longer than
-its visibility timeout (an hour), so tasks due days ahead are never queued.
-
-``GAMES_SWEEP_SECONDS``: how often Celery beat runs the sweeps (5): the longest a due
-turn waits when its task was lost, and the look-ahead of the sweep's queueing.
-
-``GAMES_PRESENCE_SECONDS``: how long a game page's presence lasts without a heartbeat
-(60); a player whose page is open on a game gets no email about it.
-
-``GAMES_HELP_SECONDS``: the solver's time for a hint, "arrange for me" or a River take
-(2.0); ``GAMES_BOT_SECONDS``: for a bot's move (5.0). Past it the best play found so far
-is used, marked as not proven best.
-
-``GAMES_ROUND_SEED``: for tests only, a function of the table that gives a new round's
-seed (and so who starts it); unset, the seed is 128 random bits. The seed deals every
-game of the round: a site that set this would deal predictable games.
-"""
+"""Settings of the games app: each function reads one from Django settings, where a site
+may override its default (the README lists them)."""
 
 from __future__ import annotations
 
@@ -41,36 +16,59 @@ DEFAULT_BOT_DELAY_SECONDS = (1.0, 2.5)
 
 
 def bot_delay() -> float:
-    """Seconds a bot waits before moving."""
+    """Seconds a bot waits before moving: a random time in ``GAMES_BOT_DELAY_SECONDS``,
+    ``(low, high)``, so that a human sees the turn pass instead of a blink. Tests set
+    ``(0, 0)``."""
     low, high = getattr(settings, "GAMES_BOT_DELAY_SECONDS", DEFAULT_BOT_DELAY_SECONDS)
     return random.uniform(float(low), float(high)) if high > 0 else 0.0
 
 
 def vacation_days_per_year() -> int:
+    """``GAMES_VACATION_DAYS_PER_YEAR``: vacation days each member has a year (14)."""
     return int(getattr(settings, "GAMES_VACATION_DAYS_PER_YEAR", 14))
 
 
 def eta_horizon_seconds() -> float:
+    """``GAMES_ETA_HORIZON_SECONDS``: a turn's timeout (or reminder) task is queued when
+    the turn starts only if it is due within this many seconds (900); later ones are
+    queued by the sweep as they come near.
+
+    A Redis broker re-delivers a task it has held longer than its visibility timeout (an
+    hour), so tasks due days ahead are never queued.
+    """
     return float(getattr(settings, "GAMES_ETA_HORIZON_SECONDS", 900))
 
 
 def sweep_seconds() -> float:
+    """``GAMES_SWEEP_SECONDS``: how often Celery beat runs the sweeps (5): the longest a
+    due turn waits when its task was lost, and the look-ahead of the sweep's queueing."""
     return float(getattr(settings, "GAMES_SWEEP_SECONDS", 5))
 
 
 def presence_seconds() -> float:
+    """``GAMES_PRESENCE_SECONDS``: how long a game page's presence lasts without a
+    heartbeat (60); a player whose page is open on a game gets no email about it."""
     return float(getattr(settings, "GAMES_PRESENCE_SECONDS", 60))
 
 
 def help_seconds() -> float:
+    """``GAMES_HELP_SECONDS``: the solver's time for a hint, "arrange for me" or a River
+    take (2.0). Past it the best play found so far is used, marked as not proven best."""
     return float(getattr(settings, "GAMES_HELP_SECONDS", 2.0))
 
 
 def bot_seconds() -> float:
+    """``GAMES_BOT_SECONDS``: the solver's time for a bot's move (5.0), as
+    :func:`help_seconds` is for a player's."""
     return float(getattr(settings, "GAMES_BOT_SECONDS", 5.0))
 
 
 def new_round_seed(table: Table) -> str:
-    """The secret seed of ``table``'s new round."""
+    """The secret seed of ``table``'s new round: 128 random bits.
+
+    ``GAMES_ROUND_SEED`` is for tests only: a function of the table that gives the seed
+    (and so who starts the round). The seed deals every game of the round: a site that
+    set this would deal predictable games.
+    """
     source = getattr(settings, "GAMES_ROUND_SEED", None)
     return str(source(table)) if source is not None else secrets.token_hex(16)

@@ -312,13 +312,13 @@ class PickForm(forms.Form):
 
 
 class PreferencesForm(forms.Form):
-    """How each kind of notification is emailed."""
+    """How each kind of notification is emailed; a kind left out keeps its choice."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for kind, label in NotificationKind.choices:
             self.fields[kind] = forms.ChoiceField(
-                label=label, choices=Delivery.choices, widget=forms.RadioSelect
+                label=label, choices=Delivery.choices, widget=forms.RadioSelect, required=False
             )
 
 

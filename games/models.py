@@ -18,7 +18,7 @@ and the reads that pages repeat (the QuerySet methods in :mod:`games.queries`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.contrib.contenttypes.fields import GenericForeignKey, GenericRelation
@@ -305,11 +305,37 @@ class Game(models.Model):
         return replay(self.engine_ruleset(), self.seed, moves, start)
 
 
+class AppendOnlyModel(models.Model):
+    """A row that is inserted once and then never changed or deleted.
+
+    :meth:`save` refuses a row that is already saved, and :meth:`delete` refuses always;
+    each raises ``refusal`` with the model's own sentence (``not_changed``,
+    ``not_deleted``). The model's QuerySet refuses the bulk ``update`` and ``delete``.
+    """
+
+    refusal: ClassVar[type[Exception]]
+    not_changed: ClassVar[str]
+    not_deleted: ClassVar[str]
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise self.refusal(self.not_changed)
+        # An insert even when the primary key is set: never an UPDATE of a logged row.
+        kwargs["force_insert"] = True
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise self.refusal(self.not_deleted)
+
+
 class MoveLogError(Exception):
     """Somebody tried to change or delete a logged move."""
 
 
-class Move(models.Model):
+class Move(AppendOnlyModel):
     """One committed action, in order. The log is append-only.
 
     The game's cached state must always equal ``engine.game.replay`` of this log, and
@@ -324,6 +350,7 @@ class Move(models.Model):
         USER = "user", "Player"
         BOT = "bot", "Bot"
         TIMEOUT = "timeout", "Turn clock"
+        RULING = "ruling", "Ruling (a deadline or a moderator)"
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="moves")
     seq = models.PositiveIntegerField(help_text="1, 2, ...: the game's version after it.")
@@ -341,6 +368,9 @@ class Move(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = MoveQuerySet.as_manager()
+    refusal = MoveLogError
+    not_changed = "the move log is append-only: a saved move cannot be changed"
+    not_deleted = "the move log is append-only: a move cannot be deleted"
 
     class Meta:
         ordering = ["game", "seq"]
@@ -351,15 +381,6 @@ class Move(models.Model):
     def __str__(self) -> str:
         return f"move {self.seq} of game {self.game_id}: seat {self.seat} {self.action['type']}"
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            raise MoveLogError("the move log is append-only: a saved move cannot be changed")
-        kwargs["force_insert"] = True
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise MoveLogError("the move log is append-only: a move cannot be deleted")
-
     def engine_action(self) -> Action:
         return action_from_dict(self.action)
 
@@ -368,7 +389,7 @@ class ResultLogError(Exception):
     """Somebody tried to change or delete a result row (supersede it instead)."""
 
 
-class Result(models.Model):
+class Result(AppendOnlyModel):
     """What one seat scored in one finished game: the only record of a game's result.
 
     A played game gets one row per seat (``source`` played) when it ends. A correction
@@ -425,6 +446,9 @@ class Result(models.Model):
     created_at = models.DateTimeField()
 
     objects = ResultQuerySet.as_manager()
+    refusal = ResultLogError
+    not_changed = "a result row is never changed: supersede it with a new one"
+    not_deleted = "a result row is never deleted: supersede it with a new one"
 
     class Meta:
         ordering = ["game", "seat", "pk"]
@@ -450,15 +474,6 @@ class Result(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id} seat {self.seat}: {self.score} ({self.source})"
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            raise ResultLogError("a result row is never changed: supersede it with a new one")
-        kwargs["force_insert"] = True
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise ResultLogError("a result row is never deleted: supersede it with a new one")
 
 
 class Draft(models.Model):
@@ -522,6 +537,11 @@ class NotificationKind(models.TextChoices):
     LEAGUE_SEASON = "league_season", "League seasons: registration, start and end"
 
 
+def kind_label(kind: str) -> str:
+    """What a kind of notification is called (its code, for a kind no longer known)."""
+    return str(NotificationKind(kind).label) if kind in NotificationKind.values else kind
+
+
 class Delivery(models.TextChoices):
     """How a member wants a kind of notification by email."""
 
@@ -554,7 +574,9 @@ class Notification(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
     )
-    kind = models.CharField(max_length=20, choices=NotificationKind.choices)
+    # A kind of NotificationKind, checked by the services rather than by choices here, so
+    # that a new kind (an app above games notifying of its own things) needs no migration.
+    kind = models.CharField(max_length=20)
     text = models.TextField(help_text="One line of plain text, written when it was created.")
     link = models.CharField(max_length=200, help_text="Where it leads: a path on this site.")
     subject_type = models.ForeignKey(
@@ -591,7 +613,11 @@ class Notification(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} for {self.user}: {self.text}"
+        return f"{self.kind_label} for {self.user}: {self.text}"
+
+    @property
+    def kind_label(self) -> str:
+        return kind_label(self.kind)
 
 
 class NotificationPreference(models.Model):
@@ -600,7 +626,9 @@ class NotificationPreference(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preferences"
     )
-    kind = models.CharField(max_length=20, choices=NotificationKind.choices)
+    # A kind of NotificationKind, checked by the services rather than by choices here, so
+    # that a new kind (an app above games notifying of its own things) needs no migration.
+    kind = models.CharField(max_length=20)
     delivery = models.CharField(max_length=10, choices=Delivery.choices)
 
     class Meta:
@@ -609,4 +637,4 @@ class NotificationPreference(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user}: {self.get_kind_display()} {self.get_delivery_display().lower()}"
+        return f"{self.user}: {kind_label(self.kind)} {self.get_delivery_display().lower()}"

@@ -1,10 +1,11 @@
 """The facts of play, announced once each after the transaction that made them commits.
 
 A service that makes a fact (a move, a turn, a game, a round, a seat handed to a bot, a
-vacation, a notification) sends its signal through :func:`send_after_commit`; what
-follows from the fact - pushes to the pages, the clock's and the bots' tasks, the
-notifications, and later the leagues' and moderation's bookkeeping - subscribes in its
-app's ``AppConfig.ready()`` (the games app's own in :mod:`games.receivers`). A service
+vacation, a notification) sends its signal through :func:`send_after_commit` (a fact of
+a game through :func:`send_about_game`, which adds the game's ids); what follows from
+the fact - pushes to the pages, the clock's and the bots' tasks, the notifications, and
+later the leagues' and moderation's bookkeeping - subscribes in its app's
+``AppConfig.ready()`` (the games app's own in :mod:`games.receivers`). A service
 therefore never names its consequences, and an app lower down never imports one above
 it.
 
@@ -28,6 +29,8 @@ from typing import Any
 
 from django.db import transaction
 from django.dispatch import Signal
+
+from games.models import Game
 
 move_committed = Signal()
 """A move was applied to a game and logged (sender: ``Game``).
@@ -130,3 +133,13 @@ def send_after_commit(signal: Signal, sender: type, **facts: Any) -> None:
     once. Facts are sent in the order their transaction announced them.
     """
     transaction.on_commit(Announcement(signal, sender, facts), robust=True)
+
+
+def send_about_game(signal: Signal, game: Game, sender: type = Game, **facts: Any) -> None:
+    """:func:`send_after_commit` for a fact of ``game``, with the ids that every such fact
+    carries: ``game_id`` and ``table_id``, then its own ``facts``.
+
+    The sender is ``Game`` unless the fact is about another row of the game (its
+    ``Result`` rows, a ``Seat``).
+    """
+    send_after_commit(signal, sender, game_id=game.pk, table_id=game.table_id, **facts)

@@ -134,17 +134,9 @@ class TableSettings:
 
     @classmethod
     def of_table(cls, table: Table) -> TableSettings:
-        """The settings ``table`` was created with (to set up another one like it)."""
-        return cls(
-            preset=table.preset,
-            options=table.options,
-            clock=table.clock,
-            turn_seconds=table.turn_seconds,
-            time_bank_seconds=table.time_bank_seconds,
-            games_in_round=table.games_in_round,
-            timeouts_to_forfeit=table.timeouts_to_forfeit,
-            on_forfeit=table.on_forfeit,
-        )
+        """The settings ``table`` was created with (to set up another one like it): each
+        setting is the table's field of the same name."""
+        return cls(**{setting.name: getattr(table, setting.name) for setting in fields(cls)})
 
     def _usual_turn_seconds(self) -> int:
         if self.clock == Table.Clock.CORRESPONDENCE:

@@ -63,7 +63,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -143,33 +143,26 @@ class Schedule(Generic[P]):
 
     def bye_counts(self) -> dict[P, int]:
         """Byes per player over the season."""
-        counts = dict.fromkeys(self.players, 0)
-        for matchday in self.matchdays:
-            for player in matchday.byes:
-                counts[player] += 1
-        return counts
+        return self._tally(player for matchday in self.matchdays for player in matchday.byes)
 
     def fixture_counts(self) -> dict[P, int]:
         """Fixtures per player over the season."""
-        counts = dict.fromkeys(self.players, 0)
-        for fixture in self.fixtures():
-            for player in fixture.players:
-                counts[player] += 1
-        return counts
+        return self._tally(player for fixture in self.fixtures() for player in fixture.players)
 
     def start_counts(self) -> dict[P, int]:
         """Games started per player over the season."""
-        counts = dict.fromkeys(self.players, 0)
-        for fixture in self.fixtures():
-            for player in fixture.starters():
-                counts[player] += 1
-        return counts
+        return self._tally(player for fixture in self.fixtures() for player in fixture.starters())
 
     def first_seat_counts(self) -> dict[P, int]:
         """Fixtures per player in which they sit first (and start the first game)."""
+        return self._tally(fixture.players[0] for fixture in self.fixtures())
+
+    def _tally(self, occurrences: Iterable[P]) -> dict[P, int]:
+        """How often each player of the season occurs in ``occurrences``, in seed order
+        (zero for those who do not)."""
         counts = dict.fromkeys(self.players, 0)
-        for fixture in self.fixtures():
-            counts[fixture.players[0]] += 1
+        for player in occurrences:
+            counts[player] += 1
         return counts
 
 
@@ -370,21 +363,10 @@ class _Meetings:
         return gain
 
     def swap(self, a: int, b: int, table_a: list[int], table_b: list[int]) -> None:
-        met = self.met
-        for x in table_a:
-            if x != a:
-                met[a][x] -= 1
-                met[x][a] -= 1
-                met[b][x] += 1
-                met[x][b] += 1
-        for y in table_b:
-            if y != b:
-                met[b][y] -= 1
-                met[y][b] -= 1
-                met[a][y] += 1
-                met[y][a] += 1
-        table_a[table_a.index(a)] = b
-        table_b[table_b.index(b)] = a
+        """``a`` (at ``table_a``) and ``b`` (at ``table_b``) change places; their
+        meetings are counted."""
+        self.substitute(b, a, table_a)
+        self.substitute(a, b, table_b)
 
     def improve(self, tables: list[list[int]], passes: int) -> None:
         """Swap players between the tables of one matchday while a swap lowers the

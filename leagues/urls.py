@@ -3,7 +3,7 @@
 from django.urls import path
 
 import games.urls  # noqa: F401  (registers the "id" converter: digits within a bigint)
-from leagues.views import clubs
+from leagues.views import clubs, organiser
 
 app_name = "leagues"
 
@@ -33,4 +33,36 @@ urlpatterns = [
     path("<slug:slug>/requests/<id:pk>/approve/", clubs.approve_request, name="approve_request"),
     path("<slug:slug>/requests/<id:pk>/decline/", clubs.decline_request, name="decline_request"),
     path("<slug:slug>/leave/", clubs.leave, name="leave"),
+    # A season's organisers' tools and its history.
+    path(
+        "<slug:club>/<slug:league>/<id:number>/organiser/",
+        organiser.organiser,
+        name="organiser",
+    ),
+    path(
+        "<slug:club>/<slug:league>/<id:number>/organiser/matchdays/<id:matchday>/close/",
+        organiser.close_matchday,
+        name="close_matchday",
+    ),
+    path(
+        "<slug:club>/<slug:league>/<id:number>/organiser/matchdays/<id:matchday>/deadline/",
+        organiser.extend_deadline,
+        name="extend_deadline",
+    ),
+    path(
+        "<slug:club>/<slug:league>/<id:number>/organiser/fixtures/<id:fixture>/deadline/",
+        organiser.reschedule,
+        name="reschedule",
+    ),
+    path(
+        "<slug:club>/<slug:league>/<id:number>/organiser/fixtures/<id:fixture>/result/",
+        organiser.adjust_score,
+        name="adjust_score",
+    ),
+    path(
+        "<slug:club>/<slug:league>/<id:number>/organiser/entries/<id:entry>/substitute/",
+        organiser.replace_player,
+        name="replace_player",
+    ),
+    path("<slug:club>/<slug:league>/<id:number>/history/", organiser.history, name="history"),
 ]

@@ -27,17 +27,14 @@ class SeatClock:
 
 @dataclass(frozen=True)
 class GameClock:
-    """What the game page shows about time: the control, each seat, and whether the
-    clock of the turn in progress stands still (its player is on vacation)."""
+    """What the game page shows about time: the table's kind of clock, its bank and its
+    limit of timeouts in a row, each seat, the turn's deadline, and whether the clock of
+    the turn in progress stands still (its player is on vacation)."""
 
     kind: str
-    kind_label: str
-    turn_seconds: int
     bank_seconds: int
     timeouts_to_forfeit: int
-    on_forfeit: str
     deadline: datetime | None
-    reminder_at: datetime | None
     paused_until: datetime | None
     seats: tuple[SeatClock, ...]
 
@@ -84,13 +81,9 @@ def game_clock(
     paused = current.vacation_until if current is not None and current.on_vacation else None
     return GameClock(
         kind=table.clock,
-        kind_label=table.get_clock_display(),
-        turn_seconds=table.turn_seconds,
         bank_seconds=table.time_bank_seconds,
         timeouts_to_forfeit=table.timeouts_to_forfeit,
-        on_forfeit=table.on_forfeit,
         deadline=None if game.is_over else game.turn_deadline,
-        reminder_at=None if game.is_over else game.turn_reminder_at,
         paused_until=None if game.is_over else paused,
         seats=tuple(infos),
     )

@@ -65,7 +65,7 @@ def _item(row: Notification) -> NotificationItem:
     return NotificationItem(
         id=row.pk,
         kind=row.kind,
-        kind_label=row.get_kind_display(),
+        kind_label=row.kind_label,
         text=row.text,
         url=row.link,
         deadline=row.deadline,

@@ -154,6 +154,8 @@ def describe(move: Move, before: GameState, after: GameState, names: Sequence[st
         return f"{who} resigned."
     if action.type == "forfeit":
         return f"{who} left the game and forfeited it."
+    if action.type == "adjudicate":
+        return "The game was stopped here and scored as it stands."
     return f"{who} moved."
 
 

@@ -18,7 +18,7 @@ ruling; the round's standings are read from them), :mod:`.core` (the locked path
 move takes).
 Correspondence play: :mod:`.clock` (deadlines, banks), :mod:`.sweeps` (due turns),
 :mod:`.abandonment` (timeouts in a row, forfeits, resigning), :mod:`.vacations`,
-:mod:`.notifications`.
+:mod:`.notifications`. Leagues: :mod:`.adjudication` (a round stopped at a deadline).
 
 Only writes live here: what pages read (lists, "your move", the scoreboard, the replay,
 the clock and the header) is in :mod:`games.selectors`, which never imports a service.

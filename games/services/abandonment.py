@@ -62,11 +62,10 @@ def count_timeout(game: Game, seat_number: int) -> Game:
     seat.timeouts_in_a_row = 0
     if table.on_forfeit == Table.OnForfeit.BOT:
         _hand_to_bot(seat)
-        signals.send_after_commit(
+        signals.send_about_game(
             signals.seat_handed_to_bot,
-            Seat,
-            game_id=game.pk,
-            table_id=game.table_id,
+            game,
+            sender=Seat,
             seat=seat_number,
             user_id=seat.replaced_user_id,
         )

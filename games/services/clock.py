@@ -14,6 +14,7 @@ from :func:`reclock_turn`). The game page reads the clock through
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from games import signals
 from games.clock import (
@@ -64,16 +65,12 @@ def start_turn_clock(game: Game, now: datetime) -> None:
 def announce_turn(game: Game) -> None:
     """After commit, announce the turn ``game`` is now in, with its clock: it has just
     started (the game is saved). Its tasks and notifications follow from the signal."""
-    signals.send_after_commit(
+    signals.send_about_game(
         signals.turn_started,
-        Game,
-        game_id=game.pk,
-        table_id=game.table_id,
-        turn_number=game.turn_number,
+        game,
         seat=game.current_seat,
-        deadline=game.turn_deadline,
-        reminder_at=game.turn_reminder_at,
         clock=game.table.clock,
+        **_turn_clock(game),
     )
 
 
@@ -96,14 +93,7 @@ def reclock_turn(game: Game, now: datetime) -> bool:
         return False
     game.turn_deadline, game.turn_reminder_at = clock.deadline, reminder
     game.save(update_fields=["turn_deadline", "turn_reminder_at"])
-    signals.send_after_commit(
-        signals.turn_reclocked,
-        Game,
-        game_id=game.pk,
-        turn_number=game.turn_number,
-        deadline=game.turn_deadline,
-        reminder_at=game.turn_reminder_at,
-    )
+    signals.send_after_commit(signals.turn_reclocked, Game, game_id=game.pk, **_turn_clock(game))
     return True
 
 
@@ -124,6 +114,15 @@ def end_turn_clock(game: Game, seat_number: int, now: datetime) -> None:
     bank = bank_after_turn(control, seat.bank_seconds, used)
     if bank != seat.bank_seconds:
         Seat.objects.filter(pk=seat.pk).update(bank_seconds=bank)
+
+
+def _turn_clock(game: Game) -> dict[str, Any]:
+    """What the signals of a turn's clock tell: the turn, and its clock as it stands."""
+    return {
+        "turn_number": game.turn_number,
+        "deadline": game.turn_deadline,
+        "reminder_at": game.turn_reminder_at,
+    }
 
 
 def _current_seat(game: Game) -> Seat | None:

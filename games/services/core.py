@@ -97,11 +97,9 @@ def commit_action(
         "game %s: move %s, seat %s %s (%s)", game.pk, game.version, turn.seat, action.type, by
     )
     # Announced in this order after commit: the watchers hear of the move first.
-    signals.send_after_commit(
+    signals.send_about_game(
         signals.move_committed,
-        Game,
-        game_id=game.pk,
-        table_id=game.table_id,
+        game,
         version=game.version,
         seat=turn.seat,
         turn_number=state.turn_number,
@@ -110,25 +108,17 @@ def commit_action(
     if turn_changed:
         # The turn is over: whatever was being built for it is gone with it.
         Draft.objects.filter(game=game, turn_number__lt=after.turn_number).delete()
-        signals.send_after_commit(
+        signals.send_about_game(
             signals.turn_ended,
-            Game,
-            game_id=game.pk,
-            table_id=game.table_id,
+            game,
             turn_number=state.turn_number,
             seat=state.current_player,
             ended_at=now,
             clock=game.table.clock,
         )
     if after.is_over:
-        signals.send_after_commit(
-            signals.game_finished,
-            Game,
-            game_id=game.pk,
-            table_id=game.table_id,
-            number=game.number,
-            winner_seat=after.outcome.winner if after.outcome is not None else None,
-        )
+        winner = after.outcome.winner if after.outcome is not None else None
+        signals.send_about_game(signals.game_finished, game, number=game.number, winner_seat=winner)
         # The result rows, then the round: the next game, or the table finished.
         record_played(game, after, now)
     elif turn_changed:

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from functools import partial
 
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from games import live
 from games.errors import TableError
-from games.models import BotLevel, Seat, Table
+from games.models import BotLevel, Game, Notification, Seat, Table
 from games.services import notifications
-from games.services.locking import lock_table
+from games.services.locking import lock_game, lock_table
 from games.services.rounds import start_round
 from games.table_settings import TableSettings
 
@@ -101,6 +104,61 @@ def join_table(table_id: int, user: User, seat_number: int | None = None) -> Tab
         if all(seat.is_filled for seat in seats):
             start_round(table, timezone.now())
     return table
+
+
+def replace_seat_player(table_id: int, seat_number: int, user: User) -> Seat:
+    """Hand seat ``seat_number`` to ``user``: an authority above the table (a league's
+    organiser seating a substitute) replaces the member who sat or was invited there.
+
+    The seat keeps everything that is the seat's (its tiles, its place in the round, its
+    time bank); only who plays it changes, with its count of turns run out in a row
+    starting again. Raises :class:`~games.errors.TableError` for a finished round, a
+    bot's or open seat, or a member who has another seat at the table.
+    """
+    with transaction.atomic():
+        # Game, then table, then seat: the lock order of every writer. Holding the game
+        # in play makes the hand-over wait for a move under way, so a move is made
+        # either wholly by the old player or not at all.
+        in_play = (
+            Game.objects.filter(table_id=table_id, status=Game.Status.PLAYING)
+            .values_list("pk", flat=True)
+            .first()
+        )
+        game = None if in_play is None else lock_game(in_play)
+        table = lock_table(table_id)
+        if table.status == Table.Status.FINISHED:
+            raise TableError("This table's round is over.")
+        seat = Seat.objects.select_for_update().filter(table=table, number=seat_number).first()
+        if seat is None:
+            raise TableError(f"There is no seat {seat_number} at this table.")
+        if seat.kind not in (Seat.Kind.PLAYER, Seat.Kind.RESERVED):
+            raise TableError("Only a member's seat can be handed to another member.")
+        if Seat.objects.filter(table=table, user=user).exclude(pk=seat.pk).exists():
+            raise TableError(f"{user} already has a seat at this table.")
+        previous = seat.user_id
+        seat.user, seat.timeouts_in_a_row = user, 0
+        seat.save(update_fields=["user", "timeouts_in_a_row"])
+        now = timezone.now()
+        notifications.seats_changed(table, now)
+        notifications.invited(table, table.creator)
+        if game is not None:
+            _hand_over_turn(game, seat, previous, now)
+    return seat
+
+
+def _hand_over_turn(game: Game, seat: Seat, previous: int | None, now: datetime) -> None:
+    """The game's pages show the new player; if it is the seat's turn, the new player is
+    told and the old one's notice of it needs nothing more."""
+    if game.current_seat == seat.number and game.table.clock == Table.Clock.CORRESPONDENCE:
+        if previous is not None:
+            Notification.objects.filter(
+                notifications.about(game), user_id=previous, read_at=None
+            ).update(read_at=now)
+        assert seat.user_id is not None
+        notifications.turn_started(game, seat.user_id)
+    transaction.on_commit(partial(live.publish_changed, game.pk, game.version), robust=True)
+    for user_id in (previous, seat.user_id):
+        transaction.on_commit(partial(live.publish_user, user_id), robust=True)
 
 
 def _seat_for(seats: list[Seat], user: User, number: int | None) -> Seat:

@@ -87,6 +87,8 @@ def create(
     already (a task delivered twice, a sweep and a task). Must run inside the
     transaction that made it true: the header push and the email wait for its commit.
     """
+    if kind not in NotificationKind.values:
+        raise ValueError(f"unknown kind of notification {kind!r}")
     fields = {
         "kind": kind,
         "text": text,

@@ -141,13 +141,8 @@ def supersede(
                 )
             )
         Result.objects.bulk_create(rows)
-        signals.send_after_commit(
-            signals.results_superseded,
-            Result,
-            game_id=game.pk,
-            table_id=game.table_id,
-            seats=changed,
-            source=str(source),
+        signals.send_about_game(
+            signals.results_superseded, game, sender=Result, seats=changed, source=str(source)
         )
         return list(Result.objects.current().of_game(game).order_by("seat"))
 

@@ -74,8 +74,6 @@ def _start_game(
     )
     start_turn_clock(game, now)
     game.save(force_insert=True)
-    signals.send_after_commit(
-        signals.game_started, Game, game_id=game.pk, table_id=table.pk, number=game.number
-    )
+    signals.send_about_game(signals.game_started, game, number=game.number)
     announce_turn(game)
     return game

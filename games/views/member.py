@@ -47,7 +47,8 @@ def preferences(request: AuthenticatedRequest) -> HttpResponse:
         context = {"items": notices.notification_list(request.user), "form": form}
         return render(request, "games/notifications.html", context, status=400)
     for kind in NotificationKind.values:
-        notifications.set_preference(request.user, kind, form.cleaned_data[kind])
+        if form.cleaned_data[kind]:
+            notifications.set_preference(request.user, kind, form.cleaned_data[kind])
     messages.success(request, "Your email preferences are saved.")
     return redirect("games:notifications")
 

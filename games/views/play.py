@@ -11,11 +11,13 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_POST, require_safe
 
+from accounts.models import User
 from games import services
 from games.errors import DraftError, GameActionError, InvalidMove
 from games.forms import DiscardForm, MoveForm, PickForm, RiverForm, TableJSONForm, VersionForm
@@ -40,11 +42,21 @@ def game_action(view: View) -> View:
     return login_required(require_POST(wrapper))
 
 
-def _version(request: AuthenticatedRequest, form_class: type[VersionForm] = VersionForm) -> Any:
+def _cleaned(
+    request: AuthenticatedRequest, form_class: type[forms.Form], refusal: GameActionError
+) -> dict[str, Any]:
+    """What the page posted, cleaned by ``form_class``; ``refusal`` is raised if invalid."""
     form = form_class(request.POST)
     if not form.is_valid():
-        raise InvalidMove("The page sent an incomplete request: reload it and try again.")
+        raise refusal
     return form.cleaned_data
+
+
+def _version(
+    request: AuthenticatedRequest, form_class: type[VersionForm] = VersionForm
+) -> dict[str, Any]:
+    incomplete = InvalidMove("The page sent an incomplete request: reload it and try again.")
+    return _cleaned(request, form_class, incomplete)
 
 
 @login_required
@@ -57,16 +69,16 @@ def game(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 @game_action
 def move(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """Move tiles of the turn in progress (rack, sets, a new set)."""
-    form = MoveForm(request.POST)
-    if not form.is_valid():
-        raise DraftError("Choose the tiles to move, then where to put them.")
-    data = form.cleaned_data
+    data = _cleaned(
+        request, MoveForm, DraftError("Choose the tiles to move, then where to put them.")
+    )
     solver_help.move_tiles(pk, request.user, data["picks"], data["target"], data.get("position"))
     return fragments(request, pk)
 
 
 @game_action
 def reset(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """Throw away the working table: the turn starts over from the table as it is."""
     services.reset_draft(pk, request.user)
     return fragments(request, pk, "Your turn starts over from the table as it was.")
 
@@ -74,19 +86,26 @@ def reset(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 @game_action
 def play(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """End the turn: play the working table as it is (the engine judges it)."""
-    moved = services.play(pk, request.user, _version(request)["version"])
-    return fragments(request, pk, moved=moved)
+    return _end_turn(request, pk, services.play)
 
 
 @game_action
 def draw(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    moved = services.draw(pk, request.user, _version(request)["version"])
-    return fragments(request, pk, moved=moved)
+    """Draw from the pool (with the River, two tiles: then discard one)."""
+    return _end_turn(request, pk, services.draw)
 
 
 @game_action
 def pass_turn(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    moved = services.pass_turn(pk, request.user, _version(request)["version"])
+    """Let the turn go by (only once the pool is empty)."""
+    return _end_turn(request, pk, services.pass_turn)
+
+
+def _end_turn(
+    request: AuthenticatedRequest, pk: int, service: Callable[[int, User, int], Game]
+) -> HttpResponse:
+    """A move that needs nothing from the page but the version it shows."""
+    moved = service(pk, request.user, _version(request)["version"])
     return fragments(request, pk, moved=moved)
 
 
@@ -109,17 +128,17 @@ def take_from_river(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 @game_action
 def resign(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """Give up the game (on anyone's turn): the player drops out and scores as a loser."""
-    services.resign(pk, request.user)
-    return fragments(request, pk, "You resigned this game.")
+    moved = services.resign(pk, request.user)
+    return fragments(request, pk, "You resigned this game.", moved=moved)
 
 
 @game_action
 def arrange(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """Let the solver lay the picked rack tiles on the table, into the working table."""
-    form = PickForm(request.POST)
-    if not form.is_valid():
-        raise DraftError("Pick the tiles of your rack you want to lay first.")
-    solver_help.arrange_for_me(pk, request.user, form.cleaned_data["tiles"])
+    picked = _cleaned(
+        request, PickForm, DraftError("Pick the tiles of your rack you want to lay first.")
+    )
+    solver_help.arrange_for_me(pk, request.user, picked["tiles"])
     return fragments(
         request, pk, "The table is arranged with your tiles: check it, then end your turn."
     )
@@ -128,10 +147,10 @@ def arrange(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 @game_action
 def use_hint(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """Load the hint's table into the working table."""
-    form = TableJSONForm(request.POST)
-    if not form.is_valid():
-        raise DraftError("That hint is no longer there: ask for a new one.")
-    services.save_draft(pk, request.user, form.cleaned_data["table"])
+    posted = _cleaned(
+        request, TableJSONForm, DraftError("That hint is no longer there: ask for a new one.")
+    )
+    services.save_draft(pk, request.user, posted["table"])
     return fragments(request, pk, "The hint is on the table: end your turn to play it.")
 
 

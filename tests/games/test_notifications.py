@@ -363,3 +363,10 @@ def test_a_visitor_has_no_counts(client: Client) -> None:
     response = client.get(reverse("home"))
 
     assert response.context["header_counts"] is None
+
+
+def test_a_notification_of_an_unknown_kind_is_refused(alice: User) -> None:
+    with pytest.raises(ValueError, match="unknown kind"):
+        notices.create(alice.pk, "carrier_pigeon", "Coo", "/")
+
+    assert not Notification.objects.exists()

@@ -1,4 +1,6 @@
-"""Clubs with a member of each role, for the leagues' tests.
+"""Fixtures shared by the leagues tests: seasons under way, built straight from the
+models (a club, a league, a running season with one division and an open matchday
+whose fixtures' tables have started), and clubs with a member of each role:
 
 ``club`` is alice's public club: olga organises it, mo moderates it, mia is a member.
 ``stranger`` is in no club; ``rival`` is a member (the owner) of another club.
@@ -6,12 +8,137 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
 import pytest
+from django.utils import timezone
 
 from accounts.models import User
-from leagues.models import Club, Membership, Role
+from games.models import Table
+from games.table_settings import TableSettings
+from leagues.models import (
+    Club,
+    Division,
+    Entry,
+    Fixture,
+    FixtureSeat,
+    League,
+    Matchday,
+    Membership,
+    OnDeadline,
+    Role,
+    Season,
+)
 from leagues.services import clubs
 from tests.factories import UserFactory
+
+# Celery tasks run in the test's process at once, as in the games tests (autouse).
+from tests.games.conftest import _eager_celery, start_table  # noqa: F401
+
+
+@dataclass
+class RunningSeason:
+    """A season under way: ``organiser`` owns the club, ``players`` are members with an
+    entry each, seated in fixtures of ``seats`` at matchday 1 (open)."""
+
+    club: Club
+    season: Season
+    division: Division
+    matchday: Matchday
+    entries: list[Entry]
+    fixtures: list[Fixture]
+    organiser: User
+    players: list[User]
+
+
+def running_season(
+    organiser: User,
+    players: Sequence[User],
+    *,
+    seats: int = 2,
+    games: int = 2,
+    on_deadline: str = OnDeadline.AS_IT_STANDS,
+    deadline: datetime | None = None,
+    private: bool = False,
+    slug: str = "tile-club",
+) -> RunningSeason:
+    """A running season of ``players`` (a multiple of ``seats``) whose matchday 1 is open
+    with a started table per fixture (seat 0 to move first), due at ``deadline``
+    (default: in two days)."""
+    now = timezone.now()
+    club = Club.objects.create(name=slug.replace("-", " ").title(), slug=slug, is_private=private)
+    Membership.objects.create(club=club, user=organiser, role=Role.OWNER)
+    for player in players:
+        if player != organiser:
+            Membership.objects.create(club=club, user=player, role=Role.MEMBER)
+    settings = TableSettings(clock=Table.Clock.CORRESPONDENCE, games_in_round=games)
+    league = League.objects.create(
+        club=club,
+        name="Winter league",
+        slug="winter",
+        seats=seats,
+        table_settings=settings.to_dict(),
+        on_deadline=on_deadline,
+    )
+    season = Season.objects.create(
+        league=league, number=1, status=Season.Status.RUNNING, **league.house_rules()
+    )
+    division = Division.objects.create(season=season, level=1, name="Division 1")
+    entries = [
+        Entry.objects.create(season=season, user=player, division=division, seed=n)
+        for n, player in enumerate(players, start=1)
+    ]
+    matchday = Matchday.objects.create(
+        season=season,
+        number=1,
+        opens_at=now - timedelta(days=1),
+        deadline=deadline or now + timedelta(days=2),
+        status=Matchday.Status.OPEN,
+    )
+    fixtures = [
+        _fixture(matchday, division, entries[start : start + seats], games)
+        for start in range(0, len(entries), seats)
+    ]
+    return RunningSeason(
+        club, season, division, matchday, entries, fixtures, organiser, list(players)
+    )
+
+
+def _fixture(matchday: Matchday, division: Division, entries: list[Entry], games: int) -> Fixture:
+    table = start_table(
+        *(entry.user for entry in entries),
+        first=0,
+        clock=Table.Clock.CORRESPONDENCE,
+        games_in_round=games,
+    )
+    fixture = Fixture.objects.create(
+        matchday=matchday, division=division, table=table, status=Fixture.Status.PLAYING
+    )
+    FixtureSeat.objects.bulk_create(
+        FixtureSeat(fixture=fixture, number=n, entry=entry) for n, entry in enumerate(entries)
+    )
+    return fixture
+
+
+@pytest.fixture
+def dave(db: None) -> User:
+    return UserFactory(username="dave", display_name="Dave")
+
+
+@pytest.fixture
+def erin(db: None) -> User:
+    return UserFactory(username="erin", display_name="Erin")
+
+
+@pytest.fixture
+def running(alice: User, bob: User, dave: User, erin: User) -> RunningSeason:
+    """Alice owns the club and plays too: fixtures bob-dave and erin-alice, 2 games each."""
+    return running_season(alice, [bob, dave, erin, alice])
+
+
+# --- clubs with a member of each role ---------------------------------------------------
 
 
 def add_member(club: Club, user: User, role: str = Role.MEMBER) -> Membership:

@@ -147,8 +147,10 @@ class Scene:
         for param in endpoint.params:
             if param == "pk":
                 kwargs[param] = self._id_for(endpoint)
-            elif param == "slug":
+            elif param in ("slug", "club"):
                 kwargs[param] = self.club_slug
+            elif param in ("number", "matchday", "fixture", "entry"):  # a season's rows
+                kwargs[param] = self._id_for(endpoint)
             else:  # uidb64, token of a reset link
                 kwargs[param] = "MQ" if param == "uidb64" else "set-password"
         path = reverse(endpoint.name, kwargs=kwargs)

@@ -1,0 +1,84 @@
+"""Promotion and relegation: the next season's seeding from the last one's final order.
+
+Pure Python, like the scheduler. A season ends with each division's players in their
+final order (level 1, the top, first). Between each two neighbouring divisions the
+``promotion`` best of the lower one and the ``promotion`` worst of the upper one swap
+places; the result, read from the top division's first player to the bottom one's
+last, is the seeding of the next season, which cuts it into divisions of its size
+(players who join afresh are seeded after everyone who played).
+
+>>> seeding([["ann", "bob", "cy", "dee"], ["eve", "fay", "gus", "hal"]], promotion=1)
+['ann', 'bob', 'cy', 'eve', 'dee', 'fay', 'gus', 'hal']
+>>> divisions(seeding([["ann", "bob", "cy", "dee"], ["eve", "fay", "gus", "hal"]], 1), 4)
+[['ann', 'bob', 'cy', 'eve'], ['dee', 'fay', 'gus', 'hal']]
+
+Within a division the promoted players are seeded after those who stayed and the
+relegated ones before those who stayed, in their own final order: a promoted player
+did not beat the upper division's survivors, and a relegated one played stronger
+opposition than the lower division's. When fewer players come back than left (some did
+not register again), cutting the seeding into divisions moves the next players up: the
+divisions stay full from the top, and nobody is seeded below a player they finished
+ahead of in the same division.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import TypeVar
+
+P = TypeVar("P", bound=Hashable)
+
+
+def seeding(final: Sequence[Sequence[P]], promotion: int) -> list[P]:
+    """Every player of ``final`` (divisions top first, each in final order), in the
+    next season's seed order after ``promotion`` players went up and down between each
+    two neighbouring divisions. A division too small for that swaps as many as it can
+    while keeping one player who stays (:func:`movable`); ``promotion`` 0 keeps
+    everyone where they were.
+    """
+    if promotion < 0:
+        raise ValueError("promotion is a number of players, 0 or more")
+    levels = [list(level) for level in final]
+    kept: list[list[P]] = [list(level) for level in levels]
+    arriving_from_below: list[list[P]] = [[] for _ in levels]
+    arriving_from_above: list[list[P]] = [[] for _ in levels]
+    for upper in range(len(levels) - 1):
+        lower = upper + 1
+        moving = min(
+            promotion,
+            _movable(levels[upper], both_ends=upper > 0),
+            _movable(levels[lower], both_ends=lower < len(levels) - 1),
+        )
+        if moving == 0:
+            continue
+        down = levels[upper][len(levels[upper]) - moving :]
+        up = levels[lower][:moving]
+        kept[upper] = [p for p in kept[upper] if p not in down]
+        kept[lower] = [p for p in kept[lower] if p not in up]
+        arriving_from_below[upper] = up
+        arriving_from_above[lower] = down
+    order: list[P] = []
+    for level in range(len(levels)):
+        order += arriving_from_above[level] + kept[level] + arriving_from_below[level]
+    return order
+
+
+def divisions(order: Sequence[P], size: int | None) -> list[list[P]]:
+    """``order`` cut into divisions of ``size`` from the top (the last may be smaller);
+    ``size`` ``None``: one division."""
+    if size is None:
+        return [list(order)] if order else []
+    if size < 1:
+        raise ValueError("a division holds one player or more")
+    return [list(order[start : start + size]) for start in range(0, len(order), size)]
+
+
+def movable(size: int, both_ends: bool) -> int:
+    """How many players may leave a division of ``size`` at one end, so that one player
+    stays whatever happens at the other end (``both_ends``: a division with
+    neighbours above and below)."""
+    return max(0, (size - 1) // 2 if both_ends else size - 1)
+
+
+def _movable(level: Sequence[P], both_ends: bool) -> int:
+    return movable(len(level), both_ends)

@@ -1,0 +1,73 @@
+"""What the organisers' page of a season reads: its matchdays under way with their
+fixtures and players, the last ones closed, and the season's players."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch, QuerySet
+
+from games.models import Game, Result
+from leagues.models import Entry, Fixture, FixtureSeat, Matchday, Season
+
+CLOSED_SHOWN = 3
+
+
+@dataclass(frozen=True)
+class OrganiserPage:
+    season: Season
+    open_matchdays: list[Matchday]
+    closed_matchdays: list[Matchday]
+    scheduled: int
+    entries: list[Entry]
+
+
+def _with_fixtures(matchdays: QuerySet[Matchday]) -> QuerySet[Matchday]:
+    seats = FixtureSeat.objects.select_related("entry__user", "entry__substitute").order_by(
+        "number"
+    )
+    fixtures = (
+        Fixture.objects.select_related("table", "division")
+        .prefetch_related(Prefetch("seats", queryset=seats))
+        .order_by("division__level", "pk")
+    )
+    return matchdays.prefetch_related(Prefetch("fixtures", queryset=fixtures))
+
+
+def organiser_page(season: Season) -> OrganiserPage:
+    matchdays = Matchday.objects.filter(season=season)
+    return OrganiserPage(
+        season=season,
+        open_matchdays=list(
+            _with_fixtures(matchdays.filter(status=Matchday.Status.OPEN).order_by("number"))
+        ),
+        closed_matchdays=list(
+            _with_fixtures(matchdays.filter(status=Matchday.Status.CLOSED).order_by("-number"))[
+                :CLOSED_SHOWN
+            ]
+        ),
+        scheduled=matchdays.filter(status=Matchday.Status.SCHEDULED).count(),
+        entries=list(
+            Entry.objects.filter(season=season, status=Entry.Status.REGISTERED)
+            .select_related("user", "substitute", "division")
+            .order_by("division__level", "seed", "pk")
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class GameResults:
+    game: Game
+    rows: list[Result]
+
+
+def fixture_results(fixture: Fixture) -> list[GameResults]:
+    """The finished games of the fixture's table with their current result rows."""
+    if fixture.table_id is None:
+        return []
+    games = Game.objects.filter(table_id=fixture.table_id, status=Game.Status.FINISHED)
+    rows: dict[int, list[Result]] = {}
+    current = Result.objects.current().filter(game__in=games).select_related("member")
+    for row in current.order_by("game", "seat"):
+        rows.setdefault(row.game_id, []).append(row)
+    return [GameResults(game, rows.get(game.pk, [])) for game in games.order_by("number")]

@@ -1,0 +1,371 @@
+"""Matchday deadlines: players reminded before, unfinished fixtures settled after.
+
+A fixture is due at its own ``deadline`` when it was rescheduled, else at its matchday's.
+A day before a matchday's deadline (``LEAGUES_REMINDER_HOURS``) the players of its
+unfinished fixtures are reminded, once (:func:`remind_matchday`). At the deadline each
+fixture still unfinished is *settled* by the season's declared rule
+(:class:`~leagues.models.OnDeadline`): its table's round is stopped
+(:func:`games.services.adjudication.stop_round`), the game in play scored as it stands,
+after the player to move forfeits it under the timed-out rule; the later games are never
+played. The fixture keeps a note saying so in words.
+
+Closing a matchday settles every unfinished fixture of it in one transaction and marks it
+closed. An organiser does it from a preview (:func:`preview_close_matchday`: what settling
+each fixture will do, and the warnings); the season's beat job (:mod:`leagues.tasks`)
+does it when the deadline has passed (:func:`close_due_matchday`).
+
+Lock order: the matchday, then its fixtures, then (inside ``stop_round``) the game and
+its table. Everything that locks more than one of them keeps that order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+import pghistory
+from django.conf import settings
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.timesince import timeuntil
+
+from accounts.models import User
+from games.models import Game, Move, NotificationKind, Seat, Table
+from games.services import notifications
+from games.services.adjudication import stop_round
+from leagues.models import Fixture, Matchday, OnDeadline
+
+UNFINISHED = (Fixture.Status.SCHEDULED, Fixture.Status.PLAYING)
+DEADLINE_PASSED = "The matchday's deadline passed."
+# A game younger than this, or a move more recent, is worth a second look before the
+# organiser stops it: the players may be at the table right now.
+RECENT_GAME = timedelta(hours=1)
+RECENT_MOVE = timedelta(minutes=10)
+
+
+class Refused(Exception):
+    """A request that changes nothing: not allowed (``status`` 403), not possible in the
+    state things are in (409), or malformed (400). ``message`` is for the person."""
+
+    def __init__(self, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.message, self.status = message, status
+
+
+def due_at(fixture: Fixture) -> datetime:
+    """When ``fixture`` must be finished: its own deadline, else its matchday's."""
+    return fixture.deadline or fixture.matchday.deadline
+
+
+def reminder_window() -> timedelta:
+    return timedelta(hours=settings.LEAGUES_REMINDER_HOURS)
+
+
+def when(moment: datetime) -> str:
+    """A deadline in words, in the site's time zone: "Tue 14 Jan, 18:00"."""
+    return timezone.localtime(moment).strftime("%a %d %b, %H:%M")
+
+
+def audited(reason: str, by: User | None) -> pghistory.context:
+    """The pghistory context of a change: why, and who (the request's user is also
+    recorded by the middleware; a task has none)."""
+    if by is None:
+        return pghistory.context(reason=reason)
+    return pghistory.context(reason=reason, user=by.pk)
+
+
+# --- reminders -------------------------------------------------------------------------
+
+
+def remind_matchday(matchday_id: int, now: datetime, wait: bool = True) -> int:
+    """Remind the players of the matchday's unfinished fixtures of its deadline, once;
+    returns how many were notified (0 if it was done already, or it is not yet time).
+
+    ``wait=False`` (the beat job) passes over a matchday another writer holds.
+    """
+    with transaction.atomic():
+        matchday = (
+            Matchday.objects.select_for_update(skip_locked=not wait, of=("self",))
+            .select_related("season__league")
+            .filter(pk=matchday_id, status=Matchday.Status.OPEN, reminded_at=None)
+            .first()
+        )
+        if matchday is None or matchday.deadline - now > reminder_window():
+            return 0
+        sent = 0
+        for fixture in _fixtures_in_play(matchday):
+            deadline = due_at(fixture)
+            # A fixture rescheduled to later is reminded of nothing yet: its players
+            # were told of its own deadline when it was moved.
+            if deadline - now > reminder_window():
+                continue
+            sent += _remind(fixture, deadline)
+        matchday.reminded_at = now
+        matchday.save(update_fields=["reminded_at"])
+    return sent
+
+
+def _fixtures_in_play(matchday: Matchday) -> Iterable[Fixture]:
+    return (
+        matchday.fixtures.filter(status=Fixture.Status.PLAYING, table__status=Table.Status.PLAYING)
+        .select_related("table")
+        .order_by("pk")
+    )
+
+
+def _remind(fixture: Fixture, deadline: datetime) -> int:
+    text = f"{deadline_text(fixture, deadline)} Your fixture is not finished yet."
+    return notify_players(fixture, text, deadline, key=f"league-deadline:fixture-{fixture.pk}")
+
+
+def deadline_text(fixture: Fixture, deadline: datetime) -> str:
+    """ "Winter league, season 1: matchday 2 ends Tue 14 Jan, 18:00." """
+    matchday = fixture.matchday
+    season = matchday.season
+    return (
+        f"{season.league.name}, season {season.number}: matchday {matchday.number} "
+        f"ends {when(deadline)}."
+    )
+
+
+def notify_players(fixture: Fixture, text: str, deadline: datetime, key: str) -> int:
+    """Notify the members seated at the fixture's table (LEAGUE_MATCHDAY), once per
+    ``key`` and deadline; returns how many were notified."""
+    assert fixture.table is not None
+    table = fixture.table
+    members = Seat.objects.filter(table=table, kind=Seat.Kind.PLAYER, user__isnull=False)
+    link = reverse("games:current", kwargs={"pk": table.pk})
+    stamp = int(deadline.timestamp())
+    created = [
+        notifications.create(
+            user_id,
+            NotificationKind.LEAGUE_MATCHDAY,
+            text,
+            link,
+            subject=table,
+            key=f"{key}:{stamp}",
+            deadline=deadline,
+        )
+        for user_id in members.values_list("user_id", flat=True)
+    ]
+    return sum(1 for notice in created if notice is not None)
+
+
+# --- settling a fixture ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """What settling one fixture does (a preview) or did (its note)."""
+
+    fixture: Fixture
+    note: str
+    warnings: list[str] = field(default_factory=list)
+
+
+def settlement_note(game_number: int, games: int, forfeited_by: str | None) -> str:
+    """ "Settled at the deadline: game 2 of 3 scored as it stands; game 3 not played." """
+    if forfeited_by is None:
+        what = f"game {game_number} of {games} scored as it stands"
+    else:
+        what = (
+            f"{forfeited_by}, whose turn it was, forfeited game {game_number} of {games}, "
+            "scored as it stands"
+        )
+    if game_number + 1 == games:
+        what += f"; game {games} not played"
+    elif game_number < games:
+        what += f"; games {game_number + 1} to {games} not played"
+    return f"Settled at the deadline: {what}."
+
+
+NEVER_STARTED = "Settled at the deadline: its table never started; no games played."
+
+
+def plan_settlement(fixture: Fixture, rule: str, now: datetime) -> Settlement:
+    """What settling ``fixture`` under ``rule`` would do now, with what deserves a
+    second look. Reads only: the preview's and the settling's common ground."""
+    table = fixture.table
+    if table is None or table.status == Table.Status.OPEN:
+        return Settlement(fixture, NEVER_STARTED)
+    if table.status == Table.Status.FINISHED:
+        return Settlement(fixture, "Finished: nothing to settle.")
+    game = table.games.filter(status=Game.Status.PLAYING).first()
+    if game is None:
+        return Settlement(fixture, settlement_note(table.games.count(), table.games_in_round, None))
+    to_move = None
+    if rule == OnDeadline.TIMED_OUT_FORFEIT and game.current_seat is not None:
+        to_move = _occupant(table, game.current_seat)
+    note = settlement_note(game.number, table.games_in_round, to_move)
+    return Settlement(fixture, note, _game_warnings(table, game, now))
+
+
+def _game_warnings(table: Table, game: Game, now: datetime) -> list[str]:
+    warnings = []
+    if now - game.created_at < RECENT_GAME:
+        warnings.append(f"Table {table.pk}: game {game.number} started less than an hour ago.")
+    if now - game.turn_started_at < RECENT_MOVE:
+        warnings.append(
+            f"Table {table.pk}: game {game.number} is in progress right now "
+            "(a move in the last ten minutes)."
+        )
+    return warnings
+
+
+def _occupant(table: Table, seat_number: int) -> str:
+    seat = Seat.objects.select_related("user").filter(table=table, number=seat_number).first()
+    return seat.occupant_name if seat is not None else f"Seat {seat_number + 1}"
+
+
+def settle_fixture(fixture: Fixture, by: User | None, reason: str) -> Fixture:
+    """Settle ``fixture`` now by its season's rule; returns it, settled (or as it was,
+    if it was finished or settled already: settling twice changes nothing)."""
+    with transaction.atomic(), audited(reason, by):
+        return _settle(fixture.pk)
+
+
+def _settle(fixture_id: int) -> Fixture:
+    # The fixture's lock makes a second settling wait and then find it settled; the
+    # game and table locks are stop_round's own, taken after it.
+    fixture = (
+        Fixture.objects.select_for_update(of=("self",))
+        .select_related("table", "matchday__season")
+        .get(pk=fixture_id)
+    )
+    if fixture.status not in UNFINISHED:
+        return fixture
+    table = fixture.table
+    if table is not None and table.status == Table.Status.FINISHED:
+        # Its round ended just before; the receiver that says so has not run yet.
+        fixture.status = Fixture.Status.FINISHED
+        fixture.save(update_fields=["status"])
+        return fixture
+    if table is None or table.status == Table.Status.OPEN:
+        fixture.note = NEVER_STARTED
+    else:
+        games = table.games_in_round
+        rule = fixture.matchday.season.on_deadline
+        stopped = stop_round(table.pk, forfeit_to_move=rule == OnDeadline.TIMED_OUT_FORFEIT)
+        # The note is written from what happened, not from what was planned: a move may
+        # have ended the game in play between the preview and the stop.
+        fixture.note = settlement_note(stopped.games_in_round, games, _forfeiter(stopped))
+    fixture.status = Fixture.Status.SETTLED
+    fixture.save(update_fields=["status", "note"])
+    return fixture
+
+
+def _forfeiter(table: Table) -> str | None:
+    """Who forfeited the stopped round's last game by the ruling, if anyone did."""
+    last = table.games.order_by("-number").first()
+    forfeit = (
+        Move.objects.filter(game=last, by=Move.By.RULING, action__type="forfeit")
+        .values_list("seat", flat=True)
+        .first()
+    )
+    return None if forfeit is None else _occupant(table, forfeit)
+
+
+# --- closing a matchday ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClosePreview:
+    """What closing a matchday will do: each unfinished fixture's settling, the rule,
+    and the warnings worth reading before confirming."""
+
+    matchday: Matchday
+    rule: str
+    settlements: list[Settlement]
+    finished: int
+    warnings: list[str]
+
+
+def preview_close_matchday(matchday: Matchday, now: datetime | None = None) -> ClosePreview:
+    """What :func:`close_matchday` would do now (reads only)."""
+    now = timezone.now() if now is None else now
+    season = matchday.season
+    fixtures = list(
+        matchday.fixtures.select_related("table", "matchday").order_by("division__level", "pk")
+    )
+    unfinished = [f for f in fixtures if f.status in UNFINISHED]
+    settlements = [plan_settlement(f, season.on_deadline, now) for f in unfinished]
+    warnings = _matchday_warnings(matchday, unfinished, now)
+    warnings += [warning for s in settlements for warning in s.warnings]
+    return ClosePreview(
+        matchday=matchday,
+        rule=season.get_on_deadline_display(),
+        settlements=settlements,
+        finished=len(fixtures) - len(unfinished),
+        warnings=warnings,
+    )
+
+
+def _matchday_warnings(matchday: Matchday, unfinished: list[Fixture], now: datetime) -> list[str]:
+    warnings = []
+    if matchday.status != Matchday.Status.OPEN:
+        warnings.append(f"This matchday is {matchday.get_status_display().lower()}.")
+    if matchday.deadline > now:
+        warnings.append(
+            f"The deadline is still {timeuntil(matchday.deadline, now)} away: closing now "
+            "settles its fixtures early."
+        )
+    for fixture in unfinished:
+        if fixture.deadline is not None and fixture.deadline > now:
+            table = f"table {fixture.table_id}" if fixture.table_id else f"fixture {fixture.pk}"
+            warnings.append(
+                f"The fixture at {table} was rescheduled to {when(fixture.deadline)}: "
+                "closing now settles it before its own deadline."
+            )
+    return warnings
+
+
+def close_matchday(matchday: Matchday, by: User | None, reason: str) -> Matchday:
+    """Settle every unfinished fixture of ``matchday`` and close it, in one transaction.
+    Closing a closed matchday changes nothing; a scheduled one is refused."""
+    if not reason.strip():
+        raise Refused("Say why the matchday is closed.", status=400)
+    with transaction.atomic(), audited(reason.strip(), by):
+        # A second close (a double click, the beat job) waits here and finds it closed.
+        locked = Matchday.objects.select_for_update().get(pk=matchday.pk)
+        if locked.status == Matchday.Status.CLOSED:
+            return locked
+        if locked.status != Matchday.Status.OPEN:
+            raise Refused("Only an open matchday can be closed.")
+        for fixture_id in _unfinished_ids(locked):
+            _settle(fixture_id)
+        locked.status = Matchday.Status.CLOSED
+        locked.save(update_fields=["status"])
+    return locked
+
+
+def close_due_matchday(matchday_id: int, now: datetime) -> Matchday | None:
+    """The beat job's part: settle the matchday's fixtures whose deadline has passed, and
+    close it once its own deadline has passed and nothing is left unfinished. Returns
+    ``None`` when another writer holds the matchday (the next run comes back to it)."""
+    with transaction.atomic(), audited(DEADLINE_PASSED, None):
+        matchday = (
+            Matchday.objects.select_for_update(skip_locked=True)
+            .filter(pk=matchday_id, status=Matchday.Status.OPEN)
+            .first()
+        )
+        if matchday is None:
+            return None
+        due = [f for f in _unfinished(matchday) if due_at(f) <= now]
+        for fixture in due:
+            _settle(fixture.pk)
+        if matchday.deadline <= now and not _unfinished(matchday):
+            matchday.status = Matchday.Status.CLOSED
+            matchday.save(update_fields=["status"])
+    return matchday
+
+
+def _unfinished(matchday: Matchday) -> list[Fixture]:
+    return list(
+        matchday.fixtures.filter(status__in=UNFINISHED).select_related("matchday").order_by("pk")
+    )
+
+
+def _unfinished_ids(matchday: Matchday) -> list[int]:
+    return [f.pk for f in _unfinished(matchday)]

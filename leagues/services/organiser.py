@@ -1,0 +1,182 @@
+"""Organisers' tools: a later deadline, a fixture moved, a substitute seated, a score
+adjusted. Each takes the organiser and their reason, which go into the history of the
+rows it changes (pghistory's context) or the result rows it writes, and each is one
+transaction with the rows it changes locked.
+
+Who may use them is the views' question (the club's organisers); these check only that
+the change makes sense.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from accounts.models import User
+from games.errors import InvalidRuling
+from games.models import Game, NotificationKind, Result, Seat, Table
+from games.services import notifications
+from games.services.lobby import replace_seat_player
+from games.services.results import SeatCorrection, supersede
+from leagues.models import Entry, Fixture, FixtureSeat, Matchday, Membership, Season
+from leagues.services.deadlines import (
+    UNFINISHED,
+    Refused,
+    audited,
+    deadline_text,
+    notify_players,
+    when,
+)
+
+
+def _reason(reason: str) -> str:
+    if not reason.strip():
+        raise Refused("Give the reason: it is kept in the season's history.", status=400)
+    return reason.strip()
+
+
+def extend_deadline(matchday: Matchday, deadline: datetime, by: User, reason: str) -> Matchday:
+    """Move an open matchday's deadline later; its players with unfinished fixtures are
+    told, and reminded again before the new deadline."""
+    why = _reason(reason)
+    with transaction.atomic(), audited(why, by):
+        locked = Matchday.objects.select_for_update().get(pk=matchday.pk)
+        if locked.status != Matchday.Status.OPEN:
+            raise Refused("Only an open matchday's deadline can be extended.")
+        if deadline <= locked.deadline:
+            raise Refused(
+                f"The new deadline must be later than the present one, {when(locked.deadline)}.",
+                status=400,
+            )
+        locked.deadline, locked.reminded_at = deadline, None
+        locked.save(update_fields=["deadline", "reminded_at"])
+        fixtures = locked.fixtures.filter(
+            status=Fixture.Status.PLAYING, deadline=None, table__status=Table.Status.PLAYING
+        ).select_related("table", "matchday__season__league")
+        for fixture in fixtures:
+            text = f"{deadline_text(fixture, deadline)} The deadline was extended."
+            notify_players(fixture, text, deadline, key=f"league-extended:fixture-{fixture.pk}")
+    return locked
+
+
+def reschedule_fixture(fixture: Fixture, deadline: datetime, by: User, reason: str) -> Fixture:
+    """Give one unfinished fixture a deadline of its own (later or earlier than its
+    matchday's, but in the future); its players are told."""
+    why = _reason(reason)
+    if deadline <= timezone.now():
+        raise Refused("The new deadline must be in the future.", status=400)
+    with transaction.atomic(), audited(why, by):
+        # Matchday, then fixture: the order closing a matchday locks them in.
+        matchday = Matchday.objects.select_for_update().get(pk=fixture.matchday_id)
+        locked = (
+            Fixture.objects.select_for_update(of=("self",))
+            .select_related("table", "matchday__season__league")
+            .get(pk=fixture.pk)
+        )
+        if matchday.status == Matchday.Status.CLOSED or locked.status not in UNFINISHED:
+            raise Refused("Only an unfinished fixture of a matchday not yet closed can be moved.")
+        if deadline <= matchday.opens_at:
+            raise Refused("The new deadline must come after the matchday opens.", status=400)
+        locked.deadline = deadline
+        locked.note = f"Rescheduled to {when(deadline)}: {why}"
+        locked.save(update_fields=["deadline", "note"])
+        if locked.table is not None and locked.table.status == Table.Status.PLAYING:
+            text = (
+                f"{deadline_text(locked, deadline)[:-1]} for your fixture at table "
+                f"{locked.table.pk}: it was rescheduled."
+            )
+            notify_players(locked, text, deadline, key=f"league-rescheduled:fixture-{locked.pk}")
+    return locked
+
+
+def replace_player(entry: Entry, substitute: User, by: User, reason: str) -> Entry:
+    """Seat ``substitute`` for ``entry`` from now on: its fixtures still to be created
+    seat them (fixtures seat entries, and an entry's player is its substitute), and the
+    seats of its fixtures being played are handed over. Results already played stay the
+    entry's, as every result does (standings count seats through their entries)."""
+    why = _reason(reason)
+    with transaction.atomic(), audited(why, by):
+        # The season's lock serialises substitutions in it: two organisers seating the
+        # same member for two entries at once would both find them free.
+        season = (
+            Season.objects.select_for_update(of=("self",))
+            .select_related("league__club")
+            .get(pk=entry.season_id)
+        )
+        locked = (
+            Entry.objects.select_for_update(of=("self",))
+            .select_related("user", "substitute")
+            .get(pk=entry.pk)
+        )
+        _check_substitute(season, locked, substitute)
+        previous = locked.player
+        locked.substitute = substitute
+        locked.save(update_fields=["substitute"])
+        for seat in _seats_in_play(locked, previous):
+            assert seat.fixture.table_id is not None
+            replace_seat_player(seat.fixture.table_id, seat.number, substitute)
+        notifications.create(
+            substitute.pk,
+            NotificationKind.LEAGUE_SEASON,
+            f"You play for {locked.user} in {season} from now on.",
+            "/",
+            subject=season,
+        )
+    return locked
+
+
+def _check_substitute(season: Season, entry: Entry, substitute: User) -> None:
+    if season.status == Season.Status.FINISHED:
+        raise Refused("The season is over.")
+    if entry.status != Entry.Status.REGISTERED:
+        raise Refused("Only a registered player can be replaced.")
+    if substitute.pk == entry.player.pk:
+        raise Refused(f"{substitute} plays this entry already.", status=400)
+    if not Membership.objects.filter(club=season.league.club, user=substitute).exists():
+        raise Refused(f"{substitute} is not a member of the club.", status=400)
+    in_season = Entry.objects.filter(season=season).filter(
+        Q(user=substitute) | Q(substitute=substitute)
+    )
+    if in_season.exists():
+        raise Refused(f"{substitute} plays in this season already.", status=400)
+
+
+def _seats_in_play(entry: Entry, previous: User) -> list[FixtureSeat]:
+    """The entry's seats at fixture tables still being played and still the player's
+    (a bot that took over an abandoned seat keeps it)."""
+    seats = list(
+        FixtureSeat.objects.filter(
+            entry=entry,
+            fixture__status=Fixture.Status.PLAYING,
+            fixture__table__status__in=[Table.Status.OPEN, Table.Status.PLAYING],
+        )
+        .select_related("fixture")
+        .order_by("pk")
+    )
+    held = {
+        (table_id, number)
+        for table_id, number in Seat.objects.filter(
+            table_id__in=[seat.fixture.table_id for seat in seats], user=previous
+        ).values_list("table_id", "number")
+    }
+    return [seat for seat in seats if (seat.fixture.table_id, seat.number) in held]
+
+
+def adjust_score(
+    season: Season, game_id: int, seat: int, score: int, by: User, reason: str
+) -> list[Result]:
+    """Set what seat ``seat`` scored in a finished game of the season's fixtures, through
+    the results service (a ruling superseding the current row; the round's totals and
+    the standings follow from the rows). Returns the game's current rows."""
+    why = _reason(reason)
+    if not Game.objects.filter(pk=game_id, table__fixture__matchday__season=season).exists():
+        raise Refused("That game is not one of this season's fixtures.", status=404)
+    try:
+        return supersede(
+            game_id, {seat: SeatCorrection(score=score)}, Result.Source.RULING, why, by
+        )
+    except InvalidRuling as error:
+        raise Refused(error.message, status=400) from error

@@ -1,0 +1,78 @@
+"""The season's beat job: reminders before matchday deadlines, settling after them.
+
+:func:`run_seasons` runs every ``GAMES_SWEEP_SECONDS`` (``CELERY_BEAT_SCHEDULE``). It
+takes no arguments and finds its work in the database (``Matchday.deadline``,
+``Fixture.deadline``, ``Matchday.reminded_at``), so a run that is lost or late is made
+good by the next, and two runs at once share the work: each matchday is locked with
+``SKIP LOCKED`` by the run that serves it, and whatever was done already (a reminder
+sent, a fixture settled, a matchday closed) is found done and not done again.
+
+The steps of a season that come at a moment (registration closing, the season
+starting, a matchday opening) belong here too, each a step of :func:`run_seasons`
+calling its service for what is due.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from celery import shared_task
+from django.db.models import Q
+from django.utils import timezone
+
+from games.errors import TableError
+from leagues.models import Matchday
+from leagues.services.deadlines import (
+    UNFINISHED,
+    close_due_matchday,
+    remind_matchday,
+    reminder_window,
+)
+
+logger = logging.getLogger(__name__)
+
+# Matchdays served per step and run: a backlog is worked off over a few runs rather
+# than in one that outlives its time limit.
+BATCH = 50
+
+
+@shared_task(ignore_result=True)
+def run_seasons() -> None:
+    """Send the reminders that are due and settle what is past its deadline."""
+    now = timezone.now()
+    send_due_reminders(now)
+    close_due_matchdays(now)
+
+
+def send_due_reminders(now: datetime) -> int:
+    """Remind the players of matchdays whose deadline is near; returns how many."""
+    due = Matchday.objects.filter(
+        status=Matchday.Status.OPEN, reminded_at=None, deadline__lte=now + reminder_window()
+    ).order_by("deadline")
+    ids = list(due.values_list("pk", flat=True)[:BATCH])
+    return sum(remind_matchday(pk, now, wait=False) for pk in ids)
+
+
+def close_due_matchdays(now: datetime) -> list[int]:
+    """Settle the fixtures past their deadline and close the matchdays past theirs;
+    returns the matchdays served."""
+    overdue_fixture = Q(fixtures__status__in=UNFINISHED, fixtures__deadline__isnull=False) & Q(
+        fixtures__deadline__lte=now
+    )
+    due = (
+        Matchday.objects.filter(status=Matchday.Status.OPEN)
+        .filter(Q(deadline__lte=now) | overdue_fixture)
+        .order_by("deadline")
+        .values_list("pk", flat=True)
+        .distinct()
+    )
+    served = []
+    for pk in list(due[:BATCH]):
+        try:
+            if close_due_matchday(pk, now) is not None:
+                served.append(pk)
+        except TableError:
+            # A round that kept moving under the stop; the next run tries again.
+            logger.warning("matchday %s: a fixture could not be settled yet", pk, exc_info=True)
+    return served

@@ -1,0 +1,301 @@
+"""A season's organisers' page (deadlines, closing matchdays, substitutes, scores) and
+its history page.
+
+The organisers' pages answer only the club's owner and organisers; a private club's
+pages are "not found" to anyone who is not a member (its existence is not revealed),
+a public club's organisers' page "forbidden" to others. The history is seen by whoever
+may see the club.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from accounts.models import User
+from games.views.common import AuthenticatedRequest
+from leagues.models import Entry, Fixture, Matchday, Membership, Role, Season
+from leagues.selectors.history import season_history
+from leagues.selectors.organiser import fixture_results, organiser_page
+from leagues.services import deadlines
+from leagues.services import organiser as tools
+from leagues.services.deadlines import Refused
+
+ORGANISING = (Role.OWNER, Role.ORGANISER)
+
+
+class ReasonField(forms.CharField):
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 500)
+        kwargs.setdefault("help_text", "Kept in the season's history.")
+        super().__init__(**kwargs)
+
+
+class CloseForm(forms.Form):
+    reason = ReasonField(initial="The matchday's deadline passed.")
+
+
+class DeadlineForm(forms.Form):
+    deadline = forms.DateTimeField(
+        label="New deadline", widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+    reason = ReasonField()
+
+
+class SubstituteForm(forms.Form):
+    username = forms.CharField(label="Substitute (username)", max_length=150)
+    reason = ReasonField()
+
+    def clean_username(self) -> User:
+        user = User.objects.filter(username__iexact=self.cleaned_data["username"]).first()
+        if user is None:
+            raise forms.ValidationError("No member has that username.")
+        return user
+
+
+class ScoreForm(forms.Form):
+    game = forms.IntegerField(min_value=1)
+    seat = forms.IntegerField(min_value=0, max_value=3)
+    score = forms.IntegerField(min_value=-10_000, max_value=10_000)
+    reason = ReasonField()
+
+
+# --- who may see and act -----------------------------------------------------------------
+
+
+def _season(club: str, league: str, number: int) -> Season:
+    return get_object_or_404(
+        Season.objects.select_related("league__club"),
+        league__club__slug=club,
+        league__slug=league,
+        number=number,
+    )
+
+
+def _role(user: Any, season: Season) -> str | None:
+    # To be replaced by the leagues.rules predicates (is_club_member / manage_club)
+    # when they land: the same question asked of a Membership row.
+    if not user.is_authenticated:
+        return None
+    role: str | None = (
+        Membership.objects.filter(club=season.league.club, user=user)
+        .values_list("role", flat=True)
+        .first()
+    )
+    return role
+
+
+def _visible_season(request: HttpRequest, club: str, league: str, number: int) -> Season:
+    season = _season(club, league, number)
+    if season.league.club.is_private and _role(request.user, season) is None:
+        raise Http404("No such club.")
+    return season
+
+
+def _organised_season(request: HttpRequest, club: str, league: str, number: int) -> Season:
+    season = _visible_season(request, club, league, number)
+    if _role(request.user, season) not in ORGANISING:
+        raise Refused("Only the club's organisers may do that.", status=403)
+    return season
+
+
+def organisers_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The view gets the season of the URL, for the club's organisers only (others get
+    the refusal page; visitors are sent to log in)."""
+
+    @wraps(view)
+    def wrapped(
+        request: AuthenticatedRequest, club: str, league: str, number: int, **kwargs: Any
+    ) -> HttpResponse:
+        try:
+            season = _organised_season(request, club, league, number)
+        except Refused as error:
+            return _refused(request, error)
+        return view(request, season, **kwargs)
+
+    return login_required(wrapped)
+
+
+def _page_url(season: Season) -> str:
+    league = season.league
+    return reverse("leagues:organiser", args=[league.club.slug, league.slug, season.number])
+
+
+# --- the organisers' page --------------------------------------------------------------
+
+
+@organisers_only
+@require_safe
+def organiser(request: AuthenticatedRequest, season: Season) -> HttpResponse:
+    return _render_page(request, season)
+
+
+def _render_page(request: AuthenticatedRequest, season: Season, status: int = 200) -> HttpResponse:
+    return render(
+        request, "leagues/organiser_season.html", {"page": organiser_page(season)}, status=status
+    )
+
+
+def _refused(request: HttpRequest, error: Refused) -> HttpResponse:
+    return render(request, "leagues/organiser_refused.html", {"error": error}, status=error.status)
+
+
+def _acted(request: AuthenticatedRequest, season: Season, text: str) -> HttpResponse:
+    messages.success(request, text)
+    return redirect(_page_url(season))
+
+
+def _failed(
+    request: AuthenticatedRequest, season: Season, error: Refused | forms.Form
+) -> HttpResponse:
+    """The page again, with what was wrong: a refusal's sentence or the form's errors."""
+    if isinstance(error, Refused):
+        messages.error(request, error.message)
+        return _render_page(request, season, error.status)
+    for field, errors in error.errors.items():
+        label = error.fields[field].label or field.capitalize() if field in error.fields else ""
+        for text in errors:
+            messages.error(request, f"{label}: {text}" if label else str(text))
+    return _render_page(request, season, 400)
+
+
+def _apply(
+    request: AuthenticatedRequest,
+    season: Season,
+    form: forms.Form,
+    act: Callable[[dict[str, Any]], object],
+    done: str,
+) -> HttpResponse:
+    """One tool's POST: the form checked, the service called, the page again."""
+    if not form.is_valid():
+        return _failed(request, season, form)
+    try:
+        act(form.cleaned_data)
+    except Refused as error:
+        return _failed(request, season, error)
+    return _acted(request, season, done)
+
+
+# --- closing a matchday ------------------------------------------------------------------
+
+
+@organisers_only
+@require_http_methods(["GET", "HEAD", "POST"])
+def close_matchday(request: AuthenticatedRequest, season: Season, matchday: int) -> HttpResponse:
+    """GET: the preview (the partial for htmx); POST: close it."""
+    day = get_object_or_404(Matchday, season=season, number=matchday)
+    form = CloseForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                deadlines.close_matchday(day, request.user, form.cleaned_data["reason"])
+            except Refused as error:
+                messages.error(request, error.message)
+                status = error.status
+            else:
+                return _acted(request, season, f"Matchday {day.number} is closed.")
+    template = "leagues/organiser_close.html"
+    if request.htmx:
+        template += "#preview"
+    context = {"season": season, "preview": deadlines.preview_close_matchday(day), "form": form}
+    return render(request, template, context, status=status)
+
+
+# --- the other tools ---------------------------------------------------------------------
+
+
+@organisers_only
+@require_POST
+def extend_deadline(request: AuthenticatedRequest, season: Season, matchday: int) -> HttpResponse:
+    day = get_object_or_404(Matchday, season=season, number=matchday)
+    return _apply(
+        request,
+        season,
+        DeadlineForm(request.POST),
+        lambda data: tools.extend_deadline(day, data["deadline"], request.user, data["reason"]),
+        f"Matchday {day.number}'s deadline is extended.",
+    )
+
+
+@organisers_only
+@require_POST
+def reschedule(request: AuthenticatedRequest, season: Season, fixture: int) -> HttpResponse:
+    moved = get_object_or_404(Fixture, matchday__season=season, pk=fixture)
+    return _apply(
+        request,
+        season,
+        DeadlineForm(request.POST),
+        lambda data: tools.reschedule_fixture(
+            moved, data["deadline"], request.user, data["reason"]
+        ),
+        "The fixture has its own deadline now.",
+    )
+
+
+@organisers_only
+@require_POST
+def replace_player(request: AuthenticatedRequest, season: Season, entry: int) -> HttpResponse:
+    replaced = get_object_or_404(Entry, season=season, pk=entry)
+    form = SubstituteForm(request.POST)
+    return _apply(
+        request,
+        season,
+        form,
+        lambda data: tools.replace_player(replaced, data["username"], request.user, data["reason"]),
+        f"{form.data.get('username', '')} plays for {replaced.user} from now on.",
+    )
+
+
+@organisers_only
+@require_http_methods(["GET", "HEAD", "POST"])
+def adjust_score(request: AuthenticatedRequest, season: Season, fixture: int) -> HttpResponse:
+    """GET: the fixture's games and their results; POST: set one seat's score."""
+    adjusted = get_object_or_404(Fixture, matchday__season=season, pk=fixture)
+    form = ScoreForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                tools.adjust_score(
+                    season, data["game"], data["seat"], data["score"], request.user, data["reason"]
+                )
+            except Refused as error:
+                form.add_error(None, error.message)
+                status = error.status
+            else:
+                messages.success(request, "The score is adjusted; the standings follow.")
+                return redirect(request.path)
+    context = {
+        "season": season,
+        "fixture": adjusted,
+        "games": fixture_results(adjusted),
+        "form": form,
+    }
+    return render(request, "leagues/organiser_result.html", context, status=status)
+
+
+# --- history -----------------------------------------------------------------------------
+
+
+@require_safe
+def history(request: HttpRequest, club: str, league: str, number: int) -> HttpResponse:
+    season = _visible_season(request, club, league, number)
+    context = {
+        "season": season,
+        "history": season_history(season, request.GET.get("page")),
+        "organises": _role(request.user, season) in ORGANISING,
+    }
+    return render(request, "leagues/history.html", context)

@@ -1,0 +1,70 @@
+"""A season's history page: who changed what, when and why, newest first, paginated."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from games.models import Game
+from games.services.adjudication import stop_round
+from leagues.selectors.history import PER_PAGE, season_history
+from leagues.services.deadlines import close_matchday
+from leagues.services.organiser import adjust_score, extend_deadline
+from tests.leagues.conftest import RunningSeason
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_lists_changes_with_who_what_and_why_newest_first(running: RunningSeason) -> None:
+    alice = running.organiser
+    extend_deadline(running.matchday, running.matchday.deadline + timedelta(days=1), alice, "Snow.")
+    close_matchday(running.matchday, alice, "All played out.")
+
+    items = list(season_history(running.season).object_list)
+
+    # The test is one transaction, so every event has its time (PostgreSQL's NOW()).
+    assert [i.at for i in items] == sorted((i.at for i in items), reverse=True)
+    newest = next(i for i in items if i.what == "Matchday 1" and i.why == "All played out.")
+    assert newest.who == "Alice"
+    assert [(c.field, c.before, c.after) for c in newest.changes] == [("Status", "Open", "Closed")]
+    extended = next(i for i in items if i.why == "Snow.")
+    assert extended.changes[0].field == "Deadline"
+    assert any(i.action == "created" and i.what == "Season 1" for i in items)
+
+
+def test_a_superseded_result_is_in_the_history(running: RunningSeason) -> None:
+    table_id = running.fixtures[0].table_id
+    assert table_id is not None
+    stop_round(table_id)
+    game = Game.objects.get(table_id=table_id, number=1)
+    adjust_score(running.season, game.pk, 0, 7, running.organiser, "Counted twice.")
+
+    ruling = next(i for i in season_history(running.season) if i.why == "Counted twice.")
+
+    assert ruling.who == "Alice" and ruling.what.startswith("Result of Bob in game 1")
+    assert ruling.changes[0].field == "Score" and ruling.changes[0].after == "7"
+
+
+def test_it_is_paginated(running: RunningSeason) -> None:
+    first = season_history(running.season, 1)
+    assert first.paginator.count > PER_PAGE or first.paginator.num_pages == 1
+    assert len(first.object_list) <= PER_PAGE
+    assert season_history(running.season, "nonsense").number == 1
+
+
+def test_the_page_is_seen_by_anyone_for_a_public_club(
+    running: RunningSeason, client: Client, bob: User
+) -> None:
+    extend_deadline(
+        running.matchday, running.matchday.deadline + timedelta(days=1), running.organiser, "Snow."
+    )
+    url = reverse("leagues:history", args=["tile-club", "winter", 1])
+    response = client.get(url)
+    assert response.status_code == 200
+    assert b"Why: Snow." in response.content
+    client.force_login(bob)
+    assert client.get(url).status_code == 200

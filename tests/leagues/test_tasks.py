@@ -1,0 +1,81 @@
+"""The season's beat job: reminders and closing due matchdays, safe to run twice."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.conf import settings
+from django.utils import timezone
+
+from games.models import Notification, NotificationKind
+from leagues.models import Fixture, Matchday
+from leagues.tasks import run_seasons
+from tests.leagues.conftest import RunningSeason
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_job_is_on_the_beat_schedule() -> None:
+    entry = settings.CELERY_BEAT_SCHEDULE["leagues-run-seasons"]
+    assert entry["task"] == "leagues.tasks.run_seasons"
+
+
+def test_it_reminds_a_day_before_and_only_once(running: RunningSeason) -> None:
+    deadline = running.matchday.deadline
+    with time_machine.travel(deadline - timedelta(hours=30)):
+        run_seasons()
+    assert not Notification.objects.filter(kind=NotificationKind.LEAGUE_MATCHDAY).exists()
+
+    with time_machine.travel(deadline - timedelta(hours=20)):
+        run_seasons()
+        run_seasons()
+    assert Notification.objects.filter(kind=NotificationKind.LEAGUE_MATCHDAY).count() == 4
+
+
+def test_past_the_deadline_it_settles_and_closes_and_a_second_run_changes_nothing(
+    running: RunningSeason,
+) -> None:
+    with time_machine.travel(running.matchday.deadline + timedelta(minutes=1)):
+        run_seasons()
+        notes = list(Fixture.objects.values_list("status", "note"))
+        run_seasons()
+
+    assert Matchday.objects.get(pk=running.matchday.pk).status == Matchday.Status.CLOSED
+    assert list(Fixture.objects.values_list("status", "note")) == notes
+    assert {status for status, _ in notes} == {Fixture.Status.SETTLED}
+    event = Fixture.pgh_event_model.objects.filter(status="settled").first()  # type: ignore[attr-defined]
+    assert event.pgh_context.metadata["reason"] == "The matchday's deadline passed."
+
+
+def test_a_fixture_moved_later_keeps_the_matchday_open_until_its_own_deadline(
+    running: RunningSeason,
+) -> None:
+    later = running.matchday.deadline + timedelta(days=3)
+    moved = running.fixtures[0]
+    Fixture.objects.filter(pk=moved.pk).update(deadline=later)
+
+    with time_machine.travel(running.matchday.deadline + timedelta(minutes=1)):
+        run_seasons()
+    assert Fixture.objects.get(pk=moved.pk).status == Fixture.Status.PLAYING
+    assert Fixture.objects.get(pk=running.fixtures[1].pk).status == Fixture.Status.SETTLED
+    assert Matchday.objects.get(pk=running.matchday.pk).status == Matchday.Status.OPEN
+
+    with time_machine.travel(later + timedelta(minutes=1)):
+        run_seasons()
+    assert Fixture.objects.get(pk=moved.pk).status == Fixture.Status.SETTLED
+    assert Matchday.objects.get(pk=running.matchday.pk).status == Matchday.Status.CLOSED
+
+
+def test_a_fixture_moved_earlier_is_settled_at_its_own_deadline(running: RunningSeason) -> None:
+    earlier = timezone.now() + timedelta(hours=1)
+    moved = running.fixtures[0]
+    Fixture.objects.filter(pk=moved.pk).update(deadline=earlier)
+
+    with time_machine.travel(earlier + timedelta(minutes=1)):
+        run_seasons()
+
+    assert Fixture.objects.get(pk=moved.pk).status == Fixture.Status.SETTLED
+    assert Fixture.objects.get(pk=running.fixtures[1].pk).status == Fixture.Status.PLAYING
+    assert Matchday.objects.get(pk=running.matchday.pk).status == Matchday.Status.OPEN
