@@ -7,6 +7,7 @@ has asked it.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,6 +17,7 @@ from django.core.paginator import Page, Paginator
 from django.db import models
 from django.db.models import Count, Exists, OuterRef, Q, Subquery
 
+from leagues.errors import NotFound
 from leagues.models import Club, ClubInvitation, JoinRequest, League, Membership, Pending, Role
 from leagues.rules import ORGANISING, RANK, role_in
 
@@ -261,3 +263,16 @@ def _admission_row(
         by=by,
         message=message,
     )
+
+
+def club_of_link(slug: str, code: str, clubs: models.QuerySet[Club] | None = None) -> Club:
+    """The club whose invitation link is ``/clubs/<slug>/join/<code>/``, from ``clubs``
+    (all, unlocked, by default); :class:`NotFound` if the link does not work."""
+    club = (Club.objects.all() if clubs is None else clubs).filter(slug=slug).first()
+    # The same answer for a wrong code and a missing club: a link reveals no club.
+    if club is None or not secrets.compare_digest(club.invite_code, code):
+        raise NotFound(
+            "This invitation link does not work: the club may have renewed it. "
+            "Ask an organiser for the new one."
+        )
+    return club

@@ -17,7 +17,6 @@ answer, an answer, a new role), created in the same transaction and sent after c
 
 from __future__ import annotations
 
-import secrets
 from collections import defaultdict
 from typing import TypeVar
 
@@ -39,6 +38,7 @@ from leagues.models import (
     new_invite_code,
 )
 from leagues.rules import ORGANISING, RANK
+from leagues.selectors.clubs import club_of_link
 from leagues.slugs import CLUB_SLUGS_RESERVED, MAX_LENGTH, slug_for
 
 A = TypeVar("A", ClubInvitation, JoinRequest)
@@ -161,13 +161,7 @@ def join_by_link(slug: str, code: str, user: User) -> tuple[Membership, bool]:
     """Join the club whose invitation link is ``/clubs/<slug>/join/<code>/``; returns the
     membership and whether it is new (a member following the link again stays as is)."""
     with transaction.atomic():
-        club = Club.objects.select_for_update().filter(slug=slug).first()
-        # The same answer for a wrong code and a missing club: a link reveals no club.
-        if club is None or not secrets.compare_digest(club.invite_code, code):
-            raise NotFound(
-                "This invitation link does not work: the club may have renewed it. "
-                "Ask an organiser for the new one."
-            )
+        club = club_of_link(slug, code, Club.objects.select_for_update())
         membership = _membership(club, user)
         if membership is not None:
             return membership, False

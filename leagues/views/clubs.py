@@ -34,6 +34,7 @@ from leagues.forms.clubs import (
     club_initial,
 )
 from leagues.models import Club
+from leagues.rules import role_in
 from leagues.selectors import clubs as pages
 from leagues.services import clubs
 
@@ -334,13 +335,18 @@ def withdraw_invitation(request: AuthenticatedRequest, slug: str, pk: int) -> Ht
     return _manage(request, slug, clubs.withdraw_invitation, pk, done=done)
 
 
-@require_safe
+@require_http_methods(["GET", "HEAD", "POST"])
 def join_link(request: AuthenticatedRequest, slug: str, code: str) -> HttpResponse:
-    """The club's invitation link: a member signed in joins at once; a visitor logs in
-    (or signs up) first and comes back here."""
+    """The club's invitation link: it asks a signed-in member to confirm (a GET changes
+    nothing: link previews and prefetches must not join anyone), and joins on the
+    confirmation's POST; a visitor logs in (or signs up) first and comes back here."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     try:
+        if request.method != "POST":
+            club = pages.club_of_link(slug, code)
+            if role_in(request.user, club) is None:
+                return render(request, "leagues/join_link.html", {"club": club})
         membership, joined = clubs.join_by_link(slug, code, request.user)
     except LeaguesError as error:
         context = {"message": error.message}

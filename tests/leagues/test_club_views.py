@@ -254,7 +254,7 @@ def test_an_organiser_withdraws_an_invitation_a_member_may_not(
     assert as_user(alice).post(path).status_code == 409
 
 
-def test_the_invitation_link_joins_a_signed_in_member_and_sends_a_visitor_to_log_in(
+def test_the_invitation_link_asks_first_joins_on_confirming_and_sends_a_visitor_to_log_in(
     club: Club, bob: User
 ) -> None:
     path = url("join_link", club, code=club.invite_code)
@@ -262,10 +262,16 @@ def test_the_invitation_link_joins_a_signed_in_member_and_sends_a_visitor_to_log
     response = as_user(None).get(path)
     assert to_login(response) and "next=" in response["Location"]
 
+    # Opening the link (or a preview fetching it) asks; only the confirmation joins.
     response = as_user(bob).get(path)
+    assert response.status_code == 200 and f"Join {club.name}" in response.text
+    assert role_of(club, bob) is None
+    response = as_user(bob).post(path)
     assert response.status_code == 302 and response["Location"] == url("club", club)
     assert role_of(club, bob) == Role.MEMBER
+    assert as_user(bob).get(path).status_code == 302
     assert as_user(bob).get(url("join_link", club, code="wrong-code")).status_code == 404
+    assert as_user(bob).post(url("join_link", club, code="wrong-code")).status_code == 404
 
 
 # --- requests, leaving, members --------------------------------------------------------
