@@ -1,0 +1,432 @@
+"""A division's standings, worked out from its fixtures' results. Pure Python (no Django).
+
+The selector (:mod:`leagues.selectors.standings`) reads the current result rows of a
+season's fixture tables and hands each division's fixtures here as plain values:
+:class:`FixtureResults` (who sits in which seat, and each finished game's scores,
+places and winner). :func:`compute` adds them up into :class:`Standings`: one
+:class:`Row` per player, best first, and the "met" matrix (:class:`Meeting`).
+
+**Points.** Under cumulative scoring a player's points are the sum of their game
+scores, every finished game counting at once; with ``score_mode`` ``zero_sum`` the
+highest total leads, with ``penalty_only`` the lowest. Under placement scoring a
+fixture, once complete, gives its players the league's points for their place in it
+(first ``placement_points[0]``, ...; places past the list score 0), its seats ranked
+by their cumulative score in the fixture's games. Players tied on that score share
+the points of the places they cover, averaged: two players tied for first under
+4/2/1/0 each get (4 + 2) / 2 = 3. Points are :class:`~fractions.Fraction` so shared
+points add up exactly.
+
+**Ties.** Players level on points are ordered by the league's tiebreaks, one after
+another (:data:`EXPLANATIONS` says each in words): ``fixtures_won``, ``games_won``,
+``head_to_head`` (computed among the players still tied at that step only) and
+``total_score``. Players tied on points and on every tiebreak share the rank
+("1, 2, 2, 4").
+
+**Best and worst final rank** (:func:`rank_bounds`), once the season is under way:
+see the function for why they are never outside the truth.
+
+>>> rules = Rules(scoring="cumulative", score_mode="zero_sum", tiebreaks=("games_won",))
+>>> game = GameResult(scores={0: 20, 1: -20}, places={0: 1, 1: 2}, winner=0)
+>>> fixture = FixtureResults(key=1, seats={0: 10, 1: 11}, games=(game,), games_to_play=2)
+>>> table = compute([Player(10, "Ann"), Player(11, "Bob")], [fixture], rules)
+>>> [(row.rank, row.name, row.points, row.games_won) for row in table.rows]
+[(1, 'Ann', Fraction(20, 1), 1), (2, 'Bob', Fraction(-20, 1), 0)]
+>>> table.bounds[10], table.bounds[11]
+((1, 2), (1, 2))
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+CUMULATIVE = "cumulative"
+PLACEMENT = "placement"
+ZERO_SUM = "zero_sum"
+PENALTY_ONLY = "penalty_only"
+
+EntryId = int
+"""A player of the standings: the season's entry (a substitute plays for it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A player of the division, as the page names them."""
+
+    entry: EntryId
+    name: str
+    withdrawn: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One finished game of a fixture, by seat: the current result rows."""
+
+    scores: Mapping[int, int]
+    places: Mapping[int, int]
+    winner: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class FixtureResults:
+    """A fixture: the entry in each seat, its finished games, how many it plays, and
+    whether it is over (all played, or settled at the deadline: nothing more comes)."""
+
+    key: int
+    seats: Mapping[int, EntryId]
+    games: Sequence[GameResult] = ()
+    games_to_play: int = 0
+    complete: bool = False
+    matchday: int = 0
+
+    @property
+    def games_left(self) -> int:
+        return 0 if self.complete else max(self.games_to_play - len(self.games), 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """How a season counts: its scoring, its ruleset's ``score_mode``, the placement
+    points, the ordered tiebreaks, and the bounds of one seat's score in one game
+    (for :func:`rank_bounds`)."""
+
+    scoring: str = CUMULATIVE
+    score_mode: str = ZERO_SUM
+    placement_points: tuple[int, ...] = ()
+    tiebreaks: tuple[str, ...] = ()
+    game_score_bounds: tuple[int, int] = (-1000, 1000)
+
+    def __post_init__(self) -> None:
+        if self.scoring not in (CUMULATIVE, PLACEMENT):
+            raise ValueError(f"unknown scoring {self.scoring!r}")
+        if self.score_mode not in (ZERO_SUM, PENALTY_ONLY):
+            raise ValueError(f"unknown score mode {self.score_mode!r}")
+        unknown = [name for name in self.tiebreaks if name not in EXPLANATIONS]
+        if unknown:
+            raise ValueError(f"unknown tiebreak {unknown[0]!r}")
+        if self.game_score_bounds[0] > self.game_score_bounds[1]:
+            raise ValueError("the lower bound of a game's score is above the upper")
+
+    @property
+    def lowest_wins(self) -> bool:
+        """Whether the lowest score total leads (penalty points)."""
+        return self.score_mode == PENALTY_ONLY
+
+    def place_points(self, place: int) -> int:
+        """The points of ``place`` (from 1) in a fixture."""
+        return self.placement_points[place - 1] if place <= len(self.placement_points) else 0
+
+
+EXPLANATIONS: dict[str, str] = {
+    "fixtures_won": (
+        "Fixtures won: the complete fixtures in which the player alone had the best "
+        "score over the fixture's games (a shared first place wins no fixture)."
+    ),
+    "games_won": "Games won: the games the player won, in every fixture.",
+    "head_to_head": (
+        "Head-to-head: only among the players still tied at this point, over the games "
+        "two of them played at the same table: how many times the player finished ahead "
+        "of one of the others, less how many times behind."
+    ),
+    "total_score": "Total score: the player's game scores added up over the season.",
+}
+"""Each tiebreak in words, for the standings page."""
+
+
+def explain(rules: Rules) -> dict[str, str]:
+    """How ``rules`` count points and break ties, in words, tiebreaks in their order."""
+    direction = "lowest" if rules.lowest_wins else "highest"
+    if rules.scoring == PLACEMENT:
+        listed = "/".join(str(p) for p in rules.placement_points) or "none"
+        points = (
+            f"Points: each complete fixture gives points by place ({listed}), its players "
+            f"ranked by their score over its games, the {direction} first; players tied "
+            "share the points of the places they cover, averaged."
+        )
+    else:
+        points = f"Points: the player's game scores added up; the {direction} total leads."
+    sentences = {"points": points}
+    for name in rules.tiebreaks:
+        sentences[name] = EXPLANATIONS[name]
+        if name == "total_score":
+            sentences[name] += f" The {direction} total ranks first."
+    return sentences
+
+
+@dataclass(frozen=True, slots=True)
+class Meeting:
+    """What two players did at the same tables: games together, and how many of them
+    the row's player finished ahead of the column's, and behind."""
+
+    games: int = 0
+    ahead: int = 0
+    behind: int = 0
+
+
+@dataclass
+class Row:
+    """One player's line of the standings."""
+
+    entry: EntryId
+    name: str
+    withdrawn: bool
+    rank: int = 0
+    points: Fraction = Fraction(0)
+    total_score: int = 0
+    fixtures_played: int = 0
+    fixtures_won: int = 0
+    games_played: int = 0
+    games_won: int = 0
+    head_to_head: int | None = None
+    """Set when head-to-head was needed: the net count among those it separated."""
+    best_rank: int | None = None
+    worst_rank: int | None = None
+
+    @property
+    def average(self) -> Fraction | None:
+        """Score per game played (``None`` before the first game)."""
+        return Fraction(self.total_score, self.games_played) if self.games_played else None
+
+    def tiebreak_values(self, names: Sequence[str]) -> list[int | None]:
+        return [getattr(self, name) for name in names]
+
+
+@dataclass
+class Standings:
+    """A division's rows, best first, and the meetings of each pair of players."""
+
+    rows: list[Row]
+    meetings: dict[EntryId, dict[EntryId, Meeting]]
+    bounds: dict[EntryId, tuple[int, int]] = field(default_factory=dict)
+
+    def crosstable(self) -> list[tuple[Row, list[Meeting | None]]]:
+        """Each row with its meetings against every player, in standings order (``None``
+        on the diagonal)."""
+        order = [row.entry for row in self.rows]
+        return [
+            (
+                row,
+                [
+                    None if other == row.entry else self.meetings[row.entry].get(other, Meeting())
+                    for other in order
+                ],
+            )
+            for row in self.rows
+        ]
+
+
+def compute(
+    players: Sequence[Player], fixtures: Sequence[FixtureResults], rules: Rules
+) -> Standings:
+    """The standings of ``players`` from ``fixtures`` (seats of entries not among
+    ``players`` are ignored), with each player's best and worst final rank."""
+    rows = {p.entry: Row(p.entry, p.name, p.withdrawn) for p in players}
+    meetings: dict[EntryId, dict[EntryId, Meeting]] = {p.entry: {} for p in players}
+    for fixture in fixtures:
+        _count_fixture(fixture, rows, meetings, rules)
+    ordered = _rank(list(rows.values()), meetings, rules)
+    standings = Standings(ordered, meetings)
+    standings.bounds = rank_bounds(standings, fixtures, rules)
+    for row in ordered:
+        row.best_rank, row.worst_rank = standings.bounds[row.entry]
+    return standings
+
+
+def _count_fixture(
+    fixture: FixtureResults,
+    rows: dict[EntryId, Row],
+    meetings: dict[EntryId, dict[EntryId, Meeting]],
+    rules: Rules,
+) -> None:
+    seated = {seat: entry for seat, entry in fixture.seats.items() if entry in rows}
+    totals: dict[int, int] = defaultdict(int)
+    for game in fixture.games:
+        for seat, entry in seated.items():
+            if seat not in game.scores:
+                continue
+            row = rows[entry]
+            row.total_score += game.scores[seat]
+            totals[seat] += game.scores[seat]
+            row.games_played += 1
+            row.games_won += game.winner == seat
+            for other_seat, other in seated.items():
+                if other_seat != seat and other_seat in game.places:
+                    _meet(meetings, entry, other, game.places[seat], game.places[other_seat])
+    if rules.scoring == CUMULATIVE:
+        for seat, entry in seated.items():
+            rows[entry].points += sum(game.scores.get(seat, 0) for game in fixture.games)
+    if not fixture.complete:
+        return
+    # A complete fixture's ranking: its seats by their total over its games.
+    shares = shared_places([totals[seat] for seat in fixture.seats], rules.lowest_wins)
+    for seat, share in zip(fixture.seats, shares, strict=True):
+        entry = fixture.seats[seat]
+        if entry not in rows:
+            continue
+        rows[entry].fixtures_played += 1
+        first, last = share
+        rows[entry].fixtures_won += first == last == 1
+        if rules.scoring == PLACEMENT:
+            points = sum(rules.place_points(place) for place in range(first, last + 1))
+            rows[entry].points += Fraction(points, last - first + 1)
+
+
+def shared_places(totals: Sequence[int], lowest_wins: bool) -> list[tuple[int, int]]:
+    """The places each total covers, first to last: ``(2, 3)`` for the two players
+    tied behind the leader.
+
+    >>> shared_places([5, 9, 5, 1], lowest_wins=False)
+    [(2, 3), (1, 1), (2, 3), (4, 4)]
+    """
+    sign = 1 if lowest_wins else -1
+    keys = [sign * total for total in totals]
+    return [(1 + sum(k < key for k in keys), sum(k <= key for k in keys)) for key in keys]
+
+
+def _meet(
+    meetings: dict[EntryId, dict[EntryId, Meeting]],
+    entry: EntryId,
+    other: EntryId,
+    place: int,
+    other_place: int,
+) -> None:
+    old = meetings[entry].get(other, Meeting())
+    meetings[entry][other] = Meeting(
+        old.games + 1, old.ahead + (place < other_place), old.behind + (place > other_place)
+    )
+
+
+Criterion = Callable[[list[Row]], dict[EntryId, int | Fraction]]
+
+
+def _rank(
+    rows: list[Row], meetings: dict[EntryId, dict[EntryId, Meeting]], rules: Rules
+) -> list[Row]:
+    """``rows`` best first, with their competition ranks ("1, 2, 2, 4")."""
+    sign = -1 if rules.lowest_wins else 1
+
+    def points(group: list[Row]) -> dict[EntryId, int | Fraction]:
+        return {r.entry: r.points * (1 if rules.scoring == PLACEMENT else sign) for r in group}
+
+    def head_to_head(group: list[Row]) -> dict[EntryId, int | Fraction]:
+        entries = {r.entry for r in group}
+        values: dict[EntryId, int | Fraction] = {}
+        for row in group:
+            met = [m for other, m in meetings[row.entry].items() if other in entries]
+            row.head_to_head = sum(m.ahead - m.behind for m in met)
+            values[row.entry] = row.head_to_head
+        return values
+
+    criteria: dict[str, Criterion] = {
+        "fixtures_won": lambda group: {r.entry: r.fixtures_won for r in group},
+        "games_won": lambda group: {r.entry: r.games_won for r in group},
+        "head_to_head": head_to_head,
+        "total_score": lambda group: {r.entry: sign * r.total_score for r in group},
+    }
+    steps = [points, *(criteria[name] for name in rules.tiebreaks)]
+    groups = _split([sorted(rows, key=lambda r: (r.name.lower(), r.entry))], steps)
+    above = 0
+    for group in groups:
+        for row in group:
+            row.rank = above + 1
+        above += len(group)
+    return [row for group in groups for row in group]
+
+
+def _split(groups: list[list[Row]], steps: Sequence[Criterion]) -> list[list[Row]]:
+    """Each group of tied rows split by the next step, best first, recursively."""
+    if not steps:
+        return groups
+    result: list[list[Row]] = []
+    for group in groups:
+        if len(group) == 1:
+            result.append(group)
+            continue
+        values = steps[0](group)
+        levels = sorted(set(values.values()), reverse=True)
+        parts = [[r for r in group if values[r.entry] == level] for level in levels]
+        result.extend(_split(parts, steps[1:]))
+    return result
+
+
+def rank_bounds(
+    standings: Standings, fixtures: Sequence[FixtureResults], rules: Rules
+) -> dict[EntryId, tuple[int, int]]:
+    """Each player's best and worst possible final rank, given what is left to play.
+
+    Why they are sound (the true final rank always lies between them). Call a player's
+    *merit* their points, negated when the lowest total wins, so that more is better.
+    What is left to play moves each player's merit within an interval:
+
+    * cumulative scoring: every game left for them (the games still to play of their
+      fixtures not yet complete) adds one game score, which lies within
+      ``rules.game_score_bounds`` (the selector derives these from the ruleset: no
+      seat of a played game scores more than the value of every tile of the set, nor
+      loses more);
+    * placement scoring: every fixture not yet complete adds the points of one place,
+      at least the fewest and at most the most that any place of it gives (a shared
+      place's average lies between too).
+
+    Each player's interval ``[low, high]`` is taken alone, as if the others' games did
+    not constrain it (a zero-sum game cannot let everyone gain; ignoring that only
+    widens the bounds). A player ``q`` finishes ahead of ``p`` only with a merit at
+    least ``p``'s (ahead on points, or level and ahead on tiebreaks), so only if
+    ``high(q) >= low(p)``: the worst rank is 1 + the number of such ``q``. A ``q``
+    with ``low(q) > high(p)`` finishes ahead of ``p`` whatever happens: the best rank
+    is 1 + the number of those. Both hold whatever the tiebreaks say. With nothing
+    left to play for anyone, the current rank is final and both bounds are it.
+
+    The bounds assume that what is left ends within the ruleset's limits; a ruling
+    that later corrects a finished game can move any standings, as it should.
+    """
+    rows = standings.rows
+    if all(fixture.complete for fixture in fixtures):
+        return {row.entry: (row.rank, row.rank) for row in rows}
+    low: dict[EntryId, Fraction] = {}
+    high: dict[EntryId, Fraction] = {}
+    sign = -1 if rules.lowest_wins and rules.scoring == CUMULATIVE else 1
+    for row in rows:
+        low[row.entry] = high[row.entry] = row.points * sign
+    for fixture in fixtures:
+        if fixture.complete:
+            continue
+        step_low, step_high = _merit_step(fixture, rules, sign)
+        for entry in fixture.seats.values():
+            if entry in low:
+                low[entry] += step_low
+                high[entry] += step_high
+    bounds = {}
+    for row in rows:
+        p = row.entry
+        others = [r.entry for r in rows if r.entry != p]
+        certainly_ahead = sum(low[q] > high[p] for q in others)
+        possibly_ahead = sum(high[q] >= low[p] for q in others)
+        bounds[p] = (1 + certainly_ahead, 1 + possibly_ahead)
+    return bounds
+
+
+def _merit_step(fixture: FixtureResults, rules: Rules, sign: int) -> tuple[Fraction, Fraction]:
+    """How much what is left of ``fixture`` can lower and raise one seat's merit."""
+    if rules.scoring == PLACEMENT:
+        points = [rules.place_points(place) for place in range(1, len(fixture.seats) + 1)]
+        return Fraction(min(points)), Fraction(max(points))
+    least, most = rules.game_score_bounds
+    left = fixture.games_left
+    if sign < 0:
+        least, most = -most, -least
+    return Fraction(least * left), Fraction(most * left)
+
+
+def format_points(value: Fraction | None) -> str:
+    """A number as the page shows it: whole, or with two decimals at most.
+
+    >>> format_points(Fraction(7, 2)), format_points(Fraction(-12)), format_points(None)
+    ('3.5', '-12', '')
+    """
+    if value is None:
+        return ""
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{float(value):.2f}".rstrip("0")
