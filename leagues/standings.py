@@ -189,6 +189,14 @@ class Row:
         """Score per game played (``None`` before the first game)."""
         return Fraction(self.total_score, self.games_played) if self.games_played else None
 
+    @property
+    def points_text(self) -> str:
+        return format_points(self.points)
+
+    @property
+    def average_text(self) -> str:
+        return format_points(self.average)
+
     def tiebreak_values(self, names: Sequence[str]) -> list[int | None]:
         return [getattr(self, name) for name in names]
 

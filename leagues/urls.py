@@ -1,7 +1,15 @@
 """The club, league and season pages, under /clubs/."""
 
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from leagues.views import standings
 
 app_name = "leagues"
 
-urlpatterns: list[object] = []
+SEASON = "<slug:slug>/<slug:league_slug>/<int:number>/"
+
+urlpatterns: list[object] = [
+    path(f"{SEASON}standings/", standings.standings, name="standings"),
+    path(f"{SEASON}standings.csv", standings.standings_csv, name="standings_csv"),
+    path(f"{SEASON}results.csv", standings.results_csv, name="results_csv"),
+]
