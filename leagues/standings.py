@@ -37,6 +37,7 @@ see the function for why they are never outside the truth.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -231,9 +232,12 @@ def compute(
     """The standings of ``players`` from ``fixtures`` (seats of entries not among
     ``players`` are ignored), with each player's best and worst final rank."""
     rows = {p.entry: Row(p.entry, p.name, p.withdrawn) for p in players}
-    meetings: dict[EntryId, dict[EntryId, Meeting]] = {p.entry: {} for p in players}
+    tally: dict[tuple[EntryId, EntryId], list[int]] = {}
     for fixture in fixtures:
-        _count_fixture(fixture, rows, meetings, rules)
+        _count_fixture(fixture, rows, tally, rules)
+    meetings: dict[EntryId, dict[EntryId, Meeting]] = {p.entry: {} for p in players}
+    for (entry, other), counts in tally.items():
+        meetings[entry][other] = Meeting(*counts)
     ordered = _rank(list(rows.values()), meetings, rules)
     standings = Standings(ordered, meetings)
     standings.bounds = rank_bounds(standings, fixtures, rules)
@@ -245,7 +249,7 @@ def compute(
 def _count_fixture(
     fixture: FixtureResults,
     rows: dict[EntryId, Row],
-    meetings: dict[EntryId, dict[EntryId, Meeting]],
+    tally: dict[tuple[EntryId, EntryId], list[int]],
     rules: Rules,
 ) -> None:
     seated = {seat: entry for seat, entry in fixture.seats.items() if entry in rows}
@@ -261,7 +265,7 @@ def _count_fixture(
             row.games_won += game.winner == seat
             for other_seat, other in seated.items():
                 if other_seat != seat and other_seat in game.places:
-                    _meet(meetings, entry, other, game.places[seat], game.places[other_seat])
+                    _meet(tally, entry, other, game.places[seat], game.places[other_seat])
     if rules.scoring == CUMULATIVE:
         for seat, entry in seated.items():
             rows[entry].points += sum(game.scores.get(seat, 0) for game in fixture.games)
@@ -294,16 +298,16 @@ def shared_places(totals: Sequence[int], lowest_wins: bool) -> list[tuple[int, i
 
 
 def _meet(
-    meetings: dict[EntryId, dict[EntryId, Meeting]],
+    tally: dict[tuple[EntryId, EntryId], list[int]],
     entry: EntryId,
     other: EntryId,
     place: int,
     other_place: int,
 ) -> None:
-    old = meetings[entry].get(other, Meeting())
-    meetings[entry][other] = Meeting(
-        old.games + 1, old.ahead + (place < other_place), old.behind + (place > other_place)
-    )
+    counts = tally.setdefault((entry, other), [0, 0, 0])
+    counts[0] += 1
+    counts[1] += place < other_place
+    counts[2] += place > other_place
 
 
 Criterion = Callable[[list[Row]], dict[EntryId, int | Fraction]]
@@ -405,12 +409,14 @@ def rank_bounds(
             if entry in low:
                 low[entry] += step_low
                 high[entry] += step_high
+    lows, highs = sorted(low.values()), sorted(high.values())
     bounds = {}
     for row in rows:
         p = row.entry
-        others = [r.entry for r in rows if r.entry != p]
-        certainly_ahead = sum(low[q] > high[p] for q in others)
-        possibly_ahead = sum(high[q] >= low[p] for q in others)
+        # Counted among everyone, then ``p`` left out: low(p) > high(p) never holds,
+        # high(p) >= low(p) always does.
+        certainly_ahead = len(lows) - bisect_right(lows, high[p])
+        possibly_ahead = len(highs) - bisect_left(highs, low[p]) - 1
         bounds[p] = (1 + certainly_ahead, 1 + possibly_ahead)
     return bounds
 
