@@ -38,10 +38,10 @@ see the function for why they are never outside the truth.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
+from itertools import groupby
 
 CUMULATIVE = "cumulative"
 PLACEMENT = "placement"
@@ -184,6 +184,8 @@ class Row:
     """Set when head-to-head was needed: the net count among those it separated."""
     best_rank: int | None = None
     worst_rank: int | None = None
+    tiebreaks: tuple[int | None, ...] = ()
+    """The values of the rules' tiebreaks, in their order (for the page's columns)."""
 
     @property
     def average(self) -> Fraction | None:
@@ -204,26 +206,106 @@ class Row:
 
 @dataclass
 class Standings:
-    """A division's rows, best first, and the meetings of each pair of players."""
+    """A division's rows, best first, each player's best and worst final rank, and the
+    meetings of each pair of players.
+
+    The meetings are two flat ``n * n`` lists over ``entries`` (the players in the
+    order given to :func:`compute`): games together, and times the first finished
+    ahead of the second (the second's "behind" is the first's "ahead" read the other
+    way round). Cheap to cache and to load, whatever the division's size.
+    """
 
     rows: list[Row]
-    meetings: dict[EntryId, dict[EntryId, Meeting]]
-    bounds: dict[EntryId, tuple[int, int]] = field(default_factory=dict)
+    bounds: dict[EntryId, tuple[int, int]]
+    entries: list[EntryId]
+    games_together: list[int]
+    ahead: list[int]
+
+    def meeting(self, entry: EntryId, other: EntryId) -> Meeting | None:
+        """What ``entry`` did against ``other`` (``None`` if they never met, or either
+        is not a player of the division)."""
+        index = {e: i for i, e in enumerate(self.entries)}
+        if entry not in index or other not in index:
+            return None
+        return self._meeting(index[entry], index[other])
+
+    def _meeting(self, i: int, j: int) -> Meeting | None:
+        n = len(self.entries)
+        games = self.games_together[i * n + j]
+        return Meeting(games, self.ahead[i * n + j], self.ahead[j * n + i]) if games else None
 
     def crosstable(self) -> list[tuple[Row, list[Meeting | None]]]:
-        """Each row with its meetings against every player, in standings order (``None``
-        on the diagonal)."""
-        order = [row.entry for row in self.rows]
+        """Each row with its meetings against every player, in standings order
+        (``None`` on the diagonal, ``Meeting()`` for a pair that never met)."""
+        index = {e: i for i, e in enumerate(self.entries)}
+        order = [index[row.entry] for row in self.rows]
+        never = Meeting()
         return [
-            (
-                row,
-                [
-                    None if other == row.entry else self.meetings[row.entry].get(other, Meeting())
-                    for other in order
-                ],
-            )
-            for row in self.rows
+            (row, [None if j == i else (self._meeting(i, j) or never) for j in order])
+            for row, i in zip(self.rows, order, strict=True)
         ]
+
+
+class _Counts:
+    """What a division's fixtures add up to, in lists indexed by player (their order
+    in :func:`compute`): one pass over the games, no object per result."""
+
+    def __init__(self, players: int) -> None:
+        n = self.n = players
+        self.total = [0] * n
+        self.games_played = [0] * n
+        self.games_won = [0] * n
+        self.fixtures_played = [0] * n
+        self.fixtures_won = [0] * n
+        self.placement: list[int | Fraction] = [0] * n
+        self.games_together = [0] * (n * n)
+        self.ahead = [0] * (n * n)
+
+    def add(self, fixture: FixtureResults, index: Mapping[EntryId, int], rules: Rules) -> None:
+        seats = [(seat, index.get(entry)) for seat, entry in fixture.seats.items()]
+        totals = dict.fromkeys(fixture.seats, 0)
+        n, together, ahead = self.n, self.games_together, self.ahead
+        for game in fixture.games:
+            scores, places = game.scores, game.places
+            present = []
+            for seat, i in seats:
+                if seat not in scores:
+                    continue
+                totals[seat] += scores[seat]
+                if i is not None:
+                    self.total[i] += scores[seat]
+                    self.games_played[i] += 1
+                    self.games_won[i] += game.winner == seat
+                    present.append((i, places[seat]))
+            # Each pair of the game once, both ways.
+            for a, (i, place) in enumerate(present):
+                for j, other_place in present[a + 1 :]:
+                    together[i * n + j] += 1
+                    together[j * n + i] += 1
+                    if place < other_place:
+                        ahead[i * n + j] += 1
+                    elif place > other_place:
+                        ahead[j * n + i] += 1
+        if fixture.complete:
+            self._rank_fixture(seats, [totals[seat] for seat, _ in seats], rules)
+
+    def _rank_fixture(
+        self, seats: list[tuple[int, int | None]], totals: list[int], rules: Rules
+    ) -> None:
+        """A complete fixture's ranking: its seats by their total over its games."""
+        for (_, i), (first, last) in zip(
+            seats, shared_places(totals, rules.lowest_wins), strict=True
+        ):
+            if i is None:
+                continue
+            self.fixtures_played[i] += 1
+            self.fixtures_won[i] += first == last == 1
+            if rules.scoring == PLACEMENT:
+                points = sum(rules.place_points(place) for place in range(first, last + 1))
+                shared = last - first + 1
+                self.placement[i] += (
+                    points // shared if points % shared == 0 else Fraction(points, shared)
+                )
 
 
 def compute(
@@ -231,58 +313,33 @@ def compute(
 ) -> Standings:
     """The standings of ``players`` from ``fixtures`` (seats of entries not among
     ``players`` are ignored), with each player's best and worst final rank."""
-    rows = {p.entry: Row(p.entry, p.name, p.withdrawn) for p in players}
-    tally: dict[tuple[EntryId, EntryId], list[int]] = {}
+    index = {p.entry: i for i, p in enumerate(players)}
+    counts = _Counts(len(players))
     for fixture in fixtures:
-        _count_fixture(fixture, rows, tally, rules)
-    meetings: dict[EntryId, dict[EntryId, Meeting]] = {p.entry: {} for p in players}
-    for (entry, other), counts in tally.items():
-        meetings[entry][other] = Meeting(*counts)
-    ordered = _rank(list(rows.values()), meetings, rules)
-    standings = Standings(ordered, meetings)
+        counts.add(fixture, index, rules)
+    rows = [
+        Row(
+            p.entry,
+            p.name,
+            p.withdrawn,
+            points=Fraction(counts.placement[i] if rules.scoring == PLACEMENT else counts.total[i]),
+            total_score=counts.total[i],
+            fixtures_played=counts.fixtures_played[i],
+            fixtures_won=counts.fixtures_won[i],
+            games_played=counts.games_played[i],
+            games_won=counts.games_won[i],
+        )
+        for i, p in enumerate(players)
+    ]
+    ordered = _rank(rows, counts, rules)
+    standings = Standings(
+        ordered, {}, [p.entry for p in players], counts.games_together, counts.ahead
+    )
     standings.bounds = rank_bounds(standings, fixtures, rules)
     for row in ordered:
         row.best_rank, row.worst_rank = standings.bounds[row.entry]
+        row.tiebreaks = tuple(row.tiebreak_values(rules.tiebreaks))
     return standings
-
-
-def _count_fixture(
-    fixture: FixtureResults,
-    rows: dict[EntryId, Row],
-    tally: dict[tuple[EntryId, EntryId], list[int]],
-    rules: Rules,
-) -> None:
-    seated = {seat: entry for seat, entry in fixture.seats.items() if entry in rows}
-    totals: dict[int, int] = defaultdict(int)
-    for game in fixture.games:
-        for seat, entry in seated.items():
-            if seat not in game.scores:
-                continue
-            row = rows[entry]
-            row.total_score += game.scores[seat]
-            totals[seat] += game.scores[seat]
-            row.games_played += 1
-            row.games_won += game.winner == seat
-            for other_seat, other in seated.items():
-                if other_seat != seat and other_seat in game.places:
-                    _meet(tally, entry, other, game.places[seat], game.places[other_seat])
-    if rules.scoring == CUMULATIVE:
-        for seat, entry in seated.items():
-            rows[entry].points += sum(game.scores.get(seat, 0) for game in fixture.games)
-    if not fixture.complete:
-        return
-    # A complete fixture's ranking: its seats by their total over its games.
-    shares = shared_places([totals[seat] for seat in fixture.seats], rules.lowest_wins)
-    for seat, share in zip(fixture.seats, shares, strict=True):
-        entry = fixture.seats[seat]
-        if entry not in rows:
-            continue
-        rows[entry].fixtures_played += 1
-        first, last = share
-        rows[entry].fixtures_won += first == last == 1
-        if rules.scoring == PLACEMENT:
-            points = sum(rules.place_points(place) for place in range(first, last + 1))
-            rows[entry].points += Fraction(points, last - first + 1)
 
 
 def shared_places(totals: Sequence[int], lowest_wins: bool) -> list[tuple[int, int]]:
@@ -297,70 +354,62 @@ def shared_places(totals: Sequence[int], lowest_wins: bool) -> list[tuple[int, i
     return [(1 + sum(k < key for k in keys), sum(k <= key for k in keys)) for key in keys]
 
 
-def _meet(
-    tally: dict[tuple[EntryId, EntryId], list[int]],
-    entry: EntryId,
-    other: EntryId,
-    place: int,
-    other_place: int,
-) -> None:
-    counts = tally.setdefault((entry, other), [0, 0, 0])
-    counts[0] += 1
-    counts[1] += place < other_place
-    counts[2] += place > other_place
+HEAD_TO_HEAD = "head_to_head"
 
 
-Criterion = Callable[[list[Row]], dict[EntryId, int | Fraction]]
+def _rank(rows: list[Row], counts: _Counts, rules: Rules) -> list[Row]:
+    """``rows`` (in the players' order) best first, with their competition ranks
+    ("1, 2, 2, 4").
 
-
-def _rank(
-    rows: list[Row], meetings: dict[EntryId, dict[EntryId, Meeting]], rules: Rules
-) -> list[Row]:
-    """``rows`` best first, with their competition ranks ("1, 2, 2, 4")."""
+    One sort on points; only players still level go on to the next tiebreak, and
+    head-to-head is worked out among those only, so ties cost what they hold."""
     sign = -1 if rules.lowest_wins else 1
-
-    def points(group: list[Row]) -> dict[EntryId, int | Fraction]:
-        return {r.entry: r.points * (1 if rules.scoring == PLACEMENT else sign) for r in group}
-
-    def head_to_head(group: list[Row]) -> dict[EntryId, int | Fraction]:
-        entries = {r.entry for r in group}
-        values: dict[EntryId, int | Fraction] = {}
-        for row in group:
-            met = [m for other, m in meetings[row.entry].items() if other in entries]
-            row.head_to_head = sum(m.ahead - m.behind for m in met)
-            values[row.entry] = row.head_to_head
-        return values
-
-    criteria: dict[str, Criterion] = {
-        "fixtures_won": lambda group: {r.entry: r.fixtures_won for r in group},
-        "games_won": lambda group: {r.entry: r.games_won for r in group},
-        "head_to_head": head_to_head,
-        "total_score": lambda group: {r.entry: sign * r.total_score for r in group},
+    merit = counts.placement if rules.scoring == PLACEMENT else [sign * t for t in counts.total]
+    by_name: dict[str, Sequence[int | Fraction]] = {
+        "fixtures_won": counts.fixtures_won,
+        "games_won": counts.games_won,
+        "total_score": [sign * total for total in counts.total],
     }
-    steps = [points, *(criteria[name] for name in rules.tiebreaks)]
-    groups = _split([sorted(rows, key=lambda r: (r.name.lower(), r.entry))], steps)
-    above = 0
+    steps = [merit, *(by_name.get(name, HEAD_TO_HEAD) for name in rules.tiebreaks)]
+    start = sorted(range(len(rows)), key=lambda i: (rows[i].name.lower(), rows[i].entry))
+    groups: list[list[int]] = []
+    _split(start, steps, rows, counts, groups)
+    ordered: list[Row] = []
     for group in groups:
-        for row in group:
-            row.rank = above + 1
-        above += len(group)
-    return [row for group in groups for row in group]
+        rank = len(ordered) + 1
+        for i in group:
+            rows[i].rank = rank
+            ordered.append(rows[i])
+    return ordered
 
 
-def _split(groups: list[list[Row]], steps: Sequence[Criterion]) -> list[list[Row]]:
-    """Each group of tied rows split by the next step, best first, recursively."""
-    if not steps:
-        return groups
-    result: list[list[Row]] = []
-    for group in groups:
-        if len(group) == 1:
-            result.append(group)
-            continue
-        values = steps[0](group)
-        levels = sorted(set(values.values()), reverse=True)
-        parts = [[r for r in group if values[r.entry] == level] for level in levels]
-        result.extend(_split(parts, steps[1:]))
-    return result
+def _split(
+    group: list[int],
+    steps: Sequence[Sequence[int | Fraction] | str],
+    rows: list[Row],
+    counts: _Counts,
+    into: list[list[int]],
+) -> None:
+    """Append ``group``'s players to ``into`` in tied groups, best first: sorted by the
+    first step, each run of equal values split by the next steps."""
+    if len(group) == 1 or not steps:
+        into.append(group)
+        return
+    step = steps[0]
+    values = _head_to_head(group, rows, counts) if isinstance(step, str) else step
+    ordered = sorted(group, key=values.__getitem__, reverse=True)  # stable: names stay in order
+    for _, tied in groupby(ordered, key=values.__getitem__):
+        _split(list(tied), steps[1:], rows, counts, into)
+
+
+def _head_to_head(group: list[int], rows: list[Row], counts: _Counts) -> dict[int, int]:
+    """Each player's net count of games ahead of the others of ``group``, less behind."""
+    n, ahead = counts.n, counts.ahead
+    values = {}
+    for i in group:
+        net = sum(ahead[i * n + j] - ahead[j * n + i] for j in group if j != i)
+        rows[i].head_to_head = values[i] = net
+    return values
 
 
 def rank_bounds(
@@ -396,11 +445,14 @@ def rank_bounds(
     rows = standings.rows
     if all(fixture.complete for fixture in fixtures):
         return {row.entry: (row.rank, row.rank) for row in rows}
-    low: dict[EntryId, Fraction] = {}
-    high: dict[EntryId, Fraction] = {}
     sign = -1 if rules.lowest_wins and rules.scoring == CUMULATIVE else 1
-    for row in rows:
-        low[row.entry] = high[row.entry] = row.points * sign
+    # Whole points stay ints (fast to add and compare); shared placement points are
+    # Fractions.
+    low: dict[EntryId, int | Fraction] = {
+        row.entry: row.points.numerator * sign if row.points.denominator == 1 else row.points
+        for row in rows
+    }
+    high = dict(low)
     for fixture in fixtures:
         if fixture.complete:
             continue
@@ -409,6 +461,7 @@ def rank_bounds(
             if entry in low:
                 low[entry] += step_low
                 high[entry] += step_high
+    # Sorted once, each player's counts are two bisections: O(n log n) a division.
     lows, highs = sorted(low.values()), sorted(high.values())
     bounds = {}
     for row in rows:
@@ -421,16 +474,16 @@ def rank_bounds(
     return bounds
 
 
-def _merit_step(fixture: FixtureResults, rules: Rules, sign: int) -> tuple[Fraction, Fraction]:
+def _merit_step(fixture: FixtureResults, rules: Rules, sign: int) -> tuple[int, int]:
     """How much what is left of ``fixture`` can lower and raise one seat's merit."""
     if rules.scoring == PLACEMENT:
         points = [rules.place_points(place) for place in range(1, len(fixture.seats) + 1)]
-        return Fraction(min(points)), Fraction(max(points))
+        return min(points), max(points)
     least, most = rules.game_score_bounds
     left = fixture.games_left
     if sign < 0:
         least, most = -most, -least
-    return Fraction(least * left), Fraction(most * left)
+    return least * left, most * left
 
 
 def format_points(value: Fraction | None) -> str:

@@ -216,7 +216,7 @@ def test_the_crosstable_counts_each_pairs_games_and_who_finished_ahead() -> None
     cross = {row.name: cells for row, cells in result.crosstable()}
     assert cross["Ann"] == [None, Meeting(2, 1, 1), Meeting(2, 2, 0)]
     assert cross["Cy"] == [Meeting(2, 0, 2), Meeting(2, 0, 2), None]
-    assert result.meetings[ANN].get(DEE) is None
+    assert result.meeting(ANN, DEE) is None
 
 
 def test_a_withdrawn_player_keeps_their_results_and_is_marked() -> None:
