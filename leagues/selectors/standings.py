@@ -7,21 +7,29 @@ their tables): a result row counts for the entry that the fixture's seat of that
 number names (:class:`~leagues.models.FixtureSeat`), so a bot or a substitute playing
 the seat plays it for the entry.
 
-The computed standings of a season are cached (Django's cache) until a game of the
-season ends or a result is superseded (:mod:`leagues.receivers` calls
-:func:`forget_season`), so that open pages refreshing at once after a game share one
-computation.
+**Cache.** The computed standings of a season are cached (Django's cache), and so is
+each division's rendered crosstable, so that open pages refreshing at once after a game
+share one computation. :func:`forget_season` is the one way to drop them:
+**every write that changes what the standings read must call it** with the season's id
+(it waits for the write's transaction to commit). Today :mod:`leagues.receivers` calls
+it when a fixture's game ends, its round ends, or a ruling supersedes a result; the
+services that change fixtures (create, settle, reschedule, reseat) or entries
+(withdraw, substitute, move between divisions) must call it too.
 """
 
 from __future__ import annotations
 
+import uuid
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
+from django.db import transaction
 from django.http import Http404
 
 from accounts.models import User
@@ -87,11 +95,13 @@ def season_rules(season: Season) -> Rules:
 
 @dataclass
 class DivisionStandings:
-    """One division's table."""
+    """One division's table, and which computation it comes from (``computed``, a
+    fresh token each time the season is computed: it names the cached crosstable)."""
 
     level: int
     name: str
     standings: Standings
+    computed: str = ""
 
 
 @dataclass
@@ -110,6 +120,10 @@ class GameLine:
     source: str
 
 
+ResultLine = tuple[int, int, int, int, int, bool, str]
+"""One current result row: table, game number, seat, score, place, winner?, source."""
+
+
 @dataclass
 class SeasonData:
     """What a season's results are made of, loaded in a fixed number of queries."""
@@ -118,7 +132,7 @@ class SeasonData:
     entries: dict[int, Entry]
     fixtures: Sequence[Mapping[str, Any]]
     seats: dict[int, dict[int, int]] = field(default_factory=dict)
-    results: dict[int, list[Mapping[str, Any]]] = field(default_factory=dict)
+    results: dict[int, list[ResultLine]] = field(default_factory=dict)
     """Current rows by table, ordered by game number then seat."""
 
 
@@ -146,30 +160,36 @@ def load_season(season: Season) -> SeasonData:
         .values_list("fixture_id", "number", "entry_id")
     ):
         seats[fixture_id][number] = entry_id
-    results: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
+    results: dict[int, list[ResultLine]] = defaultdict(list)
+    # By the fixtures' table ids, read above: the planner then goes straight to the
+    # games of those tables instead of joining results to fixtures and matchdays
+    # (which it misjudges, the "current rows" anti-join hiding how many rows come).
+    tables = [fixture["table_id"] for fixture in fixtures if fixture["table_id"]]
     rows = (
         Result.objects.current()
-        .filter(game__table__fixture__matchday__season=season)
+        .filter(game__table_id__in=tables)
         .order_by("game__table_id", "game__number", "seat")
-        .values("game__table_id", "game__number", "seat", "score", "place", "is_winner", "source")
+        .values_list(
+            "game__table_id", "game__number", "seat", "score", "place", "is_winner", "source"
+        )
     )
     for row in rows:
-        results[row["game__table_id"]].append(row)
+        results[row[0]].append(row)
     return SeasonData(divisions, entries, fixtures, dict(seats), dict(results))
 
 
-def _games(rows: list[Mapping[str, Any]]) -> list[GameResult]:
-    by_game: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
-    for row in rows:
-        by_game[row["game__number"]].append(row)
-    return [
-        GameResult(
-            scores={r["seat"]: r["score"] for r in seats},
-            places={r["seat"]: r["place"] for r in seats},
-            winner=next((r["seat"] for r in seats if r["is_winner"]), None),
-        )
-        for _, seats in sorted(by_game.items())
-    ]
+def _games(rows: list[ResultLine]) -> list[GameResult]:
+    """The games of one table, from its rows (ordered by game, then seat), in one pass."""
+    games = []
+    for _, seats in groupby(rows, key=itemgetter(1)):
+        scores, places, winner = {}, {}, None
+        for _, _, seat, score, place, is_winner, _ in seats:
+            scores[seat] = score
+            places[seat] = place
+            if is_winner:
+                winner = seat
+        games.append(GameResult(scores, places, winner))
+    return games
 
 
 def _name(entry: Entry) -> str:
@@ -200,11 +220,13 @@ def compute_season(season: Season) -> list[DivisionStandings]:
     for entry in data.entries.values():
         withdrawn = entry.status == Entry.Status.WITHDRAWN
         players[entry.division_id].append(Player(entry.pk, _name(entry), withdrawn))  # type: ignore[index]
+    computed = uuid.uuid4().hex
     return [
         DivisionStandings(
             division.level,
             division.name,
             compute(players[division.pk], by_division[division.pk], rules),
+            computed,
         )
         for division in data.divisions
     ]
@@ -215,7 +237,7 @@ def cache_key(season_id: int) -> str:
 
 
 def season_standings(season: Season) -> list[DivisionStandings]:
-    """:func:`compute_season`, cached until the season's results change."""
+    """:func:`compute_season`, cached until :func:`forget_season`."""
     key = cache_key(season.pk)
     cached = cache.get(key)
     if cached is None:
@@ -224,9 +246,32 @@ def season_standings(season: Season) -> list[DivisionStandings]:
     return cached  # type: ignore[no-any-return]
 
 
+def division_standings(season: Season, level: int) -> DivisionStandings:
+    """One division of :func:`season_standings`; 404 if the season has no such level."""
+    for division in season_standings(season):
+        if division.level == level:
+            return division
+    raise Http404("No such division.")
+
+
+def crosstable_key(season_id: int, division: DivisionStandings) -> str:
+    """The cache key of a division's rendered crosstable. It names the computation the
+    crosstable comes from, so forgetting the season's standings retires it too (the
+    next computation has a new token; the old entry expires unread)."""
+    return f"leagues:crosstable:{season_id}:{division.level}:{division.computed}"
+
+
 def forget_season(season_id: int) -> None:
-    """Drop the cached standings of a season whose results changed."""
-    cache.delete(cache_key(season_id))
+    """Drop everything cached of a season's standings: the one entry point.
+
+    Call it from every write that changes a season's fixtures, entries or results.
+    Inside a transaction it drops them now *and* once the transaction commits: a page
+    read between the write and its commit sees (and may cache) the old rows, and that
+    copy must not outlive the commit. Outside one, at once.
+    """
+    key = cache_key(season_id)
+    cache.delete(key)
+    transaction.on_commit(lambda: cache.delete(key))
 
 
 def season_results(season: Season) -> list[GameLine]:
@@ -236,20 +281,22 @@ def season_results(season: Season) -> list[GameLine]:
     lines = []
     for fixture in data.fixtures:
         seats = data.seats.get(fixture["pk"], {})
-        for row in data.results.get(fixture["table_id"], []) if fixture["table_id"] else []:
-            entry = data.entries.get(seats.get(row["seat"], -1))
+        for _, game, seat, score, place, is_winner, source in (
+            data.results.get(fixture["table_id"], []) if fixture["table_id"] else []
+        ):
+            entry = data.entries.get(seats.get(seat, -1))
             lines.append(
                 GameLine(
                     matchday=fixture["matchday__number"],
                     division=divisions.get(fixture["division_id"], ""),
                     fixture=fixture["pk"],
-                    game=row["game__number"],
-                    seat=row["seat"],
+                    game=game,
+                    seat=seat,
                     player=_name(entry) if entry is not None else "",
-                    score=row["score"],
-                    place=row["place"],
-                    is_winner=row["is_winner"],
-                    source=row["source"],
+                    score=score,
+                    place=place,
+                    is_winner=is_winner,
+                    source=source,
                 )
             )
     return lines

@@ -22,8 +22,8 @@ from tests.leagues.standings_support import SmallSeason, small_season
 pytestmark = pytest.mark.django_db
 
 
-def url(built: SmallSeason, name: str = "leagues:standings", number: int = 1) -> str:
-    return reverse(name, args=[built.club.slug, "winter", number])
+def url(built: SmallSeason, name: str = "leagues:standings", number: int = 1, **more: int) -> str:
+    return reverse(name, args=[built.club.slug, "winter", number, *more.values()])
 
 
 def client_for(user: User | None) -> Client:
@@ -109,7 +109,7 @@ def test_a_withdrawn_player_stays_in_the_standings_marked() -> None:
     assert b'class="is-withdrawn"' in page.content and b"withdrawn</span>" in page.content
 
 
-def test_the_page_shows_each_division_the_tiebreaks_the_crosstable_and_ranks_to_come() -> None:
+def test_the_page_shows_each_division_the_tiebreaks_and_ranks_to_come() -> None:
     built = played(small_season())
 
     page = client_for(built.organiser).get(url(built))
@@ -120,7 +120,10 @@ def test_the_page_shows_each_division_the_tiebreaks_the_crosstable_and_ranks_to_
     assert 'data-explains="head_to_head"' in text and "Head-to-head: only among" in text
     assert text.index("Ann") < text.index("Cy") < text.index("Bob")
     assert "<td data-best>1</td><td data-worst>4</td>" in text
-    assert "Who met whom" in text and 'title="2 games together">2\u20130<' in text
+    # The crosstable is only a placeholder that loads it when first opened.
+    crosstable = url(built, "leagues:crosstable", level=1)
+    assert "Who met whom" in text and f'hx-get="{crosstable}" hx-trigger="toggle once"' in text
+    assert "games together" not in text
     assert f'ws-connect="/ws/leagues/seasons/{built.season.pk}/"' in text
 
 
@@ -182,6 +185,53 @@ def test_the_pages_refuse_other_methods_and_unknown_seasons() -> None:
     assert client.get(url(built, number=7)).status_code == 404
     assert client.get(url(built, number=99999)).status_code == 404
     assert client.get(url(built).replace("winter", "summer")).status_code == 404
+
+
+def test_a_divisions_crosstable_comes_apart_and_is_cached_until_the_season_changes(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    built = played(small_season())
+    crosstable = url(built, "leagues:crosstable", level=1)
+
+    first = client_for(built.players["ann"]).get(crosstable)
+    with CaptureQueriesContext(connection) as again:
+        second = client_for(built.organiser).get(crosstable)
+
+    assert first.status_code == 200 and first.content == second.content
+    text = first.content.decode()
+    assert text.lstrip().startswith('<table class="crosstable-table" data-division="1">')
+    assert 'title="2 games together">2\u20130<' in text
+    # Read from the cache: the season and the organiser's session only, no standings.
+    assert not any("games_result" in query["sql"] for query in again.captured_queries)
+    game = Game.objects.get(table__fixture__seats__entry=built.entries["bob"], number=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        swap = {0: SeatCorrection(score=-30), 1: SeatCorrection(score=30, is_winner=True)}
+        supersede(game.pk, swap, Result.Source.RULING, "Recount", None)
+    after = client_for(built.players["ann"]).get(crosstable).content.decode()
+    assert 'title="2 games together">1\u20131<' in after
+
+
+@pytest.mark.parametrize(
+    ("viewer", "status"), [("organiser", 200), ("member", 200), ("outsider", 404), ("visitor", 404)]
+)
+def test_a_private_clubs_crosstable_is_for_its_members_only(viewer: str, status: int) -> None:
+    built = played(small_season(private=True))
+    users = {"organiser": built.organiser, "member": built.players["dee"]}
+    user = built.outsider if viewer == "outsider" else users.get(viewer)
+
+    response = client_for(user).get(url(built, "leagues:crosstable", level=1))
+
+    assert response.status_code == status
+    assert (b"Ann" in response.content) == (status == 200)
+
+
+def test_the_crosstable_refuses_other_methods_and_unknown_divisions() -> None:
+    built = played(small_season())
+    client = client_for(built.organiser)
+
+    assert client.post(url(built, "leagues:crosstable", level=1)).status_code == 405
+    assert client.get(url(built, "leagues:crosstable", level=2)).status_code == 404
+    assert client.get(url(built, "leagues:crosstable", level=10**30)).status_code == 404
 
 
 def read_csv(response: Any) -> list[dict[str, str]]:
