@@ -10,9 +10,15 @@ places and winner). :func:`compute` adds them up into :class:`Standings`: one
 scores, every finished game counting at once; with ``score_mode`` ``zero_sum`` the
 highest total leads, with ``penalty_only`` the lowest. Under placement scoring a
 fixture, once complete, gives its players the league's points for their place in it
-(first ``placement_points[0]``, ...; places past the list score 0), its seats ranked
-by their cumulative score in the fixture's games. Players tied on that score share
-the points of the places they cover, averaged: two players tied for first under
+(first ``placement_points[0]``, ...; places past the list score 0).
+
+**A fixture's ranking** is its round's, as the table page shows it
+(:class:`engine.round.Tally`): under ``zero_sum`` by games won, then by total score;
+under ``penalty_only`` by the lowest total, then by games won. It gives the placement
+points and the fixtures won, so the standings never name another winner of a fixture
+than its table does. Players level on both share the places they cover: a fixture
+whose first place is shared is won by nobody, and under placement scoring each of
+them gets the points of those places averaged: two players tied for first under
 4/2/1/0 each get (4 + 2) / 2 = 3. Points are :class:`~fractions.Fraction` so shared
 points add up exactly.
 
@@ -42,6 +48,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import groupby
+
+from engine.round import Tally
 
 CUMULATIVE = "cumulative"
 PLACEMENT = "placement"
@@ -122,8 +130,10 @@ class Rules:
 
 EXPLANATIONS: dict[str, str] = {
     "fixtures_won": (
-        "Fixtures won: the complete fixtures in which the player alone had the best "
-        "score over the fixture's games (a shared first place wins no fixture)."
+        "Fixtures won: the complete fixtures the player won, as their table names the "
+        "winner of its round (most games won, then the best total; under penalty "
+        "points the lowest total, then most games won). A fixture whose first place "
+        "is shared is won by nobody."
     ),
     "games_won": "Games won: the games the player won, in every fixture.",
     "head_to_head": (
@@ -141,10 +151,15 @@ def explain(rules: Rules) -> dict[str, str]:
     direction = "lowest" if rules.lowest_wins else "highest"
     if rules.scoring == PLACEMENT:
         listed = "/".join(str(p) for p in rules.placement_points) or "none"
+        order = (
+            "the lowest total first, then most games won"
+            if rules.lowest_wins
+            else "most games won first, then the highest total"
+        )
         points = (
             f"Points: each complete fixture gives points by place ({listed}), its players "
-            f"ranked by their score over its games, the {direction} first; players tied "
-            "share the points of the places they cover, averaged."
+            f"ranked as its table ranks the round ({order}); players tied share the "
+            "points of the places they cover, averaged."
         )
     else:
         points = f"Points: the player's game scores added up; the {direction} total leads."
@@ -250,7 +265,8 @@ class _Counts:
     """What a division's fixtures add up to, in lists indexed by player (their order
     in :func:`compute`): one pass over the games, no object per result."""
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, rules: Rules) -> None:
+        self.rules = rules
         n = self.n = players
         self.total = [0] * n
         self.games_played = [0] * n
@@ -261,12 +277,15 @@ class _Counts:
         self.games_together = [0] * (n * n)
         self.ahead = [0] * (n * n)
 
-    def add(self, fixture: FixtureResults, index: Mapping[EntryId, int], rules: Rules) -> None:
+    def add(self, fixture: FixtureResults, index: Mapping[EntryId, int]) -> None:
         seats = [(seat, index.get(entry)) for seat, entry in fixture.seats.items()]
         totals = dict.fromkeys(fixture.seats, 0)
+        wins = dict.fromkeys(fixture.seats, 0)
         n, together, ahead = self.n, self.games_together, self.ahead
         for game in fixture.games:
             scores, places = game.scores, game.places
+            if game.winner in wins:
+                wins[game.winner] += 1
             present = []
             for seat, i in seats:
                 if seat not in scores:
@@ -287,21 +306,23 @@ class _Counts:
                     elif place > other_place:
                         ahead[j * n + i] += 1
         if fixture.complete:
-            self._rank_fixture(seats, [totals[seat] for seat, _ in seats], rules)
+            round_tally = Tally(
+                self.rules.score_mode,
+                tuple(totals[seat] for seat, _ in seats),
+                tuple(wins[seat] for seat, _ in seats),
+            )
+            self._rank_fixture(seats, round_tally)
 
-    def _rank_fixture(
-        self, seats: list[tuple[int, int | None]], totals: list[int], rules: Rules
-    ) -> None:
-        """A complete fixture's ranking: its seats by their total over its games."""
-        for (_, i), (first, last) in zip(
-            seats, shared_places(totals, rules.lowest_wins), strict=True
-        ):
+    def _rank_fixture(self, seats: list[tuple[int, int | None]], round_tally: Tally) -> None:
+        """A complete fixture's places, as its round ranks them (see the module)."""
+        keys = [round_tally.rank_key(k) for k in range(len(seats))]
+        for (_, i), (first, last) in zip(seats, shared_places(keys), strict=True):
             if i is None:
                 continue
             self.fixtures_played[i] += 1
             self.fixtures_won[i] += first == last == 1
-            if rules.scoring == PLACEMENT:
-                points = sum(rules.place_points(place) for place in range(first, last + 1))
+            if self.rules.scoring == PLACEMENT:
+                points = sum(self.rules.place_points(place) for place in range(first, last + 1))
                 shared = last - first + 1
                 self.placement[i] += (
                     points // shared if points % shared == 0 else Fraction(points, shared)
@@ -314,9 +335,9 @@ def compute(
     """The standings of ``players`` from ``fixtures`` (seats of entries not among
     ``players`` are ignored), with each player's best and worst final rank."""
     index = {p.entry: i for i, p in enumerate(players)}
-    counts = _Counts(len(players))
+    counts = _Counts(len(players), rules)
     for fixture in fixtures:
-        counts.add(fixture, index, rules)
+        counts.add(fixture, index)
     rows = [
         Row(
             p.entry,
@@ -342,15 +363,13 @@ def compute(
     return standings
 
 
-def shared_places(totals: Sequence[int], lowest_wins: bool) -> list[tuple[int, int]]:
-    """The places each total covers, first to last: ``(2, 3)`` for the two players
-    tied behind the leader.
+def shared_places(keys: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The places each rank key covers (smaller keys are better), first to last:
+    ``(2, 3)`` for the two players tied behind the leader.
 
-    >>> shared_places([5, 9, 5, 1], lowest_wins=False)
+    >>> shared_places([(0, -5), (-1, 9), (0, -5), (0, 1)])
     [(2, 3), (1, 1), (2, 3), (4, 4)]
     """
-    sign = 1 if lowest_wins else -1
-    keys = [sign * total for total in totals]
     return [(1 + sum(k < key for k in keys), sum(k <= key for k in keys)) for key in keys]
 
 

@@ -27,9 +27,15 @@ def reference_places(keys: Sequence[object]) -> list[tuple[int, int]]:
 
 
 def fixture_keys(fixture: FixtureResults, rules: Rules) -> list[object]:
-    """Each seat's key in a complete fixture, smaller first: its total over the games."""
-    sign = 1 if rules.lowest_wins else -1
-    return [sign * sum(g.scores.get(seat, 0) for g in fixture.games) for seat in fixture.seats]
+    """Each seat's key in a complete fixture, smaller first, as the round ranks it:
+    games won then the highest total, or under penalty points the lowest total then
+    games won."""
+    keys: list[object] = []
+    for seat in fixture.seats:
+        total = sum(g.scores.get(seat, 0) for g in fixture.games)
+        won = sum(g.winner == seat for g in fixture.games)
+        keys.append((total, -won) if rules.lowest_wins else (-won, -total))
+    return keys
 
 
 def reference(

@@ -6,7 +6,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from engine.round import GameScores, Tally
 from leagues.standings import (
     EXPLANATIONS,
     FixtureResults,
@@ -113,11 +116,11 @@ def test_tied_places_share_their_points_as_a_fraction() -> None:
 
 
 def level_on_points() -> list[FixtureResults]:
-    """Ann and Bob both on 0 points: Ann won one fixture of two, Bob won two games."""
+    """Ann and Bob both on 0 points: Ann won one fixture of two, Bob two of three."""
     return [
         fixture(1, (ANN, CY), game(10, -10)),
         fixture(2, (BOB, CY), game(5, -5), game(5, -5)),
-        fixture(3, (ANN, BOB), game(-10, 10), game(0, 0), game(0, 0)),
+        fixture(3, (ANN, BOB), game(-10, 10)),
         fixture(4, (BOB, DEE), game(-20, 20)),
     ]
 
@@ -191,10 +194,10 @@ def test_head_to_head_orders_three_tied_players_by_their_meetings() -> None:
 
 def test_the_tiebreaks_apply_in_the_leagues_order() -> None:
     # Ann and Bob end on 0 points: Ann won a fixture and one game, Bob two games and no
-    # fixture (his was level).
+    # fixture (his was level with Dee's on games won and on total).
     fixtures = [
         fixture(1, (ANN, CY), game(10, -10)),
-        fixture(2, (BOB, DEE), game(6, -6), game(6, -6), game(-12, 12)),
+        fixture(2, (BOB, DEE), game(6, -6), game(6, -6), game(-6, 6), game(-6, 6)),
         fixture(3, (ANN, DEE), game(-10, 10)),
     ]
     everyone = players(ANN, BOB, CY, DEE)
@@ -207,6 +210,69 @@ def test_the_tiebreaks_apply_in_the_leagues_order() -> None:
     ann, bob = games_first.rows[2], games_first.rows[1]
     assert (ann.fixtures_won, ann.games_won, bob.fixtures_won, bob.games_won) == (1, 1, 0, 2)
     assert bob.tiebreak_values(["games_won", "fixtures_won"]) == [2, 0]
+
+
+def test_a_fixture_is_won_as_its_round_is_by_games_won_before_the_total() -> None:
+    # Ann wins two games, Bob one by far: Bob has the better total, Ann the round.
+    games = (game(5, -5), game(5, -5), game(-40, 40))
+    result = compute(players(ANN, BOB), [fixture(1, (ANN, BOB), *games)], Rules())
+
+    rows = {row.name: row for row in result.rows}
+    assert (rows["Ann"].fixtures_won, rows["Bob"].fixtures_won) == (1, 0)
+    assert rows["Bob"].points == 30
+    assert (
+        Tally.of(
+            "zero_sum", 2, [GameScores(tuple(g.scores.values()), g.winner) for g in games]
+        ).winner
+        == 0
+    )
+
+
+def test_under_penalty_points_a_fixture_is_won_by_the_lowest_total_before_games_won() -> None:
+    # Ann goes out twice but takes 30 in the last game; Bob's 20 in all is lower.
+    games = tuple(game(*s, lowest_wins=True) for s in [(0, 10), (0, 10), (30, 0)])
+    rules = Rules(score_mode="penalty_only", scoring="placement", placement_points=(2, 0))
+    result = compute(players(ANN, BOB), [fixture(1, (ANN, BOB), *games)], rules)
+
+    rows = {row.name: row for row in result.rows}
+    assert (rows["Ann"].fixtures_won, rows["Bob"].fixtures_won) == (0, 1)
+    assert (rows["Ann"].points, rows["Bob"].points) == (0, 2)
+
+
+def test_a_fixture_whose_first_place_is_shared_is_won_by_nobody() -> None:
+    games = (game(5, -5), game(-5, 5))
+    result = compute(players(ANN, BOB), [fixture(1, (ANN, BOB), *games)], Rules())
+
+    assert [row.fixtures_won for row in result.rows] == [0, 0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(["zero_sum", "penalty_only"]),
+    st.integers(2, 4).flatmap(
+        lambda seats: st.lists(
+            st.tuples(
+                st.lists(st.integers(-20, 20), min_size=seats, max_size=seats),
+                st.one_of(st.none(), st.integers(0, seats - 1)),
+            ),
+            max_size=4,
+        )
+    ),
+)
+def test_the_fixtures_winner_is_always_its_rounds_winner(
+    score_mode: str, played: list[tuple[list[int], int | None]]
+) -> None:
+    seats = len(played[0][0]) if played else 2
+    entries = (ANN, BOB, CY, DEE)[:seats]
+    games = [GameResult(dict(enumerate(s)), dict.fromkeys(range(seats), 1), w) for s, w in played]
+    rules = Rules(score_mode=score_mode)
+    done = FixtureResults(1, dict(enumerate(entries)), games, len(games), complete=True)
+
+    result = compute(players(*entries), [done], rules)
+
+    winner = Tally.of(score_mode, seats, [GameScores(tuple(s), w) for s, w in played]).winner
+    won = {row.entry: row.fixtures_won for row in result.rows}
+    assert won == {entry: int(seat == winner) for seat, entry in enumerate(entries)}
 
 
 def test_the_crosstable_counts_each_pairs_games_and_who_finished_ahead() -> None:
