@@ -16,7 +16,8 @@ afresh and dropped at the end, and in Redis database 14 of that server.
 2. *Standings page.* ``--requests`` GETs of the page through Django's test client, as
    a member: p50 and p95. The computed standings are cached per season until a result
    of the season changes, so the first request computes and the others read the
-   cache; the uncached computation is reported on a line of its own.
+   cache; the uncached computation is reported on a line of its own, and so is a
+   division's crosstable (fetched apart when opened: rendered once, then cached).
 3. *Recompute.* ``--rulings`` times: one result is superseded (through
    :func:`games.services.results.supersede`, whose signal drops the cache), then the
    standings are computed again; p50 and p95 of the two together.
@@ -218,6 +219,15 @@ def measure(args: argparse.Namespace) -> str:
     for _ in range(args.requests):
         page.append(timed(lambda: _check(client.get(url))))
     uncached = [timed(lambda: compute_season(season)) for _ in range(5)]
+    crosstable = reverse(
+        "leagues:crosstable", args=[league.club.slug, league.slug, season.number, 1]
+    )
+    opened = [timed(lambda: _check(client.get(crosstable))) for _ in range(5)]
+    print(
+        f"crosstable of division 1: first {opened[0]:.0f} ms (rendered), "
+        f"then p50 {percentile(opened[1:], 0.5):.0f} ms (cached)",
+        flush=True,
+    )
     print(
         f"standings page: {args.requests} requests, first {page[0]:.0f} ms (computed), "
         f"p50 {percentile(page, 0.5):.0f} ms p95 {percentile(page, 0.95):.0f} ms; "
@@ -231,7 +241,9 @@ def measure(args: argparse.Namespace) -> str:
     recompute = []
     for n in range(args.rulings):
         game_id = games[n % len(games)]
-        correction = {0: SeatCorrection(score=rng.randint(-200, 200))}
+        # A ruling must change the result (an unchanged one is refused).
+        score = Result.objects.current().filter(game_id=game_id, seat=0).get().score
+        correction = {0: SeatCorrection(score=score + rng.choice((-1, 1)) * rng.randint(1, 200))}
 
         def rule_and_recompute(game_id: int = game_id, correction: Any = correction) -> None:
             supersede(game_id, correction, Result.Source.RULING, "Bench recount", None)
