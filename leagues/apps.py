@@ -4,3 +4,15 @@ from django.apps import AppConfig
 class LeaguesConfig(AppConfig):
     name = "leagues"
     verbose_name = "Leagues"
+
+    def ready(self) -> None:
+        from games import signals
+        from leagues import receivers
+
+        # A fixture's standings change when one of its games ends, when its round ends
+        # (the fixture is then complete), and when a ruling corrects a result.
+        signals.game_finished.connect(receivers.standings_changed, dispatch_uid="leagues-game")
+        signals.round_finished.connect(receivers.standings_changed, dispatch_uid="leagues-round")
+        signals.results_superseded.connect(
+            receivers.standings_changed, dispatch_uid="leagues-ruling"
+        )

@@ -3,9 +3,11 @@
 from django.urls import path
 
 import games.urls  # noqa: F401  (registers the "id" converter: digits within a bigint)
-from leagues.views import clubs, organiser
+from leagues.views import clubs, organiser, standings
 
 app_name = "leagues"
+
+SEASON = "<slug:slug>/<slug:league_slug>/<int:number>/"
 
 # A club's own pages take the words of leagues.slugs.CLUB_PAGE_WORDS: no league slug may.
 urlpatterns = [
@@ -65,4 +67,12 @@ urlpatterns = [
         name="replace_player",
     ),
     path("<slug:club>/<slug:league>/<id:number>/history/", organiser.history, name="history"),
+    path(f"{SEASON}standings/", standings.standings, name="standings"),
+    path(
+        f"{SEASON}standings/crosstable/<int:level>/",
+        standings.crosstable,
+        name="crosstable",
+    ),
+    path(f"{SEASON}standings.csv", standings.standings_csv, name="standings_csv"),
+    path(f"{SEASON}results.csv", standings.results_csv, name="results_csv"),
 ]
