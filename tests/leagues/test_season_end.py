@@ -1,0 +1,126 @@
+"""Closing a season: its preview, the matchdays it closes, and the next season proposed
+with promotion and relegation."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from accounts.models import User
+from games import services
+from games.models import Notification, NotificationKind
+from leagues.models import Division, Entry, Fixture, Matchday, Season
+from leagues.services.deadlines import Refused
+from leagues.services.season_end import close_season, final_order, preview_close_season
+from tests.factories import UserFactory
+from tests.games.conftest import current_game
+from tests.leagues.conftest import RunningSeason, _fixture, running_season
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def two_divisions(alice: User, bob: User, dave: User, erin: User) -> RunningSeason:
+    """Division 1: bob-dave and erin-alice; division 2: four more players; one game a
+    fixture, promotion 1; matchday 2 scheduled, never opened."""
+    running = running_season(alice, [bob, dave, erin, alice], games=1)
+    season = running.season
+    Season.objects.filter(pk=season.pk).update(promotion=1, division_size=4)
+    season.refresh_from_db()
+    lower = Division.objects.create(season=season, level=2, name="Division 2")
+    others = [UserFactory() for _ in range(4)]
+    for user in others:
+        running.club.memberships.create(user=user)
+    entries = [
+        Entry.objects.create(season=season, user=user, division=lower, seed=n)
+        for n, user in enumerate(others, start=1)
+    ]
+    running.fixtures += [
+        _fixture(running.matchday, lower, entries[:2], 1),
+        _fixture(running.matchday, lower, entries[2:], 1),
+    ]
+    running.entries += entries
+    now = timezone.now()
+    Matchday.objects.create(
+        season=season, number=2, opens_at=now + timedelta(days=2), deadline=now + timedelta(days=9)
+    )
+    return running
+
+
+def finish_all_but_the_last(running: RunningSeason) -> None:
+    """Seat 1 resigns every fixture's game but the last one's, which stays unfinished."""
+    for fixture in running.fixtures[:-1]:
+        assert fixture.table is not None
+        game = current_game(fixture.table)
+        services.resign(game.pk, fixture.seats.get(number=1).entry.user)
+
+
+def test_the_preview_says_what_closing_will_do(two_divisions: RunningSeason) -> None:
+    finish_all_but_the_last(two_divisions)
+
+    preview = preview_close_season(two_divisions.season)
+
+    assert preview.open_matchdays == [1] and preview.unplayed_matchdays == [2]
+    assert preview.unfinished_fixtures == 1
+    assert [name for name, _ in preview.final] == ["Division 1", "Division 2"]
+    assert len(preview.promoted) == 1 and len(preview.relegated) == 1
+    assert preview.promoted[0].from_level == 2 and preview.relegated[0].to_level == 2
+    assert [len(d) for d in preview.next_divisions] == [4, 4]
+    assert any("settled" in warning for warning in preview.warnings)
+    assert any("never opened" in warning for warning in preview.warnings)
+    assert two_divisions.season.status == Season.Status.RUNNING
+
+
+def test_closing_settles_finishes_and_proposes_the_next_season_with_promotion(
+    two_divisions: RunningSeason, alice: User
+) -> None:
+    finish_all_but_the_last(two_divisions)
+    season = two_divisions.season
+    final = final_order(season)
+
+    following = close_season(season, alice, "The season's last deadline passed.")
+
+    season.refresh_from_db()
+    assert season.status == Season.Status.FINISHED and season.finished_at is not None
+    assert set(season.matchdays.values_list("status", flat=True)) == {Matchday.Status.CLOSED}
+    last = Fixture.objects.get(pk=two_divisions.fixtures[-1].pk)
+    assert last.status == Fixture.Status.SETTLED
+    assert set(Fixture.objects.filter(matchday__number=2).values_list("status", flat=True)) <= {
+        Fixture.Status.SETTLED
+    }
+    assert following is not None and following.status == Season.Status.REGISTRATION
+    assert (following.number, following.previous) == (2, season)
+    seeds = {e.user_id: e.seed for e in following.entries.all()}
+    users = dict(season.entries.values_list("pk", "user_id"))
+    upper, lower = final[0][1], final[1][1]
+    # The last of division 1 and the first of division 2 swap divisions.
+    assert seeds[users[upper[-1]]] > 4 and seeds[users[lower[0]]] <= 4
+    assert sorted(seeds.values()) == list(range(1, 9))
+    told = Notification.objects.filter(kind=NotificationKind.LEAGUE_SEASON)
+    assert told.count() == 8 and "You are registered for season 2" in told.first().text  # type: ignore[union-attr]
+
+
+def test_a_withdrawn_player_is_not_carried_over(two_divisions: RunningSeason, alice: User) -> None:
+    gone = two_divisions.entries[-1]
+    Entry.objects.filter(pk=gone.pk).update(status=Entry.Status.WITHDRAWN)
+
+    following = close_season(two_divisions.season, alice, "End of the season.")
+
+    assert following is not None
+    assert not following.entries.filter(user=gone.user).exists()
+    assert following.entries.count() == 7
+
+
+def test_closing_needs_a_reason_and_happens_once(two_divisions: RunningSeason, alice: User) -> None:
+    with pytest.raises(Refused):
+        close_season(two_divisions.season, alice, "  ")
+    assert two_divisions.season.status == Season.Status.RUNNING
+
+    close_season(two_divisions.season, alice, "Done.")
+    with pytest.raises(Refused):
+        close_season(two_divisions.season, alice, "Done again.")
+    with pytest.raises(Refused):
+        preview_close_season(Season.objects.get(pk=two_divisions.season.pk))
+    assert Season.objects.filter(league=two_divisions.season.league).count() == 2
