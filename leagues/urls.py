@@ -66,6 +66,11 @@ urlpatterns = [
         organiser.replace_player,
         name="replace_player",
     ),
+    path(
+        "<slug:club>/<slug:league>/<id:number>/organiser/close/",
+        organiser.close_season,
+        name="close_season",
+    ),
     path("<slug:club>/<slug:league>/<id:number>/history/", organiser.history, name="history"),
     path(f"{SEASON}standings/", standings.standings, name="standings"),
     path(

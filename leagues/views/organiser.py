@@ -27,7 +27,7 @@ from leagues.models import Entry, Fixture, Matchday, Season
 from leagues.rules import ORGANISING, role_in
 from leagues.selectors.history import season_history
 from leagues.selectors.organiser import fixture_results, organiser_page
-from leagues.services import deadlines
+from leagues.services import deadlines, season_end
 from leagues.services import organiser as tools
 from leagues.services.deadlines import Refused
 
@@ -196,6 +196,47 @@ def close_matchday(request: AuthenticatedRequest, season: Season, matchday: int)
         template += "#preview"
     context = {"season": season, "preview": deadlines.preview_close_matchday(day), "form": form}
     return render(request, template, context, status=status)
+
+
+# --- closing the season --------------------------------------------------------------------
+
+
+class CloseSeasonForm(forms.Form):
+    reason = ReasonField(initial="The season's last matchday is over.")
+
+
+@organisers_only
+@require_http_methods(["GET", "HEAD", "POST"])
+def close_season(request: AuthenticatedRequest, season: Season) -> HttpResponse:
+    """GET: the preview of the season's end; POST: close it and propose the next one."""
+    form = CloseSeasonForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                following = season_end.close_season(
+                    season, request.user, form.cleaned_data["reason"]
+                )
+            except Refused as error:
+                return _refused(request, error)
+            text = f"Season {season.number} is closed."
+            if following is not None:
+                text += f" Season {following.number} is open for registration."
+            messages.success(request, text)
+            league = season.league
+            return redirect(
+                "leagues:standings",
+                slug=league.club.slug,
+                league_slug=league.slug,
+                number=season.number,
+            )
+    try:
+        preview = season_end.preview_close_season(season)
+    except Refused as error:
+        return _refused(request, error)
+    context = {"season": season, "preview": preview, "form": form}
+    return render(request, "leagues/organiser_close_season.html", context, status=status)
 
 
 # --- the other tools ---------------------------------------------------------------------

@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
@@ -124,3 +126,43 @@ def test_closing_needs_a_reason_and_happens_once(two_divisions: RunningSeason, a
     with pytest.raises(Refused):
         preview_close_season(Season.objects.get(pk=two_divisions.season.pk))
     assert Season.objects.filter(league=two_divisions.season.league).count() == 2
+
+
+# --- the page ---------------------------------------------------------------------------
+
+
+def close_url(running: RunningSeason) -> str:
+    league = running.season.league
+    return reverse(
+        "leagues:close_season", args=[league.club.slug, league.slug, running.season.number]
+    )
+
+
+def test_the_organiser_sees_the_preview_then_closes(
+    two_divisions: RunningSeason, alice: User, client: Client
+) -> None:
+    client.force_login(alice)
+
+    page = client.get(close_url(two_divisions))
+    assert page.status_code == 200
+    assert "Promotion and relegation" in page.text and "Division 2" in page.text
+    assert Season.objects.get(pk=two_divisions.season.pk).status == Season.Status.RUNNING
+
+    done = client.post(close_url(two_divisions), {"reason": "Last deadline passed."})
+    assert done.status_code == 302 and "/standings/" in done["Location"]
+    assert Season.objects.get(pk=two_divisions.season.pk).status == Season.Status.FINISHED
+    assert client.get(close_url(two_divisions)).status_code == 409
+
+
+def test_only_organisers_may_close_a_season(
+    two_divisions: RunningSeason, bob: User, client: Client
+) -> None:
+    assert client.get(close_url(two_divisions)).status_code == 302  # to log in
+    client.force_login(bob)
+    assert client.get(close_url(two_divisions)).status_code == 403
+    assert client.post(close_url(two_divisions), {"reason": "Mine now"}).status_code == 403
+    outsider = UserFactory()
+    client.force_login(outsider)
+    assert client.post(close_url(two_divisions), {"reason": "x"}).status_code == 403
+    assert client.put(close_url(two_divisions)).status_code in (403, 405)
+    assert Season.objects.get(pk=two_divisions.season.pk).status == Season.Status.RUNNING
