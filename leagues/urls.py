@@ -3,11 +3,16 @@
 from django.urls import path
 
 import games.urls  # noqa: F401  (registers the "id" converter: digits within a bigint)
-from leagues.views import organiser
+from leagues.views import organiser, player
 
 app_name = "leagues"
 
 urlpatterns = [
+    # The member's own pages: "me", "entries" and "calendar" are no club's address.
+    path("me/leagues/", player.my_leagues, name="player"),
+    path("me/leagues/calendar/", player.renew_calendar, name="renew_calendar"),
+    path("entries/<id:pk>/withdraw/", player.withdraw_entry, name="withdraw"),
+    path("calendar/<str:token>.ics", player.calendar_feed, name="calendar_feed"),
     # A season's organisers' tools and its history.
     path(
         "<slug:club>/<slug:league>/<id:number>/organiser/",
