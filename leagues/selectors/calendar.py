@@ -23,10 +23,13 @@ from leagues.models import CalendarToken, Entry, Season
 from leagues.selectors.player import PlayerFixture, entries_played_by, fixtures_of
 
 PRODUCT = "-//Rummikub Club//Leagues//EN"
+TOKEN_MAX_LENGTH = CalendarToken._meta.get_field("token").max_length or 64
 
 
 def member_of_token(token: str) -> User | None:
     """The member whose feed address has ``token``, or ``None``."""
+    if len(token) > TOKEN_MAX_LENGTH:
+        return None  # no token is that long: not worth a query
     row = CalendarToken.objects.select_related("user").filter(token=token).first()
     return row.user if row is not None else None
 

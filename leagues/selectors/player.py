@@ -46,6 +46,12 @@ class PlayerSeason:
         return self.entry.season
 
     @property
+    def is_playing(self) -> bool:
+        """Under way, and the member still plays it."""
+        running = self.season.status == Season.Status.RUNNING
+        return running and self.entry.status == Entry.Status.REGISTERED
+
+    @property
     def may_withdraw(self) -> bool:
         return (
             self.entry.status
@@ -64,16 +70,15 @@ def entries_played_by(user: User) -> QuerySet[Entry]:
 
 
 def player_seasons(user: User) -> list[PlayerSeason]:
-    """The member's seasons, those under way first, then the newest."""
+    """The member's seasons: those they are playing first, then the newest."""
     entries = list(
         Entry.objects.filter(Q(user=user) | Q(substitute=user))
         .exclude(status=Entry.Status.DECLINED)
         .select_related("season__league__club", "division", "user", "substitute")
         .order_by("season__finished_at", "-season__created_at")[:SEASONS_SHOWN]
     )
-    entries.sort(key=lambda e: e.season.status != Season.Status.RUNNING)
     fixtures = fixtures_of(entries)
-    return [
+    seasons = [
         PlayerSeason(
             entry=entry,
             fixtures=tuple(fixtures.get(entry.pk, ())),
@@ -81,6 +86,9 @@ def player_seasons(user: User) -> list[PlayerSeason]:
         )
         for entry in entries
     ]
+    # Stable: within each group the newest first, as read.
+    seasons.sort(key=lambda item: not item.is_playing)
+    return seasons
 
 
 def fixtures_of(entries: list[Entry]) -> dict[int, list[PlayerFixture]]:

@@ -104,6 +104,7 @@ def test_a_wrong_token_is_not_found(alice: User, client: Client) -> None:
     url = reverse("leagues:calendar_feed", kwargs={"token": "x" * 32})
     assert client.get(url).status_code == 404
     assert client.get("/clubs/calendar/short.ics").status_code == 404
+    assert client.get(f"/clubs/calendar/{'y' * 5000}.ics").status_code == 404
 
 
 def test_a_new_token_voids_the_old_address(alice: User, client: Client) -> None:

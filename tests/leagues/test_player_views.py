@@ -12,6 +12,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.models import Vacation
 from leagues.models import CalendarToken, Club
+from leagues.services.withdrawals import withdraw
 from tests.factories import UserFactory
 from tests.leagues.conftest import make_season, open_fixture, scheduled_fixture
 
@@ -86,3 +87,19 @@ def test_the_wrong_methods(alice_client: Client) -> None:
     assert alice_client.post(PAGE).status_code == 405
     assert alice_client.get(RENEW).status_code == 405
     assert not CalendarToken.objects.exists()
+
+
+def test_after_withdrawing_the_season_shows_it_without_play_links(
+    league_club: Club, alice: User, bob: User, alice_client: Client
+) -> None:
+    season = make_season(league_club, [alice, bob])
+    fixture = open_fixture(season, 1, [alice, bob])
+    entry = season.entries.get(user=alice)
+    withdraw(entry, alice)
+
+    page = alice_client.get(PAGE).content.decode()
+
+    assert "Withdrawn" in page
+    assert reverse("games:current", kwargs={"pk": fixture.table_id}) not in page
+    assert reverse("leagues:withdraw", kwargs={"pk": entry.pk}) not in page
+    assert "vacation days used" not in page

@@ -78,6 +78,7 @@ OWN_PAGES = {
     "games:plan_vacation",
     "games:end_vacation",
     "games:cancel_vacation",
+    "leagues:renew_calendar",
     "profile",
     "password_change",
     "logout",
