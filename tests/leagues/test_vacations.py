@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -13,7 +14,7 @@ from accounts.models import User
 from games.models import Vacation
 from games.services.vacations import VacationError, plan_vacation
 from leagues.models import Club, Entry, Matchday, Season
-from leagues.selectors.vacations import season_vacations
+from leagues.selectors.vacations import SeasonVacation, season_vacations
 from leagues.services.vacations import check_allowance
 from tests.leagues.conftest import make_season
 
@@ -119,3 +120,18 @@ def test_the_vacation_page_refuses_with_the_sentence(
 def test_a_member_in_no_season_plans_as_before(alice: User) -> None:
     vacation = plan_vacation(alice, 5, date.today() + timedelta(days=2))
     assert vacation.pk is not None
+
+
+def test_the_mark_by_a_player_in_a_list_says_who_is_away_and_the_days_used() -> None:
+    until = timezone.make_aware(datetime(2026, 3, 5, 18, 0))
+
+    away = render_to_string(
+        "leagues/player_vacation.html",
+        {"vacation": SeasonVacation(2, 7, until), "compact": True},
+    )
+    here = render_to_string(
+        "leagues/player_vacation.html", {"vacation": SeasonVacation(1, 7, None), "compact": True}
+    )
+
+    assert "on vacation until Thu 5 Mar" in away and "2/7 vacation days" in away
+    assert "on vacation" not in here and "1/7 vacation days" in here
