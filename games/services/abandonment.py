@@ -24,14 +24,7 @@ from games import signals
 from games.errors import GameFinished, InvalidMove, TableError
 from games.models import BotLevel, Game, Move, Seat, Table
 from games.services.core import commit_action
-from games.services.locking import (
-    LockedTurn,
-    lock_game,
-    lock_seat,
-    lock_table,
-    lock_table_of,
-    seat_of,
-)
+from games.services.locking import LockedTurn, lock_game, lock_seat, lock_seat_of_table, seat_of
 
 TAKEOVER_BOT_LEVEL = BotLevel.NORMAL
 
@@ -90,14 +83,9 @@ def hand_seat_to_bot(table_id: int, seat_number: int) -> bool:
     for a seat the table does not have.
     """
     with transaction.atomic():
-        in_play = Game.objects.filter(table_id=table_id, status=Game.Status.PLAYING).first()
-        # Game, then table, then seat: the lock order of every writer. A game that ended
-        # meanwhile leaves the next one in play, whose seats are the same rows.
-        game = lock_game(in_play.pk) if in_play is not None else None
-        table = lock_table_of(game) if game is not None else lock_table(table_id)
+        game, table, seat = lock_seat_of_table(table_id, seat_number)
         if table.status == Table.Status.FINISHED:
             return False
-        seat = Seat.objects.select_for_update().filter(table=table, number=seat_number).first()
         if seat is None:
             raise TableError(f"There is no seat {seat_number} at this table.")
         if seat.kind != Seat.Kind.PLAYER:
