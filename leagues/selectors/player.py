@@ -99,11 +99,9 @@ def fixtures_of(entries: list[Entry]) -> dict[int, list[PlayerFixture]]:
         .order_by("fixture__matchday__number", "fixture__pk")
     )
     sitting: dict[int, list[tuple[int, str]]] = defaultdict(list)
-    for seat in (
-        FixtureSeat.objects.filter(fixture__in=[s.fixture_id for s in seats])
-        .select_related("entry__user", "entry__substitute")
-        .order_by("fixture_id", "number")
-    ):
+    for seat in FixtureSeat.objects.filter(
+        fixture__in=[s.fixture_id for s in seats]
+    ).select_related("entry__user", "entry__substitute"):
         sitting[seat.fixture_id].append((seat.entry_id, str(seat.entry.player)))
     result: dict[int, list[PlayerFixture]] = defaultdict(list)
     for seat in seats:

@@ -37,10 +37,6 @@ _ATTEMPTS = 3
 
 UNFINISHED = (Fixture.Status.SCHEDULED, Fixture.Status.PLAYING)
 
-# FixtureSeat's default ordering reaches the season twice (through the fixture's
-# matchday and its division), which Django refuses as a loop; these reads order by ids.
-SEAT_ORDER = ("fixture_id", "number")
-
 
 class WithdrawalRefused(Exception):
     """A withdrawal that cannot be made; nothing changed. ``status`` is the HTTP answer."""
@@ -90,15 +86,11 @@ def seat_plan_for(entry: Entry) -> SeatPlan:
 def forfeit_withdrawn_seats(game_id: int, table_id: int) -> list[int]:
     """A game of a fixture table started: the seats of players who withdrew under the
     ``FORFEIT`` rule forfeit it at once. Returns the seats that forfeited."""
-    seats = (
-        FixtureSeat.objects.filter(
-            fixture__table_id=table_id,
-            fixture__matchday__season__on_withdrawal=OnWithdrawal.FORFEIT,
-            entry__status=Entry.Status.WITHDRAWN,
-        )
-        .order_by(*SEAT_ORDER)
-        .values_list("number", flat=True)
-    )
+    seats = FixtureSeat.objects.filter(
+        fixture__table_id=table_id,
+        fixture__matchday__season__on_withdrawal=OnWithdrawal.FORFEIT,
+        entry__status=Entry.Status.WITHDRAWN,
+    ).values_list("number", flat=True)
     forfeited = []
     for number in seats:
         try:
@@ -124,9 +116,7 @@ def _open_seats(entry: Entry) -> list[FixtureSeat]:
     return list(
         FixtureSeat.objects.filter(
             entry=entry, fixture__status__in=UNFINISHED, fixture__table__isnull=False
-        )
-        .select_related("fixture")
-        .order_by(*SEAT_ORDER)
+        ).select_related("fixture")
     )
 
 
@@ -165,7 +155,6 @@ def _tell_the_others(entry: Entry) -> None:
         .exclude(entry=entry)
         .exclude(entry__status=Entry.Status.WITHDRAWN)
         .select_related("entry__user", "entry__substitute")
-        .order_by(*SEAT_ORDER)
     )
     players = {seat.entry.player.pk for seat in others}
     if season.on_withdrawal == OnWithdrawal.BOT:

@@ -39,7 +39,9 @@ from leagues.models import (
 from tests.factories import UserFactory
 
 # Celery tasks run in the test's process at once, as in the games tests (autouse).
-from tests.games.conftest import _eager_celery, carol, start_table  # noqa: F401
+from tests.games.conftest import _eager_celery, carol, start_table
+
+__all__ = ["_eager_celery", "carol"]  # fixtures of this folder too
 
 
 @dataclass
