@@ -27,7 +27,8 @@ from accounts.models import User
 from games.errors import GameFinished, InvalidMove
 from games.models import BotLevel, Game, NotificationKind
 from games.services import SeatPlan, forfeit_seat, hand_seat_to_bot, notifications
-from leagues.models import Entry, Fixture, FixtureSeat, OnWithdrawal, Season
+from leagues.models import Entry, FixtureSeat, OnWithdrawal, Season
+from leagues.services.deadlines import UNFINISHED, Refused
 
 WITHDRAWN_SEAT_BOT_LEVEL = BotLevel.NORMAL
 
@@ -35,27 +36,17 @@ WITHDRAWN_SEAT_BOT_LEVEL = BotLevel.NORMAL
 # the round's next game is then the one in play. Three tries is plenty in practice.
 _ATTEMPTS = 3
 
-UNFINISHED = (Fixture.Status.SCHEDULED, Fixture.Status.PLAYING)
-
-
-class WithdrawalRefused(Exception):
-    """A withdrawal that cannot be made; nothing changed. ``status`` is the HTTP answer."""
-
-    def __init__(self, message: str, status: int = 409) -> None:
-        super().__init__(message)
-        self.message, self.status = message, status
-
 
 def withdraw(entry: Entry, by: User, reason: str = "") -> Entry:
     """Withdraw ``entry`` from its season, by its player or (with a ``reason``) by an
     organiser; returns the entry, withdrawn. The caller has checked that ``by`` may.
 
-    Raises :class:`WithdrawalRefused` for an entry withdrawn already or declined, a
+    Raises :class:`Refused` for an entry withdrawn already or declined, a
     season that is over, or an organiser who gives no reason.
     """
     reason = reason.strip()
     if by.pk != entry.user_id and not reason:
-        raise WithdrawalRefused("Say why you withdraw this player.", status=400)
+        raise Refused("Say why you withdraw this player.", status=400)
     context = pghistory.context(user=by.pk, reason=reason or "The player withdrew.")
     with context, transaction.atomic():
         # The entry is locked first: a second withdrawal waits here and is then told
@@ -104,11 +95,11 @@ def forfeit_withdrawn_seats(game_id: int, table_id: int) -> list[int]:
 
 def _check_may_withdraw(entry: Entry) -> None:
     if entry.season.status == Season.Status.FINISHED:
-        raise WithdrawalRefused("This season is over: nobody can withdraw from it.")
+        raise Refused("This season is over: nobody can withdraw from it.")
     if entry.status == Entry.Status.WITHDRAWN:
-        raise WithdrawalRefused("This player has withdrawn from the season already.")
+        raise Refused("This player has withdrawn from the season already.")
     if entry.status == Entry.Status.DECLINED:
-        raise WithdrawalRefused("This registration was declined: there is nothing to leave.")
+        raise Refused("This registration was declined: there is nothing to leave.")
 
 
 def _open_seats(entry: Entry) -> list[FixtureSeat]:

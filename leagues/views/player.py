@@ -17,7 +17,8 @@ from leagues.models import Entry, Membership, Role
 from leagues.selectors.calendar import feed_token, member_calendar, member_of_token
 from leagues.selectors.player import player_seasons
 from leagues.services.calendar import renew_calendar_token
-from leagues.services.withdrawals import WithdrawalRefused, withdraw
+from leagues.services.deadlines import Refused
+from leagues.services.withdrawals import withdraw
 
 REASON_MAX_LENGTH = 500
 
@@ -77,7 +78,7 @@ def withdraw_entry(request: AuthenticatedRequest, pk: int) -> HttpResponse:
         )
     try:
         withdraw(entry, request.user, reason)
-    except WithdrawalRefused as refusal:
+    except Refused as refusal:
         return _withdraw_page(request, entry, by_organiser, refusal.message, refusal.status)
     if by_organiser:
         messages.success(request, f"{entry.user} no longer plays in {entry.season}.")

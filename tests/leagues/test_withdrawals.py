@@ -13,7 +13,8 @@ from accounts.models import User
 from games.models import Game, Move, Notification, NotificationKind, Seat, Table
 from games.services import SeatPlan
 from leagues.models import Club, Entry, Fixture, OnWithdrawal, Season
-from leagues.services.withdrawals import WithdrawalRefused, seat_plan_for, withdraw
+from leagues.services.deadlines import Refused
+from leagues.services.withdrawals import seat_plan_for, withdraw
 from tests.leagues.conftest import make_season, open_fixture, scheduled_fixture
 
 Announced = Callable[[], Any]
@@ -193,7 +194,7 @@ def test_an_organiser_must_say_why(
     season = make_season(league_club, [alice, bob])
     entry = season.entries.get(user=bob)
 
-    with pytest.raises(WithdrawalRefused, match="Say why"):
+    with pytest.raises(Refused, match="Say why"):
         withdraw(entry, alice, "   ")
 
     entry.refresh_from_db()
@@ -210,7 +211,7 @@ def test_a_player_cannot_withdraw_twice(
         withdraw(entry, bob)
     told = Notification.objects.count()
 
-    with pytest.raises(WithdrawalRefused, match="withdrawn from the season already") as refusal:
+    with pytest.raises(Refused, match="withdrawn from the season already") as refusal:
         withdraw(entry, bob)
 
     assert refusal.value.status == 409
@@ -226,7 +227,7 @@ def test_a_finished_season_refuses(
     Season.objects.filter(pk=season.pk).update(status=Season.Status.FINISHED)
     entry = season.entries.get(user=bob)
 
-    with pytest.raises(WithdrawalRefused, match="season is over"):
+    with pytest.raises(Refused, match="season is over"):
         withdraw(entry, bob)
 
     entry.refresh_from_db()

@@ -14,7 +14,8 @@ from accounts.models import User
 from games.errors import GameActionError
 from games.models import Game, Move, Notification
 from leagues.models import Club, Entry, OnWithdrawal
-from leagues.services.withdrawals import WithdrawalRefused, withdraw
+from leagues.services.deadlines import Refused
+from leagues.services.withdrawals import withdraw
 from tests.games.test_concurrency import race
 from tests.leagues.conftest import make_season, open_fixture
 
@@ -27,7 +28,7 @@ def attempt(entry: Entry, by: User, reason: str = "") -> Callable[[], object]:
     def run() -> object:
         try:
             return withdraw(entry, by, reason)
-        except WithdrawalRefused as refusal:
+        except Refused as refusal:
             raise GameActionError(refusal.message) from None
 
     return run
