@@ -9,7 +9,7 @@ PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: run test lint bench-deadlines bench bench-solver bench-faults
+.PHONY: run test lint bench-deadlines bench bench-solver bench-faults bench-leagues
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -56,3 +56,7 @@ lint: $(VENV)/.installed-dev
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
 	$(VENV)/bin/lint-imports --no-cache --no-logo
+
+## bench-leagues: a league of 200 players and 2,000 finished games: the standings page, a recompute after a ruling, the schedule
+bench-leagues: $(VENV)/.installed-dev
+	scripts/test-env.sh $(PY) benchmarks/bench_leagues.py $(BENCH_ARGS)

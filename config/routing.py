@@ -3,8 +3,10 @@
 from django.urls import URLPattern, URLResolver, path
 
 from games.consumers import GameConsumer, NotificationConsumer
+from leagues.consumers import SeasonConsumer
 
 websocket_urlpatterns: list[URLPattern | URLResolver] = [
     path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
     path("ws/notifications/", NotificationConsumer.as_asgi()),
+    path("ws/leagues/seasons/<int:season_id>/", SeasonConsumer.as_asgi()),
 ]

@@ -326,6 +326,8 @@ RATE_LIMITS = {
     "reset_mails_per_address": "10/h",
     "new_table_per_member": "30/h",
     "new_table_per_address": "60/h",
+    "new_club_per_member": "5/h",
+    "club_invitations_per_member": "100/h",
 }
 RATELIMIT_VIEW = "accounts.views.rate_limited"
 # Open websockets at once (game pages and the header's counts: two per open game page),

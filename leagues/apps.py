@@ -6,6 +6,17 @@ class LeaguesConfig(AppConfig):
     verbose_name = "Leagues"
 
     def ready(self) -> None:
+        from games import signals
         from leagues import receivers
 
-        receivers.connect_withdrawals()
+        # A fixture's standings change when one of its games ends, when its round ends
+        # (the fixture is then complete), and when a ruling corrects a result.
+        signals.game_finished.connect(receivers.standings_changed, dispatch_uid="leagues-game")
+        signals.round_finished.connect(receivers.standings_changed, dispatch_uid="leagues-round")
+        signals.results_superseded.connect(
+            receivers.standings_changed, dispatch_uid="leagues-ruling"
+        )
+        # A player who withdrew under the forfeit rule forfeits each fixture game at its start.
+        signals.game_started.connect(
+            receivers.forfeit_for_withdrawn_players, dispatch_uid="leagues-withdrawn"
+        )

@@ -1,24 +1,38 @@
-"""What leagues do when games announce a fact (connected in ``LeaguesConfig.ready()``).
+"""What follows in the leagues app from the facts of play (:mod:`games.signals`).
 
-Each idea connects its own receivers in its own function, so that they read apart.
+Connected in :meth:`leagues.apps.LeaguesConfig.ready`. Receivers run after the commit of
+the fact and take ids, like the games app's own (:mod:`games.receivers`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from games import signals
+from leagues.consumers import publish_season_changed
+from leagues.models import Fixture
+from leagues.selectors.standings import forget_season
 from leagues.services.withdrawals import forfeit_withdrawn_seats
+
+
+def _season_of_table(table_id: int) -> int | None:
+    return (
+        Fixture.objects.filter(table_id=table_id)
+        .values_list("matchday__season_id", flat=True)
+        .first()
+    )
+
+
+def standings_changed(sender: type, table_id: int, **kwargs: Any) -> None:
+    """A game of a fixture ended, or a ruling changed one's result: the season's cached
+    standings go, and its open standings pages refresh. Tables that are no fixture
+    (most of them) cost one indexed look-up."""
+    season_id = _season_of_table(table_id)
+    if season_id is not None:
+        forget_season(season_id)
+        publish_season_changed(season_id)
 
 
 def forfeit_for_withdrawn_players(sender: type, game_id: int, table_id: int, **kwargs: Any) -> None:
     """A game of a fixture table was dealt: players who withdrew under the ``FORFEIT``
     rule forfeit it at once (any other table: nothing)."""
     forfeit_withdrawn_seats(game_id, table_id)
-
-
-def connect_withdrawals() -> None:
-    """Subscribe the receivers of withdrawals (idempotent: each has a dispatch uid)."""
-    signals.game_started.connect(
-        forfeit_for_withdrawn_players, dispatch_uid="leagues.receivers.forfeit_withdrawn"
-    )

@@ -3,16 +3,43 @@
 from django.urls import path
 
 import games.urls  # noqa: F401  (registers the "id" converter: digits within a bigint)
-from leagues.views import organiser, player
+from leagues.views import clubs, organiser, player, standings
 
 app_name = "leagues"
 
+SEASON = "<slug:slug>/<slug:league_slug>/<int:number>/"
+
+# A club's own pages take the words of leagues.slugs.CLUB_PAGE_WORDS: no league slug may.
 urlpatterns = [
     # The member's own pages: "me", "entries" and "calendar" are no club's address.
     path("me/leagues/", player.my_leagues, name="player"),
     path("me/leagues/calendar/", player.renew_calendar, name="renew_calendar"),
     path("entries/<id:pk>/withdraw/", player.withdraw_entry, name="withdraw"),
     path("calendar/<str:token>.ics", player.calendar_feed, name="calendar_feed"),
+    path("", clubs.club_list, name="clubs"),
+    path("new/", clubs.new_club, name="new_club"),
+    path("<slug:slug>/", clubs.club, name="club"),
+    path("<slug:slug>/settings/", clubs.club_settings, name="settings"),
+    path("<slug:slug>/invite-link/", clubs.renew_link, name="renew_link"),
+    path("<slug:slug>/join/<slug:code>/", clubs.join_link, name="join_link"),
+    path("<slug:slug>/members/", clubs.members, name="members"),
+    path("<slug:slug>/members/<id:pk>/remove/", clubs.remove_member, name="remove_member"),
+    path("<slug:slug>/members/<id:pk>/role/", clubs.change_role, name="change_role"),
+    path("<slug:slug>/members/<id:pk>/owner/", clubs.transfer_ownership, name="transfer"),
+    path("<slug:slug>/invite/", clubs.invite, name="invite"),
+    path(
+        "<slug:slug>/invitations/<id:pk>/withdraw/",
+        clubs.withdraw_invitation,
+        name="withdraw_invitation",
+    ),
+    path("<slug:slug>/invitation/", clubs.invitation, name="invitation"),
+    path("<slug:slug>/invitation/accept/", clubs.accept_invitation, name="accept_invitation"),
+    path("<slug:slug>/invitation/decline/", clubs.decline_invitation, name="decline_invitation"),
+    path("<slug:slug>/request/", clubs.request_to_join, name="request_to_join"),
+    path("<slug:slug>/request/withdraw/", clubs.withdraw_request, name="withdraw_request"),
+    path("<slug:slug>/requests/<id:pk>/approve/", clubs.approve_request, name="approve_request"),
+    path("<slug:slug>/requests/<id:pk>/decline/", clubs.decline_request, name="decline_request"),
+    path("<slug:slug>/leave/", clubs.leave, name="leave"),
     # A season's organisers' tools and its history.
     path(
         "<slug:club>/<slug:league>/<id:number>/organiser/",
@@ -45,4 +72,12 @@ urlpatterns = [
         name="replace_player",
     ),
     path("<slug:club>/<slug:league>/<id:number>/history/", organiser.history, name="history"),
+    path(f"{SEASON}standings/", standings.standings, name="standings"),
+    path(
+        f"{SEASON}standings/crosstable/<int:level>/",
+        standings.crosstable,
+        name="crosstable",
+    ),
+    path(f"{SEASON}standings.csv", standings.standings_csv, name="standings_csv"),
+    path(f"{SEASON}results.csv", standings.results_csv, name="results_csv"),
 ]

@@ -23,14 +23,13 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from accounts.models import User
 from games.views.common import AuthenticatedRequest
-from leagues.models import Entry, Fixture, Matchday, Membership, Role, Season
+from leagues.models import Entry, Fixture, Matchday, Season
+from leagues.rules import ORGANISING, role_in
 from leagues.selectors.history import season_history
 from leagues.selectors.organiser import fixture_results, organiser_page
 from leagues.services import deadlines
 from leagues.services import organiser as tools
 from leagues.services.deadlines import Refused
-
-ORGANISING = (Role.OWNER, Role.ORGANISER)
 
 
 class ReasonField(forms.CharField):
@@ -81,29 +80,16 @@ def _season(club: str, league: str, number: int) -> Season:
     )
 
 
-def _role(user: Any, season: Season) -> str | None:
-    # To be replaced by the leagues.rules predicates (is_club_member / manage_club)
-    # when they land: the same question asked of a Membership row.
-    if not user.is_authenticated:
-        return None
-    role: str | None = (
-        Membership.objects.filter(club=season.league.club, user=user)
-        .values_list("role", flat=True)
-        .first()
-    )
-    return role
-
-
 def _visible_season(request: HttpRequest, club: str, league: str, number: int) -> Season:
     season = _season(club, league, number)
-    if season.league.club.is_private and _role(request.user, season) is None:
+    if season.league.club.is_private and role_in(request.user, season) is None:
         raise Http404("No such club.")
     return season
 
 
 def _organised_season(request: HttpRequest, club: str, league: str, number: int) -> Season:
     season = _visible_season(request, club, league, number)
-    if _role(request.user, season) not in ORGANISING:
+    if role_in(request.user, season) not in ORGANISING:
         raise Refused("Only the club's organisers may do that.", status=403)
     return season
 
@@ -296,6 +282,6 @@ def history(request: HttpRequest, club: str, league: str, number: int) -> HttpRe
     context = {
         "season": season,
         "history": season_history(season, request.GET.get("page")),
-        "organises": _role(request.user, season) in ORGANISING,
+        "organises": role_in(request.user, season) in ORGANISING,
     }
     return render(request, "leagues/history.html", context)

@@ -3,20 +3,18 @@
 Each thread has its own database connection, so the row lock really is contended.
 """
 
-import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
 import time_machine
-from django.db import connections
 
 from accounts.models import User
 from games import services
 from games.errors import GameActionError
 from games.models import Draft, Game
 from games.services import NEW_SET, RACK
+from tests import races
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
 
@@ -25,20 +23,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def race(*attempts: Callable[[], object]) -> list[str]:
     """Run the attempts at the same moment in threads; ``"ok"`` or each error's code."""
-    start = threading.Barrier(len(attempts))
-
-    def run(attempt: Callable[[], object]) -> str:
-        try:
-            start.wait()
-            attempt()
-            return "ok"
-        except GameActionError as err:
-            return err.code
-        finally:
-            connections.close_all()
-
-    with ThreadPoolExecutor(len(attempts)) as pool:
-        return sorted(pool.map(run, attempts))
+    return races.race(*attempts, refusal=GameActionError, name=lambda err: err.code)
 
 
 def assert_consistent(game: Game) -> None:

@@ -1,6 +1,9 @@
 """Fixtures shared by the leagues tests: seasons under way, built straight from the
 models (a club, a league, a running season with one division and an open matchday
-whose fixtures' tables have started).
+whose fixtures' tables have started), and clubs with a member of each role:
+
+``club`` is alice's public club: olga organises it, mo moderates it, mia is a member.
+``stranger`` is in no club; ``rival`` is a member (the owner) of another club.
 
 For withdrawals, vacations and the calendar: ``league_club`` is a club that alice owns,
 with bob, carol and dave as members; a ``make_season`` of it is under way with its one
@@ -36,6 +39,7 @@ from leagues.models import (
     Role,
     Season,
 )
+from leagues.services import clubs
 from tests.factories import UserFactory
 
 # Celery tasks run in the test's process at once, as in the games tests (autouse).
@@ -142,6 +146,60 @@ def erin(db: None) -> User:
 def running(alice: User, bob: User, dave: User, erin: User) -> RunningSeason:
     """Alice owns the club and plays too: fixtures bob-dave and erin-alice, 2 games each."""
     return running_season(alice, [bob, dave, erin, alice])
+
+
+# --- clubs with a member of each role ---------------------------------------------------
+
+
+def add_member(club: Club, user: User, role: str = Role.MEMBER) -> Membership:
+    return Membership.objects.create(club=club, user=user, role=role)
+
+
+@pytest.fixture
+def club(alice: User) -> Club:
+    return clubs.create_club(alice, "Tile Club", description="We meet on Tuesdays.")
+
+
+@pytest.fixture
+def private_club(alice: User) -> Club:
+    return clubs.create_club(alice, "Back Room", is_private=True)
+
+
+@pytest.fixture
+def organiser(club: Club) -> User:
+    user = UserFactory(username="olga", display_name="Olga")
+    add_member(club, user, Role.ORGANISER)
+    return user
+
+
+@pytest.fixture
+def moderator(club: Club) -> User:
+    user = UserFactory(username="mo", display_name="Mo")
+    add_member(club, user, Role.MODERATOR)
+    return user
+
+
+@pytest.fixture
+def member(club: Club) -> User:
+    user = UserFactory(username="mia", display_name="Mia")
+    add_member(club, user)
+    return user
+
+
+@pytest.fixture
+def stranger(db: None) -> User:
+    return UserFactory(username="sam", display_name="Sam")
+
+
+@pytest.fixture
+def rival(db: None) -> User:
+    """The owner of another club: an organiser, but not of ``club``."""
+    user = UserFactory(username="rita", display_name="Rita")
+    clubs.create_club(user, "Other Club")
+    return user
+
+
+# --- seasons for withdrawals, vacations and the calendar -----------------------------
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Every endpoint of the game, lobby, member and account pages, as each kind of viewer,
+"""Every endpoint of the game, lobby, member, club and account pages, as each kind of viewer,
 with malformed, oversized, out-of-turn and wrong-method requests (hypothesis).
 
 The endpoints are read from the URLconf (everything but the admin), so a new page is
@@ -12,7 +12,8 @@ What must hold for every request:
 - a number or JSON field that the endpoint reads, sent malformed, gets a 4xx;
 - a request that would change something gets a 2xx/3xx only from someone entitled to make
   it: the player to move for a turn's actions, a player for resigning, a member for
-  their own pages, anyone for the account forms; nobody may join a table that plays;
+  their own pages, anyone for the account forms, a club's owner for its pages (anyone
+  else may only ask to join it); nobody may join a table that plays;
 - the game is unchanged (version, state, move log), unless it was a move by the player to
   move with the version they were shown, or a player resigning;
 - a game page never shows a tile the viewer may not see.
@@ -42,6 +43,7 @@ from accounts.models import User
 from games.models import Game, Move, Vacation
 from games.parsing import MAX_ID
 from games.services import vacations
+from leagues.services import clubs
 from tests.factories import UserFactory
 from tests.games.players import user_at
 from tests.games.views_support import HTMX, client_for, hidden_from, tiles_in
@@ -78,6 +80,7 @@ OWN_PAGES = {
     "games:plan_vacation",
     "games:end_vacation",
     "games:cancel_vacation",
+    "leagues:new_club",
     "leagues:renew_calendar",
     "profile",
     "password_change",
@@ -133,6 +136,7 @@ class Scene:
     users: dict[str, User]
     seats: dict[str, int | None]
     vacation_id: int
+    club_slug: str
 
     def client(self, viewer: str) -> Client:
         """A client signed in afresh (inside the example's transaction): a request that
@@ -143,6 +147,10 @@ class Scene:
         kwargs: dict[str, object] = {}
         for param in endpoint.params:
             if param == "pk":
+                kwargs[param] = self._id_for(endpoint)
+            elif param in ("slug", "club"):
+                kwargs[param] = self.club_slug
+            elif param in ("number", "matchday", "fixture", "entry", "level"):  # a season's rows
                 kwargs[param] = self._id_for(endpoint)
             else:  # uidb64, token of a reset link
                 kwargs[param] = "MQ" if param == "uidb64" else "set-password"
@@ -169,7 +177,9 @@ def scene(position: Game, carol: User) -> Scene:
     planned: Vacation = vacations.plan_vacation(mover, 2, later)
     users = {"mover": mover, "waiter": waiter, "outsider": carol, "staff": staff}
     seats = {"mover": mover_seat, "waiter": 1 - mover_seat}
-    return Scene(position, users, seats, planned.pk)
+    # A public club of the outsider's: the club pages' actions are theirs to take.
+    club = clubs.create_club(carol, "Fuzz Club")
+    return Scene(position, users, seats, planned.pk, club.slug)
 
 
 # --- requests --------------------------------------------------------------------------
@@ -280,6 +290,9 @@ def entitled(scene: Scene, request: dict[str, Any]) -> bool:
         return False
     if name in OWN_PAGES:
         return True
+    if name.startswith("leagues:"):
+        # The outsider owns the club; anyone else may only ask to join it.
+        return viewer == "outsider" or name == "leagues:request_to_join"
     if action in TURN_ACTIONS:
         return viewer == "mover"
     if action == "resign":

@@ -1,0 +1,38 @@
+"""The errors a member can meet in clubs and leagues.
+
+Every service of ``leagues`` raises a :class:`LeaguesError` whose ``message`` is a
+sentence meant for the member, shown as it is. ``status`` is the HTTP status a view
+answers it with: a club or row the member may not see is "not found" (a private club's
+existence is never revealed), an action their role does not allow is "forbidden", one
+that the state of things refuses now (answered already, already a member) a conflict.
+"""
+
+from __future__ import annotations
+
+
+class LeaguesError(Exception):
+    """Base class: what the member asked for cannot be done; nothing changed."""
+
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotFound(LeaguesError):
+    """No such club, invitation or request, or one the member may not see."""
+
+    status = 404
+
+
+class NotAllowed(LeaguesError):
+    """The member's role in the club does not allow it."""
+
+    status = 403
+
+
+class Conflict(LeaguesError):
+    """Not now: answered already, a member already, the owner still owns the club."""
+
+    status = 409

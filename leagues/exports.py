@@ -1,0 +1,116 @@
+"""A season's standings and results as CSV files.
+
+Cells that a spreadsheet would read as a formula (text starting with ``=``, ``+``,
+``-``, ``@``, a tab or a carriage return: a player's display name, say) are written
+with a leading apostrophe, so opening the file never runs anything. Numbers are
+written as numbers.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Iterable, Sequence
+
+from django.http import HttpResponse
+
+from leagues.models import Season
+from leagues.selectors.standings import DivisionStandings, season_results
+from leagues.standings import format_points
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+NUMBER = re.compile(r"-?\d+(\.\d+)?")
+
+
+def safe(cell: object) -> object:
+    """``cell`` as a spreadsheet may open it without running a formula.
+
+    >>> safe("=HYPERLINK(1)"), safe("-1+2"), safe("-3.5"), safe(-12), safe("Ann")
+    ("'=HYPERLINK(1)", "'-1+2", '-3.5', -12, 'Ann')
+    """
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS) and not NUMBER.fullmatch(cell):
+        return "'" + cell
+    return cell
+
+
+def _csv(filename: str, header: Sequence[str], lines: Iterable[Sequence[object]]) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response)
+    writer.writerow(header)
+    writer.writerows([safe(cell) for cell in line] for line in lines)
+    return response
+
+
+def _stem(season: Season) -> str:
+    return f"{season.league.club.slug}-{season.league.slug}-season-{season.number}"
+
+
+def standings_csv(season: Season, divisions: list[DivisionStandings]) -> HttpResponse:
+    tiebreaks = list(dict.fromkeys(season.tiebreaks or ()))
+    header = [
+        "division",
+        "rank",
+        "player",
+        "withdrawn",
+        "points",
+        "fixtures_played",
+        "fixtures_won",
+        "games_played",
+        "games_won",
+        "average_per_game",
+        *(f"tiebreak_{name}" for name in tiebreaks),
+        "best_rank",
+        "worst_rank",
+    ]
+    lines = [
+        [
+            division.name,
+            row.rank,
+            row.name,
+            "yes" if row.withdrawn else "no",
+            format_points(row.points),
+            row.fixtures_played,
+            row.fixtures_won,
+            row.games_played,
+            row.games_won,
+            format_points(row.average),
+            *("" if value is None else value for value in row.tiebreak_values(tiebreaks)),
+            row.best_rank,
+            row.worst_rank,
+        ]
+        for division in divisions
+        for row in division.standings.rows
+    ]
+    return _csv(f"{_stem(season)}-standings.csv", header, lines)
+
+
+def results_csv(season: Season) -> HttpResponse:
+    header = [
+        "matchday",
+        "division",
+        "fixture",
+        "game",
+        "seat",
+        "player",
+        "score",
+        "place",
+        "winner",
+        "source",
+    ]
+    lines = [
+        [
+            line.matchday,
+            line.division,
+            line.fixture,
+            line.game,
+            line.seat,
+            line.player,
+            line.score,
+            line.place,
+            "yes" if line.is_winner else "no",
+            line.source,
+        ]
+        for line in season_results(season)
+    ]
+    return _csv(f"{_stem(season)}-results.csv", header, lines)

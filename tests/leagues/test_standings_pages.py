@@ -1,0 +1,298 @@
+"""The standings read from result rows, the page and its CSV exports, and who may see them."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from accounts.models import User
+from games.models import Game, Result
+from games.services.results import SeatCorrection, supersede
+from leagues.models import Entry, Season
+from leagues.selectors.standings import compute_season, season_results, season_standings
+from tests.leagues.standings_support import SmallSeason, small_season
+
+pytestmark = pytest.mark.django_db
+
+
+def url(built: SmallSeason, name: str = "leagues:standings", number: int = 1, **more: int) -> str:
+    return reverse(name, args=[built.club.slug, "winter", number, *more.values()])
+
+
+def client_for(user: User | None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def played(built: SmallSeason) -> SmallSeason:
+    """Ann beat Bob twice, Cy and Dee split; next matchday half played."""
+    built.play(1, ["ann", "bob"], [30, -30], [12, -12])
+    built.play(1, ["cy", "dee"], [10, -10], [-4, 4])
+    built.play(2, ["ann", "cy"], [-5, 5], complete=False)
+    built.schedule(2, ["bob", "dee"])
+    return built
+
+
+def test_standings_come_from_the_current_result_rows_through_the_fixture_seats() -> None:
+    built = played(small_season())
+
+    (division,) = compute_season(built.season)
+
+    rows = [
+        (r.rank, r.name, r.points, r.games_played, r.games_won) for r in division.standings.rows
+    ]
+    assert rows == [
+        (1, "Ann", 37, 3, 2),
+        (2, "Cy", 11, 3, 2),
+        (3, "Dee", -6, 2, 1),
+        (4, "Bob", -42, 2, 0),
+    ]
+    ann = division.standings.rows[0]
+    assert (ann.fixtures_played, ann.fixtures_won) == (1, 1)
+    # Each player has a game or a fixture left: every rank is still open to them, as a
+    # game may swing by the value of every tile of the set.
+    assert all((r.best_rank, r.worst_rank) == (1, 4) for r in division.standings.rows)
+
+
+def test_a_superseded_result_counts_as_corrected() -> None:
+    built = played(small_season())
+    game = Game.objects.get(table__fixture__seats__entry=built.entries["bob"], number=1)
+
+    supersede(
+        game.pk,
+        {0: SeatCorrection(score=-50), 1: SeatCorrection(score=50, is_winner=True)},
+        Result.Source.RULING,
+        "Recount",
+        built.organiser,
+    )
+
+    rows = {r.name: r for r in compute_season(built.season)[0].standings.rows}
+    assert (rows["Ann"].points, rows["Bob"].points) == (-43, 38)
+    assert (rows["Ann"].games_won, rows["Bob"].games_won) == (1, 1)
+
+
+def test_the_standings_take_the_same_few_queries_whatever_the_seasons_size() -> None:
+    small = small_season()
+    small.play(1, ["ann", "bob"], [3, -3], [1, -1])
+    with CaptureQueriesContext(connection) as few:
+        compute_season(small.season)
+
+    names = [f"p{n}" for n in range(12)]
+    large = small_season(names, slug="big-club")
+    for day in range(1, 4):
+        for pair in range(6):
+            a, b = names[(pair + day) % 12], names[(pair + day + 6) % 12]
+            large.play(day, [a, b], [day, -day], [-pair, pair])
+    with CaptureQueriesContext(connection) as many:
+        compute_season(large.season)
+
+    assert len(few) == len(many) <= 6
+
+
+def test_a_withdrawn_player_stays_in_the_standings_marked() -> None:
+    built = played(small_season())
+    Entry.objects.filter(pk=built.entries["bob"].pk).update(status=Entry.Status.WITHDRAWN)
+
+    page = client_for(built.players["ann"]).get(url(built))
+
+    rows = {r.name: r for r in compute_season(built.season)[0].standings.rows}
+    assert rows["Bob"].withdrawn and rows["Bob"].points == -42
+    assert b'class="is-withdrawn"' in page.content and b"withdrawn</span>" in page.content
+
+
+def test_the_page_shows_each_division_the_tiebreaks_and_ranks_to_come() -> None:
+    built = played(small_season())
+
+    page = client_for(built.organiser).get(url(built))
+
+    assert page.status_code == 200
+    text = page.content.decode()
+    text = text[text.index('id="how-it-counts"') :]
+    assert 'data-explains="head_to_head"' in text and "Head-to-head: only among" in text
+    assert text.index("Ann") < text.index("Cy") < text.index("Bob")
+    assert "<td data-best>1</td><td data-worst>4</td>" in text
+    # The crosstable is only a placeholder that loads it when first opened.
+    crosstable = url(built, "leagues:crosstable", level=1)
+    assert "Who met whom" in text and f'hx-get="{crosstable}" hx-trigger="toggle once"' in text
+    assert "games together" not in text
+    assert f'ws-connect="/ws/leagues/seasons/{built.season.pk}/"' in text
+
+
+def test_an_htmx_refresh_gets_the_tables_only() -> None:
+    built = played(small_season())
+
+    page = client_for(built.players["ann"]).get(url(built), headers={"HX-Request": "true"})
+
+    text = page.content.decode()
+    assert text.lstrip().startswith('<div id="standings-tables">')
+    assert "<html" not in text and "How the standings count" not in text
+
+
+def test_past_seasons_stay_browsable_from_a_season_list() -> None:
+    built = played(small_season())
+    Season.objects.filter(pk=built.season.pk).update(status=Season.Status.FINISHED)
+    league = built.season.league
+    Season.objects.create(league=league, number=2, **league.house_rules())
+
+    page = client_for(built.players["ann"]).get(url(built, number=2))
+    old = client_for(built.players["ann"]).get(url(built, number=1))
+
+    assert page.status_code == 200 and f'href="{url(built, number=1)}"' in page.content.decode()
+    assert "Nobody plays" not in old.content.decode() and b"Ann" in old.content
+    assert b"data-best" not in old.content  # a finished season has its final ranks
+
+
+@pytest.mark.parametrize("viewer", ["organiser", "member", "outsider", "visitor"])
+def test_a_public_clubs_standings_are_for_everyone(viewer: str) -> None:
+    built = played(small_season())
+    user = {"organiser": built.organiser, "member": built.players["dee"]}.get(viewer)
+    user = built.outsider if viewer == "outsider" else user
+
+    for name in ("leagues:standings", "leagues:standings_csv", "leagues:results_csv"):
+        assert client_for(user).get(url(built, name)).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("viewer", "status"), [("organiser", 200), ("member", 200), ("outsider", 404), ("visitor", 404)]
+)
+def test_a_private_clubs_standings_are_for_its_members_only(viewer: str, status: int) -> None:
+    built = played(small_season(private=True))
+    users = {"organiser": built.organiser, "member": built.players["dee"]}
+    user = built.outsider if viewer == "outsider" else users.get(viewer)
+
+    for name in ("leagues:standings", "leagues:standings_csv", "leagues:results_csv"):
+        response = client_for(user).get(url(built, name))
+        assert response.status_code == status
+        if status == 404:
+            assert b"Ann" not in response.content
+
+
+def test_the_pages_refuse_other_methods_and_unknown_seasons() -> None:
+    built = played(small_season())
+    client = client_for(built.organiser)
+
+    for name in ("leagues:standings", "leagues:standings_csv", "leagues:results_csv"):
+        assert client.post(url(built, name)).status_code == 405
+    assert client.get(url(built, number=7)).status_code == 404
+    assert client.get(url(built, number=99999)).status_code == 404
+    assert client.get(url(built).replace("winter", "summer")).status_code == 404
+
+
+def test_a_divisions_crosstable_comes_apart_and_is_cached_until_the_season_changes(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    built = played(small_season())
+    crosstable = url(built, "leagues:crosstable", level=1)
+
+    first = client_for(built.players["ann"]).get(crosstable)
+    with CaptureQueriesContext(connection) as again:
+        second = client_for(built.organiser).get(crosstable)
+
+    assert first.status_code == 200 and first.content == second.content
+    text = first.content.decode()
+    assert text.lstrip().startswith('<table class="crosstable-table" data-division="1">')
+    assert 'title="2 games together">2\u20130<' in text
+    # Read from the cache: the season and the organiser's session only, no standings.
+    assert not any("games_result" in query["sql"] for query in again.captured_queries)
+    game = Game.objects.get(table__fixture__seats__entry=built.entries["bob"], number=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        swap = {0: SeatCorrection(score=-30), 1: SeatCorrection(score=30, is_winner=True)}
+        supersede(game.pk, swap, Result.Source.RULING, "Recount", None)
+    after = client_for(built.players["ann"]).get(crosstable).content.decode()
+    assert 'title="2 games together">1\u20131<' in after
+
+
+@pytest.mark.parametrize(
+    ("viewer", "status"), [("organiser", 200), ("member", 200), ("outsider", 404), ("visitor", 404)]
+)
+def test_a_private_clubs_crosstable_is_for_its_members_only(viewer: str, status: int) -> None:
+    built = played(small_season(private=True))
+    users = {"organiser": built.organiser, "member": built.players["dee"]}
+    user = built.outsider if viewer == "outsider" else users.get(viewer)
+
+    response = client_for(user).get(url(built, "leagues:crosstable", level=1))
+
+    assert response.status_code == status
+    assert (b"Ann" in response.content) == (status == 200)
+
+
+def test_the_crosstable_refuses_other_methods_and_unknown_divisions() -> None:
+    built = played(small_season())
+    client = client_for(built.organiser)
+
+    assert client.post(url(built, "leagues:crosstable", level=1)).status_code == 405
+    assert client.get(url(built, "leagues:crosstable", level=2)).status_code == 404
+    assert client.get(url(built, "leagues:crosstable", level=10**30)).status_code == 404
+
+
+def read_csv(response: Any) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(response.content.decode())))
+
+
+def test_the_standings_csv_has_a_line_per_player() -> None:
+    built = played(small_season())
+
+    response = client_for(built.players["ann"]).get(url(built, "leagues:standings_csv"))
+
+    assert response["Content-Type"].startswith("text/csv")
+    assert "tile-club-winter-season-1-standings.csv" in response["Content-Disposition"]
+    lines = read_csv(response)
+    assert [(line["rank"], line["player"], line["points"]) for line in lines] == [
+        ("1", "Ann", "37"),
+        ("2", "Cy", "11"),
+        ("3", "Dee", "-6"),
+        ("4", "Bob", "-42"),
+    ]
+    assert list(lines[0])[-5:] == [
+        "tiebreak_games_won",
+        "tiebreak_head_to_head",
+        "tiebreak_total_score",
+        "best_rank",
+        "worst_rank",
+    ]
+
+
+def test_the_results_csv_has_every_seat_of_every_finished_game() -> None:
+    built = played(small_season())
+    built.players["dee"].display_name = "=cmd()"
+    built.players["dee"].save()
+
+    lines = read_csv(client_for(built.organiser).get(url(built, "leagues:results_csv")))
+
+    assert len(lines) == len(season_results(built.season)) == 10
+    first = lines[0]
+    assert (first["matchday"], first["game"], first["player"], first["score"]) == (
+        "1",
+        "1",
+        "Ann",
+        "30",
+    )
+    assert first["winner"] == "yes" and first["source"] == "played"
+    assert {line["player"] for line in lines} == {"Ann", "Bob", "Cy", "'=cmd()"}
+
+
+def test_cached_standings_are_forgotten_when_a_result_is_superseded(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    built = played(small_season())
+    points = lambda: {r.name: r.points for r in season_standings(built.season)[0].standings.rows}  # noqa: E731
+    assert points()["Dee"] == -6
+    game = Game.objects.get(
+        table__fixture__seats__entry=built.entries["cy"],
+        table__fixture__matchday__number=1,
+        number=1,
+    )
+
+    with django_capture_on_commit_callbacks(execute=True):
+        supersede(game.pk, {1: SeatCorrection(score=90)}, Result.Source.RULING, "Typo", None)
+
+    assert points()["Dee"] == 94
