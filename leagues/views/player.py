@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from accounts.models import User
 from games.views.common import AuthenticatedRequest
-from leagues.models import Entry, Membership, Role
+from leagues.models import Entry
 from leagues.selectors.calendar import feed_token, member_calendar, member_of_token
 from leagues.selectors.player import player_seasons
 from leagues.services.calendar import renew_calendar_token
@@ -99,28 +99,15 @@ def _withdraw_page(
     return render(request, "leagues/player_withdraw.html", context, status=status)
 
 
-ORGANISING = (Role.OWNER, Role.ORGANISER)
-
-
 def _get_entry_to_withdraw(user: User, pk: int) -> Entry:
     """The entry, if ``user`` may withdraw it: its player, or an organiser of its club.
-    Other members of the club are refused (403); anyone else is told it does not exist.
-
-    A local check on the membership rows: to be replaced by the ``rules`` predicates of
-    :mod:`leagues.rules` when they land.
-    """
+    Others who may see the club are refused (403); anyone else is told it does not exist
+    (a private club's seasons are never revealed)."""
     entry = get_object_or_404(
         Entry.objects.select_related("season__league__club", "user", "substitute"), pk=pk
     )
-    if entry.user_id == user.pk:
+    if entry.user_id == user.pk or user.has_perm("leagues.manage_club", entry):
         return entry
-    role = (
-        Membership.objects.filter(club=entry.season.league.club, user=user)
-        .values_list("role", flat=True)
-        .first()
-    )
-    if role is None:
-        raise Http404("There is no such entry.")
-    if role not in ORGANISING:
+    if user.has_perm("leagues.view_club", entry):
         raise PermissionDenied("Only the player or an organiser of the club may withdraw them.")
-    return entry
+    raise Http404("There is no such entry.")

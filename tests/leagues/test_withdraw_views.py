@@ -96,13 +96,19 @@ def test_another_member_may_not(client: Client, carol: User, entry: Entry) -> No
     assert entry.status == Entry.Status.REGISTERED
 
 
-def test_a_member_of_another_club_is_told_nothing(client: Client, entry: Entry) -> None:
+def test_a_member_of_another_club_may_not(client: Client, entry: Entry) -> None:
     rival = UserFactory(username="rita")
     other = Club.objects.create(name="Other", slug="other")
     Membership.objects.create(club=other, user=rival, role=Role.OWNER)
     logged_in(client, rival)
+    assert client.get(url(entry)).status_code == 403
+    assert client.post(url(entry), {"reason": "no"}).status_code == 403
+    # Of a private club they are told nothing at all.
+    Club.objects.filter(pk=entry.season.league.club_id).update(is_private=True)
     assert client.get(url(entry)).status_code == 404
     assert client.post(url(entry), {"reason": "no"}).status_code == 404
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.REGISTERED
 
 
 def test_a_visitor_is_sent_to_log_in(client: Client, entry: Entry) -> None:
