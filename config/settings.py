@@ -254,6 +254,9 @@ CELERY_WORKER_CONSUMER = "config.celery_app:Consumer"
 GAMES_SWEEP_SECONDS = env.float("GAMES_SWEEP_SECONDS", default=5.0)
 # How long before a matchday's deadline its players with unfinished fixtures are reminded.
 LEAGUES_REMINDER_HOURS = env.int("LEAGUES_REMINDER_HOURS", default=24)
+# A vacation also counts against the allowance of each league season the member plays
+# (games calls it by name: games never imports leagues).
+GAMES_VACATION_POLICY = "leagues.services.vacations.check_allowance"
 # Periodic jobs (deadline sweeps) are registered here by the apps that own them.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "games-sweep-expired-turns": {

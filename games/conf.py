@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Callable
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from django.conf import settings
+from django.utils.module_loading import import_string
 
 if TYPE_CHECKING:
+    from accounts.models import User
     from games.models import Table
+
+VacationPolicy = Callable[["User", datetime, datetime], "str | None"]
 
 DEFAULT_BOT_DELAY_SECONDS = (1.0, 2.5)
 
@@ -26,6 +32,17 @@ def bot_delay() -> float:
 def vacation_days_per_year() -> int:
     """``GAMES_VACATION_DAYS_PER_YEAR``: vacation days each member has a year (14)."""
     return int(getattr(settings, "GAMES_VACATION_DAYS_PER_YEAR", 14))
+
+
+def vacation_policy() -> VacationPolicy | None:
+    """``GAMES_VACATION_POLICY``: the dotted path of a further check of a vacation a
+    member plans (unset: none), called as ``policy(user, starts_at, ends_at)`` under the
+    member's lock; it returns ``None`` to allow it, or the sentence that refuses it. The
+    leagues set it to count vacations against their seasons' allowances without games
+    knowing leagues."""
+    path = getattr(settings, "GAMES_VACATION_POLICY", "")
+    policy: VacationPolicy | None = import_string(path) if path else None
+    return policy
 
 
 def eta_horizon_seconds() -> float:

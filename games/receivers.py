@@ -71,6 +71,20 @@ def push_seat_handed_to_bot(sender: type, game_id: int, user_id: int, **kwargs: 
     live.publish_user(user_id)
 
 
+def play_for_new_bot(sender: type, table_id: int, seat: int, **kwargs: Any) -> None:
+    """A bot took a seat whose turn it is now (the seat was handed over mid-turn, not
+    at a timeout): no turn starts for it, so its move is queued here. The task checks
+    the turn number, so a second one for the same turn does nothing."""
+    game = Game.objects.filter(
+        table_id=table_id, status=Game.Status.PLAYING, current_seat=seat
+    ).first()
+    if (
+        game is not None
+        and Seat.objects.filter(table_id=table_id, number=seat, kind=Seat.Kind.BOT).exists()
+    ):
+        tasks.play_bot_turn.apply_async((game.pk, game.turn_number), countdown=bot_delay())
+
+
 def push_results(sender: type, table_id: int, **kwargs: Any) -> None:
     """A ruling changed a game's result: the pages of the table's games show the round's
     totals (and the game its result) again. No game moved, so no version changed."""
@@ -197,6 +211,7 @@ RECEIVERS: list[tuple[Signal, Callable[..., None]]] = [
     (signals.turn_reclocked, queue_clock_tasks),
     (signals.turn_reclocked, push_clock),
     (signals.seat_handed_to_bot, push_seat_handed_to_bot),
+    (signals.seat_handed_to_bot, play_for_new_bot),
     (signals.vacation_changed, reclock_member),
     (signals.vacation_changed, push_user),
     (signals.notification_created, push_user),

@@ -86,11 +86,12 @@ current rows, follow from it. The game's moves and state are unchanged.
 the new rows' source (a :class:`~games.models.Result.Source` value)."""
 
 seat_handed_to_bot = Signal()
-"""A player forfeited by running out of time too often and a bot took their seat for
-the rest of the round (sender: ``Seat``).
+"""A bot took a member's seat for the rest of the round (sender: ``Seat``): the player
+forfeited by running out of time too often, or an authority above the table (a league
+whose player withdrew) handed the seat over.
 
-``game_id``: the game they forfeited, ``table_id``, ``seat``; ``user_id``: the member
-who left the seat."""
+``game_id``: the game in play when it happened, ``table_id``, ``seat``; ``user_id``: the
+member who left the seat."""
 
 vacation_changed = Signal()
 """A member's vacations changed: one was planned, ended early or called off

@@ -16,3 +16,7 @@ class LeaguesConfig(AppConfig):
         signals.results_superseded.connect(
             receivers.standings_changed, dispatch_uid="leagues-ruling"
         )
+        # A player who withdrew under the forfeit rule forfeits each fixture game at its start.
+        signals.game_started.connect(
+            receivers.forfeit_for_withdrawn_players, dispatch_uid="leagues-withdrawn"
+        )

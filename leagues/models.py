@@ -507,3 +507,23 @@ class FixtureSeat(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.number} of fixture {self.fixture_id}: {self.entry.user}"
+
+
+def new_calendar_token() -> str:
+    """A calendar feed address's secret part."""
+    return secrets.token_urlsafe(24)
+
+
+class CalendarToken(models.Model):
+    """The secret in a member's calendar feed address (``/clubs/calendar/<token>.ics``):
+    whoever has the address reads the member's fixtures and deadlines, so a new token
+    voids the old address."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_calendar"
+    )
+    token = models.CharField(max_length=64, unique=True, default=new_calendar_token)
+    created_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"calendar feed of {self.user}"

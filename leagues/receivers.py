@@ -11,6 +11,7 @@ from typing import Any
 from leagues.consumers import publish_season_changed
 from leagues.models import Fixture
 from leagues.selectors.standings import forget_season
+from leagues.services.withdrawals import forfeit_withdrawn_seats
 
 
 def _season_of_table(table_id: int) -> int | None:
@@ -29,3 +30,9 @@ def standings_changed(sender: type, table_id: int, **kwargs: Any) -> None:
     if season_id is not None:
         forget_season(season_id)
         publish_season_changed(season_id)
+
+
+def forfeit_for_withdrawn_players(sender: type, game_id: int, table_id: int, **kwargs: Any) -> None:
+    """A game of a fixture table was dealt: players who withdrew under the ``FORFEIT``
+    rule forfeit it at once (any other table: nothing)."""
+    forfeit_withdrawn_seats(game_id, table_id)

@@ -40,7 +40,7 @@ def slug_for(
     raise ValueError(f"no free slug for {name!r}")
 
 
-CLUB_SLUGS_RESERVED = frozenset({"new"})
+CLUB_SLUGS_RESERVED = frozenset({"new", "me", "entries", "calendar"})
 """Words of /clubs/<word>/ addresses that are pages, not clubs."""
 
 CLUB_PAGE_WORDS = frozenset(

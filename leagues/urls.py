@@ -3,7 +3,7 @@
 from django.urls import path
 
 import games.urls  # noqa: F401  (registers the "id" converter: digits within a bigint)
-from leagues.views import clubs, organiser, standings
+from leagues.views import clubs, organiser, player, standings
 
 app_name = "leagues"
 
@@ -11,6 +11,11 @@ SEASON = "<slug:slug>/<slug:league_slug>/<int:number>/"
 
 # A club's own pages take the words of leagues.slugs.CLUB_PAGE_WORDS: no league slug may.
 urlpatterns = [
+    # The member's own pages: "me", "entries" and "calendar" are no club's address.
+    path("me/leagues/", player.my_leagues, name="player"),
+    path("me/leagues/calendar/", player.renew_calendar, name="renew_calendar"),
+    path("entries/<id:pk>/withdraw/", player.withdraw_entry, name="withdraw"),
+    path("calendar/<str:token>.ics", player.calendar_feed, name="calendar_feed"),
     path("", clubs.club_list, name="clubs"),
     path("new/", clubs.new_club, name="new_club"),
     path("<slug:slug>/", clubs.club, name="club"),

@@ -24,7 +24,7 @@ Only writes live here: what pages read (lists, "your move", the scoreboard, the 
 the clock and the header) is in :mod:`games.selectors`, which never imports a service.
 """
 
-from games.services.abandonment import resign
+from games.services.abandonment import forfeit_seat, hand_seat_to_bot, resign
 from games.services.drafts import (
     NEW_SET,
     RACK,
@@ -55,6 +55,8 @@ __all__ = [
     "create_table",
     "discard",
     "draw",
+    "forfeit_seat",
+    "hand_seat_to_bot",
     "join_table",
     "move_tile",
     "pass_turn",

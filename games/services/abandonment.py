@@ -8,6 +8,10 @@ the game, in the table's chosen way: they drop out (engine :class:`~engine.actio
 scored as a loser, play goes on without them and the last seat in play wins) or a bot
 of level ``normal`` takes the seat for the rest of the round. A player may also resign
 a game at any moment (engine :class:`~engine.actions.Resign`).
+
+An authority above the table (a league whose player withdrew) may do either to a seat
+at any moment: :func:`hand_seat_to_bot` and :func:`forfeit_seat`. Games knows nothing of
+why; the caller says which seat.
 """
 
 from __future__ import annotations
@@ -17,10 +21,10 @@ from django.db import transaction
 from accounts.models import User
 from engine import game as engine
 from games import signals
-from games.errors import GameFinished, InvalidMove
+from games.errors import GameFinished, InvalidMove, TableError
 from games.models import BotLevel, Game, Move, Seat, Table
 from games.services.core import commit_action
-from games.services.locking import LockedTurn, lock_game, lock_seat, seat_of
+from games.services.locking import LockedTurn, lock_game, lock_seat, lock_seat_of_table, seat_of
 
 TAKEOVER_BOT_LEVEL = BotLevel.NORMAL
 
@@ -61,14 +65,7 @@ def count_timeout(game: Game, seat_number: int) -> Game:
         return game
     seat.timeouts_in_a_row = 0
     if table.on_forfeit == Table.OnForfeit.BOT:
-        _hand_to_bot(seat)
-        signals.send_about_game(
-            signals.seat_handed_to_bot,
-            game,
-            sender=Seat,
-            seat=seat_number,
-            user_id=seat.replaced_user_id,
-        )
+        _hand_to_bot(seat, game)
         return game
     seat.save(update_fields=["timeouts_in_a_row"])
     state = game.engine_state()
@@ -77,10 +74,57 @@ def count_timeout(game: Game, seat_number: int) -> Game:
     return commit_action(LockedTurn(game, state, seat_number), engine.Forfeit(), Move.By.TIMEOUT)
 
 
-def _hand_to_bot(seat: Seat) -> None:
-    """The seat goes to a bot for the rest of the round; the member is remembered."""
+def hand_seat_to_bot(table_id: int, seat_number: int) -> bool:
+    """A bot of level ``normal`` takes seat ``seat_number`` of ``table_id`` for the rest
+    of the round, at once (in the game in play too, on its turn or anyone's).
+
+    Returns ``False`` when there is nothing to hand over: the seat is no member's (a bot
+    sits there already) or the round is over. Raises :class:`~games.errors.TableError`
+    for a seat the table does not have.
+    """
+    with transaction.atomic():
+        game, table, seat = lock_seat_of_table(table_id, seat_number)
+        if table.status == Table.Status.FINISHED:
+            return False
+        if seat is None:
+            raise TableError(f"There is no seat {seat_number} at this table.")
+        if seat.kind != Seat.Kind.PLAYER:
+            return False
+        seat.timeouts_in_a_row = 0
+        _hand_to_bot(seat, game)
+    return True
+
+
+def forfeit_seat(game_id: int, seat_number: int) -> Game:
+    """Seat ``seat_number`` forfeits ``game_id`` by a ruling, on its turn or anyone's: it
+    drops out and play goes on without it (the last seat in play wins).
+
+    Raises :class:`~games.errors.GameFinished`, or :class:`~games.errors.InvalidMove`
+    when the seat has left the game already (or the table has no such seat).
+    """
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.is_over:
+            raise GameFinished("This game is over.")
+        state = game.engine_state()
+        if seat_number in state.dropped:
+            raise InvalidMove("That seat has already left this game.")
+        return commit_action(LockedTurn(game, state, seat_number), engine.Forfeit(), Move.By.RULING)
+
+
+def _hand_to_bot(seat: Seat, game: Game | None) -> None:
+    """The seat goes to a bot for the rest of the round; the member is remembered. The
+    watchers of ``game``, the one in play, hear of it (no game: nobody watches yet)."""
     seat.replaced_user_id = seat.user_id
     seat.user = None
     seat.kind = Seat.Kind.BOT
     seat.bot_level = TAKEOVER_BOT_LEVEL
     seat.save(update_fields=["replaced_user", "user", "kind", "bot_level", "timeouts_in_a_row"])
+    if game is not None:
+        signals.send_about_game(
+            signals.seat_handed_to_bot,
+            game,
+            sender=Seat,
+            seat=seat.number,
+            user_id=seat.replaced_user_id,
+        )

@@ -15,7 +15,7 @@ from games import live
 from games.errors import TableError
 from games.models import BotLevel, Game, Notification, Seat, Table
 from games.services import notifications
-from games.services.locking import lock_game, lock_table
+from games.services.locking import lock_seat_of_table, lock_table
 from games.services.rounds import start_round
 from games.table_settings import TableSettings
 
@@ -116,19 +116,11 @@ def replace_seat_player(table_id: int, seat_number: int, user: User) -> Seat:
     bot's or open seat, or a member who has another seat at the table.
     """
     with transaction.atomic():
-        # Game, then table, then seat: the lock order of every writer. Holding the game
-        # in play makes the hand-over wait for a move under way, so a move is made
-        # either wholly by the old player or not at all.
-        in_play = (
-            Game.objects.filter(table_id=table_id, status=Game.Status.PLAYING)
-            .values_list("pk", flat=True)
-            .first()
-        )
-        game = None if in_play is None else lock_game(in_play)
-        table = lock_table(table_id)
+        # The game in play is held too: a move under way is made wholly by the old
+        # player, or the new one makes it.
+        game, table, seat = lock_seat_of_table(table_id, seat_number)
         if table.status == Table.Status.FINISHED:
             raise TableError("This table's round is over.")
-        seat = Seat.objects.select_for_update().filter(table=table, number=seat_number).first()
         if seat is None:
             raise TableError(f"There is no seat {seat_number} at this table.")
         if seat.kind not in (Seat.Kind.PLAYER, Seat.Kind.RESERVED):

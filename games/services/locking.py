@@ -79,6 +79,26 @@ def lock_seat(game: Game, number: int) -> Seat | None:
     return Seat.objects.select_for_update().filter(table_id=game.table_id, number=number).first()
 
 
+def lock_seat_of_table(table_id: int, number: int) -> tuple[Game | None, Table, Seat | None]:
+    """For a write to one seat of a table at any moment: the game in play (``None``
+    between rounds), the table and seat ``number`` (``None``: no such seat), locked in
+    the order every writer follows. Holding the game in play makes the write wait for a
+    move under way, so a move is made wholly before it or after it.
+
+    A game that ends between finding it and locking it leaves the round's next one in
+    play; the seat rows are the same for both, so the write stands either way.
+    """
+    in_play = (
+        Game.objects.filter(table_id=table_id, status=Game.Status.PLAYING)
+        .values_list("pk", flat=True)
+        .first()
+    )
+    game = None if in_play is None else lock_game(in_play)
+    table = lock_table_of(game) if game is not None else lock_table(table_id)
+    seat = Seat.objects.select_for_update().filter(table=table, number=number).first()
+    return game, table, seat
+
+
 def lock_member(user_id: int) -> None:
     """A member's row, locked: one member's vacation requests are served one at a time,
     so two of them cannot both fit in what is left of the allowance."""

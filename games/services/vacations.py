@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import signals
-from games.conf import vacation_days_per_year
+from games.conf import vacation_days_per_year, vacation_policy
 from games.errors import GameActionError
 from games.models import Game, Seat, Table, Vacation
 from games.selectors.vacations import DAY, days_used
@@ -41,7 +41,8 @@ def plan_vacation(user: User, days: int, starts_on: date | None = None) -> Vacat
     """A vacation of ``days`` days from now, or from midnight of ``starts_on``.
 
     Raises :class:`VacationError` for a date in the past, a vacation that overlaps
-    another, or more days than are left in that year's allowance.
+    another, more days than are left in that year's allowance, or one the site's
+    ``GAMES_VACATION_POLICY`` refuses (:func:`games.conf.vacation_policy`).
     """
     if isinstance(days, bool) or not isinstance(days, int) or days < 1:
         raise VacationError("A vacation lasts at least one whole day.")
@@ -64,6 +65,12 @@ def plan_vacation(user: User, days: int, starts_on: date | None = None) -> Vacat
         left = vacation_days_per_year() - days_used(user, year)
         if days > left:
             raise VacationError(f"You have {max(left, 0)} vacation days left in {year}.")
+        # Under the member's lock, like the yearly allowance: two requests at once cannot
+        # both pass a policy's count of the days taken.
+        policy = vacation_policy()
+        refusal = policy(user, starts_at, ends_at) if policy is not None else None
+        if refusal:
+            raise VacationError(refusal)
         vacation = Vacation.objects.create(user=user, starts_at=starts_at, ends_at=ends_at)
         _reclock_after_commit(user.pk)
     return vacation

@@ -4,19 +4,26 @@ whose fixtures' tables have started), and clubs with a member of each role:
 
 ``club`` is alice's public club: olga organises it, mo moderates it, mia is a member.
 ``stranger`` is in no club; ``rival`` is a member (the owner) of another club.
+
+For withdrawals, vacations and the calendar: ``league_club`` is a club that alice owns,
+with bob, carol and dave as members; a ``make_season`` of it is under way with its one
+division, and ``open_fixture`` / ``scheduled_fixture`` give a matchday's fixture with a
+table playing (created the way opening a matchday creates it) or one still to open.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 import pytest
 from django.utils import timezone
 
 from accounts.models import User
 from games.models import Table
+from games.services import SeatPlan, create_table
 from games.table_settings import TableSettings
 from leagues.models import (
     Club,
@@ -28,6 +35,7 @@ from leagues.models import (
     Matchday,
     Membership,
     OnDeadline,
+    OnWithdrawal,
     Role,
     Season,
 )
@@ -35,7 +43,9 @@ from leagues.services import clubs
 from tests.factories import UserFactory
 
 # Celery tasks run in the test's process at once, as in the games tests (autouse).
-from tests.games.conftest import _eager_celery, start_table  # noqa: F401
+from tests.games.conftest import _eager_celery, carol, start_table
+
+__all__ = ["_eager_celery", "carol"]  # fixtures of this folder too
 
 
 @dataclass
@@ -187,3 +197,92 @@ def rival(db: None) -> User:
     user = UserFactory(username="rita", display_name="Rita")
     clubs.create_club(user, "Other Club")
     return user
+
+
+# --- seasons for withdrawals, vacations and the calendar -----------------------------
+
+
+@pytest.fixture
+def announced(django_capture_on_commit_callbacks: Any) -> Callable[[], Any]:
+    """``with announced(): ...`` sends what the writes in the block announce after
+    commit (games.signals), as the block ends - in a test's transaction nothing
+    commits - so receivers and bots run as they would after a request."""
+    return lambda: django_capture_on_commit_callbacks(execute=True)
+
+
+@pytest.fixture
+def league_club(alice: User, bob: User, carol: User, dave: User) -> Club:
+    """A club alice owns; bob, carol and dave are members."""
+    club = Club.objects.create(name="Tile Club", slug="tile-club")
+    Membership.objects.create(club=club, user=alice, role=Role.OWNER)
+    for member in (bob, carol, dave):
+        Membership.objects.create(club=club, user=member)
+    return club
+
+
+def make_season(
+    club: Club,
+    players: Sequence[User],
+    *,
+    seats: int = 2,
+    on_withdrawal: str = OnWithdrawal.BOT,
+    vacation_days: int = 7,
+    settings: TableSettings | None = None,
+) -> Season:
+    """A season of a new league of ``club`` under way since yesterday, with ``players``
+    registered in its one division, in that order of seeding."""
+    table_settings = (settings or TableSettings(clock="correspondence")).to_dict()
+    league = League.objects.create(
+        club=club,
+        name=f"League {League.objects.count() + 1}",
+        slug=f"league-{League.objects.count() + 1}",
+        seats=seats,
+        table_settings=table_settings,
+        on_withdrawal=on_withdrawal,
+        vacation_days=vacation_days,
+    )
+    season = Season.objects.create(
+        league=league,
+        number=1,
+        status=Season.Status.RUNNING,
+        started_at=timezone.now() - timedelta(days=1),
+        **league.house_rules(),
+    )
+    division = Division.objects.create(season=season, level=1, name="Division 1")
+    for seed, player in enumerate(players, start=1):
+        Entry.objects.create(season=season, user=player, division=division, seed=seed)
+    return season
+
+
+def _fixture_of(season: Season, number: int, players: Sequence[User], status: str) -> Fixture:
+    opens_at = season.started_at + timedelta(days=7 * (number - 1))  # type: ignore[operator]
+    matchday, _ = Matchday.objects.get_or_create(
+        season=season,
+        number=number,
+        defaults={"opens_at": opens_at, "deadline": opens_at + timedelta(days=7), "status": status},
+    )
+    division = season.divisions.get()
+    fixture = Fixture.objects.create(matchday=matchday, division=division)
+    for seat, player in enumerate(players):
+        FixtureSeat.objects.create(
+            fixture=fixture, number=seat, entry=season.entries.get(user=player)
+        )
+    return fixture
+
+
+def open_fixture(season: Season, number: int, players: Sequence[User]) -> Fixture:
+    """A fixture of matchday ``number`` (open), its table created with ``players`` in
+    seat order and its round under way."""
+    fixture = _fixture_of(season, number, players, Matchday.Status.OPEN)
+    settings = TableSettings.from_dict(season.table_settings)
+    fixture.table = create_table(
+        players[0], settings, [SeatPlan.taken_by(player) for player in players]
+    )
+    fixture.status = Fixture.Status.PLAYING
+    fixture.save(update_fields=["table", "status"])
+    return fixture
+
+
+def scheduled_fixture(season: Season, number: int, players: Sequence[User]) -> Fixture:
+    """A fixture of matchday ``number``, still to open (no table yet)."""
+    return _fixture_of(season, number, players, Matchday.Status.SCHEDULED)

@@ -81,6 +81,7 @@ OWN_PAGES = {
     "games:end_vacation",
     "games:cancel_vacation",
     "leagues:new_club",
+    "leagues:renew_calendar",
     "profile",
     "password_change",
     "logout",
@@ -149,7 +150,7 @@ class Scene:
                 kwargs[param] = self._id_for(endpoint)
             elif param in ("slug", "club"):
                 kwargs[param] = self.club_slug
-            elif param in ("number", "matchday", "fixture", "entry"):  # a season's rows
+            elif param in ("number", "matchday", "fixture", "entry", "level"):  # a season's rows
                 kwargs[param] = self._id_for(endpoint)
             else:  # uidb64, token of a reset link
                 kwargs[param] = "MQ" if param == "uidb64" else "set-password"

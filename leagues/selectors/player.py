@@ -1,0 +1,121 @@
+"""A member's league life as their own page reads it: the seasons they play (or played),
+each with its fixtures, deadlines and vacation days used."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Q, QuerySet
+
+from accounts.models import User
+from leagues.models import Entry, Fixture, FixtureSeat, Season
+from leagues.selectors.vacations import SeasonVacation, season_vacations
+
+SEASONS_SHOWN = 50
+"""The member's most recent seasons the page lists (their page stays small)."""
+
+
+@dataclass(frozen=True)
+class PlayerFixture:
+    """One fixture of the member: when, against whom, where it is played."""
+
+    fixture: Fixture
+    matchday: int
+    opens_at: datetime
+    deadline: datetime
+    opponents: tuple[str, ...]
+    table_id: int | None
+
+    @property
+    def is_finished(self) -> bool:
+        return self.fixture.status in (Fixture.Status.FINISHED, Fixture.Status.SETTLED)
+
+
+@dataclass(frozen=True)
+class PlayerSeason:
+    """A season the member entered, with their fixtures and vacation days there."""
+
+    entry: Entry
+    fixtures: tuple[PlayerFixture, ...]
+    vacation: SeasonVacation
+
+    @property
+    def season(self) -> Season:
+        return self.entry.season
+
+    @property
+    def is_playing(self) -> bool:
+        """Under way, and the member still plays it."""
+        running = self.season.status == Season.Status.RUNNING
+        return running and self.entry.status == Entry.Status.REGISTERED
+
+    @property
+    def may_withdraw(self) -> bool:
+        return (
+            self.entry.status
+            in (
+                Entry.Status.PENDING,
+                Entry.Status.REGISTERED,
+            )
+            and self.season.status != Season.Status.FINISHED
+        )
+
+
+def entries_played_by(user: User) -> QuerySet[Entry]:
+    """The entries whose fixtures ``user`` sits at: their own, unless a substitute
+    took over, and those they substitute in."""
+    return Entry.objects.filter(Q(user=user, substitute__isnull=True) | Q(substitute=user))
+
+
+def player_seasons(user: User) -> list[PlayerSeason]:
+    """The member's seasons: those they are playing first, then the newest."""
+    entries = list(
+        Entry.objects.filter(Q(user=user) | Q(substitute=user))
+        .exclude(status=Entry.Status.DECLINED)
+        .select_related("season__league__club", "division", "user", "substitute")
+        .order_by("season__finished_at", "-season__created_at")[:SEASONS_SHOWN]
+    )
+    fixtures = fixtures_of(entries)
+    seasons = [
+        PlayerSeason(
+            entry=entry,
+            fixtures=tuple(fixtures.get(entry.pk, ())),
+            vacation=season_vacations(entry.season, [entry.player.pk])[entry.player.pk],
+        )
+        for entry in entries
+    ]
+    # Stable: within each group the newest first, as read.
+    seasons.sort(key=lambda item: not item.is_playing)
+    return seasons
+
+
+def fixtures_of(entries: list[Entry]) -> dict[int, list[PlayerFixture]]:
+    """Each entry's fixtures in matchday order, with the names of who it meets."""
+    seats = list(
+        FixtureSeat.objects.filter(entry__in=entries)
+        .select_related("fixture__matchday", "fixture__table")
+        .order_by("fixture__matchday__number", "fixture__pk")
+    )
+    sitting: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for seat in FixtureSeat.objects.filter(
+        fixture__in=[s.fixture_id for s in seats]
+    ).select_related("entry__user", "entry__substitute"):
+        sitting[seat.fixture_id].append((seat.entry_id, str(seat.entry.player)))
+    result: dict[int, list[PlayerFixture]] = defaultdict(list)
+    for seat in seats:
+        fixture = seat.fixture
+        result[seat.entry_id].append(
+            PlayerFixture(
+                fixture=fixture,
+                matchday=fixture.matchday.number,
+                opens_at=fixture.matchday.opens_at,
+                deadline=fixture.deadline or fixture.matchday.deadline,
+                opponents=tuple(
+                    name for entry_id, name in sitting[fixture.pk] if entry_id != seat.entry_id
+                ),
+                table_id=fixture.table_id,
+            )
+        )
+    return result

@@ -1,0 +1,163 @@
+"""A player who leaves a season: their entry is withdrawn, their fixtures go on.
+
+The games they finished stay as played. What becomes of the rest is the season's rule
+(``Season.on_withdrawal``):
+
+* ``BOT``: a bot takes their seat at every fixture table that is open, at once and for
+  the rest of its round (:func:`games.services.hand_seat_to_bot`), and the tables of
+  matchdays still to open seat a bot in their place (:func:`seat_plan_for`, which
+  opening a matchday asks for each seat).
+* ``FORFEIT``: they forfeit the game in play at each open fixture table
+  (:func:`games.services.forfeit_seat`, a ruling), and every later game of those
+  rounds - and of the fixtures still to open - starts with them forfeiting
+  (:func:`forfeit_withdrawn_seats`, run when a game starts).
+
+Either way the seat's results count for the entry, as any result of the fixture's seat
+does; the standings read them.
+"""
+
+from __future__ import annotations
+
+import pghistory
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import User
+from games.errors import GameFinished, InvalidMove
+from games.models import BotLevel, Game, NotificationKind
+from games.services import SeatPlan, forfeit_seat, hand_seat_to_bot, notifications
+from leagues.models import Entry, FixtureSeat, OnWithdrawal, Season
+from leagues.services.deadlines import UNFINISHED, Refused
+
+WITHDRAWN_SEAT_BOT_LEVEL = BotLevel.NORMAL
+
+# A game can end between finding it and locking it (its last move races the forfeit);
+# the round's next game is then the one in play. Three tries is plenty in practice.
+_ATTEMPTS = 3
+
+
+def withdraw(entry: Entry, by: User, reason: str = "") -> Entry:
+    """Withdraw ``entry`` from its season, by its player or (with a ``reason``) by an
+    organiser; returns the entry, withdrawn. The caller has checked that ``by`` may.
+
+    Raises :class:`Refused` for an entry withdrawn already or declined, a
+    season that is over, or an organiser who gives no reason.
+    """
+    reason = reason.strip()
+    if by.pk != entry.user_id and not reason:
+        raise Refused("Say why you withdraw this player.", status=400)
+    context = pghistory.context(user=by.pk, reason=reason or "The player withdrew.")
+    with context, transaction.atomic():
+        # The entry is locked first: a second withdrawal waits here and is then told
+        # it is too late, and a matchday opening meanwhile reads the final status.
+        entry = (
+            Entry.objects.select_for_update(of=("self",))
+            .select_related("season__league", "user", "substitute")
+            .get(pk=entry.pk)
+        )
+        _check_may_withdraw(entry)
+        entry.status, entry.withdrawn_at = Entry.Status.WITHDRAWN, timezone.now()
+        entry.save(update_fields=["status", "withdrawn_at"])
+        for seat in _open_seats(entry):
+            _apply_rule(entry.season, seat)
+        _tell_the_others(entry)
+    return entry
+
+
+def seat_plan_for(entry: Entry) -> SeatPlan:
+    """How the entry's seat starts out at a fixture table being created: a bot for a
+    player who withdrew under the ``BOT`` rule, else their player (under ``FORFEIT`` a
+    withdrawn player keeps the seat and forfeits each game as it starts)."""
+    if entry.status == Entry.Status.WITHDRAWN and entry.season.on_withdrawal == OnWithdrawal.BOT:
+        return SeatPlan.bot(WITHDRAWN_SEAT_BOT_LEVEL)
+    return SeatPlan.taken_by(entry.player)
+
+
+def forfeit_withdrawn_seats(game_id: int, table_id: int) -> list[int]:
+    """A game of a fixture table started: the seats of players who withdrew under the
+    ``FORFEIT`` rule forfeit it at once. Returns the seats that forfeited."""
+    seats = FixtureSeat.objects.filter(
+        fixture__table_id=table_id,
+        fixture__matchday__season__on_withdrawal=OnWithdrawal.FORFEIT,
+        entry__status=Entry.Status.WITHDRAWN,
+    ).values_list("number", flat=True)
+    forfeited = []
+    for number in seats:
+        try:
+            forfeit_seat(game_id, number)
+        except (GameFinished, InvalidMove):
+            # Over already (the others left too), or forfeited by the withdrawal itself.
+            continue
+        forfeited.append(number)
+    return forfeited
+
+
+def _check_may_withdraw(entry: Entry) -> None:
+    if entry.season.status == Season.Status.FINISHED:
+        raise Refused("This season is over: nobody can withdraw from it.")
+    if entry.status == Entry.Status.WITHDRAWN:
+        raise Refused("This player has withdrawn from the season already.")
+    if entry.status == Entry.Status.DECLINED:
+        raise Refused("This registration was declined: there is nothing to leave.")
+
+
+def _open_seats(entry: Entry) -> list[FixtureSeat]:
+    """The entry's seats at fixture tables whose round may still be in play."""
+    return list(
+        FixtureSeat.objects.filter(
+            entry=entry, fixture__status__in=UNFINISHED, fixture__table__isnull=False
+        ).select_related("fixture")
+    )
+
+
+def _apply_rule(season: Season, seat: FixtureSeat) -> None:
+    table_id = seat.fixture.table_id
+    assert table_id is not None  # _open_seats keeps fixtures with a table
+    if season.on_withdrawal == OnWithdrawal.BOT:
+        hand_seat_to_bot(table_id, seat.number)
+    else:
+        _forfeit_game_in_play(table_id, seat.number)
+
+
+def _forfeit_game_in_play(table_id: int, seat_number: int) -> None:
+    for _ in range(_ATTEMPTS):
+        game_id = (
+            Game.objects.filter(table_id=table_id, status=Game.Status.PLAYING)
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if game_id is None:
+            return
+        try:
+            forfeit_seat(game_id, seat_number)
+        except GameFinished:
+            continue
+        except InvalidMove:
+            return  # forfeited already (a game that started meanwhile did it)
+        return
+
+
+def _tell_the_others(entry: Entry) -> None:
+    """Every player who shares an unfinished fixture with the entry hears of it once."""
+    season = entry.season
+    others = (
+        FixtureSeat.objects.filter(fixture__seats__entry=entry, fixture__status__in=UNFINISHED)
+        .exclude(entry=entry)
+        .exclude(entry__status=Entry.Status.WITHDRAWN)
+        .select_related("entry__user", "entry__substitute")
+    )
+    players = {seat.entry.player.pk for seat in others}
+    if season.on_withdrawal == OnWithdrawal.BOT:
+        what = "a bot plays their seat at your fixtures"
+    else:
+        what = "your fixtures go on without them (they forfeit their games)"
+    for user_id in sorted(players):
+        notifications.create(
+            user_id,
+            NotificationKind.LEAGUE_SEASON,
+            f"{entry.user} withdrew from {season}: {what}.",
+            reverse("leagues:player"),
+            subject=entry,
+            key=f"league-withdrawal-{entry.pk}",
+        )

@@ -1,0 +1,80 @@
+"""Seats taken from their player by an authority above the table (a league whose player
+withdrew): handed to a bot at once, or forfeiting a game by a ruling."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from accounts.models import User
+from games.errors import GameFinished, InvalidMove, TableError
+from games.models import Game, Move, Seat, Table
+from games.services import forfeit_seat, hand_seat_to_bot
+from tests.games.conftest import current_game, start_table
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_seat_handed_to_a_bot_mid_turn_is_played_by_the_bot(
+    alice: User, bob: User, carol: User, django_capture_on_commit_callbacks: Any
+) -> None:
+    table = start_table(alice, bob, carol, first=1)
+    game = current_game(table)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert hand_seat_to_bot(table.pk, 1) is True
+
+    seat = Seat.objects.get(table=table, number=1)
+    assert (seat.kind, seat.bot_level, seat.user, seat.replaced_user) == (
+        Seat.Kind.BOT,
+        "normal",
+        None,
+        bob,
+    )
+    game.refresh_from_db()
+    assert game.current_seat == 2
+    assert Move.objects.filter(game=game, seat=1, by=Move.By.BOT).count() == 1
+
+
+def test_handing_over_a_bot_seat_or_a_finished_table_does_nothing(alice: User, bob: User) -> None:
+    table = start_table(alice, bob)
+    assert hand_seat_to_bot(table.pk, 1) is True
+    assert hand_seat_to_bot(table.pk, 1) is False
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
+    Game.objects.filter(table=table).update(status=Game.Status.FINISHED)
+    assert hand_seat_to_bot(table.pk, 0) is False
+    assert Seat.objects.get(table=table, number=0).kind == Seat.Kind.PLAYER
+
+
+def test_there_is_no_seat_nine(alice: User, bob: User) -> None:
+    table = start_table(alice, bob)
+    with pytest.raises(TableError, match="no seat 9"):
+        hand_seat_to_bot(table.pk, 9)
+
+
+def test_a_seat_forfeits_out_of_turn_by_a_ruling(alice: User, bob: User, carol: User) -> None:
+    table = start_table(alice, bob, carol, first=0)
+    game = current_game(table)
+
+    forfeit_seat(game.pk, 2)
+
+    game.refresh_from_db()
+    assert game.engine_state().dropped == (2,)
+    assert game.current_seat == 0
+    move = Move.objects.get(game=game, seat=2)
+    assert (move.by, move.action, move.user) == (Move.By.RULING, {"type": "forfeit"}, None)
+    with pytest.raises(InvalidMove, match="already left"):
+        forfeit_seat(game.pk, 2)
+
+
+def test_the_last_seat_in_play_wins_when_the_other_forfeits(alice: User, bob: User) -> None:
+    table = start_table(alice, bob, games_in_round=1)
+    game = current_game(table)
+
+    forfeit_seat(game.pk, 0)
+
+    game.refresh_from_db()
+    assert game.is_over
+    with pytest.raises(GameFinished):
+        forfeit_seat(game.pk, 1)

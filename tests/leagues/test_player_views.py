@@ -1,0 +1,105 @@
+"""A member's league page and their calendar address: the player, another member, a
+member of another club, a visitor, and the wrong method."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import User
+from games.models import Vacation
+from leagues.models import CalendarToken, Club
+from leagues.services.withdrawals import withdraw
+from tests.factories import UserFactory
+from tests.leagues.conftest import make_season, open_fixture, scheduled_fixture
+
+PAGE = reverse("leagues:player")
+RENEW = reverse("leagues:renew_calendar")
+
+
+def test_the_player_sees_seasons_fixtures_vacation_days_and_withdraw(
+    league_club: Club, alice: User, bob: User, carol: User, alice_client: Client
+) -> None:
+    season = make_season(league_club, [alice, bob, carol], vacation_days=5)
+    fixture = open_fixture(season, 1, [alice, bob])
+    scheduled_fixture(season, 2, [carol, alice])
+    now = timezone.now()
+    Vacation.objects.create(user=alice, starts_at=now, ends_at=now + timedelta(days=2))
+
+    page = alice_client.get(PAGE).content.decode()
+
+    assert "League 1, season 1" in page
+    assert "Matchday 1" in page and "vs Bob" in page
+    assert "Matchday 2" in page and "vs Carol" in page
+    assert reverse("games:current", kwargs={"pk": fixture.table_id}) in page
+    assert "<strong>2</strong> of 5 vacation days used" in page
+    assert "On vacation until" in page
+    assert reverse("leagues:withdraw", kwargs={"pk": season.entries.get(user=alice).pk}) in page
+    assert "Get my calendar address" in page
+
+
+def test_another_member_sees_only_their_own(
+    league_club: Club, alice: User, bob: User, carol: User, dave: User, client: Client
+) -> None:
+    make_season(league_club, [alice, bob])
+    client.force_login(dave)
+
+    page = client.get(PAGE).content.decode()
+
+    assert "No seasons yet" in page
+    assert "League 1" not in page
+
+
+def test_a_member_of_another_club_sees_only_their_own(
+    league_club: Club, alice: User, bob: User, client: Client
+) -> None:
+    make_season(league_club, [alice, bob])
+    client.force_login(UserFactory(username="rita"))
+    page = client.get(PAGE)
+    assert page.status_code == 200
+    assert "League 1" not in page.content.decode()
+
+
+def test_the_calendar_address_is_made_then_renewed(alice: User, alice_client: Client) -> None:
+    response = alice_client.post(RENEW)
+    assert response.status_code == 302
+    first = CalendarToken.objects.get(user=alice).token
+    assert first in alice_client.get(PAGE).content.decode()
+
+    alice_client.post(RENEW)
+
+    second = CalendarToken.objects.get(user=alice).token
+    page = alice_client.get(PAGE).content.decode()
+    assert second != first and second in page and first not in page
+
+
+def test_a_visitor_is_sent_to_log_in(client: Client, db: None) -> None:
+    for response in (client.get(PAGE), client.post(RENEW)):
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login"))
+    assert not CalendarToken.objects.exists()
+
+
+def test_the_wrong_methods(alice_client: Client) -> None:
+    assert alice_client.post(PAGE).status_code == 405
+    assert alice_client.get(RENEW).status_code == 405
+    assert not CalendarToken.objects.exists()
+
+
+def test_after_withdrawing_the_season_shows_it_without_play_links(
+    league_club: Club, alice: User, bob: User, alice_client: Client
+) -> None:
+    season = make_season(league_club, [alice, bob])
+    fixture = open_fixture(season, 1, [alice, bob])
+    entry = season.entries.get(user=alice)
+    withdraw(entry, alice)
+
+    page = alice_client.get(PAGE).content.decode()
+
+    assert "Withdrawn" in page
+    assert reverse("games:current", kwargs={"pk": fixture.table_id}) not in page
+    assert reverse("leagues:withdraw", kwargs={"pk": entry.pk}) not in page
+    assert "vacation days used" not in page
