@@ -35,7 +35,7 @@ from accounts.models import User
 from games.models import Game, Move, NotificationKind, Seat, Table
 from games.services import notifications
 from games.services.adjudication import stop_round
-from leagues.models import Fixture, Matchday, OnDeadline
+from leagues.models import Entry, Fixture, Matchday, OnDeadline
 
 UNFINISHED = (Fixture.Status.SCHEDULED, Fixture.Status.PLAYING)
 DEADLINE_PASSED = "The matchday's deadline passed."
@@ -135,7 +135,11 @@ def notify_players(fixture: Fixture, text: str, deadline: datetime, key: str) ->
     ``key`` and deadline; returns how many were notified."""
     assert fixture.table is not None
     table = fixture.table
-    members = Seat.objects.filter(table=table, kind=Seat.Kind.PLAYER, user__isnull=False)
+    # A player who withdrew keeps a forfeited seat at the table; they are not reminded.
+    withdrawn = fixture.seats.filter(entry__status=Entry.Status.WITHDRAWN).values("number")
+    members = Seat.objects.filter(table=table, kind=Seat.Kind.PLAYER, user__isnull=False).exclude(
+        number__in=withdrawn
+    )
     link = reverse("games:current", kwargs={"pk": table.pk})
     stamp = int(deadline.timestamp())
     created = [

@@ -10,7 +10,7 @@ from django.db import connection
 
 from accounts.models import User
 from games.models import Game, Notification, NotificationKind, Result, Table
-from leagues.models import Fixture, Matchday, OnDeadline
+from leagues.models import Entry, Fixture, Matchday, OnDeadline
 from leagues.services.deadlines import (
     Refused,
     close_matchday,
@@ -62,6 +62,16 @@ def test_a_finished_fixture_is_not_reminded(running: RunningSeason) -> None:
 
     reminded = Notification.objects.filter(kind=NotificationKind.LEAGUE_MATCHDAY)
     assert sorted(n.user.username for n in reminded) == ["alice", "erin"]
+
+
+def test_a_player_who_withdrew_is_not_reminded(running: RunningSeason) -> None:
+    gone = running.entries[1]  # dave, at the first fixture
+    Entry.objects.filter(pk=gone.pk).update(status=Entry.Status.WITHDRAWN)
+
+    remind_matchday(running.matchday.pk, running.matchday.deadline - timedelta(hours=1))
+
+    reminded = Notification.objects.filter(kind=NotificationKind.LEAGUE_MATCHDAY)
+    assert sorted(n.user.username for n in reminded) == ["alice", "bob", "erin"]
 
 
 def test_settling_scores_the_game_in_play_as_it_stands(running: RunningSeason) -> None:
