@@ -72,15 +72,12 @@ def preset_values() -> dict[str, dict[str, Any]]:
     }
 
 
-class TableForm(forms.Form):
-    """A new table: the creator takes seat 1; seats 2-4 are open, invited or bots."""
+class TableSettingsForm(forms.Form):
+    """A table's settings apart from its seats: rules preset and options, clock, round
+    and forfeits; ``cleaned_data["settings"]`` is their
+    :class:`~games.table_settings.TableSettings`. The new-table form adds the seats; a
+    league's form, the number of seats of its fixtures."""
 
-    seats = forms.TypedChoiceField(
-        label="Players",
-        choices=[(n, f"{n} players") for n in range(2, MAX_SEATS + 1)],
-        coerce=int,
-        initial=2,
-    )
     preset = forms.ChoiceField(label="Rules", choices=Preset.choices, initial=Preset.STANDARD)
     clock = forms.ChoiceField(
         label="Clock",
@@ -121,24 +118,32 @@ class TableForm(forms.Form):
         help_text="Empty: one game per player, so everyone starts once.",
     )
 
-    def __init__(self, *args: Any, creator: User, **kwargs: Any) -> None:
+    CLOCK_FIELDS = (
+        "turn_seconds",
+        "time_bank_seconds",
+        "games_in_round",
+        "timeouts_to_forfeit",
+        "on_forfeit",
+    )
+    """The fields shown under the clock (the rest of the round's settings)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.creator = creator
-        for number in range(2, MAX_SEATS + 1):
-            self.fields[f"seat_{number}"] = forms.ChoiceField(
-                label=f"Seat {number}", choices=SEAT_CHOICES, initial="open"
-            )
-            self.fields[f"seat_{number}_user"] = forms.CharField(
-                label=f"Username for seat {number}", required=False, max_length=150
-            )
         for option in house_rule_options():
             self.fields[option.name] = option_field(option)
 
-    def seat_fields(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
-        return [
-            (number, self[f"seat_{number}"], self[f"seat_{number}_user"])
-            for number in range(2, MAX_SEATS + 1)
-        ]
+    @staticmethod
+    def initial_for(settings: TableSettings) -> dict[str, Any]:
+        """The fields' values showing ``settings`` (a league's, to edit them)."""
+        values = settings.to_dict()
+        options = {
+            option.name: settings.options.get(option.name, option.default_in(settings.preset))
+            for option in house_rule_options()
+        }
+        return {name: value for name, value in values.items() if name != "options"} | options
+
+    def clock_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.CLOCK_FIELDS]
 
     def option_fields(self) -> list[forms.BoundField]:
         return [self[option.name] for option in house_rule_options()]
@@ -161,16 +166,6 @@ class TableForm(forms.Form):
         settings = self._settings(cleaned)
         if settings is not None:
             cleaned["settings"] = settings
-        count = cleaned.get("seats")
-        if not count:
-            return cleaned
-        plans = [SeatPlan.taken_by(self.creator)]
-        invited: set[int] = {self.creator.pk}
-        for number in range(2, count + 1):
-            plan = self._seat_plan(number, cleaned, invited)
-            if plan is not None:
-                plans.append(plan)
-        cleaned["plans"] = plans
         return cleaned
 
     def _check_rules(self, cleaned: dict[str, Any]) -> None:
@@ -184,6 +179,74 @@ class TableForm(forms.Form):
             Ruleset.from_dict({name: cleaned[name] for name in names}, cleaned["preset"])
         except RulesetError as error:
             self.add_error(error.option if error.option in self.fields else None, str(error))
+
+    def _settings(self, cleaned: dict[str, Any]) -> TableSettings | None:
+        """The table's settings, once every field is read; ``None`` if one is refused."""
+        names = ["preset", "clock", "turn_seconds", "time_bank_seconds", "timeouts_to_forfeit"]
+        names += ["on_forfeit", *(option.name for option in house_rule_options())]
+        if self.errors or any(name not in cleaned for name in names):
+            return None
+        try:
+            return TableSettings(
+                preset=cleaned["preset"],
+                options={option.name: cleaned[option.name] for option in house_rule_options()},
+                clock=cleaned["clock"],
+                turn_seconds=cleaned["turn_seconds"],
+                time_bank_seconds=cleaned["time_bank_seconds"],
+                games_in_round=cleaned.get("games_in_round"),
+                timeouts_to_forfeit=cleaned["timeouts_to_forfeit"],
+                on_forfeit=cleaned["on_forfeit"],
+            )
+        except TableError as error:
+            self.add_error(None, error.message)
+            return None
+
+    def preset_values(self) -> dict[str, dict[str, Any]]:
+        return preset_values()
+
+
+class TableForm(TableSettingsForm):
+    """A new table: the creator takes seat 1; seats 2-4 are open, invited or bots."""
+
+    seats = forms.TypedChoiceField(
+        label="Players",
+        choices=[(n, f"{n} players") for n in range(2, MAX_SEATS + 1)],
+        coerce=int,
+        initial=2,
+    )
+
+    field_order = ["seats"]
+
+    def __init__(self, *args: Any, creator: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.creator = creator
+        for number in range(2, MAX_SEATS + 1):
+            self.fields[f"seat_{number}"] = forms.ChoiceField(
+                label=f"Seat {number}", choices=SEAT_CHOICES, initial="open"
+            )
+            self.fields[f"seat_{number}_user"] = forms.CharField(
+                label=f"Username for seat {number}", required=False, max_length=150
+            )
+
+    def seat_fields(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
+        return [
+            (number, self[f"seat_{number}"], self[f"seat_{number}_user"])
+            for number in range(2, MAX_SEATS + 1)
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        count = cleaned.get("seats")
+        if not count:
+            return cleaned
+        plans = [SeatPlan.taken_by(self.creator)]
+        invited: set[int] = {self.creator.pk}
+        for number in range(2, count + 1):
+            plan = self._seat_plan(number, cleaned, invited)
+            if plan is not None:
+                plans.append(plan)
+        cleaned["plans"] = plans
+        return cleaned
 
     def _seat_plan(
         self, number: int, cleaned: dict[str, Any], invited: set[int]
@@ -210,30 +273,6 @@ class TableForm(forms.Form):
             return None
         invited.add(user.pk)
         return SeatPlan.reserved_for(user)
-
-    def _settings(self, cleaned: dict[str, Any]) -> TableSettings | None:
-        """The table's settings, once every field is read; ``None`` if one is refused."""
-        names = ["preset", "clock", "turn_seconds", "time_bank_seconds", "timeouts_to_forfeit"]
-        names += ["on_forfeit", *(option.name for option in house_rule_options())]
-        if self.errors or any(name not in cleaned for name in names):
-            return None
-        try:
-            return TableSettings(
-                preset=cleaned["preset"],
-                options={option.name: cleaned[option.name] for option in house_rule_options()},
-                clock=cleaned["clock"],
-                turn_seconds=cleaned["turn_seconds"],
-                time_bank_seconds=cleaned["time_bank_seconds"],
-                games_in_round=cleaned.get("games_in_round"),
-                timeouts_to_forfeit=cleaned["timeouts_to_forfeit"],
-                on_forfeit=cleaned["on_forfeit"],
-            )
-        except TableError as error:
-            self.add_error(None, error.message)
-            return None
-
-    def preset_values(self) -> dict[str, dict[str, Any]]:
-        return preset_values()
 
 
 def _target(value: str) -> int | str:
