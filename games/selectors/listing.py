@@ -58,6 +58,9 @@ class TableSummary:
     can_join: bool
     winner_name: str | None
     current_game_id: int | None
+    belongs_to: str
+    """What the table is part of (a league fixture), with a path to it: ``belongs_to_link``."""
+    belongs_to_link: str
 
     @property
     def turn_label(self) -> str:
@@ -112,6 +115,8 @@ def table_summary(table: Table, user: User, tally: Tally | None = None) -> Table
         can_join=any(s.takeable for s in summaries),
         winner_name=winner,
         current_game_id=current_game_id(table.pk),
+        belongs_to=table.belongs_to,
+        belongs_to_link=table.belongs_to_link,
     )
 
 

@@ -38,6 +38,9 @@ class GameRow:
     players: tuple[str, ...]
     """What everyone sees of each seat, by seat number."""
     me: int | None
+    belongs_to: str
+    """What the table is part of (a league fixture), with a path to it: ``belongs_to_link``."""
+    belongs_to_link: str
 
     @property
     def turn_name(self) -> str:
@@ -90,6 +93,8 @@ def game_row(game: Game, viewer: User | None, seats: Sequence[Seat] | None = Non
         clock_label=table.get_clock_display(),
         players=tuple(seat.occupant_name for seat in seats),
         me=None if viewer is None else _seat_of(viewer, seats),
+        belongs_to=table.belongs_to,
+        belongs_to_link=table.belongs_to_link,
     )
 
 
