@@ -16,6 +16,10 @@ class LeaguesConfig(AppConfig):
         signals.results_superseded.connect(
             receivers.standings_changed, dispatch_uid="leagues-ruling"
         )
+        # A fixture is finished when its table's round is.
+        signals.round_finished.connect(
+            receivers.fixture_finished, dispatch_uid="leagues-fixture-finished"
+        )
         # A player who withdrew under the forfeit rule forfeits each fixture game at its start.
         signals.game_started.connect(
             receivers.forfeit_for_withdrawn_players, dispatch_uid="leagues-withdrawn"

@@ -11,6 +11,7 @@ from typing import Any
 from leagues.consumers import publish_season_changed
 from leagues.models import Fixture
 from leagues.selectors.standings import forget_season
+from leagues.services.matchdays import finish_fixture
 from leagues.services.withdrawals import forfeit_withdrawn_seats
 
 
@@ -36,3 +37,8 @@ def forfeit_for_withdrawn_players(sender: type, game_id: int, table_id: int, **k
     """A game of a fixture table was dealt: players who withdrew under the ``FORFEIT``
     rule forfeit it at once (any other table: nothing)."""
     forfeit_withdrawn_seats(game_id, table_id)
+
+
+def fixture_finished(sender: type, table_id: int, **kwargs: Any) -> None:
+    """A fixture's table finished its round: the fixture is finished."""
+    finish_fixture(table_id)

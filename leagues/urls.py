@@ -3,11 +3,13 @@
 from django.urls import path
 
 import games.urls  # noqa: F401  (registers the "id" converter: digits within a bigint)
-from leagues.views import clubs, organiser, player, standings
+from leagues.views import clubs, leagues, organiser, player, seasons, standings
 
 app_name = "leagues"
 
 SEASON = "<slug:slug>/<slug:league_slug>/<int:number>/"
+LEAGUE_PAGE = "<slug:club>/<slug:league>/"
+SEASON_PAGE = f"{LEAGUE_PAGE}<id:number>/"
 
 # A club's own pages take the words of leagues.slugs.CLUB_PAGE_WORDS: no league slug may.
 urlpatterns = [
@@ -40,6 +42,18 @@ urlpatterns = [
     path("<slug:slug>/requests/<id:pk>/approve/", clubs.approve_request, name="approve_request"),
     path("<slug:slug>/requests/<id:pk>/decline/", clubs.decline_request, name="decline_request"),
     path("<slug:slug>/leave/", clubs.leave, name="leave"),
+    # Leagues and their seasons: house rules, registration, the start. After the club's
+    # own pages, whose words no league slug takes.
+    path("<slug:club>/leagues/new/", leagues.new_league, name="new_league"),
+    path(LEAGUE_PAGE, leagues.league_page, name="league"),
+    path(f"{LEAGUE_PAGE}edit/", leagues.edit_league, name="edit_league"),
+    path(f"{LEAGUE_PAGE}seasons/new/", seasons.open_season, name="open_season"),
+    path(SEASON_PAGE, seasons.season_page, name="season"),
+    path(f"{SEASON_PAGE}register/", seasons.register, name="register"),
+    path(f"{SEASON_PAGE}unregister/", seasons.unregister, name="unregister"),
+    path(f"{SEASON_PAGE}entries/", seasons.decide, name="decide"),
+    path(f"{SEASON_PAGE}registration/", seasons.registration, name="registration"),
+    path(f"{SEASON_PAGE}start/", seasons.start, name="start"),
     # A season's organisers' tools and its history.
     path(
         "<slug:club>/<slug:league>/<id:number>/organiser/",

@@ -286,3 +286,37 @@ def open_fixture(season: Season, number: int, players: Sequence[User]) -> Fixtur
 def scheduled_fixture(season: Season, number: int, players: Sequence[User]) -> Fixture:
     """A fixture of matchday ``number``, still to open (no table yet)."""
     return _fixture_of(season, number, players, Matchday.Status.SCHEDULED)
+
+
+# --- leagues and seasons before they start ----------------------------------------------
+
+
+@pytest.fixture
+def league(club: Club) -> League:
+    """A league of ``club`` with 3-seat correspondence fixtures, everyone in one division."""
+    settings = TableSettings(clock="correspondence").to_dict()
+    return League.objects.create(
+        club=club,
+        name="Winter",
+        slug="winter",
+        seats=3,
+        table_settings=settings,
+        tiebreaks=["games_won", "total_score"],
+    )
+
+
+@pytest.fixture
+def season(league: League) -> Season:
+    return Season.objects.create(league=league, number=1, **league.house_rules())
+
+
+@pytest.fixture
+def make_members(club: Club) -> Callable[[int], list[User]]:
+    """``n`` new members of ``club``, in the order they joined."""
+
+    def make(n: int) -> list[User]:
+        users = [UserFactory() for _ in range(n)]
+        Membership.objects.bulk_create(Membership(club=club, user=user) for user in users)
+        return users
+
+    return make

@@ -1,0 +1,195 @@
+"""A league's house rules: the checks they must pass, and the same rules in words.
+
+:func:`check_house_rules` is what the league's form and its service both call, so a
+league is never saved with rules no season could be played by. :func:`house_rules_in_words`
+is what the league and season pages show.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, TypeGuard
+
+from games.errors import TableError
+from games.rules_summary import RulesSummary, rules_summary
+from games.selectors.listing import turn_label
+from games.table_settings import TableSettings
+from leagues.models import TIEBREAKS, HouseRules, OnDeadline, OnWithdrawal, Scoring
+from leagues.scheduling import SEATS
+
+MAX_DIVISION_SIZE = 40
+"""The most players of a division (the scheduler is measured up to 40)."""
+MAX_VACATION_DAYS = 60
+MATCHDAY_DAYS = (1, 60)
+
+
+class HouseRulesError(ValueError):
+    """House rules no season could be played by; ``field`` names the rule."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field, self.message = field, message
+
+
+def check_house_rules(rules: Mapping[str, Any]) -> None:
+    """Refuse (:class:`HouseRulesError`) house rules that do not fit together.
+
+    ``rules`` has a value for each of :attr:`HouseRules.HOUSE_RULES`.
+
+    >>> check_house_rules({**DEFAULTS, "scoring": "placement", "placement_points": [4, 2, 1]})
+    Traceback (most recent call last):
+    ...
+    leagues.house_rules.HouseRulesError: Give points for each of the 4 places, 1st first.
+    """
+    seats = rules["seats"]
+    if seats not in SEATS:
+        raise HouseRulesError("seats", "A fixture's table has 2, 3 or 4 seats.")
+    try:
+        TableSettings.from_dict(rules["table_settings"]).ruleset(players=seats)
+    except TableError as error:
+        raise HouseRulesError("table_settings", error.message) from None
+    _check_scoring(rules["scoring"], rules["placement_points"], seats)
+    _check_tiebreaks(rules["tiebreaks"])
+    _check_divisions(rules["division_size"], rules["promotion"], seats)
+    low, high = MATCHDAY_DAYS
+    if not _whole(rules["matchday_days"]) or not low <= rules["matchday_days"] <= high:
+        raise HouseRulesError("matchday_days", f"A matchday lasts {low} to {high} days.")
+    if not _whole(rules["vacation_days"]) or not 0 <= rules["vacation_days"] <= MAX_VACATION_DAYS:
+        raise HouseRulesError(
+            "vacation_days", f"A season allows 0 to {MAX_VACATION_DAYS} vacation days."
+        )
+    if rules["on_deadline"] not in OnDeadline.values:
+        raise HouseRulesError("on_deadline", "Choose how a late fixture is settled.")
+    if rules["on_withdrawal"] not in OnWithdrawal.values:
+        raise HouseRulesError("on_withdrawal", "Choose what becomes of a withdrawn player's games.")
+
+
+def _check_scoring(scoring: object, points: object, seats: int) -> None:
+    if scoring == Scoring.CUMULATIVE:
+        if points:
+            raise HouseRulesError(
+                "placement_points", "Cumulative scoring gives no placement points."
+            )
+        return
+    if scoring != Scoring.PLACEMENT:
+        raise HouseRulesError("scoring", "Scoring is cumulative or by placement.")
+    if not isinstance(points, list) or len(points) != seats or not all(map(_whole, points)):
+        raise HouseRulesError(
+            "placement_points", f"Give points for each of the {seats} places, 1st first."
+        )
+    if any(p < 0 or p > 100 for p in points):
+        raise HouseRulesError("placement_points", "Placement points run from 0 to 100.")
+    if any(better < worse for better, worse in itertools.pairwise(points)):
+        raise HouseRulesError(
+            "placement_points", "A better place never earns fewer points than a worse one."
+        )
+    if points[0] == points[-1]:
+        raise HouseRulesError("placement_points", "The 1st place must earn more than the last.")
+
+
+def _check_tiebreaks(tiebreaks: object) -> None:
+    if not isinstance(tiebreaks, list) or not all(name in TIEBREAKS for name in tiebreaks):
+        raise HouseRulesError("tiebreaks", f"Tiebreaks are among: {', '.join(TIEBREAKS)}.")
+    if len(set(tiebreaks)) != len(tiebreaks):
+        raise HouseRulesError("tiebreaks", "Each tiebreak counts once.")
+
+
+def _check_divisions(size: object, promotion: object, seats: int) -> None:
+    if size is not None and (not _whole(size) or not seats <= size <= MAX_DIVISION_SIZE):
+        raise HouseRulesError(
+            "division_size",
+            f"A division holds {seats} to {MAX_DIVISION_SIZE} players (at least a table).",
+        )
+    if not _whole(promotion) or promotion < 0:
+        raise HouseRulesError("promotion", "Promotion is a number of players, 0 or more.")
+    if isinstance(size, int) and promotion > size // 2:
+        raise HouseRulesError(
+            "promotion", f"At most half a division ({size // 2}) goes up or down."
+        )
+
+
+def _whole(value: object) -> TypeGuard[int]:
+    # type() rather than isinstance(): True is an int, but no number of anything here.
+    return type(value) is int
+
+
+DEFAULTS: dict[str, Any] = {
+    "seats": 4,
+    "table_settings": TableSettings().to_dict(),
+    "scoring": Scoring.CUMULATIVE.value,
+    "placement_points": [],
+    "tiebreaks": ["games_won", "head_to_head", "total_score"],
+    "registration_approval": False,
+    "division_size": None,
+    "promotion": 2,
+    "matchday_days": 7,
+    "vacation_days": 7,
+    "on_deadline": OnDeadline.AS_IT_STANDS.value,
+    "on_withdrawal": OnWithdrawal.BOT.value,
+}
+"""House rules a new league starts from (a doctest's, and the form's initial values)."""
+
+
+@dataclass(frozen=True)
+class HouseRulesInWords:
+    """What a page says of a league's or season's house rules."""
+
+    lines: tuple[tuple[str, str], ...]
+    """(what, how) pairs: "Tables", "3 players, 3 games a fixture", ..."""
+    rules: RulesSummary
+    """The game rules: the preset and its house rules."""
+
+
+def house_rules_in_words(holder: HouseRules) -> HouseRulesInWords:
+    """A league's (or a season's) house rules as a page states them."""
+    settings = TableSettings.from_dict(holder.table_settings)
+    games = settings.games_for(holder.seats)
+    return HouseRulesInWords(
+        lines=(
+            ("Tables", f"{holder.seats} players, {games} game{'s' * (games != 1)} a fixture"),
+            ("Clock", _clock_words(settings)),
+            ("Forfeits", _forfeit_words(settings)),
+            ("Scoring", _scoring_words(holder, settings)),
+            ("Tiebreaks", ", then ".join(TIEBREAKS[name] for name in holder.tiebreaks) or "none"),
+            ("Matchdays", f"{holder.matchday_days} day{'s' * (holder.matchday_days != 1)} each"),
+            ("Late fixtures", OnDeadline(holder.on_deadline).label),
+            ("Withdrawals", OnWithdrawal(holder.on_withdrawal).label),
+            ("Vacations", f"{holder.vacation_days} days a season"),
+            ("Divisions", _division_words(holder)),
+            (
+                "Registration",
+                "an organiser approves each one" if holder.registration_approval else "open",
+            ),
+        ),
+        rules=rules_summary(settings.ruleset(players=holder.seats), settings.preset),
+    )
+
+
+def _clock_words(settings: TableSettings) -> str:
+    assert settings.turn_seconds is not None  # filled in by TableSettings
+    turn = f"{turn_label(settings.turn_seconds)} a turn"
+    kind = "Correspondence" if settings.clock == "correspondence" else "Live, at agreed times"
+    bank = f", {turn_label(settings.time_bank_seconds)} bank" if settings.time_bank_seconds else ""
+    return f"{kind}: {turn}{bank}"
+
+
+def _forfeit_words(settings: TableSettings) -> str:
+    then = "a bot takes the seat" if settings.on_forfeit == "bot" else "the player drops out"
+    count = settings.timeouts_to_forfeit
+    return f"after {count} timed-out turn{'s' * (count != 1)} in a row; {then}"
+
+
+def _scoring_words(holder: HouseRules, settings: TableSettings) -> str:
+    if holder.scoring == Scoring.PLACEMENT:
+        return "Placement points per fixture: " + "/".join(map(str, holder.placement_points))
+    if settings.ruleset(players=holder.seats).score_mode == "penalty_only":
+        return "Cumulative game scores: penalty points, the lowest total wins"
+    return "Cumulative game scores: zero-sum, the highest total wins"
+
+
+def _division_words(holder: HouseRules) -> str:
+    if holder.division_size is None:
+        return "everyone in one division"
+    return f"up to {holder.division_size} players each; {holder.promotion} up and down each season"

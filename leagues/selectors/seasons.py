@@ -1,0 +1,235 @@
+"""What the league and season pages show: a league's seasons; a season's registration,
+divisions and matchdays with their fixtures and byes."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Count, Prefetch, Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+
+from leagues.models import (
+    Club,
+    Division,
+    Entry,
+    Fixture,
+    FixtureSeat,
+    League,
+    Matchday,
+    Season,
+)
+from leagues.selectors.roles import may_see
+
+
+def visible_league(club_slug: str, league_slug: str, user: Any) -> League:
+    """The league at that address, if ``user`` may see its club; else 404."""
+    league = get_object_or_404(
+        League.objects.select_related("club"), club__slug=club_slug, slug=league_slug
+    )
+    if not may_see(league.club, user):
+        raise_not_found()
+    return league
+
+
+def visible_club(club_slug: str, user: Any) -> Club:
+    club = get_object_or_404(Club, slug=club_slug)
+    if not may_see(club, user):
+        raise_not_found()
+    return club
+
+
+def visible_season(club_slug: str, league_slug: str, number: int, user: Any) -> Season:
+    league = visible_league(club_slug, league_slug, user)
+    season = get_object_or_404(Season, league=league, number=number)
+    season.league = league
+    return season
+
+
+def raise_not_found() -> None:
+    # A private club's pages are not there for outsiders: the same answer as a missing one.
+    raise Http404("No such club.")
+
+
+@dataclass(frozen=True)
+class SeasonLine:
+    """A season in the league's list."""
+
+    number: int
+    status: str
+    status_label: str
+    players: int
+    started_at: datetime | None
+    finished_at: datetime | None
+
+
+def league_seasons(league: League) -> list[SeasonLine]:
+    """The league's seasons, the latest first, with their players counted."""
+    seasons = league.seasons.annotate(
+        players=Count("entries", filter=Q(entries__status=Entry.Status.REGISTERED))
+    )
+    return [
+        SeasonLine(
+            s.number, s.status, s.get_status_display(), s.players, s.started_at, s.finished_at
+        )
+        for s in seasons.order_by("-number")
+    ]
+
+
+def seats_in_order() -> Prefetch[Any]:
+    """Prefetch a fixture's seats in seat order with their players.
+
+    Ordered explicitly: FixtureSeat's default ordering (by fixture, whose own default
+    runs through matchday, division and season) makes Django's ordering loop."""
+    seats = FixtureSeat.objects.order_by("number").select_related(
+        "entry__user", "entry__substitute"
+    )
+    return Prefetch("seats", queryset=seats)
+
+
+@dataclass(frozen=True)
+class FixtureRow:
+    id: int
+    players: tuple[str, ...]
+    status: str
+    status_label: str
+    table_id: int | None
+    deadline: datetime | None
+    """Its own deadline when rescheduled, else ``None`` (the matchday's)."""
+    is_mine: bool
+
+
+@dataclass(frozen=True)
+class DivisionDay:
+    """One division's part of a matchday."""
+
+    name: str
+    fixtures: tuple[FixtureRow, ...]
+    byes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MatchdayRow:
+    number: int
+    opens_at: datetime
+    deadline: datetime
+    status: str
+    status_label: str
+    divisions: tuple[DivisionDay, ...]
+
+
+@dataclass(frozen=True)
+class DivisionRow:
+    level: int
+    name: str
+    players: tuple[tuple[int | None, str, bool], ...]
+    """(seed, name, is it the viewer) in seed order."""
+
+
+@dataclass(frozen=True)
+class Registration:
+    """Where registration stands, and the viewer's own."""
+
+    is_open: bool
+    registered: tuple[str, ...]
+    pending: tuple[tuple[int, str], ...]
+    """(user id, name) of registrations awaiting approval."""
+    my_status: str
+    """The viewer's entry status, or "" without one."""
+    my_status_label: str
+
+
+def registration(season: Season, user: Any) -> Registration:
+    entries = list(season.entries.select_related("user").order_by("registered_at", "pk"))
+    mine = next((e for e in entries if user.is_authenticated and e.user_id == user.pk), None)
+    closes = season.registration_closes_at
+    return Registration(
+        is_open=season.status == Season.Status.REGISTRATION
+        and (closes is None or closes > timezone.now()),
+        registered=tuple(str(e.user) for e in entries if e.status == Entry.Status.REGISTERED),
+        pending=tuple(
+            (e.user_id, str(e.user)) for e in entries if e.status == Entry.Status.PENDING
+        ),
+        my_status=mine.status if mine else "",
+        my_status_label=mine.get_status_display() if mine else "",
+    )
+
+
+def divisions(season: Season, user: Any) -> list[DivisionRow]:
+    placed = Entry.objects.filter(season=season, division__isnull=False).select_related(
+        "user", "substitute"
+    )
+    by_division: dict[int, list[Entry]] = defaultdict(list)
+    for entry in placed.order_by("seed", "pk"):
+        assert entry.division_id is not None
+        by_division[entry.division_id].append(entry)
+    return [
+        DivisionRow(
+            level=division.level,
+            name=division.name,
+            players=tuple(
+                (e.seed, str(e.player), user.is_authenticated and e.player.pk == user.pk)
+                for e in by_division[division.pk]
+            ),
+        )
+        for division in season.divisions.order_by("level")
+    ]
+
+
+def matchdays(season: Season, user: Any) -> list[MatchdayRow]:
+    """Every matchday with each division's fixtures (players in seat order) and byes,
+    in a fixed number of queries."""
+    division_list = list(season.divisions.order_by("level"))
+    members: dict[int, list[Entry]] = defaultdict(list)
+    for entry in Entry.objects.filter(season=season, division__isnull=False).select_related(
+        "user", "substitute"
+    ):
+        assert entry.division_id is not None
+        members[entry.division_id].append(entry)
+    fixtures: dict[tuple[int, int], list[Fixture]] = defaultdict(list)
+    listed = Fixture.objects.filter(matchday__season=season).order_by("pk")
+    for fixture in listed.prefetch_related(seats_in_order()):
+        fixtures[(fixture.matchday_id, fixture.division_id)].append(fixture)
+    return [
+        MatchdayRow(
+            number=day.number,
+            opens_at=day.opens_at,
+            deadline=day.deadline,
+            status=day.status,
+            status_label=day.get_status_display(),
+            divisions=tuple(
+                _division_day(division, fixtures[(day.pk, division.pk)], members[division.pk], user)
+                for division in division_list
+            ),
+        )
+        for day in Matchday.objects.filter(season=season).order_by("number")
+    ]
+
+
+def _division_day(
+    division: Division, fixtures: list[Fixture], members: list[Entry], user: Any
+) -> DivisionDay:
+    seated: set[int] = set()
+    rows = []
+    for fixture in fixtures:
+        entries = [seat.entry for seat in fixture.seats.all()]
+        seated.update(entry.pk for entry in entries)
+        rows.append(
+            FixtureRow(
+                id=fixture.pk,
+                players=tuple(str(entry.player) for entry in entries),
+                status=fixture.status,
+                status_label=fixture.get_status_display(),
+                table_id=fixture.table_id,
+                deadline=fixture.deadline,
+                is_mine=user.is_authenticated and any(e.player.pk == user.pk for e in entries),
+            )
+        )
+    byes = tuple(
+        str(e.player) for e in sorted(members, key=lambda e: e.seed or 0) if e.pk not in seated
+    )
+    return DivisionDay(name=division.name, fixtures=tuple(rows), byes=byes)

@@ -1,0 +1,54 @@
+"""Creating a club's league and changing its house rules (organisers only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from leagues.house_rules import HouseRulesError, check_house_rules
+from leagues.models import Club, League
+from leagues.selectors.roles import is_organiser
+from leagues.services.errors import Refused, forbidden
+
+DETAILS = ("name", "description")
+"""What an organiser may change of a league besides its house rules (the slug stays, so
+that links to its pages keep working)."""
+
+
+def create_league(club: Club, by: Any, slug: str, values: dict[str, Any]) -> League:
+    """A new league of ``club`` at ``/clubs/<club>/<slug>/``; ``values``: its name,
+    description and each house rule. Raises :class:`Refused`."""
+    if not is_organiser(club, by):
+        raise forbidden()
+    fields = _checked(values)
+    try:
+        with transaction.atomic():
+            return League.objects.create(club=club, slug=slug, **fields)
+    except IntegrityError:
+        raise Refused(f"The club has a league at the address {slug!r} already.") from None
+
+
+def update_league(league: League, by: Any, values: dict[str, Any]) -> League:
+    """Change ``league``'s name, description or house rules: the next season plays by
+    them; a season under way keeps the ones it copied. Raises :class:`Refused`."""
+    if not is_organiser(league.club, by):
+        raise forbidden()
+    fields = _checked(values)
+    with transaction.atomic():
+        locked = League.objects.select_for_update().get(pk=league.pk)
+        for name, value in fields.items():
+            setattr(locked, name, value)
+        locked.save(update_fields=list(fields))
+    return locked
+
+
+def _checked(values: dict[str, Any]) -> dict[str, Any]:
+    fields = {name: values[name] for name in (*DETAILS, *League.HOUSE_RULES)}
+    try:
+        check_house_rules(fields)
+    except HouseRulesError as error:
+        raise Refused(error.message, status=400) from None
+    if not fields["name"].strip():
+        raise Refused("A league needs a name.", status=400)
+    return fields

@@ -1,0 +1,109 @@
+"""Opening a matchday: each of its fixtures gets its games table, and its players are
+told; and a fixture whose table's round is over is finished.
+
+A fixture's table is created by :func:`games.services.lobby.create_table` with every
+seat taken by the fixture's players in seat order, so its round starts at once on the
+season's table settings. The table names the fixture (``belongs_to``) and links to the
+season's page; games knows nothing more of leagues.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import BotLevel, NotificationKind, Table
+from games.services import notifications
+from games.services.lobby import SeatPlan, create_table
+from games.table_settings import TableSettings
+from leagues.models import Entry, Fixture, FixtureSeat, Matchday, Season
+from leagues.selectors.roles import organisers
+from leagues.selectors.seasons import seats_in_order
+from leagues.services.errors import Refused
+from leagues.services.seasons import season_path
+
+
+def open_matchday(matchday: Matchday) -> Matchday:
+    """Open ``matchday``: a table for each fixture, its players notified. Opening one
+    that is open already (a task run twice, the beat job and an organiser) does nothing.
+    Raises :class:`Refused` when the season is not under way."""
+    with transaction.atomic():
+        # Locked, and its status read afresh under the lock, so that two openings at
+        # once create each fixture's table once.
+        matchday = (
+            Matchday.objects.select_for_update(of=("self",))
+            .select_related("season__league__club")
+            .get(pk=matchday.pk)
+        )
+        if matchday.status != Matchday.Status.SCHEDULED:
+            return matchday
+        season = matchday.season
+        if season.status != Season.Status.RUNNING:
+            raise Refused("The season is not under way.")
+        creator = next(iter(organisers(season.league.club)), None)
+        if creator is None:
+            raise Refused("The club has no organiser to set up the tables.")
+        settings = TableSettings.from_dict(season.table_settings)
+        fixtures = matchday.fixtures.filter(table__isnull=True).order_by("pk")
+        fixtures = fixtures.prefetch_related(seats_in_order())
+        for fixture in fixtures:
+            _set_up(fixture, matchday, creator, settings)
+        matchday.status = Matchday.Status.OPEN
+        matchday.save(update_fields=["status"])
+    return matchday
+
+
+def _set_up(fixture: Fixture, matchday: Matchday, creator: Any, settings: TableSettings) -> None:
+    season = matchday.season
+    seats: list[FixtureSeat] = list(fixture.seats.all())
+    table = create_table(creator, settings, [_seat_plan(seat.entry) for seat in seats])
+    table.belongs_to = f"{season.league.name}, season {season.number}, matchday {matchday.number}"
+    table.belongs_to_link = season_path(season)
+    table.save(update_fields=["belongs_to", "belongs_to_link"])
+    fixture.table, fixture.status = table, Fixture.Status.PLAYING
+    fixture.save(update_fields=["table", "status"])
+    deadline = fixture.deadline or matchday.deadline
+    when = timezone.localtime(deadline).strftime("%a %d %b, %H:%M")
+    for seat in seats:
+        if seat.entry.status == Entry.Status.WITHDRAWN:
+            continue
+        notifications.create(
+            seat.entry.player.pk,
+            NotificationKind.LEAGUE_MATCHDAY,
+            f"Matchday {matchday.number} of {season} is open: your fixture is at table "
+            f"{table.pk}, to finish by {when}.",
+            reverse("games:current", kwargs={"pk": table.pk}),
+            subject=table,
+            key=f"league-matchday-{matchday.pk}",
+            deadline=deadline,
+        )
+
+
+def _seat_plan(entry: Entry) -> SeatPlan:
+    """Who takes the entry's seat: its player, or a bot for a player who withdrew."""
+    if entry.status == Entry.Status.WITHDRAWN:
+        return SeatPlan.bot(BotLevel.NORMAL)
+    return SeatPlan.taken_by(entry.player)
+
+
+def finish_fixture(table_id: int) -> bool:
+    """The fixture played at ``table_id`` is over (its round finished); ``False`` when
+    the table is no fixture's, or the fixture was settled already."""
+    with transaction.atomic():
+        fixture = (
+            Fixture.objects.select_for_update(of=("self",))
+            .select_related("table")
+            .filter(table_id=table_id, status=Fixture.Status.PLAYING)
+            .order_by("pk")
+            .first()
+        )
+        if fixture is None or fixture.table is None:
+            return False
+        if fixture.table.status != Table.Status.FINISHED:
+            return False
+        fixture.status = Fixture.Status.FINISHED
+        fixture.save(update_fields=["status"])
+        return True

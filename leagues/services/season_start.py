@@ -1,0 +1,287 @@
+"""Starting a season: a preview with its warnings, then one transaction.
+
+:func:`preview_start` places the registered players in divisions, schedules each
+division (:func:`leagues.scheduling.schedule_season`, seeded from the season's id, so
+the preview and the start give the same schedule) and says what an organiser should know
+first. :func:`start_season` does it: divisions, each entry's division and seed, the
+matchdays with their fixtures and seats, then opens matchday 1.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import pghistory
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import NotificationKind
+from games.services import notifications
+from games.table_settings import TableSettings
+from leagues.models import Division, Entry, Fixture, FixtureSeat, Matchday, Season
+from leagues.scheduling import Schedule, ScheduleError, default_matchdays, schedule_season
+from leagues.selectors.roles import is_organiser
+from leagues.services.errors import Refused, forbidden
+from leagues.services.matchdays import open_matchday
+from leagues.services.seasons import NOT_STARTED, season_path
+
+
+@dataclass(frozen=True)
+class DivisionPlan:
+    """One division as it would start: its players in seed order and their schedule."""
+
+    level: int
+    name: str
+    entries: tuple[Entry, ...]
+    schedule: Schedule[int] | None
+    """``None`` when the division is too small to schedule (see the warnings)."""
+
+    @property
+    def players(self) -> list[str]:
+        return [str(entry.player) for entry in self.entries]
+
+    @property
+    def fixtures_per_matchday(self) -> int:
+        return len(self.schedule.matchdays[0].fixtures) if self.schedule else 0
+
+    @property
+    def byes_per_matchday(self) -> int:
+        return len(self.schedule.matchdays[0].byes) if self.schedule else 0
+
+    def player_lines(self) -> list[tuple[int, str, int, int, int]]:
+        """(seed, name, fixtures, byes, games started) for each player."""
+        if self.schedule is None:
+            return [(seed, str(e.player), 0, 0, 0) for seed, e in enumerate(self.entries, 1)]
+        fixtures = self.schedule.fixture_counts()
+        byes, starts = self.schedule.bye_counts(), self.schedule.start_counts()
+        return [
+            (seed, str(e.player), fixtures[e.pk], byes[e.pk], starts[e.pk])
+            for seed, e in enumerate(self.entries, start=1)
+        ]
+
+
+@dataclass(frozen=True)
+class StartPreview:
+    """What starting the season now would do, and what to know first."""
+
+    season: Season
+    divisions: tuple[DivisionPlan, ...]
+    matchdays: int
+    starts_at: datetime
+    matchday_days: int
+    games_per_fixture: int
+    warnings: tuple[str, ...]
+    """Things an organiser should know; starting is still possible."""
+    problems: tuple[str, ...]
+    """Reasons the season cannot start as it is."""
+
+    @property
+    def can_start(self) -> bool:
+        return not self.problems
+
+    @property
+    def last_deadline(self) -> datetime:
+        return self.starts_at + timedelta(days=self.matchdays * self.matchday_days)
+
+    @property
+    def players(self) -> int:
+        return sum(len(division.entries) for division in self.divisions)
+
+
+def preview_start(
+    season: Season, ranking: Sequence[int] | None = None, now: datetime | None = None
+) -> StartPreview:
+    """What :func:`start_season` would do now (nothing is written).
+
+    ``ranking``: user ids in the previous season's final order, to seed the divisions
+    (the standings supply it); without it, the previous season's divisions and seeds,
+    and after them the new players in the order they registered.
+    """
+    now = now or timezone.now()
+    entries = list(
+        season.entries.filter(status=Entry.Status.REGISTERED)
+        .select_related("user", "substitute")
+        .order_by("registered_at", "pk")
+    )
+    ordered = _seeded(entries, _previous_order(season) if ranking is None else list(ranking))
+    groups = _divisions(ordered, season.division_size)
+    games = TableSettings.from_dict(season.table_settings).games_for(season.seats)
+    days = _matchdays(groups, season.seats)
+    plans = tuple(
+        _plan(season, level, group, days, games, len(groups))
+        for level, group in enumerate(groups, start=1)
+    )
+    problems, warnings = _findings(season, plans, now)
+    return StartPreview(
+        season=season,
+        divisions=plans,
+        matchdays=days,
+        starts_at=now,
+        matchday_days=season.matchday_days,
+        games_per_fixture=games,
+        warnings=warnings,
+        problems=problems,
+    )
+
+
+def start_season(
+    season: Season, by: Any, reason: str = "", ranking: Sequence[int] | None = None
+) -> Season:
+    """Start ``season`` as :func:`preview_start` shows it, in one transaction, and open
+    its first matchday. Raises :class:`Refused` (nothing is written)."""
+    if not is_organiser(season.league.club, by):
+        raise forbidden()
+    with transaction.atomic(), pghistory.context(user=by.pk, reason=reason or "season started"):
+        # The season's row is locked first: registrations wait for the start, and a
+        # second start (a double click, another organiser) finds the season running.
+        locked = Season.objects.select_for_update(of=("self",)).select_related("league__club")
+        season = locked.get(pk=season.pk)
+        if season.status not in NOT_STARTED:
+            raise Refused("The season has started already.")
+        preview = preview_start(season, ranking)
+        if not preview.can_start:
+            raise Refused(" ".join(preview.problems))
+        _write(season, preview)
+        season.status, season.started_at = Season.Status.RUNNING, preview.starts_at
+        season.save(update_fields=["status", "started_at"])
+        # Registrations nobody approved in time do not play.
+        season.entries.filter(status=Entry.Status.PENDING).update(status=Entry.Status.DECLINED)
+        _announce(season, preview)
+        open_matchday(season.matchdays.get(number=1))
+    return season
+
+
+def _previous_order(season: Season) -> list[int]:
+    """User ids of the previous season's players by division, then seed."""
+    if season.previous_id is None:
+        return []
+    placed = Entry.objects.filter(season_id=season.previous_id, division__isnull=False)
+    return list(placed.order_by("division__level", "seed", "pk").values_list("user_id", flat=True))
+
+
+def _seeded(entries: list[Entry], ranking: list[int]) -> list[Entry]:
+    """``entries`` with the ranked players first, in ranking order, then the others as
+    they came."""
+    place = {user_id: index for index, user_id in enumerate(ranking)}
+    return sorted(entries, key=lambda entry: place.get(entry.user_id, len(place)))
+
+
+def _divisions(entries: list[Entry], size: int | None) -> list[list[Entry]]:
+    """Consecutive groups of at most ``size`` (sizes differing by one at most, the
+    larger on top); one group without a size."""
+    if not entries:
+        return []
+    count = 1 if size is None else math.ceil(len(entries) / size)
+    base, extra = divmod(len(entries), count)
+    groups, start = [], 0
+    for level in range(count):
+        end = start + base + (1 if level < extra else 0)
+        groups.append(entries[start:end])
+        start = end
+    return groups
+
+
+def _matchdays(groups: list[list[Entry]], seats: int) -> int:
+    """One season length for every division: the longest any division needs."""
+    lengths = [default_matchdays(len(group), seats) for group in groups if len(group) >= seats]
+    return max(lengths, default=0)
+
+
+def _plan(
+    season: Season, level: int, group: list[Entry], days: int, games: int, count: int
+) -> DivisionPlan:
+    name = "Division" if count == 1 else f"Division {level}"
+    try:
+        schedule: Schedule[int] | None = schedule_season(
+            [entry.pk for entry in group],
+            seats=season.seats,
+            matchdays=days,
+            games_per_fixture=games,
+            seed=f"season-{season.pk}-division-{level}",
+        )
+    except ScheduleError:
+        schedule = None
+    return DivisionPlan(level=level, name=name, entries=tuple(group), schedule=schedule)
+
+
+def _findings(
+    season: Season, plans: tuple[DivisionPlan, ...], now: datetime
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    problems: list[str] = []
+    warnings: list[str] = []
+    if not plans:
+        problems.append("Nobody is registered yet.")
+    for plan in plans:
+        if plan.schedule is None:
+            problems.append(
+                f"{plan.name} has {len(plan.entries)} player{'s' * (len(plan.entries) != 1)}, "
+                f"fewer than a table of {season.seats}."
+            )
+        elif plan.byes_per_matchday:
+            byes = plan.byes_per_matchday
+            warnings.append(
+                f"{plan.name}: {len(plan.entries)} players at tables of {season.seats}, so "
+                f"{byes} player{'s' * (byes != 1)} sit{'s' * (byes == 1)} out each matchday "
+                "(byes go round fairly)."
+            )
+    pending = season.entries.filter(status=Entry.Status.PENDING).count()
+    if pending:
+        warnings.append(
+            f"{pending} registration{'s' * (pending != 1)} still await{'s' * (pending == 1)} "
+            "approval: starting declines them."
+        )
+    if season.starts_at and season.starts_at > now:
+        warnings.append(
+            f"The season was to start on {timezone.localtime(season.starts_at):%d %b %Y, %H:%M}; "
+            "starting now opens matchday 1 at once."
+        )
+    return tuple(problems), tuple(warnings)
+
+
+def _write(season: Season, preview: StartPreview) -> None:
+    """The divisions, entries' places, matchdays, fixtures and seats of ``preview``."""
+    days = timedelta(days=season.matchday_days)
+    matchdays = Matchday.objects.bulk_create(
+        Matchday(
+            season=season,
+            number=number,
+            opens_at=preview.starts_at + (number - 1) * days,
+            deadline=preview.starts_at + number * days,
+        )
+        for number in range(1, preview.matchdays + 1)
+    )
+    for plan in preview.divisions:
+        assert plan.schedule is not None  # a preview with a problem never starts
+        division = Division.objects.create(season=season, level=plan.level, name=plan.name)
+        for seed, entry in enumerate(plan.entries, start=1):
+            entry.division, entry.seed = division, seed
+        Entry.objects.bulk_update(plan.entries, ["division", "seed"])
+        seats: list[FixtureSeat] = []
+        for matchday, scheduled in zip(matchdays, plan.schedule.matchdays, strict=True):
+            fixtures = Fixture.objects.bulk_create(
+                Fixture(matchday=matchday, division=division) for _ in scheduled.fixtures
+            )
+            seats += [
+                FixtureSeat(fixture=fixture, number=number, entry_id=entry_id)
+                for fixture, planned in zip(fixtures, scheduled.fixtures, strict=True)
+                for number, entry_id in enumerate(planned.players)
+            ]
+        FixtureSeat.objects.bulk_create(seats)
+
+
+def _announce(season: Season, preview: StartPreview) -> None:
+    for plan in preview.divisions:
+        for entry in plan.entries:
+            notifications.create(
+                entry.player.pk,
+                NotificationKind.LEAGUE_SEASON,
+                f"{season} has started: you play in {plan.name}, "
+                f"{preview.matchdays} matchdays of {season.matchday_days} days.",
+                season_path(season),
+                subject=season,
+                key=f"league-season-{season.pk}-started",
+            )

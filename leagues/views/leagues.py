@@ -1,0 +1,92 @@
+"""A club's league: creating it, its page (house rules in words, its seasons), editing it."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_safe
+
+from leagues.house_rules import house_rules_in_words
+from leagues.league_forms import LeagueForm, SeasonForm, initial_for_new
+from leagues.models import Club, League
+from leagues.selectors.roles import is_organiser
+from leagues.selectors.seasons import league_seasons, visible_club, visible_league
+from leagues.services import leagues as services
+from leagues.services.errors import Refused
+
+FORM = "leagues/league_form.html"
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def new_league(request: HttpRequest, club: str) -> HttpResponse:
+    found = _organised_club(request, club)
+    form = LeagueForm(request.POST or None, initial=initial_for_new())
+    if request.method == "POST" and form.is_valid():
+        slug = form.cleaned_data["slug"]
+        try:
+            league = services.create_league(found, request.user, slug, form.house_rules())
+        except Refused as error:
+            form.add_error("slug" if "address" in error.message else None, error.message)
+        else:
+            return redirect("leagues:league", club=found.slug, league=league.slug)
+    status = 400 if form.errors else 200
+    return render(request, FORM, {"club": found, "form": form}, status=status)
+
+
+@require_safe
+def league_page(request: HttpRequest, club: str, league: str) -> HttpResponse:
+    found = visible_league(club, league, request.user)
+    return render(request, "leagues/league.html", _league_context(request, found))
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def edit_league(request: HttpRequest, club: str, league: str) -> HttpResponse:
+    found = visible_league(club, league, request.user)
+    if not is_organiser(found.club, request.user):
+        raise PermissionDenied("Only the club's organisers may change a league.")
+    form = LeagueForm(request.POST or None, league=found)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_league(found, request.user, form.house_rules())
+        except Refused as error:
+            form.add_error(None, error.message)
+        else:
+            return redirect("leagues:league", club=found.club.slug, league=found.slug)
+    status = 400 if form.errors else 200
+    context = {"club": found.club, "league": found, "form": form}
+    return render(request, FORM, context, status=status)
+
+
+def _league_context(
+    request: HttpRequest, league: League, season_form: SeasonForm | None = None
+) -> dict[str, object]:
+    seasons = league_seasons(league)
+    organiser = is_organiser(league.club, request.user)
+    return {
+        "club": league.club,
+        "league": league,
+        "house_rules": house_rules_in_words(league),
+        "current": next((s for s in seasons if s.status != "finished"), None),
+        "seasons": seasons,
+        "is_organiser": organiser,
+        "season_form": season_form or (SeasonForm() if organiser else None),
+    }
+
+
+def league_page_with(
+    request: HttpRequest, league: League, season_form: SeasonForm, status: int
+) -> HttpResponse:
+    """The league's page again, with the new-season form as it was sent (and refused)."""
+    context = _league_context(request, league, season_form)
+    return render(request, "leagues/league.html", context, status=status)
+
+
+def _organised_club(request: HttpRequest, slug: str) -> Club:
+    club = visible_club(slug, request.user)
+    if not is_organiser(club, request.user):
+        raise PermissionDenied("Only the club's organisers may create a league.")
+    return club

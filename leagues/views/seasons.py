@@ -1,0 +1,162 @@
+"""A league's seasons: opening one, its page, registration, and the start with its preview."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from games.parsing import BadInput, parse_number
+from leagues.house_rules import house_rules_in_words
+from leagues.league_forms import SeasonForm
+from leagues.models import Season
+from leagues.selectors import seasons as read
+from leagues.selectors.roles import is_member, is_organiser
+from leagues.services import season_start
+from leagues.services import seasons as services
+from leagues.services.errors import Refused
+from leagues.views.leagues import league_page_with
+
+PAGE = "leagues/season.html"
+
+
+@login_required
+@require_POST
+def open_season(request: HttpRequest, club: str, league: str) -> HttpResponse:
+    found = read.visible_league(club, league, request.user)
+    form = SeasonForm(request.POST)
+    if not form.is_valid():
+        return league_page_with(request, found, form, status=400)
+    try:
+        season = services.open_season(found, request.user, **form.cleaned_data)
+    except Refused as error:
+        form.add_error(None, error.message)
+        return league_page_with(request, found, form, status=error.status)
+    messages.success(request, f"Season {season.number} is open for registration.")
+    return redirect(services.season_path(season))
+
+
+@require_safe
+def season_page(request: HttpRequest, club: str, league: str, number: int) -> HttpResponse:
+    season = read.visible_season(club, league, number, request.user)
+    return _page(request, season)
+
+
+@login_required
+@require_POST
+def register(request: HttpRequest, club: str, league: str, number: int) -> HttpResponse:
+    season = read.visible_season(club, league, number, request.user)
+    return _act(request, season, lambda: services.register(season, request.user), "You are in.")
+
+
+@login_required
+@require_POST
+def unregister(request: HttpRequest, club: str, league: str, number: int) -> HttpResponse:
+    season = read.visible_season(club, league, number, request.user)
+    done = "Your registration is withdrawn."
+    return _act(request, season, lambda: services.unregister(season, request.user), done)
+
+
+@login_required
+@require_POST
+def decide(request: HttpRequest, club: str, league: str, number: int) -> HttpResponse:
+    """An organiser approves (``decision=approve``) or declines a registration (``user``)."""
+    season = read.visible_season(club, league, number, request.user)
+    try:
+        user_id = parse_number(request.POST.get("user", ""))
+        approve = _either(request, "decision", "approve", "decline")
+    except BadInput as error:
+        return _page(request, season, error.message, status=400)
+    return _act(
+        request,
+        season,
+        lambda: services.decide(season, request.user, user_id, approve),
+        "Registration approved." if approve else "Registration declined.",
+    )
+
+
+@login_required
+@require_POST
+def registration(request: HttpRequest, club: str, league: str, number: int) -> HttpResponse:
+    """An organiser opens (``registration=open``) or closes registration."""
+    season = read.visible_season(club, league, number, request.user)
+    try:
+        is_open = _either(request, "registration", "open", "close")
+    except BadInput as error:
+        return _page(request, season, error.message, status=400)
+    return _act(
+        request,
+        season,
+        lambda: services.set_registration(season, request.user, is_open),
+        "Registration is open." if is_open else "Registration is closed.",
+    )
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def start(request: HttpRequest, club: str, league: str, number: int) -> HttpResponse:
+    """GET: what starting the season would do, with its warnings; POST: start it."""
+    season = read.visible_season(club, league, number, request.user)
+    if not is_organiser(season.league.club, request.user):
+        raise PermissionDenied("Only the club's organisers may start a season.")
+    if request.method == "POST":
+        reason = request.POST.get("reason", "").strip()[:200]
+        try:
+            season_start.start_season(season, request.user, reason)
+        except Refused as error:
+            return _preview(request, season, error.message, error.status)
+        messages.success(request, f"Season {season.number} has started: matchday 1 is open.")
+        return redirect(services.season_path(season))
+    return _preview(request, season)
+
+
+def _either(request: HttpRequest, name: str, yes: str, no: str) -> bool:
+    """Whether the form's ``name`` is ``yes`` (rather than ``no``; anything else is bad input)."""
+    value = request.POST.get(name)
+    if value not in (yes, no):
+        raise BadInput(f"Choose {yes} or {no}.")
+    return value == yes
+
+
+def _preview(
+    request: HttpRequest, season: Season, error: str = "", status: int = 200
+) -> HttpResponse:
+    if season.status not in services.NOT_STARTED:
+        return _page(request, season, "The season has started already.", status=409)
+    context = {"season": season, "preview": season_start.preview_start(season), "error": error}
+    return render(request, "leagues/season_start.html", context, status=status)
+
+
+def _act(
+    request: HttpRequest, season: Season, action: Callable[[], object], done: str
+) -> HttpResponse:
+    try:
+        action()
+    except Refused as error:
+        return _page(request, season, error.message, error.status)
+    messages.success(request, done)
+    return redirect(services.season_path(season))
+
+
+def _page(request: HttpRequest, season: Season, error: str = "", status: int = 200) -> HttpResponse:
+    club = season.league.club
+    user = request.user
+    context = {
+        "club": club,
+        "league": season.league,
+        "season": season,
+        "error": error,
+        "is_organiser": is_organiser(club, user),
+        "is_member": is_member(club, user),
+        "house_rules": house_rules_in_words(season),
+        "registration": read.registration(season, user),
+        "divisions": read.divisions(season, user),
+        "matchdays": read.matchdays(season, user),
+        "not_started": season.status in services.NOT_STARTED,
+    }
+    return render(request, PAGE, context, status=status)
