@@ -9,7 +9,6 @@ matchdays with their fixtures and seats, then opens matchday 1.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -23,6 +22,7 @@ from games.models import NotificationKind
 from games.services import notifications
 from games.table_settings import TableSettings
 from leagues.models import Division, Entry, Fixture, FixtureSeat, Matchday, Season
+from leagues.promotion import divisions
 from leagues.scheduling import Schedule, ScheduleError, default_matchdays, schedule_season
 from leagues.selectors.roles import is_organiser
 from leagues.services.errors import Refused, forbidden
@@ -97,9 +97,10 @@ def preview_start(
 ) -> StartPreview:
     """What :func:`start_season` would do now (nothing is written).
 
-    ``ranking``: user ids in the previous season's final order, to seed the divisions
-    (the standings supply it); without it, the previous season's divisions and seeds,
-    and after them the new players in the order they registered.
+    ``ranking``: user ids in seed order (the previous season's final standings after
+    promotion and relegation, :func:`leagues.promotion.seeding`); without it, the
+    previous season's divisions and seeds. Players not ranked come after, in the order
+    they registered. Divisions are cut from the top (:func:`leagues.promotion.divisions`).
     """
     now = now or timezone.now()
     entries = list(
@@ -108,7 +109,7 @@ def preview_start(
         .order_by("registered_at", "pk")
     )
     ordered = _seeded(entries, _previous_order(season) if ranking is None else list(ranking))
-    groups = _divisions(ordered, season.division_size)
+    groups = divisions(ordered, season.division_size)
     games = TableSettings.from_dict(season.table_settings).games_for(season.seats)
     days = _matchdays(groups, season.seats)
     plans = tuple(
@@ -168,21 +169,6 @@ def _seeded(entries: list[Entry], ranking: list[int]) -> list[Entry]:
     they came."""
     place = {user_id: index for index, user_id in enumerate(ranking)}
     return sorted(entries, key=lambda entry: place.get(entry.user_id, len(place)))
-
-
-def _divisions(entries: list[Entry], size: int | None) -> list[list[Entry]]:
-    """Consecutive groups of at most ``size`` (sizes differing by one at most, the
-    larger on top); one group without a size."""
-    if not entries:
-        return []
-    count = 1 if size is None else math.ceil(len(entries) / size)
-    base, extra = divmod(len(entries), count)
-    groups, start = [], 0
-    for level in range(count):
-        end = start + base + (1 if level < extra else 0)
-        groups.append(entries[start:end])
-        start = end
-    return groups
 
 
 def _matchdays(groups: list[list[Entry]], seats: int) -> int:
