@@ -152,7 +152,7 @@ def house_rules_in_words(holder: HouseRules) -> HouseRulesInWords:
             ("Clock", _clock_words(settings)),
             ("Forfeits", _forfeit_words(settings)),
             ("Scoring", _scoring_words(holder, settings)),
-            ("Tiebreaks", ", then ".join(TIEBREAKS[name] for name in holder.tiebreaks) or "none"),
+            ("Tiebreaks", ", then ".join(TIEBREAKS[name] for name in holder.tiebreaks) or "None"),
             ("Matchdays", f"{holder.matchday_days} day{'s' * (holder.matchday_days != 1)} each"),
             ("Late fixtures", OnDeadline(holder.on_deadline).label),
             ("Withdrawals", OnWithdrawal(holder.on_withdrawal).label),
@@ -160,7 +160,7 @@ def house_rules_in_words(holder: HouseRules) -> HouseRulesInWords:
             ("Divisions", _division_words(holder)),
             (
                 "Registration",
-                "an organiser approves each one" if holder.registration_approval else "open",
+                "An organiser approves each one" if holder.registration_approval else "Open",
             ),
         ),
         rules=rules_summary(settings.ruleset(players=holder.seats), settings.preset),
@@ -178,7 +178,7 @@ def _clock_words(settings: TableSettings) -> str:
 def _forfeit_words(settings: TableSettings) -> str:
     then = "a bot takes the seat" if settings.on_forfeit == "bot" else "the player drops out"
     count = settings.timeouts_to_forfeit
-    return f"after {count} timed-out turn{'s' * (count != 1)} in a row; {then}"
+    return f"After {count} timed-out turn{'s' * (count != 1)} in a row; {then}"
 
 
 def _scoring_words(holder: HouseRules, settings: TableSettings) -> str:
@@ -191,5 +191,5 @@ def _scoring_words(holder: HouseRules, settings: TableSettings) -> str:
 
 def _division_words(holder: HouseRules) -> str:
     if holder.division_size is None:
-        return "everyone in one division"
-    return f"up to {holder.division_size} players each; {holder.promotion} up and down each season"
+        return "Everyone in one division"
+    return f"Up to {holder.division_size} players each; {holder.promotion} up and down each season"

@@ -84,6 +84,10 @@ class StartPreview:
         return not self.problems
 
     @property
+    def first_deadline(self) -> datetime:
+        return self.starts_at + timedelta(days=self.matchday_days)
+
+    @property
     def last_deadline(self) -> datetime:
         return self.starts_at + timedelta(days=self.matchdays * self.matchday_days)
 

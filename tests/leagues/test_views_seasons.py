@@ -10,6 +10,7 @@ from django.test import Client
 
 from accounts.models import User
 from games.forms import TableSettingsForm
+from games.models import Table
 from leagues.models import Club, Entry, League, Membership, Role, Season
 
 pytestmark = pytest.mark.django_db
@@ -247,3 +248,25 @@ def test_season_pages_answer_the_wrong_method_with_405(season: Season, alice: Us
         assert client.get(f"{SEASON}{action}/").status_code == 405
     assert client.delete(f"{SEASON}start/").status_code == 405
     assert client_of(alice).get("/clubs/tile-club/winter/99999999/").status_code == 404
+
+
+def test_the_games_pages_name_the_fixture_and_link_to_its_season(
+    season: Season, alice: User, make_members: Callable[[int], list[User]]
+) -> None:
+    players = make_members(3)
+    for user in players:
+        client_of(user).post(f"{SEASON}register/")
+    client_of(alice).post(f"{SEASON}start/")
+    table = Table.objects.get()
+    game = table.games.get()
+    mover = client_of(table.seats.get(number=game.current_seat).user)
+    link = f'<a href="{SEASON}">Winter, season 1, matchday 1</a>'
+    for path in (
+        "/games/",
+        "/games/your-move/",
+        f"/games/tables/{table.pk}/",
+        f"/games/{game.pk}/",
+    ):
+        page = mover.get(path)
+        assert page.status_code == 200
+        assert link in page.content.decode(), path
