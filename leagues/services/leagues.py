@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pghistory
 from django.db import IntegrityError, transaction
 
 from leagues.house_rules import HouseRulesError, check_house_rules
-from leagues.models import Club, League
+from leagues.models import Club, League, Season
 from leagues.selectors.roles import is_organiser
 from leagues.services.errors import Refused, forbidden
+from leagues.services.seasons import NOT_STARTED
 
 DETAILS = ("name", "description")
 """What an organiser may change of a league besides its house rules (the slug stays, so
@@ -31,7 +33,8 @@ def create_league(club: Club, by: Any, slug: str, values: dict[str, Any]) -> Lea
 
 def update_league(league: League, by: Any, values: dict[str, Any]) -> League:
     """Change ``league``'s name, description or house rules: the next season plays by
-    them; a season under way keeps the ones it copied. Raises :class:`Refused`."""
+    them, and so does a season not started yet (still taking registrations); a season
+    under way keeps the ones it copied. Raises :class:`Refused`."""
     if not is_organiser(league.club, by):
         raise forbidden()
     fields = _checked(values)
@@ -40,6 +43,12 @@ def update_league(league: League, by: Any, values: dict[str, Any]) -> League:
         for name, value in fields.items():
             setattr(locked, name, value)
         locked.save(update_fields=list(fields))
+        rules = {name: fields[name] for name in League.HOUSE_RULES}
+        with pghistory.context(user=by.pk, reason="the league's house rules changed"):
+            # The season's row is locked as a start locks it: a season starting now
+            # either starts on the old rules or waits and takes the new ones.
+            waiting = locked.seasons.select_for_update(of=("self",)).filter(status__in=NOT_STARTED)
+            Season.objects.filter(pk__in=list(waiting.values_list("pk", flat=True))).update(**rules)
     return locked
 
 

@@ -21,6 +21,7 @@ from django.utils import timezone
 from games.models import NotificationKind
 from games.services import notifications
 from games.table_settings import TableSettings
+from leagues.house_rules import MAX_DIVISION_SIZE
 from leagues.models import Division, Entry, Fixture, FixtureSeat, Matchday, Season
 from leagues.promotion import divisions
 from leagues.scheduling import Schedule, ScheduleError, default_matchdays, schedule_season
@@ -38,7 +39,8 @@ class DivisionPlan:
     name: str
     entries: tuple[Entry, ...]
     schedule: Schedule[int] | None
-    """``None`` when the division is too small to schedule (see the warnings)."""
+    """``None`` when the division cannot be scheduled: ``problem`` says why."""
+    problem: str = ""
 
     @property
     def players(self) -> list[str]:
@@ -177,7 +179,11 @@ def _seeded(entries: list[Entry], ranking: list[int]) -> list[Entry]:
 
 def _matchdays(groups: list[list[Entry]], seats: int) -> int:
     """One season length for every division: the longest any division needs."""
-    lengths = [default_matchdays(len(group), seats) for group in groups if len(group) >= seats]
+    lengths = [
+        default_matchdays(len(group), seats)
+        for group in groups
+        if seats <= len(group) <= MAX_DIVISION_SIZE
+    ]
     return max(lengths, default=0)
 
 
@@ -185,8 +191,17 @@ def _plan(
     season: Season, level: int, group: list[Entry], days: int, games: int, count: int
 ) -> DivisionPlan:
     name = "Division" if count == 1 else f"Division {level}"
+    players = len(group)
+    if players > MAX_DIVISION_SIZE:
+        # Not scheduled at all: the search's work grows fast with the division, and
+        # such a season (dozens of matchdays) is no season anyone wants.
+        problem = (
+            f"{name} has {players} players; a division holds at most {MAX_DIVISION_SIZE}. "
+            "Give the league a division size."
+        )
+        return DivisionPlan(level, name, tuple(group), schedule=None, problem=problem)
     try:
-        schedule: Schedule[int] | None = schedule_season(
+        schedule = schedule_season(
             [entry.pk for entry in group],
             seats=season.seats,
             matchdays=days,
@@ -194,8 +209,12 @@ def _plan(
             seed=f"season-{season.pk}-division-{level}",
         )
     except ScheduleError:
-        schedule = None
-    return DivisionPlan(level=level, name=name, entries=tuple(group), schedule=schedule)
+        problem = (
+            f"{name} has {players} player{'s' * (players != 1)}, "
+            f"fewer than a table of {season.seats}."
+        )
+        return DivisionPlan(level, name, tuple(group), schedule=None, problem=problem)
+    return DivisionPlan(level, name, tuple(group), schedule)
 
 
 def _findings(
@@ -206,11 +225,8 @@ def _findings(
     if not plans:
         problems.append("Nobody is registered yet.")
     for plan in plans:
-        if plan.schedule is None:
-            problems.append(
-                f"{plan.name} has {len(plan.entries)} player{'s' * (len(plan.entries) != 1)}, "
-                f"fewer than a table of {season.seats}."
-            )
+        if plan.problem:
+            problems.append(plan.problem)
         elif plan.byes_per_matchday:
             byes = plan.byes_per_matchday
             warnings.append(

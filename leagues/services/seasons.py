@@ -55,7 +55,7 @@ def open_season(
                 raise Refused("The league's current season must finish before a new one opens.")
             previous = league.seasons.filter(status=Season.Status.FINISHED).first()
             number = (league.seasons.aggregate(last=Max("number"))["last"] or 0) + 1
-            return Season.objects.create(
+            season = Season.objects.create(
                 league=league,
                 number=number,
                 previous=previous,
@@ -63,8 +63,24 @@ def open_season(
                 starts_at=starts_at,
                 **league.house_rules(),
             )
+            _announce_registration(season, by)
+            return season
     except IntegrityError:
         raise Refused("The league's current season must finish before a new one opens.") from None
+
+
+def _announce_registration(season: Season, by: Any) -> None:
+    """Tell the club's members (but the organiser who opened it) that they may register."""
+    members = season.league.club.memberships.exclude(user=by).values_list("user_id", flat=True)
+    for user_id in members:
+        notifications.create(
+            user_id,
+            NotificationKind.LEAGUE_SEASON,
+            f"{season} is open for registration.",
+            season_path(season),
+            subject=season,
+            key=f"league-season-{season.pk}-registration",
+        )
 
 
 def register(season: Season, user: Any) -> Entry:

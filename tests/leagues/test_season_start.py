@@ -76,6 +76,17 @@ def test_a_division_smaller_than_a_table_is_a_problem(
     assert preview.problems == ("Division has 2 players, fewer than a table of 3.",)
 
 
+def test_a_division_past_the_largest_is_a_problem_and_is_not_scheduled(
+    season: Season, make_members: Members
+) -> None:
+    registered(season, make_members(41))
+    preview = preview_start(season)
+    assert preview.problems == (
+        "Division has 41 players; a division holds at most 40. Give the league a division size.",
+    )
+    assert preview.divisions[0].schedule is None
+
+
 def test_divisions_follow_the_previous_season_then_the_ranking_given(
     season: Season, alice: User, make_members: Members
 ) -> None:

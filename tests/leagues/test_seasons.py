@@ -48,15 +48,20 @@ def test_a_league_refuses_rules_that_do_not_fit_and_a_taken_address(
     assert list(League.objects.values_list("slug", flat=True)) == ["winter"]
 
 
-def test_changing_a_league_changes_the_next_season_not_the_current_one(
+def test_changing_a_league_changes_a_season_not_started_but_not_one_under_way(
     league: League, alice: User
 ) -> None:
-    current = open_season(league, alice)
+    waiting = open_season(league, alice)
     update_league(league, alice, values(name="Winter", seats=4, matchday_days=3))
-    current.refresh_from_db()
+    waiting.refresh_from_db()
+    assert (waiting.seats, waiting.matchday_days) == (4, 3)
+
+    Season.objects.filter(pk=waiting.pk).update(status=Season.Status.RUNNING)
+    update_league(league, alice, values(name="Winter", seats=2, matchday_days=5))
+    waiting.refresh_from_db()
     league.refresh_from_db()
-    assert (league.seats, league.matchday_days) == (4, 3)
-    assert (current.seats, current.matchday_days) == (3, 7)
+    assert (league.seats, league.matchday_days) == (2, 5)
+    assert (waiting.seats, waiting.matchday_days) == (4, 3)
 
 
 def test_a_season_copies_the_house_rules_and_follows_the_last_one(
@@ -69,6 +74,17 @@ def test_a_season_copies_the_house_rules_and_follows_the_last_one(
     second = open_season(league, alice)
     assert (first.number, second.number, second.previous) == (1, 2, first)
     assert second.house_rules() == league.house_rules()
+
+
+def test_the_members_hear_that_registration_is_open(
+    league: League, alice: User, member: User, outsider: User
+) -> None:
+    season = open_season(league, alice)
+    told = Notification.objects.filter(kind=NotificationKind.LEAGUE_SEASON)
+    assert list(told.values_list("user", "text", "link")) == [
+        (member.pk, "Winter, season 1 is open for registration.", "/clubs/tile-club/winter/1/")
+    ]
+    assert season.number == 1
 
 
 def test_a_member_may_not_open_a_season(league: League, member: User) -> None:
