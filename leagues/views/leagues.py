@@ -29,7 +29,8 @@ def new_league(request: HttpRequest, club: str) -> HttpResponse:
         try:
             league = services.create_league(found, request.user, slug, form.house_rules())
         except Refused as error:
-            form.add_error("slug" if "address" in error.message else None, error.message)
+            # 409: the address is taken (the rules were checked by the form already).
+            form.add_error("slug" if error.status == 409 else None, error.message)
         else:
             return redirect("leagues:league", club=found.slug, league=league.slug)
     status = 400 if form.errors else 200

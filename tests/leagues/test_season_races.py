@@ -1,0 +1,89 @@
+"""Organisers and players racing: a season starts once, a matchday opens once, nobody
+registers into a season that has started.
+
+Each thread has its own database connection, so the row locks really are contended.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.db import connections
+
+from accounts.models import User
+from games.models import Table
+from leagues.models import Entry, Fixture, Matchday, Season
+from leagues.services.errors import Refused
+from leagues.services.matchdays import open_matchday
+from leagues.services.season_start import start_season
+from leagues.services.seasons import register
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def race(*attempts: Callable[[], object]) -> list[str]:
+    """Run the attempts at the same moment in threads: "ok" or the refusal's sentence."""
+    start = threading.Barrier(len(attempts))
+
+    def run(attempt: Callable[[], object]) -> str:
+        try:
+            start.wait()
+            attempt()
+            return "ok"
+        except Refused as error:
+            return error.message
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(len(attempts)) as pool:
+        return sorted(pool.map(run, attempts))
+
+
+def test_a_season_started_twice_at_once_starts_once(
+    season: Season, alice: User, make_members: Callable[[int], list[User]]
+) -> None:
+    for user in make_members(6):
+        register(season, user)
+
+    results = race(*[lambda: start_season(season, alice)] * 3)
+
+    assert results == ["The season has started already."] * 2 + ["ok"]
+    assert season.divisions.count() == 1
+    assert Fixture.objects.filter(matchday__number=1).count() == 2
+    assert Table.objects.count() == 2
+
+
+def test_a_matchday_opened_twice_at_once_opens_once(
+    season: Season, alice: User, make_members: Callable[[int], list[User]]
+) -> None:
+    for user in make_members(6):
+        register(season, user)
+    start_season(season, alice)
+    second = Matchday.objects.get(season=season, number=2)
+
+    assert race(*[lambda: open_matchday(second)] * 3) == ["ok"] * 3
+
+    assert Table.objects.count() == 4
+    assert not Fixture.objects.filter(table__isnull=True, matchday__number__lte=2).exists()
+
+
+def test_a_registration_racing_the_start_is_in_or_refused(
+    season: Season, alice: User, make_members: Callable[[int], list[User]]
+) -> None:
+    *players, late = make_members(4)
+    for user in players:
+        register(season, user)
+
+    results = race(lambda: start_season(season, alice), lambda: register(season, late))
+
+    entry = Entry.objects.filter(user=late).first()
+    if results == ["Registration for this season is closed.", "ok"]:
+        assert entry is None
+    else:
+        # Registered first: the late player is placed like everyone else.
+        assert results == ["ok", "ok"]
+        assert entry is not None and entry.division is not None
+    assert Season.objects.get(pk=season.pk).status == Season.Status.RUNNING
