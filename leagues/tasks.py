@@ -22,13 +22,17 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.errors import TableError
-from leagues.models import Matchday
+from leagues.models import Matchday, Season
 from leagues.services.deadlines import (
     UNFINISHED,
     close_due_matchday,
     remind_matchday,
     reminder_window,
 )
+from leagues.services.errors import Refused
+from leagues.services.matchdays import open_matchday
+from leagues.services.season_start import start_season
+from leagues.services.seasons import NOT_STARTED
 
 logger = logging.getLogger(__name__)
 
@@ -39,10 +43,52 @@ BATCH = 50
 
 @shared_task(ignore_result=True)
 def run_seasons() -> None:
-    """Send the reminders that are due and settle what is past its deadline."""
+    """Close registrations, start seasons and open matchdays whose time has come; send
+    the reminders that are due and settle what is past its deadline."""
     now = timezone.now()
+    close_due_registrations(now)
+    start_due_seasons(now)
+    open_due_matchdays(now)
     send_due_reminders(now)
     close_due_matchdays(now)
+
+
+def close_due_registrations(now: datetime) -> int:
+    """Close the registration of seasons past their ``registration_closes_at``."""
+    due = Season.objects.filter(status=Season.Status.REGISTRATION, registration_closes_at__lte=now)
+    return due.update(status=Season.Status.READY)
+
+
+def start_due_seasons(now: datetime) -> list[int]:
+    """Start the seasons past their ``starts_at``; one that cannot start (nobody
+    registered, a division too small) waits for an organiser, who sees why on its
+    start page."""
+    due = Season.objects.filter(status__in=NOT_STARTED, starts_at__lte=now).order_by("starts_at")
+    started = []
+    for season in due.select_related("league__club")[:BATCH]:
+        try:
+            start_season(season, None, reason="the season's start time")
+        except (Refused, TableError):
+            logger.warning("season %s: not started at its start time", season.pk, exc_info=True)
+        else:
+            started.append(season.pk)
+    return started
+
+
+def open_due_matchdays(now: datetime) -> list[int]:
+    """Open the scheduled matchdays of running seasons whose time has come."""
+    due = Matchday.objects.filter(
+        status=Matchday.Status.SCHEDULED, opens_at__lte=now, season__status=Season.Status.RUNNING
+    ).order_by("opens_at")
+    opened = []
+    for matchday in due[:BATCH]:
+        try:
+            open_matchday(matchday)
+        except (Refused, TableError):
+            logger.warning("matchday %s: not opened", matchday.pk, exc_info=True)
+        else:
+            opened.append(matchday.pk)
+    return opened
 
 
 def send_due_reminders(now: datetime) -> int:

@@ -139,10 +139,12 @@ def start_season(
     season: Season, by: Any, reason: str = "", ranking: Sequence[int] | None = None
 ) -> Season:
     """Start ``season`` as :func:`preview_start` shows it, in one transaction, and open
-    its first matchday. Raises :class:`Refused` (nothing is written)."""
-    if not is_organiser(season.league.club, by):
+    its first matchday; ``by``: the organiser, or ``None`` for the beat job at the
+    season's ``starts_at``. Raises :class:`Refused` (nothing is written)."""
+    if by is not None and not is_organiser(season.league.club, by):
         raise forbidden()
-    with transaction.atomic(), pghistory.context(user=by.pk, reason=reason or "season started"):
+    user = None if by is None else by.pk
+    with transaction.atomic(), pghistory.context(user=user, reason=reason or "season started"):
         # The season's row is locked first: registrations wait for the start, and a
         # second start (a double click, another organiser) finds the season running.
         locked = Season.objects.select_for_update(of=("self",)).select_related("league__club")

@@ -221,6 +221,10 @@ def test_the_start_preview_then_the_start(
     assert response.status_code == 302 and response["Location"] == SEASON
     page = organiser.get(SEASON).content.decode()
     assert "Matchday 1" in page and "Bye:" in page and "/games/tables/" in page
+    assert f'href="{SEASON}organiser/"' in page and f'href="{SEASON}history/"' in page
+    member_page = client_of(member).get(SEASON).content.decode()
+    assert f'href="{SEASON}organiser/"' not in member_page
+    assert f'href="{SEASON}history/"' in member_page
     assert organiser.post(f"{SEASON}start/").status_code == 409
     assert organiser.get(f"{SEASON}start/").status_code == 409
 
