@@ -6,12 +6,9 @@ Each thread has its own database connection, so the row locks really are contend
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import connections
 
 from accounts.models import User
 from games.models import Table
@@ -20,26 +17,9 @@ from leagues.services.errors import Refused
 from leagues.services.matchdays import open_matchday
 from leagues.services.season_start import start_season
 from leagues.services.seasons import register
+from tests.races import race
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def race(*attempts: Callable[[], object]) -> list[str]:
-    """Run the attempts at the same moment in threads: "ok" or the refusal's sentence."""
-    start = threading.Barrier(len(attempts))
-
-    def run(attempt: Callable[[], object]) -> str:
-        try:
-            start.wait()
-            attempt()
-            return "ok"
-        except Refused as error:
-            return error.message
-        finally:
-            connections.close_all()
-
-    with ThreadPoolExecutor(len(attempts)) as pool:
-        return sorted(pool.map(run, attempts))
 
 
 def test_a_season_started_twice_at_once_starts_once(
@@ -48,7 +28,7 @@ def test_a_season_started_twice_at_once_starts_once(
     for user in make_members(6):
         register(season, user)
 
-    results = race(*[lambda: start_season(season, alice)] * 3)
+    results = race(*[lambda: start_season(season, alice)] * 3, refusal=Refused, name=str)
 
     assert results == ["The season has started already."] * 2 + ["ok"]
     assert season.divisions.count() == 1
@@ -64,7 +44,7 @@ def test_a_matchday_opened_twice_at_once_opens_once(
     start_season(season, alice)
     second = Matchday.objects.get(season=season, number=2)
 
-    assert race(*[lambda: open_matchday(second)] * 3) == ["ok"] * 3
+    assert race(*[lambda: open_matchday(second)] * 3, refusal=Refused, name=str) == ["ok"] * 3
 
     assert Table.objects.count() == 4
     assert not Fixture.objects.filter(table__isnull=True, matchday__number__lte=2).exists()
@@ -77,7 +57,12 @@ def test_a_registration_racing_the_start_is_in_or_refused(
     for user in players:
         register(season, user)
 
-    results = race(lambda: start_season(season, alice), lambda: register(season, late))
+    results = race(
+        lambda: start_season(season, alice),
+        lambda: register(season, late),
+        refusal=Refused,
+        name=str,
+    )
 
     entry = Entry.objects.filter(user=late).first()
     if results == ["Registration for this season is closed.", "ok"]:
