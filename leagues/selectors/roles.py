@@ -1,34 +1,24 @@
-"""A member's role in a club, and what it lets them see and do (reads only).
+"""What a member's role in a club lets them see and do, asked of a club directly.
 
-Small checks on :class:`~leagues.models.Membership` rows that pages and services share;
-the club's permission predicates (:mod:`leagues.rules`) may build on them.
+Built on :mod:`leagues.rules` (one query of the member's
+:class:`~leagues.models.Membership` row), for the league and season pages and services.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from leagues.models import Club, Membership, Role
-
-ORGANISING = (Role.OWNER, Role.ORGANISER)
-"""The roles that run a club's leagues."""
-
-
-def role_in(club: Club, user: Any) -> Role | None:
-    """``user``'s role in ``club``; ``None`` for a non-member or a visitor."""
-    if user is None or not user.is_authenticated:
-        return None
-    role = Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
-    return None if role is None else Role(role)
+from leagues.models import Club, Role
+from leagues.rules import ORGANISING, role_in
 
 
 def is_member(club: Club, user: Any) -> bool:
-    return role_in(club, user) is not None
+    return role_in(user, club) is not None
 
 
 def is_organiser(club: Club, user: Any) -> bool:
     """``user`` may run ``club``'s leagues: its owner or an organiser."""
-    return role_in(club, user) in ORGANISING
+    return role_in(user, club) in ORGANISING
 
 
 def may_see(club: Club, user: Any) -> bool:

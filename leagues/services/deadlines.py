@@ -36,6 +36,8 @@ from games.models import Game, Move, NotificationKind, Seat, Table
 from games.services import notifications
 from games.services.adjudication import stop_round
 from leagues.models import Entry, Fixture, Matchday, OnDeadline
+# The leagues services\' one refusal, named here too for the modules that import it from here.
+from leagues.services.errors import Refused as Refused
 
 UNFINISHED = (Fixture.Status.SCHEDULED, Fixture.Status.PLAYING)
 DEADLINE_PASSED = "The matchday's deadline passed."
@@ -43,15 +45,6 @@ DEADLINE_PASSED = "The matchday's deadline passed."
 # organiser stops it: the players may be at the table right now.
 RECENT_GAME = timedelta(hours=1)
 RECENT_MOVE = timedelta(minutes=10)
-
-
-class Refused(Exception):
-    """A request that changes nothing: not allowed (``status`` 403), not possible in the
-    state things are in (409), or malformed (400). ``message`` is for the person."""
-
-    def __init__(self, message: str, status: int = 409) -> None:
-        super().__init__(message)
-        self.message, self.status = message, status
 
 
 def due_at(fixture: Fixture) -> datetime:

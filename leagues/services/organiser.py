@@ -24,12 +24,12 @@ from games.services.results import SeatCorrection, supersede
 from leagues.models import Entry, Fixture, FixtureSeat, Matchday, Membership, Season
 from leagues.services.deadlines import (
     UNFINISHED,
-    Refused,
     audited,
     deadline_text,
     notify_players,
     when,
 )
+from leagues.services.errors import Refused
 
 
 def _reason(reason: str) -> str:

@@ -29,7 +29,7 @@ from leagues.selectors.history import season_history
 from leagues.selectors.organiser import fixture_results, organiser_page
 from leagues.services import deadlines, season_end
 from leagues.services import organiser as tools
-from leagues.services.deadlines import Refused
+from leagues.services.errors import Refused
 
 
 class ReasonField(forms.CharField):

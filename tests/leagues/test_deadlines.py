@@ -12,13 +12,13 @@ from accounts.models import User
 from games.models import Game, Notification, NotificationKind, Result, Table
 from leagues.models import Entry, Fixture, Matchday, OnDeadline
 from leagues.services.deadlines import (
-    Refused,
     close_matchday,
     preview_close_matchday,
     remind_matchday,
     settle_fixture,
     settlement_note,
 )
+from leagues.services.errors import Refused
 from tests.leagues.conftest import RunningSeason, running_season
 
 pytestmark = pytest.mark.django_db

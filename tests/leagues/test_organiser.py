@@ -11,7 +11,7 @@ from accounts.models import User
 from games.models import Game, Result, Seat
 from games.services.adjudication import stop_round
 from leagues.models import Entry, Fixture, Matchday, Membership, Role
-from leagues.services.deadlines import Refused
+from leagues.services.errors import Refused
 from leagues.services.organiser import (
     adjust_score,
     extend_deadline,
