@@ -25,10 +25,9 @@ from leagues.house_rules import (
     check_house_rules,
 )
 from leagues.models import TIEBREAKS, League, OnDeadline, OnWithdrawal, Scoring
+from leagues.slugs import CLUB_PAGE_WORDS
 
-RESERVED_SLUGS = frozenset(
-    {"new", "edit", "leagues", "members", "join", "leave", "invite", "invitations", "requests"}
-)
+RESERVED_SLUGS = CLUB_PAGE_WORDS | {"leagues", "new", "edit"}
 """Addresses of a club's own pages, which no league may take (``/clubs/<club>/<slug>/``)."""
 
 PLACES = ("1st", "2nd", "3rd", "4th")

@@ -21,11 +21,6 @@ def is_organiser(club: Club, user: Any) -> bool:
     return role_in(user, club) in ORGANISING
 
 
-def may_see(club: Club, user: Any) -> bool:
-    """A public club is seen by anyone; a private one by its members only."""
-    return not club.is_private or is_member(club, user)
-
-
 def organisers(club: Club) -> list[Any]:
     """The club's owner, then its organisers, by username."""
     memberships = club.memberships.filter(role__in=ORGANISING).select_related("user")

@@ -14,7 +14,6 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from leagues.models import (
-    Club,
     Division,
     Entry,
     Fixture,
@@ -23,36 +22,17 @@ from leagues.models import (
     Matchday,
     Season,
 )
-from leagues.selectors.roles import may_see
 
 
 def visible_league(club_slug: str, league_slug: str, user: Any) -> League:
-    """The league at that address, if ``user`` may see its club; else 404."""
+    """The league at that address, if ``user`` may see its club; else 404 (an outsider
+    learns nothing of a private club)."""
     league = get_object_or_404(
         League.objects.select_related("club"), club__slug=club_slug, slug=league_slug
     )
-    if not may_see(league.club, user):
-        raise_not_found()
+    if not user.has_perm("leagues.view_club", league.club):
+        raise Http404("No such club.")
     return league
-
-
-def visible_club(club_slug: str, user: Any) -> Club:
-    club = get_object_or_404(Club, slug=club_slug)
-    if not may_see(club, user):
-        raise_not_found()
-    return club
-
-
-def visible_season(club_slug: str, league_slug: str, number: int, user: Any) -> Season:
-    league = visible_league(club_slug, league_slug, user)
-    season = get_object_or_404(Season, league=league, number=number)
-    season.league = league
-    return season
-
-
-def raise_not_found() -> None:
-    # A private club's pages are not there for outsiders: the same answer as a missing one.
-    raise Http404("No such club.")
 
 
 @dataclass(frozen=True)

@@ -8,21 +8,23 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
+from games.views.common import AuthenticatedRequest
 from leagues.house_rules import house_rules_in_words
 from leagues.league_forms import LeagueForm, SeasonForm, initial_for_new
-from leagues.models import Club, League
+from leagues.models import League
 from leagues.selectors.roles import is_organiser
-from leagues.selectors.seasons import league_seasons, visible_club, visible_league
+from leagues.selectors.seasons import league_seasons, visible_league
 from leagues.services import leagues as services
 from leagues.services.errors import Refused
+from leagues.views.clubs import visible_club
 
 FORM = "leagues/league_form.html"
 
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def new_league(request: HttpRequest, club: str) -> HttpResponse:
-    found = _organised_club(request, club)
+def new_league(request: AuthenticatedRequest, club: str) -> HttpResponse:
+    found = visible_club(request, club, perm="leagues.manage_club")
     form = LeagueForm(request.POST or None, initial=initial_for_new())
     if request.method == "POST" and form.is_valid():
         slug = form.cleaned_data["slug"]
@@ -45,7 +47,7 @@ def league_page(request: HttpRequest, club: str, league: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def edit_league(request: HttpRequest, club: str, league: str) -> HttpResponse:
+def edit_league(request: AuthenticatedRequest, club: str, league: str) -> HttpResponse:
     found = visible_league(club, league, request.user)
     if not is_organiser(found.club, request.user):
         raise PermissionDenied("Only the club's organisers may change a league.")
@@ -84,10 +86,3 @@ def league_page_with(
     """The league's page again, with the new-season form as it was sent (and refused)."""
     context = _league_context(request, league, season_form)
     return render(request, "leagues/league.html", context, status=status)
-
-
-def _organised_club(request: HttpRequest, slug: str) -> Club:
-    club = visible_club(slug, request.user)
-    if not is_organiser(club, request.user):
-        raise PermissionDenied("Only the club's organisers may create a league.")
-    return club

@@ -17,6 +17,7 @@ from leagues.league_forms import SeasonForm
 from leagues.models import Season
 from leagues.selectors import seasons as read
 from leagues.selectors.roles import is_member, is_organiser
+from leagues.selectors.standings import visible_season
 from leagues.services import season_start
 from leagues.services import seasons as services
 from leagues.services.errors import Refused
@@ -43,21 +44,21 @@ def open_season(request: HttpRequest, club: str, league: str) -> HttpResponse:
 
 @require_safe
 def season_page(request: HttpRequest, club: str, league: str, number: int) -> HttpResponse:
-    season = read.visible_season(club, league, number, request.user)
+    season = visible_season(request.user, club, league, number)
     return _page(request, season)
 
 
 @login_required
 @require_POST
 def register(request: HttpRequest, club: str, league: str, number: int) -> HttpResponse:
-    season = read.visible_season(club, league, number, request.user)
+    season = visible_season(request.user, club, league, number)
     return _act(request, season, lambda: services.register(season, request.user), "You are in.")
 
 
 @login_required
 @require_POST
 def unregister(request: HttpRequest, club: str, league: str, number: int) -> HttpResponse:
-    season = read.visible_season(club, league, number, request.user)
+    season = visible_season(request.user, club, league, number)
     done = "Your registration is withdrawn."
     return _act(request, season, lambda: services.unregister(season, request.user), done)
 
@@ -66,7 +67,7 @@ def unregister(request: HttpRequest, club: str, league: str, number: int) -> Htt
 @require_POST
 def decide(request: HttpRequest, club: str, league: str, number: int) -> HttpResponse:
     """An organiser approves (``decision=approve``) or declines a registration (``user``)."""
-    season = read.visible_season(club, league, number, request.user)
+    season = visible_season(request.user, club, league, number)
     try:
         user_id = parse_number(request.POST.get("user", ""))
         approve = _either(request, "decision", "approve", "decline")
@@ -84,7 +85,7 @@ def decide(request: HttpRequest, club: str, league: str, number: int) -> HttpRes
 @require_POST
 def registration(request: HttpRequest, club: str, league: str, number: int) -> HttpResponse:
     """An organiser opens (``registration=open``) or closes registration."""
-    season = read.visible_season(club, league, number, request.user)
+    season = visible_season(request.user, club, league, number)
     try:
         is_open = _either(request, "registration", "open", "close")
     except BadInput as error:
@@ -101,7 +102,7 @@ def registration(request: HttpRequest, club: str, league: str, number: int) -> H
 @require_http_methods(["GET", "HEAD", "POST"])
 def start(request: HttpRequest, club: str, league: str, number: int) -> HttpResponse:
     """GET: what starting the season would do, with its warnings; POST: start it."""
-    season = read.visible_season(club, league, number, request.user)
+    season = visible_season(request.user, club, league, number)
     if not is_organiser(season.league.club, request.user):
         raise PermissionDenied("Only the club's organisers may start a season.")
     if request.method == "POST":

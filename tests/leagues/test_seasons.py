@@ -77,7 +77,7 @@ def test_a_season_copies_the_house_rules_and_follows_the_last_one(
 
 
 def test_the_members_hear_that_registration_is_open(
-    league: League, alice: User, member: User, outsider: User
+    league: League, alice: User, member: User, rival: User
 ) -> None:
     season = open_season(league, alice)
     told = Notification.objects.filter(kind=NotificationKind.LEAGUE_SEASON)
@@ -103,9 +103,9 @@ def test_members_register_and_withdraw_before_the_start(season: Season, member: 
     assert Entry.objects.count() == 1
 
 
-def test_only_members_register(season: Season, outsider: User) -> None:
+def test_only_members_register(season: Season, rival: User) -> None:
     with pytest.raises(Refused) as refused:
-        register(season, outsider)
+        register(season, rival)
     assert refused.value.status == 403
     assert not Entry.objects.exists()
 
@@ -144,7 +144,7 @@ def test_with_approval_an_organiser_decides_and_the_player_is_told(
     told = Notification.objects.filter(kind=NotificationKind.LEAGUE_SEASON)
     assert sorted(told.values_list("user__username", "text")) == sorted(
         [
-            ("bob", "Your registration for Winter, season 1 was approved."),
+            (member.username, "Your registration for Winter, season 1 was approved."),
             (dora.username, "Your registration for Winter, season 1 was declined."),
         ]
     )

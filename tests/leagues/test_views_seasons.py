@@ -1,5 +1,5 @@
 """The league and season pages and their forms, for an organiser (alice), a member
-(bob), a member of another club (carol) and a visitor; and the wrong HTTP method."""
+(mia), a member of another club (rita, its owner) and a visitor; and the wrong HTTP method."""
 
 from __future__ import annotations
 
@@ -109,26 +109,26 @@ def test_an_organiser_edits_the_house_rules(league: League, alice: User) -> None
 
 @pytest.mark.parametrize("path", ["/clubs/tile-club/leagues/new/", f"{LEAGUE}edit/"])
 def test_only_organisers_create_or_edit_leagues(
-    league: League, member: User, outsider: User, path: str
+    league: League, member: User, rival: User, path: str
 ) -> None:
     assert client_of(member).get(path).status_code == 403
     assert client_of(member).post(path, league_form()).status_code == 403
-    assert client_of(outsider).post(path, league_form()).status_code == 403
+    assert client_of(rival).post(path, league_form()).status_code == 403
     visitor = client_of(None).post(path, league_form())
     assert visitor.status_code == 302 and "/accounts/login/" in visitor["Location"]
     assert League.objects.count() == 1 and League.objects.get().name == "Winter"
 
 
 def test_a_public_league_is_seen_by_anyone_a_private_one_by_members(
-    league: League, member: User, outsider: User
+    league: League, member: User, rival: User
 ) -> None:
-    for user in (member, outsider, None):
+    for user in (member, rival, None):
         page = client_of(user).get(LEAGUE)
         assert page.status_code == 200
         assert "Edit the house rules" not in page.content.decode()
     Club.objects.filter(pk=league.club_id).update(is_private=True)
     assert client_of(member).get(LEAGUE).status_code == 200
-    assert client_of(outsider).get(LEAGUE).status_code == 404
+    assert client_of(rival).get(LEAGUE).status_code == 404
     assert client_of(None).get(LEAGUE).status_code == 404
 
 
@@ -166,8 +166,8 @@ def test_a_member_registers_and_withdraws_from_the_season_page(
     assert Entry.objects.get(user=member).status == Entry.Status.WITHDRAWN
 
 
-def test_outsiders_and_visitors_do_not_register(season: Season, outsider: User) -> None:
-    assert client_of(outsider).post(f"{SEASON}register/").status_code == 403
+def test_outsiders_and_visitors_do_not_register(season: Season, rival: User) -> None:
+    assert client_of(rival).post(f"{SEASON}register/").status_code == 403
     visitor = client_of(None)
     assert "Log in</a> to register" in visitor.get(SEASON).content.decode()
     assert visitor.post(f"{SEASON}register/").status_code == 302
@@ -236,13 +236,13 @@ def test_a_season_that_cannot_start_says_why(season: Season, alice: User) -> Non
     assert client_of(alice).post(f"{SEASON}start/").status_code == 409
 
 
-def test_a_private_season_is_hidden_from_outsiders(season: Season, outsider: User) -> None:
+def test_a_private_season_is_hidden_from_outsiders(season: Season, rival: User) -> None:
     Club.objects.filter(pk=season.league.club_id).update(is_private=True)
-    assert client_of(outsider).get(SEASON).status_code == 404
-    assert client_of(outsider).post(f"{SEASON}register/").status_code == 404
+    assert client_of(rival).get(SEASON).status_code == 404
+    assert client_of(rival).post(f"{SEASON}register/").status_code == 404
     assert client_of(None).get(SEASON).status_code == 404
-    Membership.objects.create(club=season.league.club, user=outsider, role=Role.MEMBER)
-    assert client_of(outsider).get(SEASON).status_code == 200
+    Membership.objects.create(club=season.league.club, user=rival, role=Role.MEMBER)
+    assert client_of(rival).get(SEASON).status_code == 200
 
 
 def test_season_pages_answer_the_wrong_method_with_405(season: Season, alice: User) -> None:
