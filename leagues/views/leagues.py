@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -24,19 +24,23 @@ FORM = "leagues/league_form.html"
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def new_league(request: AuthenticatedRequest, club: str) -> HttpResponse:
-    found = visible_club(request, club, perm="leagues.manage_club")
-    form = LeagueForm(request.POST or None, initial=initial_for_new())
+    found = visible_club(request, club)
+    if not is_organiser(found, request.user):
+        raise PermissionDenied("Only the club's organisers may create a league.")
+    form = LeagueForm(_posted(request), initial=initial_for_new())
+    refused = None
     if request.method == "POST" and form.is_valid():
         slug = form.cleaned_data["slug"]
         try:
             league = services.create_league(found, request.user, slug, form.house_rules())
         except Refused as error:
             # 409: the address is taken (the rules were checked by the form already).
+            refused = error
             form.add_error("slug" if error.status == 409 else None, error.message)
         else:
             return redirect("leagues:league", club=found.slug, league=league.slug)
-    status = 400 if form.errors else 200
-    return render(request, FORM, {"club": found, "form": form}, status=status)
+    context = {"club": found, "form": form}
+    return render(request, FORM, context, status=_status(form, refused))
 
 
 @require_safe
@@ -51,17 +55,29 @@ def edit_league(request: AuthenticatedRequest, club: str, league: str) -> HttpRe
     found = visible_league(club, league, request.user)
     if not is_organiser(found.club, request.user):
         raise PermissionDenied("Only the club's organisers may change a league.")
-    form = LeagueForm(request.POST or None, league=found)
+    form = LeagueForm(_posted(request), league=found)
+    refused = None
     if request.method == "POST" and form.is_valid():
         try:
             services.update_league(found, request.user, form.house_rules())
         except Refused as error:
+            refused = error
             form.add_error(None, error.message)
         else:
             return redirect("leagues:league", club=found.club.slug, league=found.slug)
-    status = 400 if form.errors else 200
     context = {"club": found.club, "league": found, "form": form}
-    return render(request, FORM, context, status=status)
+    return render(request, FORM, context, status=_status(form, refused))
+
+
+def _posted(request: HttpRequest) -> QueryDict | None:
+    """The form's data: a POST is read even when empty (and so refused), a GET is not."""
+    return request.POST if request.method == "POST" else None
+
+
+def _status(form: LeagueForm, refused: Refused | None) -> int:
+    if refused is not None:
+        return refused.status
+    return 400 if form.errors else 200
 
 
 def _league_context(

@@ -94,6 +94,7 @@ def test_the_form_points_at_rules_that_do_not_fit(club: Club, alice: User) -> No
     assert "Give points for each of the 3 places" in response.content.decode()
     response = client_of(alice).post("/clubs/tile-club/leagues/new/", league_form(slug="edit"))
     assert response.status_code == 400
+    assert client_of(alice).post("/clubs/tile-club/leagues/new/").status_code == 400
     assert not League.objects.exists()
 
 
