@@ -36,8 +36,7 @@ from games.models import Game, Move, NotificationKind, Seat, Table
 from games.services import notifications
 from games.services.adjudication import stop_round
 from leagues.models import Entry, Fixture, Matchday, OnDeadline
-# The leagues services\' one refusal, named here too for the modules that import it from here.
-from leagues.services.errors import Refused as Refused
+from leagues.services.errors import Refused as Refused  # also imported from here
 
 UNFINISHED = (Fixture.Status.SCHEDULED, Fixture.Status.PLAYING)
 DEADLINE_PASSED = "The matchday's deadline passed."

@@ -103,10 +103,11 @@ def preview_start(
 ) -> StartPreview:
     """What :func:`start_season` would do now (nothing is written).
 
-    ``ranking``: user ids in seed order (the previous season's final standings after
-    promotion and relegation, :func:`leagues.promotion.seeding`); without it, the
-    previous season's divisions and seeds. Players not ranked come after, in the order
-    they registered. Divisions are cut from the top (:func:`leagues.promotion.divisions`).
+    ``ranking``: user ids in seed order; without it, the seeds the closing of the
+    previous season gave the players it carried over (its final standings after
+    promotion and relegation), or else the previous season's divisions and seeds.
+    Players not ranked come after, in the order they registered. Divisions are cut from
+    the top (:func:`leagues.promotion.divisions`).
     """
     now = now or timezone.now()
     entries = list(
@@ -114,7 +115,9 @@ def preview_start(
         .select_related("user", "substitute")
         .order_by("registered_at", "pk")
     )
-    ordered = _seeded(entries, _previous_order(season) if ranking is None else list(ranking))
+    if ranking is None:
+        ranking = _carried_order(entries) or _previous_order(season)
+    ordered = _seeded(entries, list(ranking))
     groups = divisions(ordered, season.division_size)
     games = TableSettings.from_dict(season.table_settings).games_for(season.seats)
     days = _matchdays(groups, season.seats)
@@ -162,6 +165,15 @@ def start_season(
         _announce(season, preview)
         open_matchday(season.matchdays.get(number=1))
     return season
+
+
+def _carried_order(entries: list[Entry]) -> list[int]:
+    """User ids of the entries a closed season carried into this one, in the seed order
+    it gave them (its final standings after promotion and relegation)."""
+    seeded = sorted(
+        (entry for entry in entries if entry.seed is not None), key=lambda e: e.seed or 0
+    )
+    return [entry.user_id for entry in seeded]
 
 
 def _previous_order(season: Season) -> list[int]:

@@ -117,6 +117,19 @@ def test_divisions_follow_the_previous_season_then_the_ranking_given(
     assert [e.user for e in ranked.divisions[0].entries] == [users[i] for i in (3, 0, 1, 2)]
 
 
+def test_players_carried_over_by_the_last_season_keep_the_seeds_it_gave_them(
+    season: Season, make_members: Members
+) -> None:
+    carried = make_members(4)
+    for seed, user in zip((3, 1, 4, 2), carried, strict=True):
+        Entry.objects.create(season=season, user=user, seed=seed)
+    newcomer = registered(season, make_members(1))
+
+    (division,) = preview_start(season).divisions
+
+    assert [e.user for e in division.entries] == [carried[i] for i in (1, 3, 0, 2)] + newcomer
+
+
 def test_starting_writes_the_schedule_and_opens_matchday_one(
     season: Season, alice: User, make_members: Members, django_capture_on_commit_callbacks: Any
 ) -> None:
