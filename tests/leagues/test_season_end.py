@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.test import Client
+from django.test import Client, TestCase
 from django.urls import reverse
 from django.utils import timezone
 
@@ -52,11 +52,13 @@ def two_divisions(alice: User, bob: User, dave: User, erin: User) -> RunningSeas
 
 
 def finish_all_but_the_last(running: RunningSeason) -> None:
-    """Seat 1 resigns every fixture's game but the last one's, which stays unfinished."""
+    """Seat 1 resigns every fixture's game but the last one's, which stays unfinished.
+    The round's end is announced after the commit: the fixture is finished then."""
     for fixture in running.fixtures[:-1]:
         assert fixture.table is not None
         game = current_game(fixture.table)
-        services.resign(game.pk, fixture.seats.get(number=1).entry.user)
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            services.resign(game.pk, fixture.seats.get(number=1).entry.user)
 
 
 def test_the_preview_says_what_closing_will_do(two_divisions: RunningSeason) -> None:
