@@ -15,15 +15,16 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import BotLevel, NotificationKind, Table
+from games.models import NotificationKind, Table
 from games.services import notifications
-from games.services.lobby import SeatPlan, create_table
+from games.services.lobby import create_table
 from games.table_settings import TableSettings
 from leagues.models import Entry, Fixture, FixtureSeat, Matchday, Season
 from leagues.selectors.roles import organisers
 from leagues.selectors.seasons import seats_in_order
 from leagues.services.errors import Refused
 from leagues.services.seasons import season_path
+from leagues.services.withdrawals import seat_plan_for
 
 
 def open_matchday(matchday: Matchday) -> Matchday:
@@ -59,7 +60,7 @@ def open_matchday(matchday: Matchday) -> Matchday:
 def _set_up(fixture: Fixture, matchday: Matchday, creator: Any, settings: TableSettings) -> None:
     season = matchday.season
     seats: list[FixtureSeat] = list(fixture.seats.all())
-    table = create_table(creator, settings, [_seat_plan(seat.entry) for seat in seats])
+    table = create_table(creator, settings, [seat_plan_for(seat.entry) for seat in seats])
     table.belongs_to = f"{season.league.name}, season {season.number}, matchday {matchday.number}"
     table.belongs_to_link = season_path(season)
     table.save(update_fields=["belongs_to", "belongs_to_link"])
@@ -80,13 +81,6 @@ def _set_up(fixture: Fixture, matchday: Matchday, creator: Any, settings: TableS
             key=f"league-matchday-{matchday.pk}",
             deadline=deadline,
         )
-
-
-def _seat_plan(entry: Entry) -> SeatPlan:
-    """Who takes the entry's seat: its player, or a bot for a player who withdrew."""
-    if entry.status == Entry.Status.WITHDRAWN:
-        return SeatPlan.bot(BotLevel.NORMAL)
-    return SeatPlan.taken_by(entry.player)
 
 
 def finish_fixture(table_id: int) -> bool:
