@@ -9,7 +9,9 @@ sent, a fixture settled, a matchday closed) is found done and not done again.
 
 The steps of a season that come at a moment (registration closing, the season
 starting, a matchday opening) belong here too, each a step of :func:`run_seasons`
-calling its service for what is due.
+calling its service for what is due; and a season whose last matchday is closed is
+closed (:func:`leagues.services.season_end.close_season`: its final standings, the next
+season proposed with promotion and relegation).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from leagues.services.deadlines import (
 )
 from leagues.services.errors import Refused
 from leagues.services.matchdays import open_matchday
+from leagues.services.season_end import close_season
 from leagues.services.season_start import start_season
 from leagues.services.seasons import NOT_STARTED
 
@@ -44,13 +47,15 @@ BATCH = 50
 @shared_task(ignore_result=True)
 def run_seasons() -> None:
     """Close registrations, start seasons and open matchdays whose time has come; send
-    the reminders that are due and settle what is past its deadline."""
+    the reminders that are due and settle what is past its deadline; close the seasons
+    whose every matchday is closed, proposing the next."""
     now = timezone.now()
     close_due_registrations(now)
     start_due_seasons(now)
     open_due_matchdays(now)
     send_due_reminders(now)
     close_due_matchdays(now)
+    close_finished_seasons()
 
 
 def close_due_registrations(now: datetime) -> int:
@@ -122,3 +127,23 @@ def close_due_matchdays(now: datetime) -> list[int]:
             # A round that kept moving under the stop; the next run tries again.
             logger.warning("matchday %s: a fixture could not be settled yet", pk, exc_info=True)
     return served
+
+
+SEASON_OVER = "Every matchday of the season is closed."
+
+
+def close_finished_seasons() -> list[int]:
+    """Close the running seasons whose every matchday is closed; returns them. A second
+    run finds them finished (``close_season`` locks the season and refuses a season no
+    longer under way), so two runs at once close each once."""
+    done = Season.objects.filter(status=Season.Status.RUNNING, matchdays__isnull=False).exclude(
+        matchdays__status__in=(Matchday.Status.SCHEDULED, Matchday.Status.OPEN)
+    )
+    closed = []
+    for season in done.distinct().order_by("pk")[:BATCH]:
+        try:
+            close_season(season, None, SEASON_OVER)
+        except Refused:
+            continue
+        closed.append(season.pk)
+    return closed

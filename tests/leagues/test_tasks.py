@@ -10,7 +10,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.models import Notification, NotificationKind
-from leagues.models import Fixture, Matchday
+from leagues.models import Fixture, Matchday, Season
 from leagues.tasks import run_seasons
 from tests.leagues.conftest import RunningSeason
 
@@ -79,3 +79,29 @@ def test_a_fixture_moved_earlier_is_settled_at_its_own_deadline(running: Running
     assert Fixture.objects.get(pk=moved.pk).status == Fixture.Status.SETTLED
     assert Fixture.objects.get(pk=running.fixtures[1].pk).status == Fixture.Status.PLAYING
     assert Matchday.objects.get(pk=running.matchday.pk).status == Matchday.Status.OPEN
+
+
+def test_when_the_last_matchday_closes_the_season_closes_and_the_next_is_proposed(
+    running: RunningSeason,
+) -> None:
+    season = running.season
+    with time_machine.travel(running.matchday.deadline + timedelta(minutes=1)):
+        run_seasons()
+        run_seasons()
+
+    season.refresh_from_db()
+    assert season.status == Season.Status.FINISHED
+    following = Season.objects.get(league=season.league, number=2)
+    assert following.status == Season.Status.REGISTRATION and following.previous == season
+    assert following.entries.count() == len(running.entries)
+
+
+def test_a_season_with_a_matchday_still_to_come_stays_open(running: RunningSeason) -> None:
+    later = running.matchday.deadline + timedelta(days=7)
+    Matchday.objects.create(
+        season=running.season, number=2, opens_at=later - timedelta(days=1), deadline=later
+    )
+    with time_machine.travel(running.matchday.deadline + timedelta(minutes=1)):
+        run_seasons()
+
+    assert Season.objects.get(pk=running.season.pk).status == Season.Status.RUNNING
