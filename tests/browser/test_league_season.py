@@ -19,7 +19,7 @@ from games.models import Table
 from leagues.models import Entry, Fixture, Season
 from leagues.services.season_end import final_order
 from tests.browser.test_clubs import snap
-from tests.browser.test_games import alice, log_in, other_page
+from tests.browser.test_games import alice, log_in, open_game, other_page
 from tests.factories import UserFactory
 from tests.games.conftest import current_game
 
@@ -181,12 +181,13 @@ def play_a_game_and_watch_the_standings(
     game = current_game(fixture.table)
     for seat in fixture.seats.select_related("entry__user").exclude(entry__user=ann):
         as_member(other_page, seat.entry.user)
-        other_page.goto(f"/games/{game.pk}/")
+        open_game(other_page, game)
         other_page.get_by_text("Resign this game…").click()
         other_page.get_by_role("button", name="Resign", exact=True).click()
         expect(other_page.locator("#game-message")).to_contain_text("You resigned this game.")
 
-    expect(row.locator("td").nth(4)).to_have_text("1")
+    # Pushed, then fetched again: allowed the page's whole timeout on a loaded machine.
+    expect(row.locator("td").nth(4)).to_have_text("1", timeout=15_000)
     expect(row.locator("td").nth(5)).to_have_text("1")  # games won
     snap(page, "season-standings-live")
     page.goto(f"/games/{game.pk}/")
