@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.parsing import BadInput, parse_number
+from leagues.errors import LeaguesError
 from leagues.house_rules import house_rules_in_words
 from leagues.league_forms import SeasonForm
 from leagues.models import Season
@@ -20,7 +21,6 @@ from leagues.selectors.roles import is_member, is_organiser
 from leagues.selectors.standings import visible_season
 from leagues.services import season_start
 from leagues.services import seasons as services
-from leagues.services.errors import Refused
 from leagues.views.leagues import league_page_with
 
 PAGE = "leagues/season.html"
@@ -35,7 +35,7 @@ def open_season(request: HttpRequest, club: str, league: str) -> HttpResponse:
         return league_page_with(request, found, form, status=400)
     try:
         season = services.open_season(found, request.user, **form.cleaned_data)
-    except Refused as error:
+    except LeaguesError as error:
         form.add_error(None, error.message)
         return league_page_with(request, found, form, status=error.status)
     messages.success(request, f"Season {season.number} is open for registration.")
@@ -109,7 +109,7 @@ def start(request: HttpRequest, club: str, league: str, number: int) -> HttpResp
         reason = request.POST.get("reason", "").strip()[:200]
         try:
             season_start.start_season(season, request.user, reason)
-        except Refused as error:
+        except LeaguesError as error:
             return _preview(request, season, error.message, error.status)
         messages.success(request, f"Season {season.number} has started: matchday 1 is open.")
         return redirect(services.season_path(season))
@@ -138,7 +138,7 @@ def _act(
 ) -> HttpResponse:
     try:
         action()
-    except Refused as error:
+    except LeaguesError as error:
         return _page(request, season, error.message, error.status)
     messages.success(request, done)
     return redirect(services.season_path(season))
