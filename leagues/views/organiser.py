@@ -156,6 +156,27 @@ def _apply(
     return _acted(request, season, done)
 
 
+def _submit(
+    request: HttpRequest,
+    form: forms.Form,
+    act: Callable[[dict[str, Any]], object],
+    refused: Callable[[LeaguesError], None],
+) -> int | None:
+    """A tool page with a preview: on a POST with a valid form, ``act(form.cleaned_data)``.
+    ``None`` once it is done; else the status to show the page again with (200 for the
+    GET, 400 for a form with errors, a refusal's own once ``refused`` has told it)."""
+    if request.method != "POST":
+        return 200
+    if not form.is_valid():
+        return 400
+    try:
+        act(form.cleaned_data)
+    except LeaguesError as error:
+        refused(error)
+        return error.status
+    return None
+
+
 # --- closing a matchday ------------------------------------------------------------------
 
 
@@ -165,17 +186,14 @@ def close_matchday(request: AuthenticatedRequest, season: Season, matchday: int)
     """GET: the preview (the partial for htmx); POST: close it."""
     day = get_object_or_404(Matchday, season=season, number=matchday)
     form = CloseForm(request.POST or None)
-    status = 200
-    if request.method == "POST":
-        status = 400
-        if form.is_valid():
-            try:
-                deadlines.close_matchday(day, request.user, form.cleaned_data["reason"])
-            except LeaguesError as error:
-                messages.error(request, error.message)
-                status = error.status
-            else:
-                return _acted(request, season, f"Matchday {day.number} is closed.")
+    status = _submit(
+        request,
+        form,
+        lambda data: deadlines.close_matchday(day, request.user, data["reason"]),
+        lambda error: messages.error(request, error.message),
+    )
+    if status is None:
+        return _acted(request, season, f"Matchday {day.number} is closed.")
     template = "leagues/organiser_close.html"
     if request.htmx:
         template += "#preview"
@@ -275,21 +293,17 @@ def adjust_score(request: AuthenticatedRequest, season: Season, fixture: int) ->
     """GET: the fixture's games and their results; POST: set one seat's score."""
     adjusted = get_object_or_404(Fixture, matchday__season=season, pk=fixture)
     form = ScoreForm(request.POST or None)
-    status = 200
-    if request.method == "POST":
-        status = 400
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                tools.adjust_score(
-                    season, data["game"], data["seat"], data["score"], request.user, data["reason"]
-                )
-            except LeaguesError as error:
-                form.add_error(None, error.message)
-                status = error.status
-            else:
-                messages.success(request, "The score is adjusted; the standings follow.")
-                return redirect(request.path)
+    status = _submit(
+        request,
+        form,
+        lambda data: tools.adjust_score(
+            season, data["game"], data["seat"], data["score"], request.user, data["reason"]
+        ),
+        lambda error: form.add_error(None, error.message),
+    )
+    if status is None:
+        messages.success(request, "The score is adjusted; the standings follow.")
+        return redirect(request.path)
     context = {
         "season": season,
         "fixture": adjusted,

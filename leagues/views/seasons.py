@@ -52,7 +52,7 @@ def season_page(request: HttpRequest, club: str, league: str, number: int) -> Ht
 @require_POST
 def register(request: HttpRequest, club: str, league: str, number: int) -> HttpResponse:
     season = visible_season(request.user, club, league, number)
-    return _act(request, season, lambda: services.register(season, request.user), "You are in.")
+    return _act(request, season, services.register, done="You are in.")
 
 
 @login_required
@@ -60,7 +60,7 @@ def register(request: HttpRequest, club: str, league: str, number: int) -> HttpR
 def unregister(request: HttpRequest, club: str, league: str, number: int) -> HttpResponse:
     season = visible_season(request.user, club, league, number)
     done = "Your registration is withdrawn."
-    return _act(request, season, lambda: services.unregister(season, request.user), done)
+    return _act(request, season, services.unregister, done=done)
 
 
 @login_required
@@ -73,12 +73,8 @@ def decide(request: HttpRequest, club: str, league: str, number: int) -> HttpRes
         approve = _either(request, "decision", "approve", "decline")
     except BadInput as error:
         return _page(request, season, error.message, status=400)
-    return _act(
-        request,
-        season,
-        lambda: services.decide(season, request.user, user_id, approve),
-        "Registration approved." if approve else "Registration declined.",
-    )
+    done = "Registration approved." if approve else "Registration declined."
+    return _act(request, season, services.decide, user_id, approve, done=done)
 
 
 @login_required
@@ -90,12 +86,8 @@ def registration(request: HttpRequest, club: str, league: str, number: int) -> H
         is_open = _either(request, "registration", "open", "close")
     except BadInput as error:
         return _page(request, season, error.message, status=400)
-    return _act(
-        request,
-        season,
-        lambda: services.set_registration(season, request.user, is_open),
-        "Registration is open." if is_open else "Registration is closed.",
-    )
+    done = "Registration is open." if is_open else "Registration is closed."
+    return _act(request, season, services.set_registration, is_open, done=done)
 
 
 @login_required
@@ -134,10 +126,12 @@ def _preview(
 
 
 def _act(
-    request: HttpRequest, season: Season, action: Callable[[], object], done: str
+    request: HttpRequest, season: Season, service: Callable[..., object], *args: object, done: str
 ) -> HttpResponse:
+    """``service(season, request.user, *args)``, then the season's page: with ``done``, or
+    with the reason it was refused."""
     try:
-        action()
+        service(season, request.user, *args)
     except LeaguesError as error:
         return _page(request, season, error.message, error.status)
     messages.success(request, done)
