@@ -4,10 +4,13 @@ Every service of ``leagues`` raises a :class:`LeaguesError` whose ``message`` is
 sentence meant for the member, shown as it is. ``status`` is the HTTP status a view
 answers it with: a club or row the member may not see is "not found" (a private club's
 existence is never revealed), an action their role does not allow is "forbidden", one
-that the state of things refuses now (answered already, already a member) a conflict.
+that the state of things refuses now (answered already, already a member) a conflict,
+and a request that is malformed (no reason given, a deadline in the past) the base class.
 """
 
 from __future__ import annotations
+
+ORGANISERS_ONLY = "Only the club's organisers may do that."
 
 
 class LeaguesError(Exception):

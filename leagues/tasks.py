@@ -24,6 +24,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.errors import TableError
+from leagues.errors import LeaguesError
 from leagues.models import Matchday, Season
 from leagues.services.deadlines import (
     UNFINISHED,
@@ -31,7 +32,6 @@ from leagues.services.deadlines import (
     remind_matchday,
     reminder_window,
 )
-from leagues.services.errors import Refused
 from leagues.services.matchdays import open_matchday
 from leagues.services.season_end import close_season
 from leagues.services.season_start import start_season
@@ -73,7 +73,7 @@ def start_due_seasons(now: datetime) -> list[int]:
     for season in due.select_related("league__club")[:BATCH]:
         try:
             start_season(season, None, reason="the season's start time")
-        except (Refused, TableError):
+        except (LeaguesError, TableError):
             logger.warning("season %s: not started at its start time", season.pk, exc_info=True)
         else:
             started.append(season.pk)
@@ -89,7 +89,7 @@ def open_due_matchdays(now: datetime) -> list[int]:
     for matchday in due[:BATCH]:
         try:
             open_matchday(matchday)
-        except (Refused, TableError):
+        except (LeaguesError, TableError):
             logger.warning("matchday %s: not opened", matchday.pk, exc_info=True)
         else:
             opened.append(matchday.pk)

@@ -208,10 +208,7 @@ def withdraw_request(club: Club, user: User) -> None:
 def approve_request(club: Club, by: User, request_id: int) -> Membership:
     """An organiser lets the member in; they are told."""
     with transaction.atomic():
-        locked = _lock(club)
-        _acting(locked, by, ORGANISING, "answer requests to join")
-        join_request = _pending_by_id(JoinRequest, locked, request_id, "request")
-        _decide(join_request, Pending.ACCEPTED, by)
+        locked, join_request = _answer_request(club, by, request_id, Pending.ACCEPTED)
         membership = _admit(locked, join_request.user)
         _tell(join_request.user_id, locked, f"You are a member of {locked.name} now: welcome!")
     return membership
@@ -219,16 +216,25 @@ def approve_request(club: Club, by: User, request_id: int) -> Membership:
 
 def decline_request(club: Club, by: User, request_id: int) -> None:
     with transaction.atomic():
-        locked = _lock(club)
-        _acting(locked, by, ORGANISING, "answer requests to join")
-        join_request = _pending_by_id(JoinRequest, locked, request_id, "request")
-        _decide(join_request, Pending.DECLINED, by)
+        locked, join_request = _answer_request(club, by, request_id, Pending.DECLINED)
         _tell(
             join_request.user_id,
             locked,
             f"{locked.name} declined your request to join.",
             link=reverse("leagues:clubs"),
         )
+
+
+def _answer_request(
+    club: Club, by: User, request_id: int, answer: Pending
+) -> tuple[Club, JoinRequest]:
+    """Within the caller's transaction: the club locked, ``by`` checked to be one who
+    answers requests, and the pending request ``request_id`` given ``answer``."""
+    locked = _lock(club)
+    _acting(locked, by, ORGANISING, "answer requests to join")
+    join_request = _pending_by_id(JoinRequest, locked, request_id, "request")
+    _decide(join_request, answer, by)
+    return locked, join_request
 
 
 # --- members and roles -----------------------------------------------------------------

@@ -35,8 +35,8 @@ from accounts.models import User
 from games.models import Game, Move, NotificationKind, Seat, Table
 from games.services import notifications
 from games.services.adjudication import stop_round
+from leagues.errors import Conflict, LeaguesError
 from leagues.models import Entry, Fixture, Matchday, OnDeadline
-from leagues.services.errors import Refused as Refused  # also imported from here
 
 UNFINISHED = (Fixture.Status.SCHEDULED, Fixture.Status.PLAYING)
 DEADLINE_PASSED = "The matchday's deadline passed."
@@ -321,14 +321,14 @@ def close_matchday(matchday: Matchday, by: User | None, reason: str) -> Matchday
     """Settle every unfinished fixture of ``matchday`` and close it, in one transaction.
     Closing a closed matchday changes nothing; a scheduled one is refused."""
     if not reason.strip():
-        raise Refused("Say why the matchday is closed.", status=400)
+        raise LeaguesError("Say why the matchday is closed.")
     with transaction.atomic(), audited(reason.strip(), by):
         # A second close (a double click, the beat job) waits here and finds it closed.
         locked = Matchday.objects.select_for_update().get(pk=matchday.pk)
         if locked.status == Matchday.Status.CLOSED:
             return locked
         if locked.status != Matchday.Status.OPEN:
-            raise Refused("Only an open matchday can be closed.")
+            raise Conflict("Only an open matchday can be closed.")
         for fixture_id in _unfinished_ids(locked):
             _settle(fixture_id)
         locked.status = Matchday.Status.CLOSED

@@ -7,10 +7,10 @@ from typing import Any
 import pghistory
 from django.db import IntegrityError, transaction
 
+from leagues.errors import ORGANISERS_ONLY, Conflict, LeaguesError, NotAllowed
 from leagues.house_rules import HouseRulesError, check_house_rules
 from leagues.models import Club, League, Season
 from leagues.selectors.roles import is_organiser
-from leagues.services.errors import Refused, forbidden
 from leagues.services.seasons import NOT_STARTED
 
 DETAILS = ("name", "description")
@@ -20,23 +20,23 @@ that links to its pages keep working)."""
 
 def create_league(club: Club, by: Any, slug: str, values: dict[str, Any]) -> League:
     """A new league of ``club`` at ``/clubs/<club>/<slug>/``; ``values``: its name,
-    description and each house rule. Raises :class:`Refused`."""
+    description and each house rule. Raises :class:`LeaguesError`."""
     if not is_organiser(club, by):
-        raise forbidden()
+        raise NotAllowed(ORGANISERS_ONLY)
     fields = _checked(values)
     try:
         with transaction.atomic():
             return League.objects.create(club=club, slug=slug, **fields)
     except IntegrityError:
-        raise Refused(f"The club has a league at the address {slug!r} already.") from None
+        raise Conflict(f"The club has a league at the address {slug!r} already.") from None
 
 
 def update_league(league: League, by: Any, values: dict[str, Any]) -> League:
     """Change ``league``'s name, description or house rules: the next season plays by
     them, and so does a season not started yet (still taking registrations); a season
-    under way keeps the ones it copied. Raises :class:`Refused`."""
+    under way keeps the ones it copied. Raises :class:`LeaguesError`."""
     if not is_organiser(league.club, by):
-        raise forbidden()
+        raise NotAllowed(ORGANISERS_ONLY)
     fields = _checked(values)
     with transaction.atomic():
         locked = League.objects.select_for_update().get(pk=league.pk)
@@ -57,7 +57,7 @@ def _checked(values: dict[str, Any]) -> dict[str, Any]:
     try:
         check_house_rules(fields)
     except HouseRulesError as error:
-        raise Refused(error.message, status=400) from None
+        raise LeaguesError(error.message) from None
     if not fields["name"].strip():
-        raise Refused("A league needs a name.", status=400)
+        raise LeaguesError("A league needs a name.")
     return fields

@@ -19,10 +19,10 @@ from games.models import NotificationKind, Table
 from games.services import notifications
 from games.services.lobby import create_table
 from games.table_settings import TableSettings
+from leagues.errors import Conflict
 from leagues.models import Entry, Fixture, FixtureSeat, Matchday, Season
 from leagues.selectors.roles import organisers
 from leagues.selectors.seasons import seats_in_order
-from leagues.services.errors import Refused
 from leagues.services.seasons import season_path
 from leagues.services.withdrawals import seat_plan_for
 
@@ -30,7 +30,7 @@ from leagues.services.withdrawals import seat_plan_for
 def open_matchday(matchday: Matchday) -> Matchday:
     """Open ``matchday``: a table for each fixture, its players notified. Opening one
     that is open already (a task run twice, the beat job and an organiser) does nothing.
-    Raises :class:`Refused` when the season is not under way."""
+    Raises :class:`LeaguesError` when the season is not under way."""
     with transaction.atomic():
         # Locked, and its status read afresh under the lock, so that two openings at
         # once create each fixture's table once.
@@ -43,10 +43,10 @@ def open_matchday(matchday: Matchday) -> Matchday:
             return matchday
         season = matchday.season
         if season.status != Season.Status.RUNNING:
-            raise Refused("The season is not under way.")
+            raise Conflict("The season is not under way.")
         creator = next(iter(organisers(season.league.club)), None)
         if creator is None:
-            raise Refused("The club has no organiser to set up the tables.")
+            raise Conflict("The club has no organiser to set up the tables.")
         settings = TableSettings.from_dict(season.table_settings)
         fixtures = matchday.fixtures.filter(table__isnull=True).order_by("pk")
         fixtures = fixtures.prefetch_related(seats_in_order())

@@ -21,6 +21,7 @@ from games.models import Game, NotificationKind, Result, Seat, Table
 from games.services import notifications
 from games.services.lobby import replace_seat_player
 from games.services.results import SeatCorrection, supersede
+from leagues.errors import Conflict, LeaguesError, NotFound
 from leagues.models import Entry, Fixture, FixtureSeat, Matchday, Membership, Season
 from leagues.services.deadlines import (
     UNFINISHED,
@@ -29,12 +30,11 @@ from leagues.services.deadlines import (
     notify_players,
     when,
 )
-from leagues.services.errors import Refused
 
 
 def _reason(reason: str) -> str:
     if not reason.strip():
-        raise Refused("Give the reason: it is kept in the season's history.", status=400)
+        raise LeaguesError("Give the reason: it is kept in the season's history.")
     return reason.strip()
 
 
@@ -45,11 +45,10 @@ def extend_deadline(matchday: Matchday, deadline: datetime, by: User, reason: st
     with transaction.atomic(), audited(why, by):
         locked = Matchday.objects.select_for_update().get(pk=matchday.pk)
         if locked.status != Matchday.Status.OPEN:
-            raise Refused("Only an open matchday's deadline can be extended.")
+            raise Conflict("Only an open matchday's deadline can be extended.")
         if deadline <= locked.deadline:
-            raise Refused(
-                f"The new deadline must be later than the present one, {when(locked.deadline)}.",
-                status=400,
+            raise LeaguesError(
+                f"The new deadline must be later than the present one, {when(locked.deadline)}."
             )
         locked.deadline, locked.reminded_at = deadline, None
         locked.save(update_fields=["deadline", "reminded_at"])
@@ -67,7 +66,7 @@ def reschedule_fixture(fixture: Fixture, deadline: datetime, by: User, reason: s
     matchday's, but in the future); its players are told."""
     why = _reason(reason)
     if deadline <= timezone.now():
-        raise Refused("The new deadline must be in the future.", status=400)
+        raise LeaguesError("The new deadline must be in the future.")
     with transaction.atomic(), audited(why, by):
         # Matchday, then fixture: the order closing a matchday locks them in.
         matchday = Matchday.objects.select_for_update().get(pk=fixture.matchday_id)
@@ -77,9 +76,9 @@ def reschedule_fixture(fixture: Fixture, deadline: datetime, by: User, reason: s
             .get(pk=fixture.pk)
         )
         if matchday.status == Matchday.Status.CLOSED or locked.status not in UNFINISHED:
-            raise Refused("Only an unfinished fixture of a matchday not yet closed can be moved.")
+            raise Conflict("Only an unfinished fixture of a matchday not yet closed can be moved.")
         if deadline <= matchday.opens_at:
-            raise Refused("The new deadline must come after the matchday opens.", status=400)
+            raise LeaguesError("The new deadline must come after the matchday opens.")
         locked.deadline = deadline
         locked.note = f"Rescheduled to {when(deadline)}: {why}"
         locked.save(update_fields=["deadline", "note"])
@@ -130,18 +129,18 @@ def replace_player(entry: Entry, substitute: User, by: User, reason: str) -> Ent
 
 def _check_substitute(season: Season, entry: Entry, substitute: User) -> None:
     if season.status == Season.Status.FINISHED:
-        raise Refused("The season is over.")
+        raise Conflict("The season is over.")
     if entry.status != Entry.Status.REGISTERED:
-        raise Refused("Only a registered player can be replaced.")
+        raise Conflict("Only a registered player can be replaced.")
     if substitute.pk == entry.player.pk:
-        raise Refused(f"{substitute} plays this entry already.", status=400)
+        raise LeaguesError(f"{substitute} plays this entry already.")
     if not Membership.objects.filter(club=season.league.club, user=substitute).exists():
-        raise Refused(f"{substitute} is not a member of the club.", status=400)
+        raise LeaguesError(f"{substitute} is not a member of the club.")
     in_season = Entry.objects.filter(season=season).filter(
         Q(user=substitute) | Q(substitute=substitute)
     )
     if in_season.exists():
-        raise Refused(f"{substitute} plays in this season already.", status=400)
+        raise LeaguesError(f"{substitute} plays in this season already.")
 
 
 def _seats_in_play(entry: Entry, previous: User) -> list[FixtureSeat]:
@@ -173,10 +172,10 @@ def adjust_score(
     the standings follow from the rows). Returns the game's current rows."""
     why = _reason(reason)
     if not Game.objects.filter(pk=game_id, table__fixture__matchday__season=season).exists():
-        raise Refused("That game is not one of this season's fixtures.", status=404)
+        raise NotFound("That game is not one of this season's fixtures.")
     try:
         return supersede(
             game_id, {seat: SeatCorrection(score=score)}, Result.Source.RULING, why, by
         )
     except InvalidRuling as error:
-        raise Refused(error.message, status=400) from error
+        raise LeaguesError(error.message) from error

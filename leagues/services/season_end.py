@@ -24,10 +24,11 @@ from django.utils import timezone
 from accounts.models import User
 from games.models import NotificationKind
 from games.services import notifications
+from leagues.errors import Conflict, LeaguesError
 from leagues.models import Entry, Fixture, Matchday, Season
 from leagues.promotion import divisions, seeding
 from leagues.selectors.standings import forget_season, season_standings
-from leagues.services.deadlines import Refused, audited, close_matchday
+from leagues.services.deadlines import audited, close_matchday
 
 NOT_PLAYED = "Not played: the season was closed before its matchday opened."
 
@@ -60,7 +61,7 @@ class SeasonEndPreview:
 def preview_close_season(season: Season) -> SeasonEndPreview:
     """What :func:`close_season` would do now, with its warnings."""
     if season.status != Season.Status.RUNNING:
-        raise Refused("Only a season under way can be closed.")
+        raise Conflict("Only a season under way can be closed.")
     matchdays = list(season.matchdays.order_by("number"))
     open_days = [m.number for m in matchdays if m.status == Matchday.Status.OPEN]
     unplayed = [m.number for m in matchdays if m.status == Matchday.Status.SCHEDULED]
@@ -125,12 +126,12 @@ def close_season(season: Season, by: User | None, reason: str) -> Season | None:
     """Close ``season`` as :func:`preview_close_season` says, in one transaction; returns
     the next season it proposes (``None`` if the league has one already)."""
     if not reason.strip():
-        raise Refused("Say why the season is closed.", status=400)
+        raise LeaguesError("Say why the season is closed.")
     now = timezone.now()
     with transaction.atomic(), audited(reason.strip(), by):
         locked = Season.objects.select_for_update().select_related("league__club").get(pk=season.pk)
         if locked.status != Season.Status.RUNNING:
-            raise Refused("Only a season under way can be closed.")
+            raise Conflict("Only a season under way can be closed.")
         for matchday in locked.matchdays.order_by("number"):
             if matchday.status == Matchday.Status.OPEN:
                 close_matchday(matchday, by, reason)

@@ -21,12 +21,12 @@ from django.utils import timezone
 from games.models import NotificationKind
 from games.services import notifications
 from games.table_settings import TableSettings
+from leagues.errors import ORGANISERS_ONLY, Conflict, NotAllowed
 from leagues.house_rules import MAX_DIVISION_SIZE
 from leagues.models import Division, Entry, Fixture, FixtureSeat, Matchday, Season
 from leagues.promotion import divisions
 from leagues.scheduling import Schedule, ScheduleError, default_matchdays, schedule_season
 from leagues.selectors.roles import is_organiser
-from leagues.services.errors import Refused, forbidden
 from leagues.services.matchdays import open_matchday
 from leagues.services.seasons import NOT_STARTED, season_path
 
@@ -143,9 +143,9 @@ def start_season(
 ) -> Season:
     """Start ``season`` as :func:`preview_start` shows it, in one transaction, and open
     its first matchday; ``by``: the organiser, or ``None`` for the beat job at the
-    season's ``starts_at``. Raises :class:`Refused` (nothing is written)."""
+    season's ``starts_at``. Raises :class:`LeaguesError` (nothing is written)."""
     if by is not None and not is_organiser(season.league.club, by):
-        raise forbidden()
+        raise NotAllowed(ORGANISERS_ONLY)
     user = None if by is None else by.pk
     with transaction.atomic(), pghistory.context(user=user, reason=reason or "season started"):
         # The season's row is locked first: registrations wait for the start, and a
@@ -153,10 +153,10 @@ def start_season(
         locked = Season.objects.select_for_update(of=("self",)).select_related("league__club")
         season = locked.get(pk=season.pk)
         if season.status not in NOT_STARTED:
-            raise Refused("The season has started already.")
+            raise Conflict("The season has started already.")
         preview = preview_start(season, ranking)
         if not preview.can_start:
-            raise Refused(" ".join(preview.problems))
+            raise Conflict(" ".join(preview.problems))
         _write(season, preview)
         season.status, season.started_at = Season.Status.RUNNING, preview.starts_at
         season.save(update_fields=["status", "started_at"])

@@ -19,9 +19,9 @@ from django.utils import timezone
 
 from games.models import NotificationKind
 from games.services import notifications
+from leagues.errors import ORGANISERS_ONLY, Conflict, NotAllowed
 from leagues.models import Entry, League, Season
 from leagues.selectors.roles import is_member, is_organiser
-from leagues.services.errors import Refused, forbidden
 
 NOT_STARTED = (Season.Status.REGISTRATION, Season.Status.READY)
 TAKING_PART = (Entry.Status.PENDING, Entry.Status.REGISTERED)
@@ -43,16 +43,16 @@ def open_season(
     starts_at: datetime | None = None,
 ) -> Season:
     """The league's next season, taking registrations, with the league's house rules as
-    they are now. Raises :class:`Refused` while a season is unfinished."""
+    they are now. Raises :class:`LeaguesError` while a season is unfinished."""
     if not is_organiser(league.club, by):
-        raise forbidden()
+        raise NotAllowed(ORGANISERS_ONLY)
     try:
         with transaction.atomic(), pghistory.context(user=by.pk):
             # The league's row is locked so that two organisers opening a season at once
             # are served in turn: the second finds the first's season unfinished.
             League.objects.select_for_update().get(pk=league.pk)
             if league.seasons.exclude(status=Season.Status.FINISHED).exists():
-                raise Refused("The league's current season must finish before a new one opens.")
+                raise Conflict("The league's current season must finish before a new one opens.")
             previous = league.seasons.filter(status=Season.Status.FINISHED).first()
             number = (league.seasons.aggregate(last=Max("number"))["last"] or 0) + 1
             season = Season.objects.create(
@@ -66,7 +66,7 @@ def open_season(
             _announce_registration(season, by)
             return season
     except IntegrityError:
-        raise Refused("The league's current season must finish before a new one opens.") from None
+        raise Conflict("The league's current season must finish before a new one opens.") from None
 
 
 def _announce_registration(season: Season, by: Any) -> None:
@@ -85,13 +85,13 @@ def _announce_registration(season: Season, by: Any) -> None:
 
 def register(season: Season, user: Any) -> Entry:
     """``user`` (a club member) registers for ``season``: at once, or awaiting an
-    organiser's approval when the league wants it. Raises :class:`Refused`."""
+    organiser's approval when the league wants it. Raises :class:`LeaguesError`."""
     if not is_member(season.league.club, user):
-        raise forbidden("Only the club's members may register.")
+        raise NotAllowed("Only the club's members may register.")
     with transaction.atomic(), pghistory.context(user=user.pk):
         locked = _locked(season)
         if not _registration_open(locked):
-            raise Refused("Registration for this season is closed.")
+            raise Conflict("Registration for this season is closed.")
         status = Entry.Status.PENDING if locked.registration_approval else Entry.Status.REGISTERED
         entry, created = Entry.objects.get_or_create(
             season=locked, user=user, defaults={"status": status}
@@ -99,9 +99,9 @@ def register(season: Season, user: Any) -> Entry:
         if created:
             return entry
         if entry.status in TAKING_PART:
-            raise Refused("You are registered already.")
+            raise Conflict("You are registered already.")
         if entry.status == Entry.Status.DECLINED:
-            raise Refused("An organiser declined your registration for this season.")
+            raise Conflict("An organiser declined your registration for this season.")
         entry.status, entry.withdrawn_at = status, None
         entry.save(update_fields=["status", "withdrawn_at"])
         return entry
@@ -112,7 +112,7 @@ def unregister(season: Season, user: Any) -> Entry:
     with transaction.atomic(), pghistory.context(user=user.pk):
         locked = _locked(season)
         if locked.status not in NOT_STARTED:
-            raise Refused("The season has started: a player withdraws instead.")
+            raise Conflict("The season has started: a player withdraws instead.")
         entry = _entry(locked, user.pk, TAKING_PART, "You are not registered.")
         entry.status, entry.withdrawn_at = Entry.Status.WITHDRAWN, timezone.now()
         entry.save(update_fields=["status", "withdrawn_at"])
@@ -167,10 +167,10 @@ def _locked(season: Season) -> Season:
 def _organised_before_start(season: Season, by: Any) -> Season:
     """The season's row, locked, for an organiser's change to its registration."""
     if not is_organiser(season.league.club, by):
-        raise forbidden()
+        raise NotAllowed(ORGANISERS_ONLY)
     locked = _locked(season)
     if locked.status not in NOT_STARTED:
-        raise Refused("The season has started.")
+        raise Conflict("The season has started.")
     return locked
 
 
@@ -185,5 +185,5 @@ def _entry(season: Season, user_id: int, statuses: tuple[str, ...], missing: str
     # The season's row is locked: its entries change one request at a time.
     entry = Entry.objects.filter(season=season, user_id=user_id).first()
     if entry is None or entry.status not in statuses:
-        raise Refused(missing)
+        raise Conflict(missing)
     return entry

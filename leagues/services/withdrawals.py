@@ -27,8 +27,9 @@ from accounts.models import User
 from games.errors import GameFinished, InvalidMove
 from games.models import BotLevel, Game, NotificationKind
 from games.services import SeatPlan, forfeit_seat, hand_seat_to_bot, notifications
+from leagues.errors import Conflict, LeaguesError
 from leagues.models import Entry, FixtureSeat, OnWithdrawal, Season
-from leagues.services.deadlines import UNFINISHED, Refused
+from leagues.services.deadlines import UNFINISHED
 
 WITHDRAWN_SEAT_BOT_LEVEL = BotLevel.NORMAL
 
@@ -41,12 +42,12 @@ def withdraw(entry: Entry, by: User, reason: str = "") -> Entry:
     """Withdraw ``entry`` from its season, by its player or (with a ``reason``) by an
     organiser; returns the entry, withdrawn. The caller has checked that ``by`` may.
 
-    Raises :class:`Refused` for an entry withdrawn already or declined, a
+    Raises :class:`LeaguesError` for an entry withdrawn already or declined, a
     season that is over, or an organiser who gives no reason.
     """
     reason = reason.strip()
     if by.pk != entry.user_id and not reason:
-        raise Refused("Say why you withdraw this player.", status=400)
+        raise LeaguesError("Say why you withdraw this player.")
     context = pghistory.context(user=by.pk, reason=reason or "The player withdrew.")
     with context, transaction.atomic():
         # The entry is locked first: a second withdrawal waits here and is then told
@@ -95,11 +96,11 @@ def forfeit_withdrawn_seats(game_id: int, table_id: int) -> list[int]:
 
 def _check_may_withdraw(entry: Entry) -> None:
     if entry.season.status == Season.Status.FINISHED:
-        raise Refused("This season is over: nobody can withdraw from it.")
+        raise Conflict("This season is over: nobody can withdraw from it.")
     if entry.status == Entry.Status.WITHDRAWN:
-        raise Refused("This player has withdrawn from the season already.")
+        raise Conflict("This player has withdrawn from the season already.")
     if entry.status == Entry.Status.DECLINED:
-        raise Refused("This registration was declined: there is nothing to leave.")
+        raise Conflict("This registration was declined: there is nothing to leave.")
 
 
 def _open_seats(entry: Entry) -> list[FixtureSeat]:

@@ -9,7 +9,6 @@ service shows its page again with the reason and a 4xx status; nothing changed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from django.contrib import messages
@@ -59,15 +58,16 @@ def visible_club(request: AuthenticatedRequest, slug: str, perm: str = "") -> Cl
 def _act(
     request: AuthenticatedRequest,
     club: Club,
-    action: Callable[[], object],
+    service: Callable[..., object],
+    *args: object,
     done: str,
     page: Page,
     then: str = "",
 ) -> HttpResponse:
-    """Run one service call; then go to ``then`` (the club's page) with ``done``, or
-    show ``page`` again with the reason it was refused."""
+    """Run ``service(club, request.user, *args)``; then go to ``then`` (the club's page)
+    with ``done``, or show ``page`` again with the reason it was refused."""
     try:
-        action()
+        service(club, request.user, *args)
     except LeaguesError as error:
         return _refused(request, club, error, page)
     if done:
@@ -86,8 +86,7 @@ def _manage(
     which it shows again either way."""
     found = visible_club(request, slug)
     members_url = reverse("leagues:members", kwargs={"slug": found.slug})
-    action = partial(service, found, request.user, *args)
-    return _act(request, found, action, done, _members_page, then=members_url)
+    return _act(request, found, service, *args, done=done, page=_members_page, then=members_url)
 
 
 def _refused(
@@ -205,12 +204,13 @@ def _settings_page(
 @require_POST
 def renew_link(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     found = visible_club(request, slug)
+    done = "A new invitation link is ready; the old one no longer works."
     return _act(
         request,
         found,
-        lambda: clubs.renew_invite_link(found, request.user),
-        "A new invitation link is ready; the old one no longer works.",
-        _settings_page,
+        clubs.renew_invite_link,
+        done=done,
+        page=_settings_page,
         then=reverse("leagues:settings", kwargs={"slug": found.slug}),
     )
 
@@ -305,25 +305,21 @@ def _invitation_page(request: AuthenticatedRequest, found: Club, status: int = 2
 @require_POST
 def accept_invitation(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     found = get_object_or_404(Club, slug=slug)
-    return _act(
-        request,
-        found,
-        lambda: clubs.accept_invitation(found, request.user),
-        f"Welcome to {found.name}!",
-        _invitation_page,
-    )
+    done = f"Welcome to {found.name}!"
+    return _act(request, found, clubs.accept_invitation, done=done, page=_invitation_page)
 
 
 @login_required
 @require_POST
 def decline_invitation(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     found = get_object_or_404(Club, slug=slug)
+    done = f"You declined the invitation to {found.name}."
     return _act(
         request,
         found,
-        lambda: clubs.decline_invitation(found, request.user),
-        f"You declined the invitation to {found.name}.",
-        _invitation_page,
+        clubs.decline_invitation,
+        done=done,
+        page=_invitation_page,
         then=reverse("leagues:clubs"),
     )
 
@@ -369,12 +365,14 @@ def request_to_join(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     form = JoinRequestForm(request.POST)
     if not form.is_valid():
         return _club_page(request, found, 400, request_form=form)
+    done = "Your request is sent: the organisers will answer it."
     return _act(
         request,
         found,
-        lambda: clubs.request_to_join(found, request.user, form.cleaned_data["message"]),
-        "Your request is sent: the organisers will answer it.",
-        _club_page,
+        clubs.request_to_join,
+        form.cleaned_data["message"],
+        done=done,
+        page=_club_page,
     )
 
 
@@ -382,13 +380,8 @@ def request_to_join(request: AuthenticatedRequest, slug: str) -> HttpResponse:
 @require_POST
 def withdraw_request(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     found = visible_club(request, slug)
-    return _act(
-        request,
-        found,
-        lambda: clubs.withdraw_request(found, request.user),
-        "Your request to join is withdrawn.",
-        _club_page,
-    )
+    done = "Your request to join is withdrawn."
+    return _act(request, found, clubs.withdraw_request, done=done, page=_club_page)
 
 
 @login_required
@@ -409,13 +402,9 @@ def decline_request(request: AuthenticatedRequest, slug: str, pk: int) -> HttpRe
 @require_POST
 def leave(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     found = visible_club(request, slug)
+    done = f"You have left {found.name}."
     return _act(
-        request,
-        found,
-        lambda: clubs.leave(found, request.user),
-        f"You have left {found.name}.",
-        _club_page,
-        then=reverse("leagues:clubs"),
+        request, found, clubs.leave, done=done, page=_club_page, then=reverse("leagues:clubs")
     )
 
 

@@ -9,13 +9,13 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
 from games.views.common import AuthenticatedRequest
+from leagues.errors import LeaguesError
 from leagues.house_rules import house_rules_in_words
 from leagues.league_forms import LeagueForm, SeasonForm, initial_for_new
 from leagues.models import League
 from leagues.selectors.roles import is_organiser
 from leagues.selectors.seasons import league_seasons, visible_league
 from leagues.services import leagues as services
-from leagues.services.errors import Refused
 from leagues.views.clubs import visible_club
 
 FORM = "leagues/league_form.html"
@@ -33,7 +33,7 @@ def new_league(request: AuthenticatedRequest, club: str) -> HttpResponse:
         slug = form.cleaned_data["slug"]
         try:
             league = services.create_league(found, request.user, slug, form.house_rules())
-        except Refused as error:
+        except LeaguesError as error:
             # 409: the address is taken (the rules were checked by the form already).
             refused = error
             form.add_error("slug" if error.status == 409 else None, error.message)
@@ -60,7 +60,7 @@ def edit_league(request: AuthenticatedRequest, club: str, league: str) -> HttpRe
     if request.method == "POST" and form.is_valid():
         try:
             services.update_league(found, request.user, form.house_rules())
-        except Refused as error:
+        except LeaguesError as error:
             refused = error
             form.add_error(None, error.message)
         else:
@@ -74,7 +74,7 @@ def _posted(request: HttpRequest) -> QueryDict | None:
     return request.POST if request.method == "POST" else None
 
 
-def _status(form: LeagueForm, refused: Refused | None) -> int:
+def _status(form: LeagueForm, refused: LeaguesError | None) -> int:
     if refused is not None:
         return refused.status
     return 400 if form.errors else 200

@@ -16,20 +16,21 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.models import User
 from games.views.common import AuthenticatedRequest
+from leagues.errors import ORGANISERS_ONLY, LeaguesError, NotAllowed
 from leagues.models import Entry, Fixture, Matchday, Season
 from leagues.rules import ORGANISING, role_in
 from leagues.selectors.history import season_history
 from leagues.selectors.organiser import fixture_results, organiser_page
+from leagues.selectors.standings import visible_season
 from leagues.services import deadlines, season_end
 from leagues.services import organiser as tools
-from leagues.services.errors import Refused
 
 
 class ReasonField(forms.CharField):
@@ -71,26 +72,10 @@ class ScoreForm(forms.Form):
 # --- who may see and act -----------------------------------------------------------------
 
 
-def _season(club: str, league: str, number: int) -> Season:
-    return get_object_or_404(
-        Season.objects.select_related("league__club"),
-        league__club__slug=club,
-        league__slug=league,
-        number=number,
-    )
-
-
-def _visible_season(request: HttpRequest, club: str, league: str, number: int) -> Season:
-    season = _season(club, league, number)
-    if season.league.club.is_private and role_in(request.user, season) is None:
-        raise Http404("No such club.")
-    return season
-
-
 def _organised_season(request: HttpRequest, club: str, league: str, number: int) -> Season:
-    season = _visible_season(request, club, league, number)
+    season = visible_season(request.user, club, league, number)
     if role_in(request.user, season) not in ORGANISING:
-        raise Refused("Only the club's organisers may do that.", status=403)
+        raise NotAllowed(ORGANISERS_ONLY)
     return season
 
 
@@ -104,7 +89,7 @@ def organisers_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
     ) -> HttpResponse:
         try:
             season = _organised_season(request, club, league, number)
-        except Refused as error:
+        except LeaguesError as error:
             return _refused(request, error)
         return view(request, season, **kwargs)
 
@@ -131,7 +116,7 @@ def _render_page(request: AuthenticatedRequest, season: Season, status: int = 20
     )
 
 
-def _refused(request: HttpRequest, error: Refused) -> HttpResponse:
+def _refused(request: HttpRequest, error: LeaguesError) -> HttpResponse:
     return render(request, "leagues/organiser_refused.html", {"error": error}, status=error.status)
 
 
@@ -141,10 +126,10 @@ def _acted(request: AuthenticatedRequest, season: Season, text: str) -> HttpResp
 
 
 def _failed(
-    request: AuthenticatedRequest, season: Season, error: Refused | forms.Form
+    request: AuthenticatedRequest, season: Season, error: LeaguesError | forms.Form
 ) -> HttpResponse:
     """The page again, with what was wrong: a refusal's sentence or the form's errors."""
-    if isinstance(error, Refused):
+    if isinstance(error, LeaguesError):
         messages.error(request, error.message)
         return _render_page(request, season, error.status)
     for field, errors in error.errors.items():
@@ -166,9 +151,30 @@ def _apply(
         return _failed(request, season, form)
     try:
         act(form.cleaned_data)
-    except Refused as error:
+    except LeaguesError as error:
         return _failed(request, season, error)
     return _acted(request, season, done)
+
+
+def _submit(
+    request: HttpRequest,
+    form: forms.Form,
+    act: Callable[[dict[str, Any]], object],
+    refused: Callable[[LeaguesError], None],
+) -> int | None:
+    """A tool page with a preview: on a POST with a valid form, ``act(form.cleaned_data)``.
+    ``None`` once it is done; else the status to show the page again with (200 for the
+    GET, 400 for a form with errors, a refusal's own once ``refused`` has told it)."""
+    if request.method != "POST":
+        return 200
+    if not form.is_valid():
+        return 400
+    try:
+        act(form.cleaned_data)
+    except LeaguesError as error:
+        refused(error)
+        return error.status
+    return None
 
 
 # --- closing a matchday ------------------------------------------------------------------
@@ -180,17 +186,14 @@ def close_matchday(request: AuthenticatedRequest, season: Season, matchday: int)
     """GET: the preview (the partial for htmx); POST: close it."""
     day = get_object_or_404(Matchday, season=season, number=matchday)
     form = CloseForm(request.POST or None)
-    status = 200
-    if request.method == "POST":
-        status = 400
-        if form.is_valid():
-            try:
-                deadlines.close_matchday(day, request.user, form.cleaned_data["reason"])
-            except Refused as error:
-                messages.error(request, error.message)
-                status = error.status
-            else:
-                return _acted(request, season, f"Matchday {day.number} is closed.")
+    status = _submit(
+        request,
+        form,
+        lambda data: deadlines.close_matchday(day, request.user, data["reason"]),
+        lambda error: messages.error(request, error.message),
+    )
+    if status is None:
+        return _acted(request, season, f"Matchday {day.number} is closed.")
     template = "leagues/organiser_close.html"
     if request.htmx:
         template += "#preview"
@@ -218,7 +221,7 @@ def close_season(request: AuthenticatedRequest, season: Season) -> HttpResponse:
                 following = season_end.close_season(
                     season, request.user, form.cleaned_data["reason"]
                 )
-            except Refused as error:
+            except LeaguesError as error:
                 return _refused(request, error)
             text = f"Season {season.number} is closed."
             if following is not None:
@@ -233,7 +236,7 @@ def close_season(request: AuthenticatedRequest, season: Season) -> HttpResponse:
             )
     try:
         preview = season_end.preview_close_season(season)
-    except Refused as error:
+    except LeaguesError as error:
         return _refused(request, error)
     context = {"season": season, "preview": preview, "form": form}
     return render(request, "leagues/organiser_close_season.html", context, status=status)
@@ -290,21 +293,17 @@ def adjust_score(request: AuthenticatedRequest, season: Season, fixture: int) ->
     """GET: the fixture's games and their results; POST: set one seat's score."""
     adjusted = get_object_or_404(Fixture, matchday__season=season, pk=fixture)
     form = ScoreForm(request.POST or None)
-    status = 200
-    if request.method == "POST":
-        status = 400
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                tools.adjust_score(
-                    season, data["game"], data["seat"], data["score"], request.user, data["reason"]
-                )
-            except Refused as error:
-                form.add_error(None, error.message)
-                status = error.status
-            else:
-                messages.success(request, "The score is adjusted; the standings follow.")
-                return redirect(request.path)
+    status = _submit(
+        request,
+        form,
+        lambda data: tools.adjust_score(
+            season, data["game"], data["seat"], data["score"], request.user, data["reason"]
+        ),
+        lambda error: form.add_error(None, error.message),
+    )
+    if status is None:
+        messages.success(request, "The score is adjusted; the standings follow.")
+        return redirect(request.path)
     context = {
         "season": season,
         "fixture": adjusted,
@@ -319,7 +318,7 @@ def adjust_score(request: AuthenticatedRequest, season: Season, fixture: int) ->
 
 @require_safe
 def history(request: HttpRequest, club: str, league: str, number: int) -> HttpResponse:
-    season = _visible_season(request, club, league, number)
+    season = visible_season(request.user, club, league, number)
     context = {
         "season": season,
         "history": season_history(season, request.GET.get("page")),

@@ -13,11 +13,11 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from accounts.models import User
 from games.views.common import AuthenticatedRequest
+from leagues.errors import LeaguesError
 from leagues.models import Entry
 from leagues.selectors.calendar import feed_token, member_calendar, member_of_token
 from leagues.selectors.player import player_seasons
 from leagues.services.calendar import renew_calendar_token
-from leagues.services.deadlines import Refused
 from leagues.services.withdrawals import withdraw
 
 REASON_MAX_LENGTH = 500
@@ -78,7 +78,7 @@ def withdraw_entry(request: AuthenticatedRequest, pk: int) -> HttpResponse:
         )
     try:
         withdraw(entry, request.user, reason)
-    except Refused as refusal:
+    except LeaguesError as refusal:
         return _withdraw_page(request, entry, by_organiser, refusal.message, refusal.status)
     if by_organiser:
         messages.success(request, f"{entry.user} no longer plays in {entry.season}.")

@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.parsing import BadInput, parse_number
+from leagues.errors import LeaguesError
 from leagues.house_rules import house_rules_in_words
 from leagues.league_forms import SeasonForm
 from leagues.models import Season
@@ -20,7 +21,6 @@ from leagues.selectors.roles import is_member, is_organiser
 from leagues.selectors.standings import visible_season
 from leagues.services import season_start
 from leagues.services import seasons as services
-from leagues.services.errors import Refused
 from leagues.views.leagues import league_page_with
 
 PAGE = "leagues/season.html"
@@ -35,7 +35,7 @@ def open_season(request: HttpRequest, club: str, league: str) -> HttpResponse:
         return league_page_with(request, found, form, status=400)
     try:
         season = services.open_season(found, request.user, **form.cleaned_data)
-    except Refused as error:
+    except LeaguesError as error:
         form.add_error(None, error.message)
         return league_page_with(request, found, form, status=error.status)
     messages.success(request, f"Season {season.number} is open for registration.")
@@ -52,7 +52,7 @@ def season_page(request: HttpRequest, club: str, league: str, number: int) -> Ht
 @require_POST
 def register(request: HttpRequest, club: str, league: str, number: int) -> HttpResponse:
     season = visible_season(request.user, club, league, number)
-    return _act(request, season, lambda: services.register(season, request.user), "You are in.")
+    return _act(request, season, services.register, done="You are in.")
 
 
 @login_required
@@ -60,7 +60,7 @@ def register(request: HttpRequest, club: str, league: str, number: int) -> HttpR
 def unregister(request: HttpRequest, club: str, league: str, number: int) -> HttpResponse:
     season = visible_season(request.user, club, league, number)
     done = "Your registration is withdrawn."
-    return _act(request, season, lambda: services.unregister(season, request.user), done)
+    return _act(request, season, services.unregister, done=done)
 
 
 @login_required
@@ -73,12 +73,8 @@ def decide(request: HttpRequest, club: str, league: str, number: int) -> HttpRes
         approve = _either(request, "decision", "approve", "decline")
     except BadInput as error:
         return _page(request, season, error.message, status=400)
-    return _act(
-        request,
-        season,
-        lambda: services.decide(season, request.user, user_id, approve),
-        "Registration approved." if approve else "Registration declined.",
-    )
+    done = "Registration approved." if approve else "Registration declined."
+    return _act(request, season, services.decide, user_id, approve, done=done)
 
 
 @login_required
@@ -90,12 +86,8 @@ def registration(request: HttpRequest, club: str, league: str, number: int) -> H
         is_open = _either(request, "registration", "open", "close")
     except BadInput as error:
         return _page(request, season, error.message, status=400)
-    return _act(
-        request,
-        season,
-        lambda: services.set_registration(season, request.user, is_open),
-        "Registration is open." if is_open else "Registration is closed.",
-    )
+    done = "Registration is open." if is_open else "Registration is closed."
+    return _act(request, season, services.set_registration, is_open, done=done)
 
 
 @login_required
@@ -109,7 +101,7 @@ def start(request: HttpRequest, club: str, league: str, number: int) -> HttpResp
         reason = request.POST.get("reason", "").strip()[:200]
         try:
             season_start.start_season(season, request.user, reason)
-        except Refused as error:
+        except LeaguesError as error:
             return _preview(request, season, error.message, error.status)
         messages.success(request, f"Season {season.number} has started: matchday 1 is open.")
         return redirect(services.season_path(season))
@@ -134,11 +126,13 @@ def _preview(
 
 
 def _act(
-    request: HttpRequest, season: Season, action: Callable[[], object], done: str
+    request: HttpRequest, season: Season, service: Callable[..., object], *args: object, done: str
 ) -> HttpResponse:
+    """``service(season, request.user, *args)``, then the season's page: with ``done``, or
+    with the reason it was refused."""
     try:
-        action()
-    except Refused as error:
+        service(season, request.user, *args)
+    except LeaguesError as error:
         return _page(request, season, error.message, error.status)
     messages.success(request, done)
     return redirect(services.season_path(season))

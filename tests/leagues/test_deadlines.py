@@ -10,6 +10,7 @@ from django.db import connection
 
 from accounts.models import User
 from games.models import Game, Notification, NotificationKind, Result, Table
+from leagues.errors import LeaguesError
 from leagues.models import Entry, Fixture, Matchday, OnDeadline
 from leagues.services.deadlines import (
     close_matchday,
@@ -18,7 +19,6 @@ from leagues.services.deadlines import (
     settle_fixture,
     settlement_note,
 )
-from leagues.services.errors import Refused
 from tests.leagues.conftest import RunningSeason, running_season
 
 pytestmark = pytest.mark.django_db
@@ -154,10 +154,10 @@ def test_closing_settles_every_unfinished_fixture_and_closes_once(running: Runni
 
 
 def test_a_close_needs_a_reason_and_an_open_matchday(running: RunningSeason) -> None:
-    with pytest.raises(Refused):
+    with pytest.raises(LeaguesError):
         close_matchday(running.matchday, running.organiser, "  ")
     Matchday.objects.filter(pk=running.matchday.pk).update(status=Matchday.Status.SCHEDULED)
-    with pytest.raises(Refused):
+    with pytest.raises(LeaguesError):
         close_matchday(running.matchday, running.organiser, "Now.")
     assert Fixture.objects.filter(status=Fixture.Status.SETTLED).count() == 0
 

@@ -10,8 +10,8 @@ from django.utils import timezone
 from accounts.models import User
 from games.models import Game, Result, Seat
 from games.services.adjudication import stop_round
+from leagues.errors import LeaguesError
 from leagues.models import Entry, Fixture, Matchday, Membership, Role
-from leagues.services.errors import Refused
 from leagues.services.organiser import (
     adjust_score,
     extend_deadline,
@@ -29,9 +29,9 @@ def test_a_deadline_is_extended_later_only_with_a_reason(running: RunningSeason)
     Matchday.objects.filter(pk=matchday.pk).update(reminded_at=timezone.now())
     later = matchday.deadline + timedelta(days=1)
 
-    with pytest.raises(Refused):
+    with pytest.raises(LeaguesError):
         extend_deadline(matchday, matchday.deadline - timedelta(hours=1), running.organiser, "x")
-    with pytest.raises(Refused):
+    with pytest.raises(LeaguesError):
         extend_deadline(matchday, later, running.organiser, " ")
     extended = extend_deadline(matchday, later, running.organiser, "Holidays.")
 
@@ -42,7 +42,7 @@ def test_a_deadline_is_extended_later_only_with_a_reason(running: RunningSeason)
 
 def test_a_closed_matchday_keeps_its_deadline(running: RunningSeason) -> None:
     Matchday.objects.filter(pk=running.matchday.pk).update(status=Matchday.Status.CLOSED)
-    with pytest.raises(Refused):
+    with pytest.raises(LeaguesError):
         extend_deadline(
             running.matchday, timezone.now() + timedelta(days=9), running.organiser, "x"
         )
@@ -54,7 +54,7 @@ def test_a_fixture_gets_its_own_deadline_and_a_note(running: RunningSeason) -> N
     )
     assert moved.deadline is not None
     assert moved.note.startswith("Rescheduled to ") and moved.note.endswith(": Bob is ill.")
-    with pytest.raises(Refused):
+    with pytest.raises(LeaguesError):
         reschedule_fixture(moved, timezone.now() - timedelta(hours=1), running.organiser, "x")
 
 
@@ -76,9 +76,9 @@ def test_a_substitute_takes_the_seat_at_the_table_being_played(running: RunningS
 def test_a_substitute_must_be_a_member_not_already_playing(running: RunningSeason) -> None:
     stranger = UserFactory(username="stranger")
     bob_entry, dave = running.entries[0], running.players[1]
-    with pytest.raises(Refused, match="not a member"):
+    with pytest.raises(LeaguesError, match="not a member"):
         replace_player(bob_entry, stranger, running.organiser, "x")
-    with pytest.raises(Refused, match="already"):
+    with pytest.raises(LeaguesError, match="already"):
         replace_player(bob_entry, dave, running.organiser, "x")
     assert Entry.objects.get(pk=bob_entry.pk).substitute is None
 
@@ -101,11 +101,11 @@ def test_a_score_is_adjusted_through_a_ruling(running: RunningSeason, bob: User)
 
 
 def test_a_score_outside_the_season_or_unchanged_is_refused(running: RunningSeason) -> None:
-    with pytest.raises(Refused):
+    with pytest.raises(LeaguesError):
         adjust_score(running.season, 10**9, 0, 1, running.organiser, "x")
     table_id = running.fixtures[0].table_id
     assert table_id is not None
     game = Game.objects.get(table_id=table_id, number=1)
-    with pytest.raises(Refused):  # the game is not finished
+    with pytest.raises(LeaguesError):  # the game is not finished
         adjust_score(running.season, game.pk, 0, 1, running.organiser, "x")
     assert not Fixture.objects.filter(status=Fixture.Status.SETTLED).exists()

@@ -13,8 +13,8 @@ from django.utils import timezone
 from accounts.models import User
 from games import services
 from games.models import Notification, NotificationKind
+from leagues.errors import LeaguesError
 from leagues.models import Division, Entry, Fixture, Matchday, Season
-from leagues.services.deadlines import Refused
 from leagues.services.season_end import close_season, final_order, preview_close_season
 from tests.factories import UserFactory
 from tests.games.conftest import current_game
@@ -118,14 +118,14 @@ def test_a_withdrawn_player_is_not_carried_over(two_divisions: RunningSeason, al
 
 
 def test_closing_needs_a_reason_and_happens_once(two_divisions: RunningSeason, alice: User) -> None:
-    with pytest.raises(Refused):
+    with pytest.raises(LeaguesError):
         close_season(two_divisions.season, alice, "  ")
     assert two_divisions.season.status == Season.Status.RUNNING
 
     close_season(two_divisions.season, alice, "Done.")
-    with pytest.raises(Refused):
+    with pytest.raises(LeaguesError):
         close_season(two_divisions.season, alice, "Done again.")
-    with pytest.raises(Refused):
+    with pytest.raises(LeaguesError):
         preview_close_season(Season.objects.get(pk=two_divisions.season.pk))
     assert Season.objects.filter(league=two_divisions.season.league).count() == 2
 

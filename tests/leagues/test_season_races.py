@@ -12,8 +12,8 @@ import pytest
 
 from accounts.models import User
 from games.models import Table
+from leagues.errors import LeaguesError
 from leagues.models import Entry, Fixture, Matchday, Season
-from leagues.services.errors import Refused
 from leagues.services.matchdays import open_matchday
 from leagues.services.season_start import start_season
 from leagues.services.seasons import register
@@ -28,7 +28,7 @@ def test_a_season_started_twice_at_once_starts_once(
     for user in make_members(6):
         register(season, user)
 
-    results = race(*[lambda: start_season(season, alice)] * 3, refusal=Refused, name=str)
+    results = race(*[lambda: start_season(season, alice)] * 3, refusal=LeaguesError, name=str)
 
     assert results == ["The season has started already."] * 2 + ["ok"]
     assert season.divisions.count() == 1
@@ -44,7 +44,7 @@ def test_a_matchday_opened_twice_at_once_opens_once(
     start_season(season, alice)
     second = Matchday.objects.get(season=season, number=2)
 
-    assert race(*[lambda: open_matchday(second)] * 3, refusal=Refused, name=str) == ["ok"] * 3
+    assert race(*[lambda: open_matchday(second)] * 3, refusal=LeaguesError, name=str) == ["ok"] * 3
 
     assert Table.objects.count() == 4
     assert not Fixture.objects.filter(table__isnull=True, matchday__number__lte=2).exists()
@@ -60,7 +60,7 @@ def test_a_registration_racing_the_start_is_in_or_refused(
     results = race(
         lambda: start_season(season, alice),
         lambda: register(season, late),
-        refusal=Refused,
+        refusal=LeaguesError,
         name=str,
     )
 

@@ -15,9 +15,9 @@ from accounts.models import User
 from games.models import Notification, NotificationKind, Seat, Table
 from games.services.abandonment import resign
 from games.table_settings import TableSettings
+from leagues.errors import LeaguesError
 from leagues.models import Division, Entry, Fixture, Matchday, Season
 from leagues.scheduling import schedule_season
-from leagues.services.errors import Refused
 from leagues.services.matchdays import open_matchday
 from leagues.services.season_start import preview_start, start_season
 from leagues.services.seasons import register
@@ -38,7 +38,7 @@ def test_a_season_without_players_cannot_start(season: Season, alice: User) -> N
     preview = preview_start(season)
     assert not preview.can_start
     assert preview.problems == ("Nobody is registered yet.",)
-    with pytest.raises(Refused, match="Nobody"):
+    with pytest.raises(LeaguesError, match="Nobody"):
         start_season(season, alice)
     assert season.matchdays.count() == 0
 
@@ -160,7 +160,7 @@ def test_starting_writes_the_schedule_and_opens_matchday_one(
     assert [m.status for m in matchdays] == ["open"] + ["scheduled"] * (len(matchdays) - 1)
     started = Notification.objects.filter(kind=NotificationKind.LEAGUE_SEASON)
     assert sorted(started.values_list("user_id", flat=True)) == sorted(p.pk for p in players)
-    with pytest.raises(Refused, match="started already"):
+    with pytest.raises(LeaguesError, match="started already"):
         start_season(season, alice)
 
 
@@ -168,7 +168,7 @@ def test_a_member_may_not_start_a_season(
     season: Season, member: User, make_members: Members
 ) -> None:
     registered(season, make_members(3))
-    with pytest.raises(Refused) as refused:
+    with pytest.raises(LeaguesError) as refused:
         start_season(season, member)
     assert refused.value.status == 403
     assert Season.objects.get(pk=season.pk).status == Season.Status.REGISTRATION

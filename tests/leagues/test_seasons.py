@@ -12,9 +12,9 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Notification, NotificationKind
+from leagues.errors import LeaguesError
 from leagues.house_rules import DEFAULTS
 from leagues.models import Club, Entry, League, Season
-from leagues.services.errors import Refused
 from leagues.services.leagues import create_league, update_league
 from leagues.services.seasons import decide, open_season, register, set_registration, unregister
 
@@ -31,7 +31,7 @@ def test_an_organiser_creates_a_league_with_its_house_rules(club: Club, alice: U
 
 
 def test_a_member_may_not_create_a_league(club: Club, member: User) -> None:
-    with pytest.raises(Refused) as refused:
+    with pytest.raises(LeaguesError) as refused:
         create_league(club, member, "spring", values())
     assert refused.value.status == 403
     assert not League.objects.exists()
@@ -40,10 +40,10 @@ def test_a_member_may_not_create_a_league(club: Club, member: User) -> None:
 def test_a_league_refuses_rules_that_do_not_fit_and_a_taken_address(
     club: Club, alice: User, league: League
 ) -> None:
-    with pytest.raises(Refused) as refused:
+    with pytest.raises(LeaguesError) as refused:
         create_league(club, alice, "spring", values(scoring="placement", placement_points=[1, 2]))
     assert refused.value.status == 400
-    with pytest.raises(Refused, match="address"):
+    with pytest.raises(LeaguesError, match="address"):
         create_league(club, alice, "winter", values())
     assert list(League.objects.values_list("slug", flat=True)) == ["winter"]
 
@@ -68,7 +68,7 @@ def test_a_season_copies_the_house_rules_and_follows_the_last_one(
     league: League, alice: User
 ) -> None:
     first = open_season(league, alice)
-    with pytest.raises(Refused, match="must finish"):
+    with pytest.raises(LeaguesError, match="must finish"):
         open_season(league, alice)
     Season.objects.filter(pk=first.pk).update(status=Season.Status.FINISHED)
     second = open_season(league, alice)
@@ -88,7 +88,7 @@ def test_the_members_hear_that_registration_is_open(
 
 
 def test_a_member_may_not_open_a_season(league: League, member: User) -> None:
-    with pytest.raises(Refused):
+    with pytest.raises(LeaguesError):
         open_season(league, member)
     assert not Season.objects.exists()
 
@@ -96,7 +96,7 @@ def test_a_member_may_not_open_a_season(league: League, member: User) -> None:
 def test_members_register_and_withdraw_before_the_start(season: Season, member: User) -> None:
     entry = register(season, member)
     assert entry.status == Entry.Status.REGISTERED
-    with pytest.raises(Refused, match="already"):
+    with pytest.raises(LeaguesError, match="already"):
         register(season, member)
     assert unregister(season, member).status == Entry.Status.WITHDRAWN
     assert register(season, member).status == Entry.Status.REGISTERED
@@ -104,7 +104,7 @@ def test_members_register_and_withdraw_before_the_start(season: Season, member: 
 
 
 def test_only_members_register(season: Season, rival: User) -> None:
-    with pytest.raises(Refused) as refused:
+    with pytest.raises(LeaguesError) as refused:
         register(season, rival)
     assert refused.value.status == 403
     assert not Entry.objects.exists()
@@ -112,7 +112,7 @@ def test_only_members_register(season: Season, rival: User) -> None:
 
 def test_closed_registration_takes_nobody(season: Season, alice: User, member: User) -> None:
     set_registration(season, alice, is_open=False)
-    with pytest.raises(Refused, match="closed"):
+    with pytest.raises(LeaguesError, match="closed"):
         register(season, member)
     set_registration(season, alice, is_open=True)
     assert register(season, member).status == Entry.Status.REGISTERED
@@ -122,7 +122,7 @@ def test_registration_closes_by_itself_at_its_time(season: Season, member: User)
     Season.objects.filter(pk=season.pk).update(
         registration_closes_at=timezone.now() - timedelta(minutes=1)
     )
-    with pytest.raises(Refused, match="closed"):
+    with pytest.raises(LeaguesError, match="closed"):
         register(season, member)
 
 
@@ -133,13 +133,13 @@ def test_with_approval_an_organiser_decides_and_the_player_is_told(
     (dora,) = make_members(1)
     assert register(season, member).status == Entry.Status.PENDING
     register(season, dora)
-    with pytest.raises(Refused):
+    with pytest.raises(LeaguesError):
         decide(season, member, dora.pk, approve=True)
     assert decide(season, alice, member.pk, approve=True).status == Entry.Status.REGISTERED
     assert decide(season, alice, dora.pk, approve=False).status == Entry.Status.DECLINED
-    with pytest.raises(Refused, match="declined"):
+    with pytest.raises(LeaguesError, match="declined"):
         register(season, dora)
-    with pytest.raises(Refused, match="awaits"):
+    with pytest.raises(LeaguesError, match="awaits"):
         decide(season, alice, dora.pk, approve=True)
     told = Notification.objects.filter(kind=NotificationKind.LEAGUE_SEASON)
     assert sorted(told.values_list("user__username", "text")) == sorted(

@@ -12,8 +12,8 @@ import pytest
 from accounts.models import User
 from games.models import Game, Move, Notification, NotificationKind, Seat, Table
 from games.services import SeatPlan
+from leagues.errors import LeaguesError
 from leagues.models import Club, Entry, Fixture, OnWithdrawal, Season
-from leagues.services.deadlines import Refused
 from leagues.services.withdrawals import seat_plan_for, withdraw
 from tests.leagues.conftest import make_season, open_fixture, scheduled_fixture
 
@@ -194,7 +194,7 @@ def test_an_organiser_must_say_why(
     season = make_season(league_club, [alice, bob])
     entry = season.entries.get(user=bob)
 
-    with pytest.raises(Refused, match="Say why"):
+    with pytest.raises(LeaguesError, match="Say why"):
         withdraw(entry, alice, "   ")
 
     entry.refresh_from_db()
@@ -211,7 +211,7 @@ def test_a_player_cannot_withdraw_twice(
         withdraw(entry, bob)
     told = Notification.objects.count()
 
-    with pytest.raises(Refused, match="withdrawn from the season already") as refusal:
+    with pytest.raises(LeaguesError, match="withdrawn from the season already") as refusal:
         withdraw(entry, bob)
 
     assert refusal.value.status == 409
@@ -227,7 +227,7 @@ def test_a_finished_season_refuses(
     Season.objects.filter(pk=season.pk).update(status=Season.Status.FINISHED)
     entry = season.entries.get(user=bob)
 
-    with pytest.raises(Refused, match="season is over"):
+    with pytest.raises(LeaguesError, match="season is over"):
         withdraw(entry, bob)
 
     entry.refresh_from_db()

@@ -13,8 +13,8 @@ import pytest
 from accounts.models import User
 from games.errors import GameActionError
 from games.models import Game, Move, Notification
+from leagues.errors import LeaguesError
 from leagues.models import Club, Entry, OnWithdrawal
-from leagues.services.deadlines import Refused
 from leagues.services.withdrawals import withdraw
 from tests.games.test_concurrency import race
 from tests.leagues.conftest import make_season, open_fixture
@@ -28,7 +28,7 @@ def attempt(entry: Entry, by: User, reason: str = "") -> Callable[[], object]:
     def run() -> object:
         try:
             return withdraw(entry, by, reason)
-        except Refused as refusal:
+        except LeaguesError as refusal:
             raise GameActionError(refusal.message) from None
 
     return run
