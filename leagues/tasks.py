@@ -143,7 +143,7 @@ def close_finished_seasons() -> list[int]:
     for season in done.distinct().order_by("pk")[:BATCH]:
         try:
             close_season(season, None, SEASON_OVER)
-        except Refused:
+        except LeaguesError:
             continue
         closed.append(season.pk)
     return closed
