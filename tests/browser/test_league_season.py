@@ -70,7 +70,8 @@ def test_a_league_season_from_the_club_to_the_next_season(
     # Fay (division 2) withdraws from her page of leagues.
     fay = members[-1]
     as_member(page, fay)
-    page.goto("/clubs/me/leagues/")
+    page.locator(".user-menu summary").click()
+    page.get_by_role("link", name="My leagues").click()
     page.get_by_role("link", name="Withdraw from this season…").click()
     snap(page, "season-withdraw")
     page.get_by_role("button", name="Withdraw from the season").click()

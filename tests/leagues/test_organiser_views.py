@@ -43,6 +43,9 @@ def test_the_organiser_sees_the_matchday_its_fixtures_and_players(running: Runni
     assert response.status_code == 200
     page = response.content.decode()
     assert "Matchday 1" in page and "Close matchday" in page and "Dave" in page
+    # Each player can be withdrawn from here (the withdrawal page asks for a reason).
+    for entry in running.entries:
+        assert reverse("leagues:withdraw", args=[entry.pk]) in page
 
 
 def test_the_close_preview_then_the_confirmation_closes_it(running: RunningSeason) -> None:
