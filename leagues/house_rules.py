@@ -160,7 +160,9 @@ def house_rules_in_words(holder: HouseRules) -> HouseRulesInWords:
             ("Divisions", _division_words(holder)),
             (
                 "Registration",
-                "An organiser approves each one" if holder.registration_approval else "Open",
+                "An organiser approves each one"
+                if holder.registration_approval
+                else "Any member may register",
             ),
         ),
         rules=rules_summary(settings.ruleset(players=holder.seats), settings.preset),
