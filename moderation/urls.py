@@ -1,0 +1,7 @@
+"""The moderation pages, under /moderation/."""
+
+from django.urls import URLPattern
+
+app_name = "moderation"
+
+urlpatterns: list[URLPattern] = []
