@@ -600,6 +600,9 @@ class NotificationKind(models.TextChoices):
     CLUB_NEWS = "club_news", "Club news: requests to join, your membership"
     LEAGUE_MATCHDAY = "league_matchday", "League matchdays: your fixtures and their deadlines"
     LEAGUE_SEASON = "league_season", "League seasons: registration, start and end"
+    MODERATION_CASE = "moderation_case", "Your reports: received, joined, decided"
+    MODERATION_OUTCOME = "moderation_outcome", "Rulings that concern you, warnings and appeals"
+    MODERATION_QUEUE = "moderation_queue", "Cases to moderate: escalations and confirmations"
 
 
 def kind_label(kind: str) -> str:
