@@ -37,7 +37,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from engine.views import PlayerView, spectator_view, view_for
-from games.models import Game, Result, Seat
+from games.models import Game, Result, Seat, Table
+from games.selectors.chat import table_chat
 from games.selectors.clock import game_clock
 from games.selectors.rows import public_game
 from games.selectors.seats import table_seats
@@ -133,3 +134,16 @@ def _seats(
         )
         for seat in seats
     ]
+
+
+CHAT_TEMPLATE = "games/_chat.html"
+
+
+def render_chat_lines(table_id: int, user: User) -> str:
+    """The table's chat as ``user`` may read it, ready for an out-of-band swap (empty if
+    the table is gone)."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return ""
+    context = {"chat": table_chat(table, user), "oob": True}
+    return render_to_string(f"{CHAT_TEMPLATE}#lines", context)

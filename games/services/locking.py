@@ -6,9 +6,9 @@ a seat - so two writers never wait on each other in a cycle. A member's own row 
 their vacations are locked by the vacation services alone, never while a game is held
 (a move that ends a vacation updates it under the game's lock and locks nothing more).
 
-This module imports only the models, the errors and the engine's value types: any
-service may use it, and it uses none, so the services need no imports inside functions
-to reach a lock.
+This module imports only the models, the errors, the settings and the engine's value
+types: any service may use it, and it uses none, so the services need no imports inside
+functions to reach a lock.
 """
 
 from __future__ import annotations
@@ -21,7 +21,16 @@ from django.utils import timezone
 
 from accounts.models import User
 from engine.state import GameState
-from games.errors import GameFinished, NotFound, NotSeated, NotYourTurn, StaleVersion, TimeUp
+from games.conf import chat_policy, play_policy
+from games.errors import (
+    Barred,
+    GameFinished,
+    NotFound,
+    NotSeated,
+    NotYourTurn,
+    StaleVersion,
+    TimeUp,
+)
 from games.models import Game, Seat, Table, Vacation
 
 
@@ -134,12 +143,30 @@ def seat_of(game: Game, user: User) -> int:
     return number
 
 
+def ensure_may_play(user: User, table: Table) -> None:
+    """:class:`Barred` if ``GAMES_PLAY_POLICY`` keeps ``user`` from sitting or moving at
+    ``table`` (a suspension: moderation answers, games only asks)."""
+    policy = play_policy()
+    refusal = policy(user, table) if policy is not None else None
+    if refusal:
+        raise Barred(refusal)
+
+
+def ensure_may_chat(user: User, table: Table) -> None:
+    """:class:`Barred` if ``GAMES_CHAT_POLICY`` keeps ``user`` from chatting at ``table``."""
+    policy = chat_policy()
+    refusal = policy(user, table) if policy is not None else None
+    if refusal:
+        raise Barred(refusal)
+
+
 def lock_for_player(game_id: int, user: User, version: int) -> LockedTurn:
     """Lock the game and check that ``user`` may move now on the ``version`` they saw."""
     game = lock_game(game_id)
     if game.is_over:
         raise GameFinished("This game is over.")
     seat = seat_of(game, user)
+    ensure_may_play(user, game.table)
     # The version comes before the turn: a move sent twice, or from a page that missed
     # a move, is told to reload rather than that it is somebody else's turn.
     if version != game.version:
