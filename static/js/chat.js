@@ -4,7 +4,7 @@
   "use strict";
 
   function body() {
-    return document.getElementById("table-chat-lines");
+    return document.querySelector("#table-chat-lines .chat-list");
   }
 
   var nearBottom = true;

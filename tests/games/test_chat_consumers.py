@@ -6,17 +6,12 @@ group hears "chat changed", and each connection renders what its own user may re
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any
 
 import pytest
-import pytest_asyncio
-from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
-from django.db import connections
 
 from accounts.models import User
 from config.routing import websocket_urlpatterns
@@ -24,25 +19,12 @@ from games import services
 from games.models import Game, Table
 from games.services import SeatPlan, chat
 from games.table_settings import TableSettings
-from tests.games.conftest import current_game, start_table
+from tests.games.test_consumers import _close_thread_connections, db
 from tests.games.views_support import hidden_from, tiles_in
 
+__all__ = ["_close_thread_connections"]
+
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-def db(func: Callable[..., Any]) -> Callable[..., Coroutine[Any, Any, Any]]:
-    return database_sync_to_async(func)  # type: ignore[no-any-return]
-
-
-@pytest.fixture
-def game(alice: User, bob: User) -> Game:
-    return current_game(start_table(alice, bob))
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def _close_thread_connections() -> AsyncIterator[None]:
-    yield
-    await sync_to_async(connections.close_all)()
 
 
 async def open_socket(path: str, user: Any) -> WebsocketCommunicator:
