@@ -11,6 +11,10 @@ game connected to one process share one render (:class:`SpectatorRenders`).
 While the socket is open the member counts as looking at the game (:mod:`games.presence`,
 refreshed by a heartbeat), so no email about it is sent to them.
 
+The table's chat travels on the game's socket too (its group ``table-chat-<id>``): on
+"chat changed" each connection renders the chat its own user may read. The table page,
+which has no game socket, opens ``ws/tables/<id>/chat/`` (:class:`TableChatConsumer`).
+
 ``ws/notifications/`` (:class:`NotificationConsumer`) keeps a member's header up to date:
 the "your move" count and unread notifications, from their own group ``user-<id>``.
 """

@@ -16,6 +16,10 @@ swaps each in by its element id. The partials and their contract:
 
 Each root element carries its id and, when ``oob`` is true, ``hx-swap-oob="true"``.
 
+The table's chat is a template of its own, ``templates/games/_chat.html``, included in
+the game page and the table page; its live part ``lines`` (id ``table-chat-lines``) is
+rendered for one reader by :func:`render_chat_lines`.
+
 Context (from :func:`game_context`): ``game``
 (:class:`~games.selectors.rows.PublicGame`), ``view`` (the
 engine's :class:`~engine.views.PlayerView` for a seated player, its spectator view for
