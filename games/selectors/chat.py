@@ -16,6 +16,7 @@ from datetime import datetime
 from django.urls import NoReverseMatch, reverse
 
 from accounts.models import User
+from games.conf import chat_policy
 from games.models import ChatMessage, ChatMute, Game, Seat, Table
 
 SHOWN = 100
@@ -56,6 +57,8 @@ class TableChat:
     is_player: bool
     # A spectator while a game is in play: what they write goes to spectators only.
     spectators_apart: bool
+    # Why the reader may not write here (a suspension), or None: they still read.
+    refusal: str | None
 
 
 def table_chat(table: Table, user: User) -> TableChat:
@@ -83,7 +86,13 @@ def table_chat(table: Table, user: User) -> TableChat:
         muted=[MutedMember(pk, display or username) for pk, display, username in muted],
         is_player=is_player,
         spectators_apart=live and not is_player,
+        refusal=_refusal(user, table),
     )
+
+
+def _refusal(user: User, table: Table) -> str | None:
+    policy = chat_policy()
+    return policy(user, table) if policy is not None else None
 
 
 def _line(message: ChatMessage, reader: User) -> ChatLine:

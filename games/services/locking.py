@@ -3,8 +3,9 @@
 Writers to one game queue up on its row (``SELECT ... FOR UPDATE``). When a writer needs
 more rows than the game's, it locks them in one order - the game, then its table, then
 a seat - so two writers never wait on each other in a cycle. A member's own row and
-their vacations are locked by the vacation services alone, never while a game is held
-(a move that ends a vacation updates it under the game's lock and locks nothing more).
+their vacations are locked by the vacation and chat services alone, never while a game
+is held (a move that ends a vacation updates it under the game's lock and locks nothing
+more).
 
 This module imports only the models, the errors, the settings and the engine's value
 types: any service may use it, and it uses none, so the services need no imports inside
@@ -110,7 +111,8 @@ def lock_seat_of_table(table_id: int, number: int) -> tuple[Game | None, Table, 
 
 def lock_member(user_id: int) -> None:
     """A member's row, locked: one member's vacation requests are served one at a time,
-    so two of them cannot both fit in what is left of the allowance."""
+    so two of them cannot both fit in what is left of the allowance (and their chat
+    messages, so that two cannot both slip under a rate limit)."""
     User.objects.select_for_update().filter(pk=user_id).first()
 
 

@@ -133,7 +133,12 @@ def test_a_suspended_player_cannot_move_or_chat_but_still_reads_and_watches(
     assert game.version == 0
     assert ChatMessage.objects.count() == 1
     assert [line.text for line in table_chat(league_table, bob).lines] == ["hello before"]
-    assert client_for(bob).get(reverse("games:game", kwargs={"pk": game.pk})).status_code == 200
+    page = client_for(bob).get(reverse("games:game", kwargs={"pk": game.pk}))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "You are suspended from this site until" in html
+    assert 'class="chat-form"' not in html
+    assert "hello before" in html
 
 
 def test_a_suspended_players_move_is_answered_403_with_the_sentence(
