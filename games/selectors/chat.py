@@ -112,6 +112,7 @@ def _line(message: ChatMessage, reader: User) -> ChatLine:
 def report_url(message_id: int) -> str | None:
     """Where to report a message; ``None`` on a site without moderation's pages."""
     try:
-        return reverse(REPORT_URL_NAME, kwargs={"message_id": message_id})
+        # Positional: the address names its argument as moderation likes.
+        return reverse(REPORT_URL_NAME, args=[message_id])
     except NoReverseMatch:
         return None

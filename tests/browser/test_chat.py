@@ -106,7 +106,7 @@ def test_a_message_is_reported_from_its_report_link(
     send(page, "You play like a bot")
     message = ChatMessage.objects.get()
     try:
-        report = reverse("moderation:file_message", kwargs={"message_id": message.pk})
+        report = reverse("moderation:file_message", args=[message.pk])
     except NoReverseMatch:
         pytest.skip("moderation's report page (moderation:file_message) is not on this branch")
 
