@@ -175,3 +175,16 @@ def test_muting_oneself_is_400_and_an_unknown_member_404(table: Table, alice: Us
     assert client.post(chat_url("mute", table), {"member": alice.pk}, **HTMX).status_code == 400
     unknown = client.post(chat_url("mute", table), {"member": alice.pk + 999}, **HTMX)
     assert unknown.status_code == 404
+
+
+@override_settings(ROOT_URLCONF="tests.games.report_urls")
+def test_each_message_of_another_member_links_to_its_report_form(
+    table: Table, alice: User, bob: User
+) -> None:
+    mine = chat.say(table.pk, alice, "gg")
+    theirs = chat.say(table.pk, bob, "you were lucky")
+
+    page = client_for(alice).get(reverse("games:table", kwargs={"pk": table.pk})).content.decode()
+
+    assert f'href="/moderation/report/message/{theirs.pk}/"' in page
+    assert f"/moderation/report/message/{mine.pk}/" not in page
