@@ -258,6 +258,10 @@ LEAGUES_REMINDER_HOURS = env.int("LEAGUES_REMINDER_HOURS", default=24)
 # A vacation also counts against the allowance of each league season the member plays
 # (games calls it by name: games never imports leagues).
 GAMES_VACATION_POLICY = "leagues.services.vacations.check_allowance"
+# Moderation: a suspended member may not chat at, sit at or move at a table of the club
+# (or site) they are suspended from; games asks by name (it never imports moderation).
+GAMES_CHAT_POLICY = "moderation.policies.may_chat"
+GAMES_PLAY_POLICY = "moderation.policies.may_play"
 # Periodic jobs (deadline sweeps) are registered here by the apps that own them.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "games-sweep-expired-turns": {
