@@ -258,6 +258,10 @@ LEAGUES_REMINDER_HOURS = env.int("LEAGUES_REMINDER_HOURS", default=24)
 # A vacation also counts against the allowance of each league season the member plays
 # (games calls it by name: games never imports leagues).
 GAMES_VACATION_POLICY = "leagues.services.vacations.check_allowance"
+# Moderation, telling (outcomes, appeals, the log): how many messages a member may write
+# in appeals a day, and how many entries the moderation log page shows at once.
+MODERATION_APPEAL_MESSAGES_PER_DAY = 20
+MODERATION_LOG_PER_PAGE = 50
 # Periodic jobs (deadline sweeps) are registered here by the apps that own them.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "games-sweep-expired-turns": {

@@ -1,0 +1,150 @@
+"""The outcome of a case for its parties, their appeals, and the moderators' appeals queue.
+
+A member who is no party to a case (or no moderator of it) is answered 404 on every
+address of it, as if it did not exist. A refused form shows its page again with the
+sentence and a 4xx status; nothing changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from games.views.common import AuthenticatedRequest
+from moderation.appeal_forms import AppealForm, CloseForm
+from moderation.errors import ModerationError
+from moderation.models import Appeal, Case
+from moderation.selectors import appeals as reads
+from moderation.selectors.outcomes import result_history, ruling_lines, suspensions_of
+from moderation.services import appeals
+
+
+def _refused(error: ModerationError) -> None:
+    """A 404 is raised as one (nothing to show); other refusals are shown on the page."""
+    if error.status == 404:
+        raise Http404(str(error))
+
+
+def outcome_context(user_id: int, case: Case) -> dict[str, Any]:
+    """What a party reads of a case's outcome (shared by the outcome and appeal pages)."""
+    return {
+        "case": case,
+        "rulings": ruling_lines(case),
+        "result_changes": [c for c in result_history(case.game_id) if c.changed],
+        "suspensions": suspensions_of(case, user_id),
+    }
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def appeal_new(request: AuthenticatedRequest, case_id: int) -> HttpResponse:
+    """A case's outcome as its party reads it: the rulings with their reasons, what they
+    changed in the result, and the way to appeal (or the appeal already open)."""
+    case = reads.party_case(request.user, case_id)
+    form = AppealForm(request.POST if request.method == "POST" else None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                appeal = appeals.open_appeal(case.pk, request.user, form.cleaned_data["text"])
+            except ModerationError as error:
+                _refused(error)
+                form.add_error(None, str(error))
+                status = error.status
+            else:
+                messages.success(request, "Your appeal is sent: the moderators will answer here.")
+                return redirect("moderation:appeal", appeal_id=appeal.pk)
+        else:
+            status = 400
+    context = {
+        **outcome_context(request.user.pk, case),
+        "state": reads.appeal_state(request.user, case),
+        "form": form,
+    }
+    return render(request, "moderation/appeal_new.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def appeal(request: AuthenticatedRequest, appeal_id: int) -> HttpResponse:
+    """One appeal's thread, for its appellant and the case's moderators; a message
+    posted here is the appellant's, or a moderator's answer."""
+    found = reads.visible_appeal(request.user, appeal_id)
+    form = AppealForm(request.POST if request.method == "POST" else None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                appeals.write(found.pk, request.user, form.cleaned_data["text"])
+            except ModerationError as error:
+                _refused(error)
+                form.add_error(None, str(error))
+                status = error.status
+            else:
+                messages.success(request, "Your message is in the thread.")
+                return redirect("moderation:appeal", appeal_id=found.pk)
+        else:
+            status = 400
+        found.refresh_from_db()
+    return _appeal_page(request, found, form, CloseForm(), status)
+
+
+@login_required
+@require_POST
+def appeal_close(request: AuthenticatedRequest, appeal_id: int) -> HttpResponse:
+    """A moderator of the case closes the appeal, with a last word if given."""
+    found = reads.visible_appeal(request.user, appeal_id)
+    form = CloseForm(request.POST)
+    status = 400
+    if form.is_valid():
+        try:
+            appeals.close(found.pk, request.user, form.cleaned_data["text"])
+        except ModerationError as error:
+            _refused(error)
+            form.add_error(None, str(error))
+            status = error.status
+        else:
+            messages.success(request, "The appeal is closed; its appellant is told.")
+            return redirect("moderation:appeal", appeal_id=found.pk)
+    found.refresh_from_db()
+    return _appeal_page(request, found, AppealForm(), form, status)
+
+
+def _appeal_page(
+    request: AuthenticatedRequest,
+    found: Appeal,
+    form: AppealForm,
+    close_form: CloseForm,
+    status: int,
+) -> HttpResponse:
+    user = request.user
+    is_appellant = found.appellant_id == user.pk
+    may_answer = not is_appellant and user.has_perm("moderation.take_case", found.case)
+    context = {
+        # The appellant's own sanctions: theirs and their moderators' to read.
+        **outcome_context(found.appellant_id, found.case),
+        "appeal": found,
+        "thread": reads.thread(found),
+        "is_appellant": is_appellant,
+        "may_answer": may_answer,
+        "may_write": found.status == Appeal.Status.OPEN and (is_appellant or may_answer),
+        "form": form,
+        "close_form": close_form,
+    }
+    return render(request, "moderation/appeal.html", context, status=status)
+
+
+@login_required
+@require_safe
+def appeals_queue(request: AuthenticatedRequest) -> HttpResponse:
+    """The open appeals of the cases the moderator moderates, the longest wait first."""
+    if not reads.moderates_any(request.user):
+        raise PermissionDenied("The appeals queue is for moderators.")
+    page = reads.appeals_queue(request.user, request.GET.get("page"))
+    return render(request, "moderation/appeals.html", {"queue": page})
