@@ -25,10 +25,13 @@ from moderation.selectors.outcomes import result_history, ruling_lines, suspensi
 from moderation.services import appeals
 
 
-def _refused(error: ModerationError) -> None:
-    """A 404 is raised as one (nothing to show); other refusals are shown on the page."""
+def _refused(request: AuthenticatedRequest, error: ModerationError) -> int:
+    """A 404 is raised as one (nothing to show); any other refusal is the page's message,
+    and its status is the response's."""
     if error.status == 404:
         raise Http404(str(error))
+    messages.error(request, str(error))
+    return error.status
 
 
 def outcome_context(user_id: int, case: Case) -> dict[str, Any]:
@@ -54,9 +57,7 @@ def appeal_new(request: AuthenticatedRequest, case_id: int) -> HttpResponse:
             try:
                 appeal = appeals.open_appeal(case.pk, request.user, form.cleaned_data["text"])
             except ModerationError as error:
-                _refused(error)
-                form.add_error(None, str(error))
-                status = error.status
+                status = _refused(request, error)
             else:
                 messages.success(request, "Your appeal is sent: the moderators will answer here.")
                 return redirect("moderation:appeal", appeal_id=appeal.pk)
@@ -83,9 +84,7 @@ def appeal(request: AuthenticatedRequest, appeal_id: int) -> HttpResponse:
             try:
                 appeals.write(found.pk, request.user, form.cleaned_data["text"])
             except ModerationError as error:
-                _refused(error)
-                form.add_error(None, str(error))
-                status = error.status
+                status = _refused(request, error)
             else:
                 messages.success(request, "Your message is in the thread.")
                 return redirect("moderation:appeal", appeal_id=found.pk)
@@ -106,9 +105,7 @@ def appeal_close(request: AuthenticatedRequest, appeal_id: int) -> HttpResponse:
         try:
             appeals.close(found.pk, request.user, form.cleaned_data["text"])
         except ModerationError as error:
-            _refused(error)
-            form.add_error(None, str(error))
-            status = error.status
+            status = _refused(request, error)
         else:
             messages.success(request, "The appeal is closed; its appellant is told.")
             return redirect("moderation:appeal", appeal_id=found.pk)
