@@ -44,7 +44,7 @@ class LogFilterForm(forms.Form):
     action = forms.ChoiceField(
         label="What", required=False, choices=[("", "Anything"), *LogEntry.Action.choices]
     )
-    case = forms.IntegerField(label="Case", required=False, min_value=1, max_value=2**31 - 1)
+    case = forms.IntegerField(label="Case", required=False, min_value=1, max_value=2**63 - 1)
     club = forms.ModelChoiceField(
         label="Club",
         required=False,
