@@ -28,7 +28,10 @@ class AppealForm(forms.Form):
 
 
 class CloseForm(forms.Form):
-    """Closing an appeal, with a last word if the moderator has one."""
+    """Closing an appeal, with a last word if the moderator has one. Its field has a
+    prefix of its own: the answer form is on the same page."""
+
+    prefix = "close"
 
     text = forms.CharField(
         label="A last word (optional)",

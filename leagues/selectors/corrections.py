@@ -22,11 +22,13 @@ from leagues.models import Fixture, FixtureSeat, Season
 
 @dataclass(frozen=True)
 class SeatCorrection:
-    """One seat of a corrected game: its player, and its score before and after."""
+    """One seat of a corrected game: its player, its score before and after, and
+    whether it wins the game now."""
 
     player: str
     before: int
     after: int
+    is_winner: bool
 
 
 @dataclass(frozen=True)
@@ -106,6 +108,7 @@ def _correction(fixture: Mapping[str, Any], seats: list[Result]) -> Correction:
                 player=str(row.member) if row.member else f"Seat {row.seat + 1}",
                 before=_played_score(row),
                 after=row.score,
+                is_winner=row.is_winner,
             )
             for row in seats
         ),

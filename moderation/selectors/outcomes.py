@@ -128,6 +128,35 @@ def result_history(game_id: int) -> list[ResultChange]:
     return changes
 
 
+@dataclass(frozen=True)
+class ResultCorrection:
+    """The rows one correction wrote into a game's result: when, by whom, why, and each
+    seat's values before and after."""
+
+    at: datetime
+    by: str
+    reason: str
+    seats: list[ResultChange]
+
+
+def result_corrections(game_id: int) -> list[ResultCorrection]:
+    """The corrections of the game's result, oldest first (the played rows left out)."""
+    corrections: list[ResultCorrection] = []
+    for change in result_history(game_id):
+        if not change.changed:
+            continue
+        last = corrections[-1] if corrections else None
+        if last is not None and (last.at, last.by, last.reason) == (
+            change.at,
+            change.by,
+            change.reason,
+        ):
+            last.seats.append(change)
+        else:
+            corrections.append(ResultCorrection(change.at, change.by, change.reason, [change]))
+    return corrections
+
+
 def _context_users(events: list[Any]) -> dict[int, str]:
     """The member named by each event's pghistory context (the request's user), by the
     event's row id, in one query."""

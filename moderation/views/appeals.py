@@ -7,6 +7,7 @@ sentence and a 4xx status; nothing changed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -21,7 +22,7 @@ from moderation.appeal_forms import AppealForm, CloseForm
 from moderation.errors import ModerationError
 from moderation.models import Appeal, Case
 from moderation.selectors import appeals as reads
-from moderation.selectors.outcomes import result_history, ruling_lines, suspensions_of
+from moderation.selectors.outcomes import result_corrections, ruling_lines, suspensions_of
 from moderation.services import appeals
 
 
@@ -34,12 +35,30 @@ def _refused(request: AuthenticatedRequest, error: ModerationError) -> int:
     return error.status
 
 
+def _submit(
+    request: AuthenticatedRequest,
+    form: AppealForm | CloseForm,
+    act: Callable[[str], int],
+    done: str,
+) -> HttpResponse | int:
+    """Run ``act`` with the form's text, which returns the appeal's id: then the appeal's
+    page with ``done``; or the status of the refusal (the page is shown again)."""
+    if not form.is_valid():
+        return 400
+    try:
+        appeal_id = act(form.cleaned_data["text"])
+    except ModerationError as error:
+        return _refused(request, error)
+    messages.success(request, done)
+    return redirect("moderation:appeal", appeal_id=appeal_id)
+
+
 def outcome_context(user_id: int, case: Case) -> dict[str, Any]:
     """What a party reads of a case's outcome (shared by the outcome and appeal pages)."""
     return {
         "case": case,
         "rulings": ruling_lines(case),
-        "result_changes": [c for c in result_history(case.game_id) if c.changed],
+        "result_corrections": result_corrections(case.game_id),
         "suspensions": suspensions_of(case, user_id),
     }
 
@@ -53,16 +72,15 @@ def appeal_new(request: AuthenticatedRequest, case_id: int) -> HttpResponse:
     form = AppealForm(request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST":
-        if form.is_valid():
-            try:
-                appeal = appeals.open_appeal(case.pk, request.user, form.cleaned_data["text"])
-            except ModerationError as error:
-                status = _refused(request, error)
-            else:
-                messages.success(request, "Your appeal is sent: the moderators will answer here.")
-                return redirect("moderation:appeal", appeal_id=appeal.pk)
-        else:
-            status = 400
+        done = _submit(
+            request,
+            form,
+            lambda text: appeals.open_appeal(case.pk, request.user, text).pk,
+            "Your appeal is sent: the moderators will answer here.",
+        )
+        if isinstance(done, HttpResponse):
+            return done
+        status = done
     context = {
         **outcome_context(request.user.pk, case),
         "state": reads.appeal_state(request.user, case),
@@ -80,16 +98,15 @@ def appeal(request: AuthenticatedRequest, appeal_id: int) -> HttpResponse:
     form = AppealForm(request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST":
-        if form.is_valid():
-            try:
-                appeals.write(found.pk, request.user, form.cleaned_data["text"])
-            except ModerationError as error:
-                status = _refused(request, error)
-            else:
-                messages.success(request, "Your message is in the thread.")
-                return redirect("moderation:appeal", appeal_id=found.pk)
-        else:
-            status = 400
+        done = _submit(
+            request,
+            form,
+            lambda text: appeals.write(found.pk, request.user, text).appeal_id,
+            "Your message is in the thread.",
+        )
+        if isinstance(done, HttpResponse):
+            return done
+        status = done
         found.refresh_from_db()
     return _appeal_page(request, found, form, CloseForm(), status)
 
@@ -100,15 +117,15 @@ def appeal_close(request: AuthenticatedRequest, appeal_id: int) -> HttpResponse:
     """A moderator of the case closes the appeal, with a last word if given."""
     found = reads.visible_appeal(request.user, appeal_id)
     form = CloseForm(request.POST)
-    status = 400
-    if form.is_valid():
-        try:
-            appeals.close(found.pk, request.user, form.cleaned_data["text"])
-        except ModerationError as error:
-            status = _refused(request, error)
-        else:
-            messages.success(request, "The appeal is closed; its appellant is told.")
-            return redirect("moderation:appeal", appeal_id=found.pk)
+    done = _submit(
+        request,
+        form,
+        lambda text: appeals.close(found.pk, request.user, text).pk,
+        "The appeal is closed; its appellant is told.",
+    )
+    if isinstance(done, HttpResponse):
+        return done
+    status = done
     found.refresh_from_db()
     return _appeal_page(request, found, AppealForm(), form, status)
 
@@ -129,6 +146,7 @@ def _appeal_page(
         "appeal": found,
         "thread": reads.thread(found),
         "is_appellant": is_appellant,
+        "moderator_view": not is_appellant,
         "may_answer": may_answer,
         "may_write": found.status == Appeal.Status.OPEN and (is_appellant or may_answer),
         "form": form,

@@ -96,7 +96,7 @@ def test_a_moderator_answers_and_closes_from_the_thread(
     assert AppealMessage.objects.filter(appeal=appeal, from_moderator=True).count() == 1
     close = reverse("moderation:appeal_close", args=[appeal.pk])
     assert client.get(close).status_code == 405
-    assert client.post(close, {"text": "The ruling stands."}).status_code == 302
+    assert client.post(close, {"close-text": "The ruling stands."}).status_code == 302
     appeal.refresh_from_db()
     assert appeal.status == Appeal.Status.CLOSED
     closed_page = logged_in(bob).get(url).content.decode()
