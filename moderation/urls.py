@@ -8,9 +8,9 @@ app_name = "moderation"
 
 urlpatterns: list[URLPattern] = [
     # telling: outcomes, appeals and the log (`id`: the games app's converter of ids)
-    path("cases/<id:case_id>/appeal/", appeals.appeal_new, name="appeal_new"),
+    path("cases/<id:pk>/appeal/", appeals.appeal_new, name="appeal_new"),
     path("appeals/", appeals.appeals_queue, name="appeals"),
-    path("appeals/<id:appeal_id>/", appeals.appeal, name="appeal"),
-    path("appeals/<id:appeal_id>/close/", appeals.appeal_close, name="appeal_close"),
+    path("appeals/<id:pk>/", appeals.appeal, name="appeal"),
+    path("appeals/<id:pk>/close/", appeals.appeal_close, name="appeal_close"),
     path("log/", log.log, name="log"),
 ]

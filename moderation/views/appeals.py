@@ -50,7 +50,7 @@ def _submit(
     except ModerationError as error:
         return _refused(request, error)
     messages.success(request, done)
-    return redirect("moderation:appeal", appeal_id=appeal_id)
+    return redirect("moderation:appeal", pk=appeal_id)
 
 
 def outcome_context(user_id: int, case: Case) -> dict[str, Any]:
@@ -65,10 +65,10 @@ def outcome_context(user_id: int, case: Case) -> dict[str, Any]:
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def appeal_new(request: AuthenticatedRequest, case_id: int) -> HttpResponse:
+def appeal_new(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """A case's outcome as its party reads it: the rulings with their reasons, what they
     changed in the result, and the way to appeal (or the appeal already open)."""
-    case = reads.party_case(request.user, case_id)
+    case = reads.party_case(request.user, pk)
     form = AppealForm(request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST":
@@ -91,10 +91,10 @@ def appeal_new(request: AuthenticatedRequest, case_id: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def appeal(request: AuthenticatedRequest, appeal_id: int) -> HttpResponse:
+def appeal(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """One appeal's thread, for its appellant and the case's moderators; a message
     posted here is the appellant's, or a moderator's answer."""
-    found = reads.visible_appeal(request.user, appeal_id)
+    found = reads.visible_appeal(request.user, pk)
     form = AppealForm(request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST":
@@ -113,9 +113,9 @@ def appeal(request: AuthenticatedRequest, appeal_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def appeal_close(request: AuthenticatedRequest, appeal_id: int) -> HttpResponse:
+def appeal_close(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """A moderator of the case closes the appeal, with a last word if given."""
-    found = reads.visible_appeal(request.user, appeal_id)
+    found = reads.visible_appeal(request.user, pk)
     form = CloseForm(request.POST)
     done = _submit(
         request,
