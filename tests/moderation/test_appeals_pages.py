@@ -163,3 +163,27 @@ def test_a_club_moderator_sees_only_the_appeals_of_their_clubs_cases(
     )
     url = reverse("moderation:appeal", args=[appeal.pk])
     assert logged_in(club_moderator).get(url).status_code == 404
+
+
+def test_the_case_pages_slot_lists_the_appeals_as_the_viewer_may_see_them(
+    decided: Case, bob: User, dave: User, club_moderator: User
+) -> None:
+    from django.template.loader import render_to_string
+    from django.test import RequestFactory
+
+    appeal = appeals.open_appeal(decided.pk, bob, "Please look again.")
+
+    def slot(user: User) -> str:
+        request = RequestFactory().get("/")
+        request.user = user
+        return render_to_string("moderation/_case_appeals.html", {"case": decided}, request)
+
+    assert f"/moderation/appeals/{appeal.pk}/" in slot(club_moderator)
+    assert f"/moderation/appeals/{appeal.pk}/" in slot(bob)
+    theirs = slot(dave)  # a party with no appeal of their own: the way to appeal
+    assert f"/moderation/appeals/{appeal.pk}/" not in theirs
+    assert "Appeal the outcome" in theirs
+    assert slot(UserFactory()).strip() == ""
+    request = RequestFactory().get("/")
+    request.user = bob
+    assert render_to_string("moderation/_case_appeals.html", {}, request).strip() == ""
