@@ -53,7 +53,8 @@ class SeasonCorrections:
 
 
 def season_corrections(season: Season) -> SeasonCorrections:
-    """Every corrected game of the season's fixtures, in matchday order, in three queries."""
+    """Every corrected game of the season's fixtures, in matchday order, in at most three
+    queries (two when nothing was corrected)."""
     fixtures = {
         row["table_id"]: row
         for row in Fixture.objects.filter(matchday__season=season, table__isnull=False)
@@ -69,10 +70,14 @@ def season_corrections(season: Season) -> SeasonCorrections:
         .select_related("game", "member", "supersedes")
         .order_by("game__table_id", "game__number", "seat")
     )
-    entries_of = _entries_by_seat(fixture["pk"] for fixture in fixtures.values())
     games: dict[int, list[Result]] = defaultdict(list)
     for row in rows:
         games[row.game_id].append(row)
+    if not games:  # the usual case: nothing corrected, nothing more to read
+        return SeasonCorrections({}, set())
+    entries_of = _entries_by_seat(
+        fixtures[seats[0].game.table_id]["pk"] for seats in games.values()
+    )
     by_level: dict[int, list[Correction]] = defaultdict(list)
     touched: set[int] = set()
     for seats in games.values():
