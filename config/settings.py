@@ -262,6 +262,11 @@ GAMES_VACATION_POLICY = "leagues.services.vacations.check_allowance"
 # (or site) they are suspended from; games asks by name (it never imports moderation).
 GAMES_CHAT_POLICY = "moderation.policies.may_chat"
 GAMES_PLAY_POLICY = "moderation.policies.may_play"
+
+# Moderation, telling (outcomes, appeals, the log): how many messages a member may write
+# in appeals a day, and how many entries the moderation log page shows at once.
+MODERATION_APPEAL_MESSAGES_PER_DAY = 20
+MODERATION_LOG_PER_PAGE = 50
 # Periodic jobs (deadline sweeps) are registered here by the apps that own them.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "games-sweep-expired-turns": {

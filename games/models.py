@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+import pghistory
 from django.conf import settings
 from django.contrib.contenttypes.fields import GenericForeignKey, GenericRelation
 from django.contrib.contenttypes.models import ContentType
@@ -389,6 +390,7 @@ class ResultLogError(Exception):
     """Somebody tried to change or delete a result row (supersede it instead)."""
 
 
+@pghistory.track()
 class Result(AppendOnlyModel):
     """What one seat scored in one finished game: the only record of a game's result.
 
@@ -405,6 +407,10 @@ class Result(AppendOnlyModel):
     row superseded at most once (``supersedes`` is unique), and, on PostgreSQL, a row
     supersedes only an older row of its own game and seat (constraints added by the
     migration), so every chain has exactly one current row at its end.
+
+    Every row written (and any change made by hand in SQL) is also recorded as a
+    pghistory event with the context of the request or job that wrote it (who, why),
+    which the moderation pages show where a ruling changed a result.
     """
 
     class Source(models.TextChoices):
