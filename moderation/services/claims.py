@@ -94,7 +94,8 @@ def lapse_claims(now: datetime | None = None) -> list[int]:
     candidates = Case.objects.filter(status=Case.Status.OPEN).exclude(claimed_by=None)
     for case_id in candidates.values_list("pk", flat=True):
         with transaction.atomic():
-            case = Case.objects.select_for_update().select_related("claimed_by").get(pk=case_id)
+            locked = Case.objects.select_for_update(of=("self",))
+            case = locked.select_related("claimed_by").get(pk=case_id)
             # Seen again since the sweep listed it: the claim stands.
             if not claim_lapsed(case, now):
                 continue

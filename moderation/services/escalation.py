@@ -35,7 +35,7 @@ def escalate_overdue(now: datetime | None = None) -> list[int]:
 
 def _escalate(case_id: int, cutoff: datetime, now: datetime) -> bool:
     with transaction.atomic():
-        case = Case.objects.select_for_update().select_related("club").get(pk=case_id)
+        case = Case.objects.select_for_update(of=("self",)).select_related("club").get(pk=case_id)
         # Decided or escalated since the sweep listed it: nothing to do.
         if case.status != Case.Status.OPEN or (case.escalated_at or case.opened_at) > cutoff:
             return False
