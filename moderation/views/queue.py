@@ -23,7 +23,9 @@ MODERATORS_ONLY = "Only moderators see the queue of cases."
 def queue_page(request: AuthenticatedRequest) -> HttpResponse:
     if not is_moderator(request.user):
         return refused(request, NotAllowed(MODERATORS_ONLY))
-    return render(request, "moderation/queue.html", {"entries": queue(request.user)})
+    # The list refreshes itself (htmx, every 20 s): claims and new cases show up.
+    template = "moderation/queue.html#queue" if request.htmx else "moderation/queue.html"
+    return render(request, template, {"entries": queue(request.user)})
 
 
 @login_required

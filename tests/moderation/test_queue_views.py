@@ -128,3 +128,11 @@ def test_the_header_shows_moderators_their_open_cases(
     assert 'href="/moderation/"' in html
     assert 'aria-label="Open cases: 1"' in html
     assert 'href="/moderation/"' not in client_of(bob).get("/").content.decode()
+
+
+def test_the_queue_refreshes_its_list_alone(case: Case, club_moderator: User) -> None:
+    response = client_of(club_moderator).get("/moderation/", headers={"HX-Request": "true"})
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="case-queue"')
+    assert f'data-case="{case.pk}"' in html
+    assert "<html" not in html
