@@ -136,3 +136,10 @@ def test_the_queue_refreshes_its_list_alone(case: Case, club_moderator: User) ->
     assert html.lstrip().startswith('<div id="case-queue"')
     assert f'data-case="{case.pk}"' in html
     assert "<html" not in html
+
+
+def test_the_accused_reads_the_case_without_the_reports(case: Case, dave: User) -> None:
+    Case.objects.filter(pk=case.pk).update(accused=dave)
+    html = client_of(dave).get(f"/moderation/cases/{case.pk}/").content.decode()
+    assert "You did not file a report in this case" in html
+    assert "Turn 2 went wrong." not in html
