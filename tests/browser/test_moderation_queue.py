@@ -64,6 +64,7 @@ def test_a_dispute_is_filed_queued_and_claimed_by_a_moderator_without_a_conflict
     # Bob files from the finished game's page.
     log_in(page, bob)
     page.goto(f"/games/{game.pk}/")
+    snap(page, "moderation-game-link")
     page.get_by_role("link", name="Report a problem").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Report a problem in game 1")
     page.get_by_label("Wrong timeout or clock").check()
