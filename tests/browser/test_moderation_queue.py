@@ -6,20 +6,17 @@ and claims it; a moderator who sat at that table is told why they may not claim 
 """
 
 import pytest
-from django.test import TestCase
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
-from games import services
-from games.models import Game
 from leagues.models import Membership, Role
 from moderation.models import Case
 from tests.browser.test_clubs import snap
 from tests.browser.test_games import log_in
 from tests.factories import UserFactory
-from tests.games.conftest import _eager_celery, current_game
-from tests.games.players import user_at
+from tests.games.conftest import _eager_celery
 from tests.leagues.conftest import RunningSeason, running_season
+from tests.moderation.conftest import finished_league_game
 
 pytestmark = pytest.mark.browser
 
@@ -33,20 +30,6 @@ def season(page: Page) -> RunningSeason:
     return running_season(alice, [bob, dave, erin, alice])
 
 
-def finished_game(season: RunningSeason) -> Game:
-    """Game 1 of bob-dave: two draws each, then dave resigns."""
-    fixture = season.fixtures[0]
-    assert fixture.table is not None
-    game = current_game(fixture.table)
-    for _ in range(4):
-        services.draw(game.pk, user_at(game, game.current_seat or 0), game.version)
-        game.refresh_from_db()
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        services.resign(game.pk, fixture.seats.get(number=1).entry.user)
-    game.refresh_from_db()
-    return game
-
-
 def as_member(page: Page, user: User) -> None:
     page.context.clear_cookies()
     log_in(page, user)
@@ -55,7 +38,7 @@ def as_member(page: Page, user: User) -> None:
 def test_a_dispute_is_filed_queued_and_claimed_by_a_moderator_without_a_conflict(
     page: Page, season: RunningSeason
 ) -> None:
-    game = finished_game(season)
+    game = finished_league_game(season.fixtures[0])  # dave resigned
     bob, dave = season.players[0], season.players[1]
     mo = UserFactory(username="mo", display_name="Mo")
     Membership.objects.create(club=season.club, user=mo, role=Role.MODERATOR)
