@@ -13,6 +13,7 @@ from leagues.models import Fixture
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound, TooMany
 from moderation.models import Case, Category, LogEntry, Report, Ruling
 from moderation.services.filing import Filing, credibility, file_game_report, file_message_report
+from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.conftest import open_case
 
@@ -184,3 +185,18 @@ def test_a_message_report_refuses_ones_own_and_what_one_cannot_read(
     with pytest.raises(ModerationError, match="abusive chat, suspected collusion or other"):
         file_message_report(say(league_game, dave, "Hm.").pk, bob, Category.CLOCK, "Clock.")
     assert not Case.objects.exists()
+
+
+def test_a_message_said_before_the_round_is_filed_against_the_tables_game(
+    casual_game: Game, alice: User, bob: User
+) -> None:
+    message = ChatMessage.objects.create(table=casual_game.table, author=bob, text="Hurry up.")
+    report = file_message_report(message.pk, alice, Category.ABUSE, "Rude.")
+    assert report.case.game == casual_game
+    assert report.case.turn_number is None
+    second = ChatMessage.objects.create(
+        table=casual_game.table, game=casual_game, author=bob, text="Again."
+    )
+    joined = file_message_report(second.pk, UserFactory(), Category.ABUSE, "Rude too.")
+    assert joined.case_id == report.case_id
+    assert [r.message for r in Report.objects.order_by("pk")] == [message, second]
