@@ -22,7 +22,7 @@ from rules.permissions import add_perm
 from rules.predicates import Predicate
 
 from accounts.models import User
-from games.models import Result, Seat
+from games.models import Game, Result, Seat
 from leagues.models import Entry, Membership
 from leagues.rules import MODERATING
 from moderation.models import SITE_MODERATORS, Case, Report
@@ -45,18 +45,27 @@ def is_club_moderator_of(user: Any, case: Case) -> bool:
 
 
 def seated_user_ids(case: Case) -> set[int]:
+    """Every member who sat at the case's game's table (:func:`player_ids`)."""
+    return player_ids(case.game)
+
+
+def player_ids(game: Game) -> set[int]:
     """Every member who sat at the game's table: in a seat now, replaced by a bot, or
     credited with a result of the game."""
-    game = case.game
     seats = Seat.objects.filter(table_id=game.table_id)
     ids = set(seats.exclude(user=None).values_list("user_id", flat=True))
     ids |= set(seats.exclude(replaced_user=None).values_list("replaced_user_id", flat=True))
-    ids |= set(
-        Result.objects.filter(game_id=case.game_id)
-        .exclude(member=None)
-        .values_list("member_id", flat=True)
-    )
+    results = Result.objects.filter(game_id=game.pk).exclude(member=None)
+    ids |= set(results.values_list("member_id", flat=True))
     return ids
+
+
+def moderated_club_ids(user: Any) -> set[int]:
+    """The clubs whose cases ``user`` moderates as one of its moderators."""
+    if not getattr(user, "is_authenticated", False):
+        return set()
+    rows = Membership.objects.filter(user=user, role__in=MODERATING)
+    return set(rows.values_list("club_id", flat=True))
 
 
 def party_ids(case: Case) -> set[int]:

@@ -35,15 +35,19 @@ def league_fixture(running: RunningSeason) -> Fixture:
 
 @pytest.fixture
 def league_game(league_fixture: Fixture) -> Game:
-    """Game 1 of the bob-dave fixture, finished: each drew twice, then dave resigned (the
+    return finished_league_game(league_fixture)
+
+
+def finished_league_game(fixture: Fixture) -> Game:
+    """Game 1 of a 2-seat fixture, finished: each drew twice, then seat 1 resigned (the
     round goes on with game 2)."""
-    assert league_fixture.table is not None
-    game = current_game(league_fixture.table)
+    assert fixture.table is not None
+    game = current_game(fixture.table)
     for _ in range(4):
         services.draw(game.pk, user_at(game, game.current_seat or 0), game.version)
         game.refresh_from_db()
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.resign(game.pk, league_fixture.seats.get(number=1).entry.user)
+        services.resign(game.pk, fixture.seats.get(number=1).entry.user)
     game.refresh_from_db()
     return game
 
