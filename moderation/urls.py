@@ -1,7 +1,12 @@
 """The moderation pages, under /moderation/."""
 
-from django.urls import URLPattern
+from django.urls import URLPattern, path
+
+from moderation.views import evidence
 
 app_name = "moderation"
 
-urlpatterns: list[URLPattern] = []
+urlpatterns: list[URLPattern] = [
+    # The evidence of a case (its moderator only).
+    path("cases/<id:pk>/evidence/", evidence.evidence, name="evidence"),
+]
