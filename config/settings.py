@@ -260,9 +260,9 @@ LEAGUES_REMINDER_HOURS = env.int("LEAGUES_REMINDER_HOURS", default=24)
 GAMES_VACATION_POLICY = "leagues.services.vacations.check_allowance"
 
 # Moderation, the evidence of a case: the solver's time for each turn's line, and for one
-# opening of the evidence in all (turns left over are answered on the next opening).
-MODERATION_EVIDENCE_TURN_SECONDS = 0.5
-MODERATION_EVIDENCE_SECONDS = 20.0
+# request of the evidence in all (the page then asks again for the turns left over).
+MODERATION_EVIDENCE_TURN_SECONDS = 0.25
+MODERATION_EVIDENCE_SECONDS = 3.0
 # Periodic jobs (deadline sweeps) are registered here by the apps that own them.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "games-sweep-expired-turns": {

@@ -2,6 +2,7 @@
 
 from django.urls import URLPattern, path
 
+import games.urls  # noqa: F401  (registers the "id" converter: digits within a bigint)
 from moderation.views import evidence
 
 app_name = "moderation"

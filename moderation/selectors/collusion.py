@@ -9,11 +9,13 @@ the evidence (:mod:`moderation.selectors.solver_lines`: bounded, cached by posit
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import combinations
 
+from django.conf import settings
 from django.db.models import Count
 
 from engine.game import new_game
@@ -71,12 +73,14 @@ def pair_histories(case: Case) -> tuple[PairHistory, ...]:
         pairs = [(case.accused_id, other) for other in seated if other != case.accused_id]
     else:
         pairs = list(combinations(seated, 2))
-    return tuple(pair_history(case, first, second) for first, second in pairs)
+    deadline = time.monotonic() + float(settings.MODERATION_EVIDENCE_SECONDS)
+    return tuple(pair_history(case, first, second, deadline) for first, second in pairs)
 
 
-def pair_history(case: Case, first: int, second: int) -> PairHistory:
+def pair_history(case: Case, first: int, second: int, deadline: float) -> PairHistory:
     """The games ``first`` and ``second`` finished together (in the case's club's leagues,
-    or anywhere for a casual game's case)."""
+    or anywhere for a casual game's case); the solver works until ``deadline`` (a
+    ``time.monotonic()`` instant), the rest waits for the next opening."""
     games = Game.objects.filter(status=Game.Status.FINISHED)
     if case.club_id is not None:
         games = games.filter(table__fixture__matchday__season__league__club_id=case.club_id)
@@ -105,7 +109,9 @@ def pair_history(case: Case, first: int, second: int) -> PairHistory:
     game_ids = list(dict.fromkeys(row.game_id for row in rows))
     by_id = {row.game_id: row.game for row in rows}
     recent = tuple(
-        _pair_game(by_id[game_id], seats[game_id], winners.get(game_id), names, (first, second))
+        _pair_game(
+            by_id[game_id], seats[game_id], winners.get(game_id), names, (first, second), deadline
+        )
         for game_id in game_ids[:GAMES_SHOWN]
     )
     won = list(winners.values())
@@ -125,6 +131,7 @@ def _pair_game(
     winner: int | None,
     names: dict[int, str],
     pair: tuple[int, int],
+    deadline: float,
 ) -> PairGame:
     if winner not in pair:
         return PairGame(game.pk, game.finished_at, "", 0, (), 0)
@@ -134,7 +141,7 @@ def _pair_game(
     )
     turns = replay_turns(start, move_records(game.pk), [""] * start.players)
     theirs = [t for t in turns if t.mover == seats[loser]]
-    found = solver_lines(theirs, game.pk)
+    found = solver_lines(theirs, game.pk, max(0.0, deadline - time.monotonic()))
     fed = sum(
         1
         for turn in theirs

@@ -14,21 +14,27 @@ loads the rows and puts them together. The solver's lines are apart
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.apps import apps
+from django.core.cache import cache
 
 from engine.actions import parse_table
 from engine.game import new_game
+from engine.state import GameState
 from engine.tiles import format_tiles
 from games.clock import Pause, TimeControl, bank_after_turn, turn_clock
 from games.models import ChatMessage, Game, Move, Seat, Table, Vacation
 from games.selectors.seats import seat_names
 from games.services.clock import time_control
 from moderation.selectors.turns import MoveRecord, TurnReplay, replay_turns
+
+_TURNS_CACHE_SECONDS = 3600
+"""A case's moderator turns its pages within the hour; a new move makes a new key."""
 
 
 @dataclass(frozen=True)
@@ -115,7 +121,7 @@ def game_evidence(game: Game) -> GameEvidence:
     start = new_game(
         game.engine_ruleset(), game.seed, None if game.start_drawn else game.starting_seat
     )
-    turns = replay_turns(start, move_records(game.pk), names)
+    turns = replayed(game, start, names)
     clocks = clock_lines(
         time_control(table),
         game.created_at,
@@ -149,6 +155,20 @@ def game_evidence(game: Game) -> GameEvidence:
         chat=tuple(chat),
         is_over=game.is_over,
     )
+
+
+def replayed(game: Game, start: GameState, names: Sequence[str]) -> tuple[TurnReplay, ...]:
+    """The game's turns, kept in the cache for its version: the replay is the bulk of an
+    opening once the solver's lines are cached, and turning the pages of the evidence
+    asks for it each time."""
+    seed = hashlib.sha256(game.seed.encode()).hexdigest()[:16]
+    key = f"moderation:turns:{game.pk}:{game.version}:{seed}"
+    cached = cache.get(key)
+    if isinstance(cached, tuple):
+        return cached
+    turns = replay_turns(start, move_records(game.pk), names)
+    cache.set(key, turns, _TURNS_CACHE_SECONDS)
+    return turns
 
 
 def move_records(game_id: int) -> list[MoveRecord]:

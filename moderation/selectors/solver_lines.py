@@ -3,8 +3,9 @@ beside what they did ("could have laid 6 tiles for 45 points; drew instead").
 
 Bounded like the players' hint (:mod:`games.services.help`): each turn gets
 ``MODERATION_EVIDENCE_TURN_SECONDS`` of solver time (past it, the best play found, said
-as "at least"), and one opening of the evidence ``MODERATION_EVIDENCE_SECONDS`` in all;
-turns left over are answered on the next opening. Answers are cached by position (the
+as "at least"), and one request of the evidence ``MODERATION_EVIDENCE_SECONDS`` in all;
+the page asks again for the turns left over, so a long game's lines fill in while the
+moderator reads instead of holding the page back. Answers are cached by position (the
 table, the mover's rack, whether they had melded, the rules), so a second opening, or
 another case of the same game, asks the solver nothing; and one computation per game
 runs at a time (a second opening meanwhile shows what is cached).
@@ -65,9 +66,11 @@ class SolverLines:
     """Turns not yet answered (the time of this opening ran out): the next opening goes on."""
 
 
-def solver_lines(turns: Sequence[TurnReplay], game_id: int) -> SolverLines:
+def solver_lines(
+    turns: Sequence[TurnReplay], game_id: int, seconds: float | None = None
+) -> SolverLines:
     """Each turn's line, from the cache where answered before, else from the solver
-    within this opening's time."""
+    within ``seconds`` (default ``MODERATION_EVIDENCE_SECONDS``; 0: the cache only)."""
     asked = [turn for turn in turns if turn.kind not in _NOT_TURNS]
     keys = {turn.step: position_key(turn) for turn in asked}
     known: dict[str, Answer] = {
@@ -76,18 +79,20 @@ def solver_lines(turns: Sequence[TurnReplay], game_id: int) -> SolverLines:
         if isinstance(value, Answer)
     }
     missing = [turn for turn in asked if keys[turn.step] not in known]
-    if missing:
-        known |= _answer(missing, keys, game_id)
+    total = float(settings.MODERATION_EVIDENCE_SECONDS) if seconds is None else seconds
+    if missing and total > 0:
+        known |= _answer(missing, keys, game_id, total)
     lines = {
         turn.step: line(turn, known[keys[turn.step]]) for turn in asked if keys[turn.step] in known
     }
     return SolverLines(lines, pending=len(asked) - len(lines))
 
 
-def _answer(turns: Sequence[TurnReplay], keys: dict[int, str], game_id: int) -> dict[str, Answer]:
-    """Ask the solver about ``turns`` until this opening's time is spent; cache each."""
+def _answer(
+    turns: Sequence[TurnReplay], keys: dict[int, str], game_id: int, total: float
+) -> dict[str, Answer]:
+    """Ask the solver about ``turns`` for ``total`` seconds at most; cache each answer."""
     busy = f"moderation:lines-busy:{game_id}"
-    total = float(settings.MODERATION_EVIDENCE_SECONDS)
     if not cache.add(busy, 1, timeout=int(total * 2) + 5):
         return {}
     found: dict[str, Answer] = {}

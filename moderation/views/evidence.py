@@ -7,7 +7,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from games.parsing import parse_optional_number
+from games.parsing import BadInput, parse_optional_number
 from games.views.common import AuthenticatedRequest, answers_bad_input
 from moderation.errors import ModerationError
 from moderation.models import Category
@@ -21,14 +21,24 @@ from moderation.services.evidence import open_evidence
 @require_safe
 @answers_bad_input
 def evidence(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    """``?turn=N``: the page opened at turn N (htmx: that turn's panel alone)."""
+    """``?turn=N``: the page opened at turn N (htmx: that turn's panel alone);
+    ``&part=turns`` (htmx): the list of every turn, with the solver's lines answered so
+    far, which the page asks for again until every line is in."""
     try:
         case = open_evidence(pk, request.user)
     except ModerationError as error:
         # Everyone but the case's moderator: as if there were no such page.
         raise Http404(str(error)) from None
+    part = request.GET.get("part", "")
+    if part not in ("", "turns"):
+        raise BadInput("There is no such part of the evidence.")
     found = game_evidence(case.game)
-    lines = solver_lines([turn.replay for turn in found.turns], case.game_id)
+    # Turning a page reads the lines answered so far; the page and the list of turns
+    # ask the solver for more.
+    reading_a_turn = request.htmx and not part
+    lines = solver_lines(
+        [turn.replay for turn in found.turns], case.game_id, 0 if reading_a_turn else None
+    )
     asked = parse_optional_number(request.GET.get("turn"))
     step = max(1, min(asked or 1, len(found.turns))) if found.turns else 0
     turn = found.turn(step)
@@ -48,7 +58,8 @@ def evidence(request: AuthenticatedRequest, pk: int) -> HttpResponse:
         "rows": [(t, names[t.replay.mover], lines.lines.get(t.replay.step)) for t in found.turns],
     }
     if request.htmx:
-        return render(request, "moderation/evidence.html#turn", context)
+        fragment = "turns" if part else "turn"
+        return render(request, f"moderation/evidence.html#{fragment}", context)
     if case.category == Category.COLLUSION:
         context["pairs"] = pair_histories(case)
     return render(request, "moderation/evidence.html", context)

@@ -88,8 +88,28 @@ def test_lines_past_the_time_of_an_opening_wait_for_the_next(
 
     html = _read(club_moderator, case)
 
-    assert "reload the page to go on" in html
-    assert "Solver: not answered yet" in html
+    assert "The solver is still working: 4 turns to go" in html
+    assert "Solver: still working on this turn" in html
+    assert 'hx-trigger="load delay:300ms"' in html  # the list asks again
+
+
+def test_the_list_of_turns_fills_in_until_every_line_is_found(
+    league_game: Game, league_fixture: Fixture, bob: User, club_moderator: User
+) -> None:
+    cache.clear()
+    case = claim(open_case(league_game, bob, fixture=league_fixture), club_moderator)
+    client = Client()
+    client.force_login(club_moderator)
+
+    response = client.get(evidence_url(case, 2) + "&part=turns", HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<section id="evidence-turns"')
+    assert "still working" not in html and "hx-trigger" not in html
+    assert html.count("<tr") == 6  # the head, and five turns
+    bad = client.get(evidence_url(case, 2) + "&part=racks", HTTP_HX_REQUEST="true")
+    assert bad.status_code == 400
 
 
 def test_a_collusion_case_shows_the_pairs_history_in_the_club(
