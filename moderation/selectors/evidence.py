@@ -161,14 +161,20 @@ def replayed(game: Game, start: GameState, names: Sequence[str]) -> tuple[TurnRe
     """The game's turns, kept in the cache for its version: the replay is the bulk of an
     opening once the solver's lines are cached, and turning the pages of the evidence
     asks for it each time."""
-    seed = hashlib.sha256(game.seed.encode()).hexdigest()[:16]
-    key = f"moderation:turns:{game.pk}:{game.version}:{seed}"
+    key = turns_key(game)
     cached = cache.get(key)
     if isinstance(cached, tuple):
         return cached
     turns = replay_turns(start, move_records(game.pk), names)
     cache.set(key, turns, _TURNS_CACHE_SECONDS)
     return turns
+
+
+def turns_key(game: Game) -> str:
+    """The cache key of a game's replay: its id and version, and a digest of its seed (so
+    that a reused id can never be answered with another game's turns)."""
+    seed = hashlib.sha256(game.seed.encode()).hexdigest()[:16]
+    return f"moderation:turns:{game.pk}:{game.version}:{seed}"
 
 
 def move_records(game_id: int) -> list[MoveRecord]:

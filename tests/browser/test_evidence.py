@@ -1,0 +1,89 @@
+"""The evidence of a case in the browser: its moderator reads every rack turn by turn and
+the solver's line; a player of the game finds no such page."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from accounts.models import User
+from games.models import Game
+from leagues.models import Fixture
+from tests.browser.test_games import log_in
+from tests.games.conftest import _eager_celery
+from tests.leagues.conftest import dave, erin, running
+from tests.moderation.conftest import club_moderator, league_fixture, league_game, open_case
+from tests.moderation.evidence_support import claim, evidence_url
+
+pytestmark = pytest.mark.browser
+
+__all__ = [
+    "_eager_celery",
+    "club_moderator",
+    "dave",
+    "erin",
+    "league_fixture",
+    "league_game",
+    "running",
+]
+
+SHOTS = os.environ.get("EVIDENCE_SCREENSHOTS", "")
+"""A directory to keep screenshots of the page in (desktop and phone), when set."""
+
+
+def test_the_moderator_reads_the_racks_turn_by_turn_and_the_solvers_line(
+    page: Page,
+    league_game: Game,
+    league_fixture: Fixture,
+    bob: User,
+    club_moderator: User,
+) -> None:
+    case = claim(open_case(league_game, bob, fixture=league_fixture), club_moderator)
+    racks = league_game.engine_state().racks
+    log_in(page, club_moderator)
+
+    page.goto(evidence_url(case))
+
+    expect(page.get_by_role("heading", level=1)).to_contain_text(f"Game {league_game.number}")
+    panel = page.locator("#evidence-turn")
+    expect(panel.get_by_role("heading", level=2)).to_have_text("Turn 1: Bob")
+    expect(panel.locator("[data-rack-seat]")).to_have_count(2)
+    expect(panel.locator("[data-solver-line]")).to_contain_text("Solver:")
+    expect(panel.locator("[data-solver-line]")).to_contain_text("drew")
+    expect(page.locator(".evidence-pending")).to_have_count(0)
+    expect(page.locator(".evidence-table tbody tr")).to_have_count(5)
+
+    panel.locator('[data-evidence-nav="next"]').click()
+
+    expect(panel.get_by_role("heading", level=2)).to_have_text("Turn 2: Dave")
+    assert page.url.endswith("?turn=2")
+    page.locator(".evidence-table tbody tr").nth(4).get_by_role("link").click()
+    expect(panel.get_by_role("heading", level=2)).to_have_text("Turn 5: Bob")
+    expect(panel.locator(".replay-events")).to_contain_text("Dave resigned.")
+    # The last turn's racks are the racks the game ended with.
+    for seat, rack in enumerate(racks):
+        shown = panel.locator(f'[data-rack-seat="{seat}"] .evidence-after .tile')
+        expect(shown).to_have_count(len(rack))
+    if SHOTS:
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.screenshot(path=f"{SHOTS}/evidence-desktop.png", full_page=True)
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.screenshot(path=f"{SHOTS}/evidence-phone.png", full_page=True)
+
+
+def test_a_player_of_the_game_finds_no_evidence(
+    page: Page,
+    league_game: Game,
+    league_fixture: Fixture,
+    bob: User,
+    club_moderator: User,
+) -> None:
+    case = claim(open_case(league_game, bob, fixture=league_fixture), club_moderator)
+    log_in(page, bob)
+
+    response = page.goto(evidence_url(case))
+
+    assert response is not None and response.status == 404
+    expect(page.locator("[data-rack-seat]")).to_have_count(0)
