@@ -4,17 +4,28 @@ the solver's line; a player of the game finds no such page."""
 from __future__ import annotations
 
 import os
+import random
 
 import pytest
+from django.contrib.auth.models import Group
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from games.models import Game
 from leagues.models import Fixture
+from moderation.models import SITE_MODERATORS, Category
+from moderation.selectors.evidence import game_evidence
 from tests.browser.test_games import log_in
-from tests.games.conftest import _eager_celery
+from tests.factories import UserFactory
+from tests.games.conftest import _eager_celery, current_game, start_table
+from tests.games.players import play_until_over
 from tests.leagues.conftest import dave, erin, running
-from tests.moderation.conftest import club_moderator, league_fixture, league_game, open_case
+from tests.moderation.conftest import (
+    club_moderator,
+    league_fixture,
+    league_game,
+    open_case,
+)
 from tests.moderation.evidence_support import claim, evidence_url
 
 pytestmark = pytest.mark.browser
@@ -87,3 +98,30 @@ def test_a_player_of_the_game_finds_no_evidence(
 
     assert response is not None and response.status == 404
     expect(page.locator("[data-rack-seat]")).to_have_count(0)
+
+
+@pytest.fixture
+def site_moderator(page: Page) -> User:
+    # The live server's database is flushed between tests: the group is made again.
+    user = UserFactory(username="sid", display_name="Sid")
+    user.groups.add(Group.objects.get_or_create(name=SITE_MODERATORS)[0])
+    return user
+
+
+def test_a_play_shows_which_tiles_came_from_the_rack_and_which_set(
+    page: Page, alice: User, bob: User, site_moderator: User
+) -> None:
+    game = play_until_over(current_game(start_table(alice, bob, first=0)), random.Random(3))
+    case = claim(open_case(game, alice, Category.OTHER), site_moderator)
+    turns = game_evidence(game).turns
+    step = next(t.replay.step for t in turns if t.replay.kind == "play")
+    log_in(page, site_moderator)
+
+    page.goto(evidence_url(case, step))
+
+    panel = page.locator("#evidence-turn")
+    expect(panel.locator(".evidence-origin", has_text="rack").first).to_be_visible()
+    expect(panel.locator("[data-solver-line]")).to_contain_text("laid")
+    if SHOTS:
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.screenshot(path=f"{SHOTS}/evidence-play.png", full_page=True)
