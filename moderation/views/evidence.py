@@ -7,6 +7,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+from engine.actions import GameError
 from games.parsing import BadInput, parse_optional_number
 from games.views.common import AuthenticatedRequest, answers_bad_input
 from moderation.errors import ModerationError
@@ -32,7 +33,11 @@ def evidence(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     part = request.GET.get("part", "")
     if part not in ("", "turns"):
         raise BadInput("There is no such part of the evidence.")
-    found = game_evidence(case.game)
+    try:
+        found = game_evidence(case.game)
+    except GameError:
+        # Only a game whose state was changed by hand (a test position) gets here.
+        raise Http404("This game's record cannot be replayed.") from None
     # Turning a page reads the lines answered so far; the page and the list of turns
     # ask the solver for more.
     reading_a_turn = request.htmx and not part
