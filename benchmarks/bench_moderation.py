@@ -59,6 +59,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--opens", type=int, default=8)
     parser.add_argument("--cached", type=int, default=30)
     parser.add_argument("--rulings", type=int, default=20)
+    parser.add_argument(
+        "--seed", type=int, default=1, help="deals the tables: same seed, same game"
+    )
     parser.add_argument("--database-suffix", default=BENCH_SUFFIX)
     parser.add_argument("--redis-db", type=int, default=REDIS_DB)
     parser.add_argument("--keep-db", action="store_true", help="leave the database for a look")
@@ -120,17 +123,32 @@ def _one_tile(state: Any, seat: int) -> Any:
     return None
 
 
+def _dealt_table(players: Sequence[Any]) -> Any:
+    """A correspondence table of ``players`` whose round has started."""
+    from games import services
+    from games.table_settings import TableSettings
+
+    table = services.create_table(
+        players[0],
+        TableSettings(clock="correspondence"),
+        [services.SeatPlan.taken_by(players[0])]
+        + [services.SeatPlan.reserved_for(p) for p in players[1:]],
+    )
+    for player in players[1:]:
+        services.join_table(table.pk, player)
+    return table
+
+
 def build(args: argparse.Namespace) -> tuple[Any, Any]:
     """The case of a game of ``args.turns`` turns, and its moderator (claimed)."""
     from django.contrib.auth.models import Group
     from django.db import transaction
+    from django.test.utils import override_settings
     from django.utils import timezone
 
     from accounts.models import User
     from engine.game import apply
-    from games import services
     from games.models import Game, Move
-    from games.table_settings import TableSettings
     from moderation.models import SITE_MODERATORS, Case, Category, Report
 
     players = [
@@ -138,16 +156,12 @@ def build(args: argparse.Namespace) -> tuple[Any, Any]:
     ]
     moderator = User.objects.create(username="moderator", display_name="Moderator")
     moderator.groups.add(Group.objects.get(name=SITE_MODERATORS))
-    rng = random.Random(11)
-    for _ in range(TABLES_TRIED):
-        table = services.create_table(
-            players[0],
-            TableSettings(clock="correspondence"),
-            [services.SeatPlan.taken_by(players[0])]
-            + [services.SeatPlan.reserved_for(p) for p in players[1:]],
-        )
-        for player in players[1:]:
-            services.join_table(table.pk, player)
+    rng = random.Random(args.seed)
+    for attempt in range(TABLES_TRIED):
+        # The round's seed deals the game: pinned, every run times the same game.
+        seed = f"bench-{args.seed}-{attempt}"
+        with override_settings(GAMES_ROUND_SEED=lambda _table, seed=seed: seed):
+            table = _dealt_table(players)
         game = Game.objects.get(table=table, number=1)
         start = game.engine_state()
         actions = patient_actions(start, args.turns, rng)

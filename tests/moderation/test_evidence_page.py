@@ -44,7 +44,7 @@ def test_a_draft_abandoned_for_a_draw_is_in_the_evidence(
     assert draft is not None
     assert (draft.seat, draft.laid_from_rack, draft.saves) == (0, (tile,), 1)
     assert "Abandoned draft" in html
-    assert f"laid {tile} from the rack, then draw" in html
+    assert f"had laid {tile} from the rack and did not play it." in html
 
 
 def test_the_chat_is_in_the_evidence_escaped_and_hidden_lines_marked(
