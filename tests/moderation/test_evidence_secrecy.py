@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import Group
-from django.test import Client
+from django.template.loader import render_to_string
+from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from accounts.models import User
@@ -162,3 +163,18 @@ def test_in_a_running_game_the_players_pages_keep_other_racks_hidden(
     watching = _page(_client(site_moderator), casual_game)
     assert not tiles_in(watching) & hidden_from(state, None)
     assert user_at(casual_game, 1) == bob
+
+
+def test_the_case_hubs_evidence_link_is_for_the_case_moderator_alone(
+    league_case: Case, club_moderator: User, bob: User, alice: User
+) -> None:
+    def slot(user: User) -> str:
+        request = RequestFactory().get("/")
+        request.user = user
+        return render_to_string(
+            "moderation/_case_evidence_link.html", {"case": league_case}, request=request
+        )
+
+    assert evidence_url(league_case) in slot(club_moderator)
+    assert slot(bob).strip() == ""
+    assert slot(alice).strip() == ""
