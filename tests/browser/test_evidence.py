@@ -125,3 +125,27 @@ def test_a_play_shows_which_tiles_came_from_the_rack_and_which_set(
     if SHOTS:
         page.set_viewport_size({"width": 1280, "height": 800})
         page.screenshot(path=f"{SHOTS}/evidence-play.png", full_page=True)
+
+
+def test_a_collusion_case_shows_the_pairs_history(
+    page: Page,
+    league_game: Game,
+    league_fixture: Fixture,
+    bob: User,
+    dave: User,
+    club_moderator: User,
+) -> None:
+    case = claim(
+        open_case(league_game, bob, Category.COLLUSION, fixture=league_fixture, accused=dave),
+        club_moderator,
+    )
+    log_in(page, club_moderator)
+
+    page.goto(evidence_url(case))
+
+    pairs = page.locator(".evidence-pairs")
+    expect(pairs.get_by_role("heading", level=3)).to_have_text("Dave and Bob")
+    expect(pairs).to_contain_text("1 game finished together: Dave won 0, Bob won 1.")
+    if SHOTS:
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.screenshot(path=f"{SHOTS}/evidence-collusion.png", full_page=True)
