@@ -9,7 +9,7 @@ PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: run test lint bench-deadlines bench bench-solver bench-faults bench-leagues
+.PHONY: run test lint bench-deadlines bench bench-solver bench-faults bench-leagues bench-moderation
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -60,3 +60,7 @@ lint: $(VENV)/.installed-dev
 ## bench-leagues: a league of 200 players and 2,000 finished games: the standings page, a recompute after a ruling, the schedule
 bench-leagues: $(VENV)/.installed-dev
 	scripts/test-env.sh $(PY) benchmarks/bench_leagues.py $(BENCH_ARGS)
+
+## bench-moderation: a case's evidence (a 4-player game of 120 turns, solver lines included: first open and cached) and a ruling in a 200-player league
+bench-moderation: $(VENV)/.installed-dev
+	scripts/test-env.sh $(PY) benchmarks/bench_moderation.py $(BENCH_ARGS)

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import random
 import statistics
 import sys
@@ -44,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_deadlines import percentile  # noqa: E402
-from benchmarks.stack import create_database, drop_database, with_path  # noqa: E402
+from benchmarks.stack import in_django_of_its_own  # noqa: E402
 
 BENCH_SUFFIX = "_bench_leagues"
 REDIS_DB = 14
@@ -270,42 +269,9 @@ def _check(response: Any) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
-    database = os.environ.get("DATABASE_URL", "")
-    if not database.startswith(("postgres://", "postgresql://")):
-        raise SystemExit("bench-leagues needs DATABASE_URL to point to PostgreSQL")
-    redis = with_path(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"), f"/{args.redis_db}")
-    bench_db = create_database(database, args.database_suffix)
-    os.environ.update(
-        DATABASE_URL=bench_db,
-        REDIS_URL=redis,
-        DJANGO_SETTINGS_MODULE="config.settings",
-        EMAIL_URL="dummymail://",
-        LOG_LEVEL="WARNING",
-        ALLOWED_HOSTS="testserver,localhost",
+    summary = in_django_of_its_own(
+        "bench-leagues", args.database_suffix, args.redis_db, args.keep_db, lambda: measure(args)
     )
-    import django
-
-    django.setup()
-    from django.core.cache import cache
-    from django.core.management import call_command
-    from django.test.utils import override_settings
-
-    call_command("migrate", verbosity=0)
-    cache.clear()
-    # The page names its static files; hashed names would need `collectstatic` first.
-    plain_static = {
-        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
-    try:
-        with override_settings(STORAGES=plain_static):
-            summary = measure(args)
-    finally:
-        if not args.keep_db:
-            from django.db import connections
-
-            connections.close_all()
-            drop_database(bench_db)
     print(summary)
 
 

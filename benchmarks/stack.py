@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -355,3 +355,47 @@ def site_env(database: str, redis: str, static_root: Path, **extra: str) -> dict
         "EMAIL_URL": "dummymail://",
         **extra,
     }
+
+
+def in_django_of_its_own(
+    name: str, suffix: str, redis_db: int, keep_db: bool, measure: Callable[[], str]
+) -> str:
+    """Run ``measure`` in Django on a PostgreSQL database made afresh for it (dropped at
+    the end unless ``keep_db``) and Redis database ``redis_db``, migrated, the cache
+    cleared, static files named plainly (hashed names would need `collectstatic`).
+    ``name`` is the make target, for the refusal when ``DATABASE_URL`` is no PostgreSQL."""
+    database = os.environ.get("DATABASE_URL", "")
+    if not database.startswith(("postgres://", "postgresql://")):
+        raise SystemExit(f"{name} needs DATABASE_URL to point to PostgreSQL")
+    redis = with_path(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"), f"/{redis_db}")
+    bench_db = create_database(database, suffix)
+    os.environ.update(
+        DATABASE_URL=bench_db,
+        REDIS_URL=redis,
+        DJANGO_SETTINGS_MODULE="config.settings",
+        EMAIL_URL="dummymail://",
+        LOG_LEVEL="WARNING",
+        ALLOWED_HOSTS="testserver,localhost",
+    )
+    import django
+
+    django.setup()
+    from django.core.cache import cache
+    from django.core.management import call_command
+    from django.test.utils import override_settings
+
+    call_command("migrate", verbosity=0)
+    cache.clear()
+    plain_static = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    try:
+        with override_settings(STORAGES=plain_static):
+            return measure()
+    finally:
+        if not keep_db:
+            from django.db import connections
+
+            connections.close_all()
+            drop_database(bench_db)

@@ -275,6 +275,11 @@ MODERATION_LOG_PER_PAGE = 50
 MODERATION_CLAIM_MINUTES = 30
 MODERATION_ESCALATE_HOURS = 48
 MODERATION_REPORTS_PER_DAY = 5
+
+# Moderation, the evidence of a case: the solver's time for each turn's line, and for one
+# request of the evidence in all (the page then asks again for the turns left over).
+MODERATION_EVIDENCE_TURN_SECONDS = 0.25
+MODERATION_EVIDENCE_SECONDS = 3.0
 # Periodic jobs (deadline sweeps) are registered here by the apps that own them.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "games-sweep-expired-turns": {

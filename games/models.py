@@ -482,6 +482,16 @@ class Result(AppendOnlyModel):
         return f"game {self.game_id} seat {self.seat}: {self.score} ({self.source})"
 
 
+# Every save of a draft is kept (the draft row itself is deleted when its turn ends), so
+# that a dispute's evidence can show what a player built and abandoned. Secret like a
+# rack: only a case's moderator reads these events.
+@pghistory.track(
+    pghistory.InsertEvent(),
+    pghistory.UpdateEvent(),
+    fields=["game", "seat", "turn_number", "table"],
+    model_name="DraftEvent",
+    obj_field=pghistory.ObjForeignKey(related_name="events"),
+)
 class Draft(models.Model):
     """The table a player is building during the current turn, saved as they work.
 

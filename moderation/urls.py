@@ -2,8 +2,8 @@
 
 from django.urls import URLPattern, path
 
-import games.urls  # noqa: F401  (registers the "id" converter)
-from moderation.views import appeals, filing, log, queue
+import games.urls  # noqa: F401  (registers the "id" converter: digits within a bigint)
+from moderation.views import appeals, evidence, filing, log, queue
 
 app_name = "moderation"
 
@@ -23,4 +23,6 @@ urlpatterns: list[URLPattern] = [
     path("appeals/<id:pk>/", appeals.appeal, name="appeal"),
     path("appeals/<id:pk>/close/", appeals.appeal_close, name="appeal_close"),
     path("log/", log.log, name="log"),
+    # The evidence of a case (its moderator only).
+    path("cases/<id:pk>/evidence/", evidence.evidence, name="evidence"),
 ]

@@ -1,0 +1,70 @@
+"""The evidence page of a case: for the moderator who claimed it, and nobody else."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+
+from engine.actions import GameError
+from games.parsing import BadInput, parse_optional_number
+from games.views.common import AuthenticatedRequest, answers_bad_input
+from moderation.errors import ModerationError
+from moderation.models import Category
+from moderation.selectors.collusion import pair_histories
+from moderation.selectors.evidence import game_evidence
+from moderation.selectors.solver_lines import solver_lines
+from moderation.services.evidence import open_evidence
+
+
+@login_required
+@require_safe
+@answers_bad_input
+def evidence(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """``?turn=N``: the page opened at turn N (htmx: that turn's panel alone);
+    ``&part=turns`` (htmx): the list of every turn, with the solver's lines answered so
+    far, which the page asks for again until every line is in."""
+    try:
+        case = open_evidence(pk, request.user)
+    except ModerationError as error:
+        # Everyone but the case's moderator: as if there were no such page.
+        raise Http404(str(error)) from None
+    part = request.GET.get("part", "")
+    if part not in ("", "turns"):
+        raise BadInput("There is no such part of the evidence.")
+    try:
+        found = game_evidence(case.game)
+    except GameError:
+        # Only a game whose state was changed by hand (a test position) gets here.
+        raise Http404("This game's record cannot be replayed.") from None
+    # Turning a page reads the lines answered so far; the page and the list of turns
+    # ask the solver for more.
+    reading_a_turn = request.htmx and not part
+    lines = solver_lines(
+        [turn.replay for turn in found.turns], case.game_id, 0 if reading_a_turn else None
+    )
+    asked = parse_optional_number(request.GET.get("turn"))
+    step = max(1, min(asked or 1, len(found.turns))) if found.turns else 0
+    turn = found.turn(step)
+    names = found.names
+    context = {
+        "case": case,
+        "evidence": found,
+        "lines": lines,
+        "step": step,
+        "turn": turn,
+        "line": lines.lines.get(step),
+        "mover": names[turn.replay.mover] if turn else "",
+        "seats": list(zip(names, turn.replay.racks_before, turn.replay.racks_after, strict=True))
+        if turn
+        else [],
+        "deal": list(zip(names, found.deal, strict=True)),
+        "rows": [(t, names[t.replay.mover], lines.lines.get(t.replay.step)) for t in found.turns],
+    }
+    if request.htmx:
+        fragment = "turns" if part else "turn"
+        return render(request, f"moderation/evidence.html#{fragment}", context)
+    if case.category == Category.COLLUSION:
+        context["pairs"] = pair_histories(case)
+    return render(request, "moderation/evidence.html", context)

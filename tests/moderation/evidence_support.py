@@ -1,0 +1,24 @@
+"""Shared by the evidence tests: a case claimed straight on the model (the claiming
+service is another part of moderation), and what a page shows of racks."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import User
+from moderation.models import Case
+
+
+def claim(case: Case, moderator: User) -> Case:
+    now = timezone.now()
+    case.claimed_by = moderator
+    case.claimed_at = now
+    case.claim_seen_at = now
+    case.save(update_fields=["claimed_by", "claimed_at", "claim_seen_at"])
+    return case
+
+
+def evidence_url(case: Case, turn: int | None = None) -> str:
+    url = reverse("moderation:evidence", args=[case.pk])
+    return url if turn is None else f"{url}?turn={turn}"

@@ -1,0 +1,154 @@
+"""The evidence's pure builders: turns replayed with every rack, what moved where, the
+clock of each turn, and the solver's line beside what the mover did."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from itertools import pairwise
+
+import pytest
+
+from engine.actions import Play
+from engine.game import apply, new_game
+from engine.ruleset import Ruleset
+from engine.tiles import parse_tiles
+from games.clock import TimeControl
+from moderation.selectors.evidence import clock_lines
+from moderation.selectors.movement import movement
+from moderation.selectors.solver_lines import Answer, best_answer, line
+from moderation.selectors.turns import MoveRecord, TurnReplay, replay_turns
+from tests.games.players import simple_action
+
+T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+
+def played_game(seed: int, players: int = 4, moves: int = 80) -> tuple[object, list[MoveRecord]]:
+    """A game of the test player from the deal, as the move log would record it."""
+    rng = random.Random(seed)
+    start = new_game(Ruleset(players=players), seed, 0)
+    state, records = start, []
+    for seq in range(1, moves + 1):
+        if state.outcome is not None:
+            break
+        seat = state.current_player
+        action = simple_action(state, seat, rng)
+        records.append(
+            MoveRecord(seq, seat, action, state.turn_number, "user", T0 + timedelta(seconds=seq))
+        )
+        state = apply(state, action, seat)
+    return start, records
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_turns_chain_and_conserve_every_tile(seed: int) -> None:
+    start, records = played_game(seed)
+    turns = replay_turns(start, records, ["A", "B", "C", "D"])  # type: ignore[arg-type]
+
+    assert [t.step for t in turns] == list(range(1, len(turns) + 1))
+    for before, after in pairwise(turns):
+        assert before.racks_after == after.racks_before
+        assert before.pool_after == after.pool_before
+    for turn in turns:
+        on_racks = sum(len(rack) for rack in turn.racks_after)
+        on_table = sum(len(s.tiles) for s in turn.moved.sets)
+        assert on_racks + on_table + turn.pool_after == 106
+        assert turn.played == len(turn.moved.from_rack)
+        if turn.kind == "draw":
+            assert len(turn.moved.to_rack) == 1
+            assert turn.pool_after == turn.pool_before - 1
+    assert any(turn.kind == "play" for turn in turns)
+
+
+def test_movement_names_the_set_a_tile_left_and_the_rack_tiles() -> None:
+    moved = movement(
+        before=(parse_tiles(["R4", "R5", "R6", "R7"]), parse_tiles(["B9", "K9", "O9"])),
+        after=(
+            parse_tiles(["B9", "K9", "O9"]),
+            parse_tiles(["R4", "R5", "R6"]),
+            parse_tiles(["R7", "B7", "K7"]),
+        ),
+        rack_before=parse_tiles(["B7", "K7", "O1"]),
+        rack_after=parse_tiles(["O1"]),
+    )
+
+    assert [s.changed for s in moved.sets] == [False, True, True]
+    assert [(b.index, b.tiles) for b in moved.broken] == [(1, ("R4", "R5", "R6", "R7"))]
+    assert [t.origin for t in moved.sets[1].tiles] == ["set 1"] * 3
+    assert [t.origin for t in moved.sets[2].tiles] == ["set 1", "rack", "rack"]
+    assert moved.from_rack == ("B7", "K7")
+    assert moved.to_rack == ()
+
+
+def test_movement_names_the_river_and_what_the_rack_kept() -> None:
+    moved = movement(
+        before=(),
+        after=(parse_tiles(["R1", "R2", "R3"]),),
+        rack_before=parse_tiles(["R1", "R2"]),
+        rack_after=parse_tiles(["B5"]),
+        river_before=parse_tiles(["R3", "B5"]),
+        river_after=(),
+    )
+
+    assert [t.origin for t in moved.sets[0].tiles] == ["rack", "rack", "River"]
+    assert set(moved.from_river) == {"B5", "R3"}
+    assert moved.to_rack == ("B5",)
+
+
+def _turns_at(times: list[int], kinds: list[str]) -> list[TurnReplay]:
+    start, records = played_game(7, players=2, moves=len(times))
+    turns = list(replay_turns(start, records, ["A", "B"]))  # type: ignore[arg-type]
+    return [
+        replace(t, ended_at=T0 + timedelta(seconds=s), by=(k,))
+        for t, s, k in zip(turns, times, kinds, strict=True)
+    ]
+
+
+def test_clock_lines_rebuild_time_used_deadlines_and_the_bank() -> None:
+    control = TimeControl("live", 60, bank_seconds=30)
+    turns = _turns_at([20, 100, 130], ["user", "user", "timeout"])
+
+    lines = clock_lines(control, T0, {}, turns, {})
+
+    assert [c.used_seconds for c in lines] == [20, 80, 30]
+    assert [(c.bank_before, c.bank_after) for c in lines] == [(30, 30), (30, 10), (30, 30)]
+    assert lines[1].overtime and not lines[0].overtime
+    assert lines[1].deadline == T0 + timedelta(seconds=20 + 90)
+    assert [c.timed_out for c in lines] == [False, False, True]
+
+
+def test_the_solver_line_says_what_could_have_been_laid() -> None:
+    start, records = played_game(1, players=2, moves=1)
+    turn = replay_turns(start, records, ["A", "B"])[0]  # type: ignore[arg-type]
+    drew = replace(turn, kind="draw", played=0, played_value=0)
+    played = replace(turn, kind="play", played=3, played_value=6)
+    best = Answer(("R1", "R2", "R3"), 6, True)
+
+    assert line(drew, best).sentence == "could have laid 3 tiles for 6 points; drew instead"
+    assert line(drew, best).missed
+    assert line(played, best).sentence == "laid 3 tiles for 6 points: the best play"
+    assert line(drew, Answer((), 0, True)).sentence == "had no play; drew"
+    bigger = Answer(("R1", "R2", "R3", "R4"), 10, False)
+    assert line(played, bigger).sentence == (
+        "laid 3 tiles for 6 points; could have laid at least 4 tiles for 10 points"
+    )
+    assert line(replace(turn, kind="timeout"), best).sentence.endswith(
+        "let the clock run out instead"
+    )
+
+
+def test_the_solver_answer_is_a_legal_play_of_the_movers_rack() -> None:
+    start = new_game(Ruleset(players=2), 3, 0)
+    rack = parse_tiles(["R10", "R11", "R12", "K1", "B1", "O1", "O5"])
+    racks = (rack, start.racks[1])
+    state = replace(start, racks=racks)
+    record = MoveRecord(1, 0, Play(((rack[0], rack[1], rack[2]),)), 1, "user", T0)
+    turn = replay_turns(state, [record], ["A", "B"])[0]
+
+    answer = best_answer(turn, 2.0)
+
+    assert Counter(answer.tiles) == Counter(["R10", "R11", "R12", "B1", "K1", "O1"])
+    assert answer.value == 36 and answer.exact
+    assert line(turn, answer).missed  # laid 3 tiles where 6 could go

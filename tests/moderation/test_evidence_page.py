@@ -1,0 +1,134 @@
+"""The evidence page as its moderator reads it: abandoned drafts, the chat, the solver's
+lines (bounded, then cached), and a collusion case's pair history."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from django.test import Client, override_settings
+
+from accounts.models import User
+from games import services
+from games.models import ChatMessage, Game
+from leagues.models import Fixture
+from moderation.models import Case, Category
+from moderation.selectors.collusion import pair_histories
+from moderation.selectors.evidence import game_evidence
+from moderation.selectors.solver_lines import solver_lines
+from tests.moderation.conftest import open_case
+from tests.moderation.evidence_support import claim, evidence_url
+
+pytestmark = pytest.mark.django_db
+
+
+def _read(moderator: User, case: Case, turn: int | None = None) -> str:
+    client = Client()
+    client.force_login(moderator)
+    response = client.get(evidence_url(case, turn))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_a_draft_abandoned_for_a_draw_is_in_the_evidence(
+    casual_game: Game, alice: User, bob: User, site_moderator: User
+) -> None:
+    tile = str(casual_game.engine_state().racks[0][0])
+    services.save_draft(casual_game.pk, alice, [[tile]])
+    services.draw(casual_game.pk, alice, casual_game.version)
+    case = claim(open_case(casual_game, bob, Category.STALLING), site_moderator)
+
+    found = game_evidence(casual_game)
+    html = _read(site_moderator, case, 1)
+
+    draft = found.turns[0].draft
+    assert draft is not None
+    assert (draft.seat, draft.laid_from_rack, draft.saves) == (0, (tile,), 1)
+    assert "Abandoned draft" in html
+    assert f"had laid {tile} from the rack and did not play it." in html
+
+
+def test_the_chat_is_in_the_evidence_escaped_and_hidden_lines_marked(
+    league_game: Game, league_fixture: Fixture, bob: User, dave: User, club_moderator: User
+) -> None:
+    ChatMessage.objects.create(
+        table=league_game.table, game=league_game, turn_number=1, author=bob, text="<b>hi</b>"
+    )
+    hidden = ChatMessage.objects.create(
+        table=league_game.table, game=league_game, turn_number=2, author=dave, text="rude"
+    )
+    ChatMessage.objects.filter(pk=hidden.pk).update(hidden_at=hidden.created_at)
+    case = claim(open_case(league_game, bob, fixture=league_fixture), club_moderator)
+
+    html = _read(club_moderator, case, 1)
+
+    assert "&lt;b&gt;hi&lt;/b&gt;" in html and "<b>hi</b>" not in html
+    assert 'rude <span class="muted">(hidden)</span>' in html
+    assert "Said during this turn" in html
+
+
+def test_solver_lines_are_cached_by_position(league_game: Game) -> None:
+    turns = [turn.replay for turn in game_evidence(league_game).turns]
+    cache.clear()
+
+    first = solver_lines(turns, league_game.pk)
+    with override_settings(MODERATION_EVIDENCE_SECONDS=1e-9):
+        again = solver_lines(turns, league_game.pk)
+
+    assert first.pending == 0 and again.pending == 0
+    assert again.lines == first.lines
+    assert len(first.lines) == 4  # four draws; the resignation has no line
+
+
+@override_settings(MODERATION_EVIDENCE_SECONDS=1e-9)
+def test_lines_past_the_time_of_an_opening_wait_for_the_next(
+    league_game: Game, league_fixture: Fixture, bob: User, club_moderator: User
+) -> None:
+    cache.clear()
+    case = claim(open_case(league_game, bob, fixture=league_fixture), club_moderator)
+
+    html = _read(club_moderator, case)
+
+    assert "The solver is still working: 4 turns to go" in html
+    assert "Solver: still working on this turn" in html
+    assert 'hx-trigger="load delay:300ms"' in html  # the list asks again
+
+
+def test_the_list_of_turns_fills_in_until_every_line_is_found(
+    league_game: Game, league_fixture: Fixture, bob: User, club_moderator: User
+) -> None:
+    cache.clear()
+    case = claim(open_case(league_game, bob, fixture=league_fixture), club_moderator)
+    client = Client()
+    client.force_login(club_moderator)
+
+    response = client.get(evidence_url(case, 2) + "&part=turns", HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<section id="evidence-turns"')
+    assert "still working" not in html and "hx-trigger" not in html
+    assert html.count("<tr") == 6  # the head, and five turns
+    bad = client.get(evidence_url(case, 2) + "&part=racks", HTTP_HX_REQUEST="true")
+    assert bad.status_code == 400
+
+
+def test_a_collusion_case_shows_the_pairs_history_in_the_club(
+    league_game: Game, league_fixture: Fixture, bob: User, dave: User, club_moderator: User
+) -> None:
+    case = claim(
+        open_case(league_game, bob, Category.COLLUSION, fixture=league_fixture, accused=dave),
+        club_moderator,
+    )
+
+    [pair] = pair_histories(case)
+    html = _read(club_moderator, case)
+
+    assert (pair.first, pair.second) == (dave.display_name, bob.display_name)
+    assert (pair.games, pair.first_wins, pair.second_wins) == (1, 0, 1)
+    [game] = pair.recent
+    turns = [turn.replay for turn in game_evidence(league_game).turns]
+    lines = solver_lines([t for t in turns if t.mover == 1], league_game.pk).lines
+    assert game.fed == sum(1 for line in lines.values() if line.missed)
+    assert game.winner == bob.display_name
+    assert "The pair&#x27;s history" in html or "The pair's history" in html
+    assert f"{dave.display_name} and {bob.display_name}" in html
