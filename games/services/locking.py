@@ -21,7 +21,15 @@ from django.utils import timezone
 
 from accounts.models import User
 from engine.state import GameState
-from games.errors import GameFinished, NotFound, NotSeated, NotYourTurn, StaleVersion, TimeUp
+from games.errors import (
+    GameFinished,
+    GameHeld,
+    NotFound,
+    NotSeated,
+    NotYourTurn,
+    StaleVersion,
+    TimeUp,
+)
 from games.models import Game, Seat, Table, Vacation
 
 
@@ -139,6 +147,11 @@ def lock_for_player(game_id: int, user: User, version: int) -> LockedTurn:
     game = lock_game(game_id)
     if game.is_over:
         raise GameFinished("This game is over.")
+    if game.held_at is not None:
+        raise GameHeld(
+            "A moderator has paused this game while a case about it is open: the clocks "
+            "are stopped and nobody moves until it resumes."
+        )
     seat = seat_of(game, user)
     # The version comes before the turn: a move sent twice, or from a page that missed
     # a move, is told to reload rather than that it is somebody else's turn.

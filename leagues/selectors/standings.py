@@ -166,7 +166,7 @@ def load_season(season: Season) -> SeasonData:
     # (which it misjudges, the "current rows" anti-join hiding how many rows come).
     tables = [fixture["table_id"] for fixture in fixtures if fixture["table_id"]]
     rows = (
-        Result.objects.current()
+        Result.objects.counting()
         .filter(game__table_id__in=tables)
         .order_by("game__table_id", "game__number", "seat")
         .values_list(
