@@ -14,7 +14,7 @@ from games import services
 from games.errors import GameFinished, GameHeld, InvalidRuling
 from games.models import Game, Result, Table
 from games.services.holds import hold_clocks, release_clocks
-from games.services.results import SeatCorrection, supersede
+from games.services.results import supersede
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
