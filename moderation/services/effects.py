@@ -25,6 +25,7 @@ from games.errors import GameActionError
 from games.models import Game, Result
 from games.services.holds import hold_clocks, release_clocks
 from games.services.results import SeatCorrection, supersede
+from games.services.rewinds import rewind
 from moderation.errors import Conflict, ModerationError
 from moderation.models import Case, Ruling, Suspension
 
@@ -81,12 +82,10 @@ class Snapshot:
         return cls(current_rows(game_id), held)
 
 
-def effects_between(
-    before: Snapshot, after: Snapshot, suspended: list[int], lifted: list[int]
-) -> Effects:
-    """The effects record of a ruling: what differs between the two snapshots, and the
-    suspensions it created or lifted."""
-    effects: Effects = {}
+def effects_between(before: Snapshot, after: Snapshot, done: Effects, lifted: list[int]) -> Effects:
+    """The effects record of a ruling: what differs between the two snapshots, what
+    :func:`do` reported (a suspension created, a rewind), and the suspensions lifted."""
+    effects: Effects = dict(done)
     results = {
         str(seat): [before.rows[seat].pk, row.pk]
         for seat, row in sorted(after.rows.items())
@@ -98,27 +97,28 @@ def effects_between(
         effects["held"] = True
     if before.held and not after.held:
         effects["released"] = True
-    if suspended:
-        effects["suspended"] = suspended
     if lifted:
         effects["lifted"] = lifted
     return effects
 
 
-def do(ruling: Ruling, case: Case, now: datetime) -> list[int]:
-    """Do what ``ruling`` says (its details checked already). Returns the suspensions
-    it created."""
+def do(ruling: Ruling, case: Case, now: datetime) -> Effects:
+    """Do what ``ruling`` says (its details checked already). Returns what the
+    snapshots do not show: the suspension it created, the turn it rewound to."""
     kind = ruling.kind
     try:
         if kind in RESULT_KINDS:
             _change_results(ruling, case, now)
         elif kind == Ruling.Kind.PAUSE:
             hold_clocks(case.game_id, now)
+        elif kind == Ruling.Kind.REWIND:
+            rewind(case.game_id, int(ruling.details["turn"]), now)
+            return {"rewound": int(ruling.details["turn"])}
         elif kind == Ruling.Kind.SUSPEND:
-            return [_suspend(ruling, case, now).pk]
+            return {"suspended": [_suspend(ruling, case, now).pk]}
     except GameActionError as error:
         raise ModerationError(error.message) from error
-    return []
+    return {}
 
 
 def _change_results(ruling: Ruling, case: Case, now: datetime) -> None:

@@ -187,7 +187,7 @@ def _apply(ruling: Ruling, case: Case, now: datetime) -> Ruling:
             ruling,
             now,
         )
-    suspended = effects.do(ruling, case, now)
+    done = effects.do(ruling, case, now)
     if ruling.kind not in LEAVES_CASE_OPEN:
         # The case is decided: a game its pause held runs again.
         effects.release_hold(case.game_id, now)
@@ -195,7 +195,7 @@ def _apply(ruling: Ruling, case: Case, now: datetime) -> Ruling:
             case.status, case.decided_at = Case.Status.DECIDED, now
             case.save(update_fields=["status", "decided_at"])
     ruling.effects = effects.effects_between(
-        before, effects.Snapshot.of(case.game_id), suspended, lifted
+        before, effects.Snapshot.of(case.game_id), done, lifted
     )
     ruling.status, ruling.applied_at = Ruling.Status.APPLIED, now
     ruling.save(update_fields=["effects", "status", "applied_at", "confirmed_by"])

@@ -76,3 +76,31 @@ def test_a_finished_game_has_no_clock_to_hold(alice: User, bob: User) -> None:
     game = finish_by_drawing(current_game(two_game_round(alice, bob)))
     with pytest.raises(GameFinished):
         hold_clocks(game.pk)
+
+
+def test_a_rewind_takes_the_game_back_and_it_still_replays_exactly(correspondence: Game) -> None:
+    from games.selectors.replay import replay_frame
+    from games.services.rewinds import rewind
+
+    game = correspondence
+    dealt = game.engine_state()
+    for _ in range(3):
+        services.draw(game.pk, user_at(game, game.current_seat or 0), game.version)
+        game.refresh_from_db()
+    assert game.turn_number == 4
+    rewound = rewind(game.pk, 2)
+    assert rewound.turn_number == 2 and rewound.current_seat == 1
+    assert rewound.engine_state() == rewound.replay_state()
+    assert rewound.engine_state().racks[0] != dealt.racks[0]  # seat 0's draw of turn 1 stays
+    assert rewound.turn_deadline is not None
+    assert game.moves.order_by("-seq").first().action == {"type": "rewind", "turn": 2}  # type: ignore[union-attr]
+    with pytest.raises(InvalidRuling, match="earlier turn"):
+        rewind(game.pk, 2)
+    # Play goes on from turn 2, and the finished game's replay shows the rewind as a step.
+    services.resign(game.pk, user_at(game, 0))
+    game.refresh_from_db()
+    frames = [replay_frame(game, step) for step in range(8)]
+    assert any("took the game back to the start of turn 2" in " ".join(f.events) for f in frames)
+    assert frames[-1].outcome is not None
+    with pytest.raises(GameFinished):
+        rewind(game.pk, 1)

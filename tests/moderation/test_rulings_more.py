@@ -15,7 +15,7 @@ from games.errors import GameHeld
 from games.models import Game, Result
 from leagues.models import Fixture
 from leagues.standings import Row
-from moderation.errors import NotAllowed
+from moderation.errors import ModerationError, NotAllowed
 from moderation.models import Case, Category, LogEntry, Ruling, Suspension
 from moderation.services.previews import DOWN, UP, preview, zones
 from tests.games.players import user_at
@@ -112,3 +112,23 @@ def test_a_suspension_is_lifted_by_the_ruling_that_supersedes_it(
     ruled(league_case, club_moderator, Ruling.Kind.DISMISS, supersedes_id=suspension.pk)
     held.refresh_from_db()
     assert held.lifted_at is not None and held.lifted_at <= timezone.now()
+
+
+def test_a_rewind_ruling_takes_the_game_back_and_cannot_be_undone(
+    casual_case: Case, casual_game: Game, site_moderator: User
+) -> None:
+    from moderation.errors import Conflict
+
+    for _ in range(2):
+        services.draw(
+            casual_game.pk, user_at(casual_game, casual_game.current_seat or 0), casual_game.version
+        )
+        casual_game.refresh_from_db()
+    with pytest.raises(ModerationError, match="earlier turn"):
+        ruled(casual_case, site_moderator, Ruling.Kind.REWIND, details={"turn": 3})
+    ruling = ruled(casual_case, site_moderator, Ruling.Kind.REWIND, details={"turn": 1})
+    assert ruling.effects == {"rewound": 1}
+    casual_game.refresh_from_db()
+    assert casual_game.turn_number == 1
+    with pytest.raises(Conflict, match="cannot be undone"):
+        ruled(casual_case, site_moderator, Ruling.Kind.DISMISS, supersedes_id=ruling.pk)
