@@ -79,11 +79,12 @@ def make(
             raise Conflict(
                 "A ruling of this case awaits a second moderator: confirm or decline it first."
             )
+        checked = checked_details(case, by, kind, details or {}, target)
         ruling = Ruling.objects.create(
             case=case,
-            kind=kind if kind in Ruling.Kind.values else Ruling.Kind.DISMISS,
+            kind=kind,
             note=note.strip(),
-            details=checked_details(case, by, kind, details or {}, target),
+            details=checked,
             target=target,
             by=by,
             supersedes=earlier,
