@@ -21,6 +21,7 @@ Last line: ``ruling p50 X ms p95 Y ms``.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import time
@@ -141,12 +142,16 @@ def main() -> None:
     database = os.environ.get("DATABASE_URL", "")
     if not database.startswith(("postgres://", "postgresql://")):
         raise SystemExit("the ruling benchmark needs DATABASE_URL to point to PostgreSQL")
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 30
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rulings", type=int, default=30)
+    parser.add_argument("--games", type=int, default=GAMES)
+    parser.add_argument("--redis-db", type=int, default=REDIS_DB)
+    args = parser.parse_args()
     bench_db = create_database(database, BENCH_SUFFIX)
     os.environ.update(
         DATABASE_URL=bench_db,
         REDIS_URL=with_path(
-            os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"), f"/{REDIS_DB}"
+            os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"), f"/{args.redis_db}"
         ),
         DJANGO_SETTINGS_MODULE="config.settings",
         EMAIL_URL="dummymail://",
@@ -162,7 +167,7 @@ def main() -> None:
     cache.clear()
     try:
         previews: list[float] = []
-        times = measure_rulings(n, previews=previews)
+        times = measure_rulings(args.rulings, games=args.games, previews=previews)
         print(
             f"preview (standings before and after) p50 {percentile(previews, 0.5):.0f} ms "
             f"p95 {percentile(previews, 0.95):.0f} ms",

@@ -35,9 +35,9 @@ def check_moderator(user: User, case: Case) -> None:
         raise NotAllowed("Only the moderator who claimed this case may rule on it: claim it first.")
 
 
-def eligible_moderators(case: Case) -> list[User]:
-    """The moderators who could take ``case``: the club's (a league game) or the
-    site's (a casual one), less those with a conflict of interest."""
+def moderator_candidates(case: Case) -> list[User]:
+    """The moderators of ``case``'s club (a league game) or of the site (a casual one),
+    before conflicts of interest are counted."""
     if case.club_id is not None:
         ids = Membership.objects.filter(club_id=case.club_id, role__in=MODERATING).values("user_id")
         candidates = User.objects.filter(pk__in=ids, is_active=True)
@@ -45,7 +45,7 @@ def eligible_moderators(case: Case) -> list[User]:
         candidates = User.objects.filter(is_active=True).filter(
             groups__name=SITE_MODERATORS
         ) | User.objects.filter(is_active=True, is_superuser=True)
-    return [user for user in candidates.distinct().order_by("pk") if not conflicts(user, case)]
+    return list(candidates.distinct().order_by("pk"))
 
 
 def needs_second(case: Case, kind: str, supersedes: Ruling | None, by: User) -> bool:
@@ -56,7 +56,11 @@ def needs_second(case: Case, kind: str, supersedes: Ruling | None, by: User) -> 
     weighty = Ruling.Kind.SUSPEND in kinds or (
         case.fixture_id is not None and bool(kinds & RESULT_KINDS)
     )
-    return weighty and any(user.pk != by.pk for user in eligible_moderators(case))
+    if not weighty:
+        return False
+    # Conflicts cost queries: stop at the first other moderator free to confirm.
+    others = (user for user in moderator_candidates(case) if user.pk != by.pk)
+    return any(not conflicts(user, case) for user in others)
 
 
 def checked_details(

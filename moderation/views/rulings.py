@@ -137,6 +137,7 @@ def ruling(request: HttpRequest, ruling_id: int) -> HttpResponse:
     context = {
         "ruling": shown,
         "case": shown.case,
+        "seats": reads.seats_now(shown.case),
         "may_confirm": reads.may_confirm(request.user, shown),
         "may_supersede": shown.status == Ruling.Status.APPLIED
         and reads.may_rule(request.user, shown.case),
