@@ -191,7 +191,8 @@ def _apply(ruling: Ruling, case: Case, now: datetime) -> Ruling:
     done = effects.do(ruling, case, now)
     if ruling.kind not in LEAVES_CASE_OPEN:
         # The case is decided: a game its pause held runs again.
-        effects.release_hold(case.game_id, now)
+        if before.held:
+            effects.release_hold(case.game_id, now)
         if case.status == Case.Status.OPEN:
             case.status, case.decided_at = Case.Status.DECIDED, now
             case.save(update_fields=["status", "decided_at"])

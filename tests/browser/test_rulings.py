@@ -4,39 +4,41 @@ and after, confirms, and the division's standings page shows the corrected stand
 from __future__ import annotations
 
 import pytest
-from django.test import TestCase
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from games import services
-from games.models import Result
-from leagues.models import Membership, Role
+from accounts.models import User
+from games.models import Game, Result
+from leagues.models import Fixture
 from moderation.models import Case, Category, Ruling
 from tests.browser.test_clubs import snap
 from tests.browser.test_games import log_in
-from tests.factories import UserFactory
-from tests.games.conftest import current_game
-from tests.games.players import user_at
-from tests.leagues.conftest import running_season
-from tests.moderation.conftest import open_case
+from tests.games.conftest import _eager_celery
+from tests.leagues.conftest import RunningSeason, dave, erin, running
+from tests.moderation.conftest import club_moderator, league_fixture, league_game, open_case
 
 pytestmark = pytest.mark.browser
 
+__all__ = [
+    "_eager_celery",
+    "club_moderator",
+    "dave",
+    "erin",
+    "league_fixture",
+    "league_game",
+    "running",
+]
 
-def test_a_moderator_sets_a_result_previews_the_standings_and_confirms(page: Page) -> None:
-    names = ["alice", "bob", "dave", "erin"]
-    alice, bob, dave, erin = (UserFactory(username=n, display_name=n.title()) for n in names)
-    built = running_season(alice, [bob, dave, erin, alice])
-    fixture = built.fixtures[0]  # bob (seat 0) against dave (seat 1)
-    assert fixture.table is not None
-    game = current_game(fixture.table)
-    for _ in range(4):
-        services.draw(game.pk, user_at(game, game.current_seat or 0), game.version)
-        game.refresh_from_db()
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        services.resign(game.pk, dave)  # bob wins game 1
-    moderator = UserFactory(username="mo", display_name="Mo")
-    Membership.objects.create(club=built.club, user=moderator, role=Role.MODERATOR)
+
+def test_a_moderator_sets_a_result_previews_the_standings_and_confirms(
+    page: Page,
+    running: RunningSeason,
+    league_fixture: Fixture,
+    league_game: Game,
+    club_moderator: User,
+    dave: User,
+) -> None:
+    built, fixture, game, moderator = running, league_fixture, league_game, club_moderator
     case = open_case(game, dave, Category.BUG, fixture=fixture, text="My last play was refused.")
     case.claimed_by, case.claimed_at = moderator, timezone.now()
     case.save(update_fields=["claimed_by", "claimed_at"])

@@ -13,23 +13,17 @@ from accounts.models import User
 from games import services
 from games.errors import GameHeld
 from games.models import Game, Result
-from leagues.models import Fixture
 from leagues.standings import Row
 from moderation.errors import ModerationError, NotAllowed
 from moderation.models import Case, Category, LogEntry, Ruling, Suspension
 from moderation.services.previews import DOWN, UP, preview, zones
 from tests.games.players import user_at
 from tests.moderation.conftest import open_case
-from tests.moderation.test_rulings import claimed, ruled
+from tests.moderation.test_rulings import claimed, league_case, ruled
 
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture
-def league_case(
-    league_game: Game, league_fixture: Fixture, bob: User, club_moderator: User
-) -> Case:
-    return claimed(open_case(league_game, bob, fixture=league_fixture), club_moderator)
+__all__ = ["league_case"]
 
 
 def test_the_preview_shows_the_standings_before_and_after_and_writes_nothing(

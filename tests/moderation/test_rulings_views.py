@@ -11,21 +11,15 @@ from django.urls import reverse
 
 from accounts.models import User
 from games.models import Game, Result
-from leagues.models import Fixture, Membership, Role
+from leagues.models import Membership, Role
 from moderation.models import Case, Ruling
 from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason
-from tests.moderation.conftest import open_case
-from tests.moderation.test_rulings import claimed
+from tests.moderation.test_rulings import league_case
 
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture
-def league_case(
-    league_game: Game, league_fixture: Fixture, bob: User, club_moderator: User
-) -> Case:
-    return claimed(open_case(league_game, bob, fixture=league_fixture), club_moderator)
+__all__ = ["league_case"]
 
 
 def client_of(user: User) -> Client:
