@@ -62,7 +62,8 @@ def test_a_moderator_sets_a_result_previews_the_standings_and_confirms(
     expect(preview).to_contain_text("Division 1: the standings")
     standings = preview.locator(".preview-standings tbody tr")
     expect(standings.first).to_contain_text("Dave")
-    expect(standings.first.locator("td").nth(1)).not_to_have_text("1")  # he was not first
+    expect(standings.first.locator("td").nth(1)).to_have_text("4 · -136")  # last before
+    expect(standings.first.locator("td").nth(2)).to_have_text("1 · 30")  # first after
     snap(page, "ruling-preview")
     assert not Ruling.objects.exists()  # a preview writes nothing
 
