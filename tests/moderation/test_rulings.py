@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.models import Game, Result
 from leagues.models import Fixture, Membership, Role, Season
-from leagues.selectors.standings import compute_season
+from leagues.selectors.standings import compute_season, season_results
 from leagues.standings import Standings
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound
 from moderation.models import Case, LogEntry, Ruling
@@ -115,6 +115,8 @@ def test_a_void_game_counts_for_nobody_until_a_ruling_restores_it(
     assert not Result.objects.counting().of_game(league_game).exists()
     after = standings(running.season)[0]
     assert sum(row.games_played for row in after.rows) == 0
+    # The season's results export still lists the game, as void.
+    assert {line.source for line in season_results(running.season)} == {"void"}
     ruled(league_case, club_moderator, Ruling.Kind.DISMISS, supersedes_id=void.pk)
     assert standings(running.season) == before
 
