@@ -10,7 +10,7 @@ from django.test import TestCase
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Game, Result
+from games.models import Game, Notification, NotificationKind, Result
 from leagues.models import Fixture, Membership, Role, Season
 from leagues.selectors.standings import compute_season, season_results
 from leagues.standings import Standings
@@ -234,6 +234,11 @@ def test_a_standings_change_waits_for_a_second_moderator(
     ruling = ruled(league_case, club_moderator, Ruling.Kind.VOID)
     assert ruling.status == Ruling.Status.PROPOSED
     assert rows(league_game) == played
+    # The second moderator is asked; the proposer and the conflicted owner are not.
+    asked = Notification.objects.filter(kind=NotificationKind.MODERATION_QUEUE)
+    assert [(n.user, n.link) for n in asked] == [
+        (second_moderator, f"/moderation/rulings/{ruling.pk}/")
+    ]
     assert standings(running.season) == before
     with pytest.raises(NotAllowed, match="second moderator"):
         confirm_it(ruling, club_moderator)
