@@ -12,10 +12,11 @@ from django.urls import reverse
 from accounts.models import User
 from games.models import Game, Result
 from leagues.models import Membership, Role
-from moderation.models import Case, Ruling
+from moderation.models import Case, Category, Ruling, Suspension
 from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason
-from tests.moderation.test_rulings import league_case
+from tests.moderation.conftest import open_case
+from tests.moderation.test_rulings import claimed, league_case
 
 pytestmark = pytest.mark.django_db
 
@@ -111,3 +112,18 @@ def test_a_second_moderator_confirms_from_the_rulings_page(
     assert client_of(other).post(confirm_url).status_code == 302
     ruling.refresh_from_db()
     assert ruling.status == Ruling.Status.APPLIED and ruling.confirmed_by == other
+
+
+def test_a_site_moderator_suspends_a_member_from_the_form(
+    casual_game: Game, alice: User, bob: User, site_moderator: User
+) -> None:
+    case = claimed(open_case(casual_game, alice, Category.ABUSE, accused=bob), site_moderator)
+    url = reverse("moderation:rule", args=[case.pk])
+    form = {"kind": "suspend", "note": "Abuse in chat, again.", "target": "bob", "days": "3"}
+    shown = client_of(site_moderator).post(url, {**form, "scope": "site", "step": "preview"})
+    assert shown.status_code == 200 and b"Confirm and apply" in shown.content
+    done = client_of(site_moderator).post(url, {**form, "scope": "site", "step": "apply"})
+    assert done.status_code == 302
+    suspension = Suspension.objects.get()
+    assert suspension.user == bob and suspension.club is None
+    assert (suspension.ends_at - suspension.starts_at).days == 3
