@@ -286,7 +286,36 @@ class TakeFromRiver:
         }
 
 
-Action = Play | Draw | Pass | Timeout | Discard | TakeFromRiver | Resign | Forfeit | Adjudicate
+@dataclass(frozen=True, slots=True)
+class Rewind:
+    """The game goes back to the start of turn ``turn``, by a moderator's ruling (a bug
+    decided what followed): every move since is undone and play resumes from there,
+    racks, table and pool as they were.
+
+    The log keeps the undone moves and this action after them, so the game still
+    replays exactly from its seed and its log: :func:`engine.game.replay` remembers the
+    state at the start of each turn and goes back to it. :func:`engine.game.apply`
+    alone, with no history, refuses it.
+
+    >>> Rewind(3).to_dict()
+    {'type': 'rewind', 'turn': 3}
+    """
+
+    turn: int
+    type: ClassVar[str] = "rewind"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.turn, bool) or not isinstance(self.turn, int) or self.turn < 1:
+            raise InvalidAction(f"a rewind goes back to a turn from 1, got {self.turn!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {"type": self.type, "turn": self.turn}
+
+
+Action = (
+    Play | Draw | Pass | Timeout | Discard | TakeFromRiver | Resign | Forfeit | Adjudicate | Rewind
+)
 DropOut = Resign | Forfeit
 """The actions that take a seat out of the game (allowed on anyone's turn)."""
 _FIELDS: dict[str, set[str]] = {
@@ -299,6 +328,7 @@ _FIELDS: dict[str, set[str]] = {
     "resign": set(),
     "forfeit": set(),
     "adjudicate": set(),
+    "rewind": {"turn"},
 }
 ACTION_TYPES: tuple[str, ...] = tuple(_FIELDS)
 
@@ -336,6 +366,8 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
         return Forfeit()
     if kind == "adjudicate":
         return Adjudicate()
+    if kind == "rewind":
+        return Rewind(data["turn"])
     if kind == "timeout":
         return Timeout(data["changed"])
     if kind == "discard":

@@ -98,6 +98,7 @@ from engine.actions import (
     Pass,
     Play,
     Resign,
+    Rewind,
     TakeFromRiver,
     Timeout,
     action_from_dict,
@@ -138,9 +139,11 @@ __all__ = [
     "Play",
     "PlayerView",
     "Resign",
+    "Rewind",
     "Seed",
     "TakeFromRiver",
     "Termination",
+    "Timeline",
     "Timeout",
     "action_from_dict",
     "apply",
@@ -240,6 +243,8 @@ def apply(state: GameState, action: Action, player: int) -> GameState:
     ...
     engine.actions.IllegalMove: ...
     """
+    if isinstance(action, Rewind):
+        raise InvalidAction("a rewind goes back in the game's history: replay the game with it")
     if state.outcome is not None:
         raise GameOver("the game is over")
     if not _is_seat(state, player):
@@ -276,17 +281,59 @@ def replay(
     moves: Iterable[tuple[int, Action]],
     starting_player: int | None = None,
 ) -> GameState:
-    """Rebuild a game from its seed and its ``(player, action)`` pairs, in order.
+    """Rebuild a game from its seed and its ``(player, action)`` pairs, in order
+    (a :class:`~engine.actions.Rewind` among them goes back in the game's history).
 
     >>> moves = [(0, Draw()), (1, Draw())]
     >>> state = replay(Ruleset(players=2), 99, moves, starting_player=0)
     >>> state == apply(apply(new_game(Ruleset(players=2), 99, 0), Draw(), 0), Draw(), 1)
     True
+    >>> replay(Ruleset(players=2), 99, [*moves, (0, Rewind(2))], 0) == apply(
+    ...     new_game(Ruleset(players=2), 99, 0), Draw(), 0)
+    True
     """
-    state = new_game(ruleset, seed, starting_player)
+    timeline = Timeline(new_game(ruleset, seed, starting_player))
     for player, action in moves:
-        state = apply(state, action, player)
-    return state
+        timeline.apply(action, player)
+    return timeline.state
+
+
+class Timeline:
+    """A game played forward from ``state``, remembering the state at the start of
+    each of its turns, so that a :class:`~engine.actions.Rewind` can go back to one.
+
+    >>> timeline = Timeline(new_game(Ruleset(players=2), 99, 0))
+    >>> first = timeline.state
+    >>> timeline.apply(Draw(), 0).turn_number
+    2
+    >>> timeline.apply(Rewind(1), 1) == first
+    True
+    """
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self._starts = {state.turn_number: state}
+
+    def apply(self, action: Action, player: int) -> GameState:
+        """:func:`apply`, or for a rewind the state at the start of its turn."""
+        if isinstance(action, Rewind):
+            self.state = self._rewound(action.turn)
+        else:
+            self.state = apply(self.state, action, player)
+        self._starts.setdefault(self.state.turn_number, self.state)
+        return self.state
+
+    def _rewound(self, turn: int) -> GameState:
+        if self.state.outcome is not None:
+            raise GameOver("the game is over")
+        if not turn < self.state.turn_number or turn not in self._starts:
+            raise InvalidAction(
+                f"a rewind goes back to an earlier turn than this one ({self.state.turn_number})"
+            )
+        # The turns after it are forgotten: played again, they start afresh.
+        for later in [t for t in self._starts if t > turn]:
+            del self._starts[later]
+        return self._starts[turn]
 
 
 # --- the actions -------------------------------------------------------------------

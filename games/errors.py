@@ -49,6 +49,12 @@ class TimeUp(GameActionError):
     code = "time_up"
 
 
+class GameHeld(GameActionError):
+    """A moderator holds the game's clocks while a case about it is open: nobody moves."""
+
+    code = "held"
+
+
 class GameFinished(GameActionError):
     """The game is over."""
 

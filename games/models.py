@@ -252,6 +252,17 @@ class Game(models.Model):
     outcome = models.JSONField(null=True, blank=True, help_text="engine Outcome.to_dict().")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    held_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When a moderator held the game's clocks (a case is open); empty when "
+        "the game runs. While held nobody moves and no deadline passes.",
+    )
+    held_seconds = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="What was left of the turn's clock when it was held (empty: no deadline).",
+    )
 
     # Deleting the table or game deletes the notifications about it.
     notifications = GenericRelation(
@@ -398,7 +409,8 @@ class Result(AppendOnlyModel):
     (a moderator's ruling, a league's adjudication) never changes a row: it writes new
     rows, each ``supersedes`` the seat's row it replaces, which stays for the audit.
     The *current* row of a seat is the one nothing supersedes; the round's totals,
-    standings and winner are derived from current rows (:mod:`games.queries`).
+    standings and winner are derived from current rows (:mod:`games.queries`), except
+    those of a voided game (``source`` void), which count for nobody.
 
     Why the chain and not a "current" flag: a flag has to be cleared on the old row (an
     update, so rows would not be append-only) and the database can only say "at most
@@ -416,6 +428,9 @@ class Result(AppendOnlyModel):
     class Source(models.TextChoices):
         PLAYED = "played", "Played"
         RULING = "ruling", "Ruling"
+        # A voided game counts for nobody: its rows stay (a later ruling may restore
+        # them), but round totals and league standings read only counting rows.
+        VOID = "void", "Void (counts for nobody)"
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="results")
     seat = models.PositiveSmallIntegerField()

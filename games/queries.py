@@ -108,6 +108,10 @@ class ResultQuerySet(models.QuerySet["Result"]):
         """The rows no ruling has superseded: one per seat of each finished game."""
         return self.filter(superseded_by__isnull=True)
 
+    def counting(self) -> ResultQuerySet:
+        """The current rows that count: a voided game's rows count for nobody."""
+        return self.current().exclude(source="void")
+
     def of_table(self, table: Table | int) -> ResultQuerySet:
         """Rows of the games of ``table``'s round."""
         return self.filter(game__table=table)

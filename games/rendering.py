@@ -100,7 +100,7 @@ def round_totals(game: Game) -> tuple[int, ...]:
     one-game table, and every push of its moves, is spared the query)."""
     if game.number == 1 and not game.is_over:
         return (0,) * game.engine_state().ruleset.players
-    return Result.objects.current().of_table(game.table_id).totals(game.table)
+    return Result.objects.counting().of_table(game.table_id).totals(game.table)
 
 
 def render_live_fragments(game: Game, user: User | None, seats: list[Seat] | None = None) -> str:

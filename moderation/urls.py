@@ -3,7 +3,7 @@
 from django.urls import URLPattern, path
 
 import games.urls  # noqa: F401  (registers the "id" converter: digits within a bigint)
-from moderation.views import appeals, evidence, filing, log, queue
+from moderation.views import appeals, evidence, filing, log, queue, rulings
 
 app_name = "moderation"
 
@@ -25,4 +25,9 @@ urlpatterns: list[URLPattern] = [
     path("log/", log.log, name="log"),
     # The evidence of a case (its moderator only).
     path("cases/<id:pk>/evidence/", evidence.evidence, name="evidence"),
+    # rulings
+    path("cases/<id:case_id>/rulings/new/", rulings.new_ruling, name="rule"),
+    path("rulings/<id:ruling_id>/", rulings.ruling, name="ruling"),
+    path("rulings/<id:ruling_id>/confirm/", rulings.confirm, name="ruling_confirm"),
+    path("rulings/<id:ruling_id>/decline/", rulings.decline, name="ruling_decline"),
 ]

@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0007_table_chat"),
+        ("games", "0009_rulings_void_and_clock_hold"),
         ("pghistory", "0007_auto_20250421_0444"),
     ]
 

@@ -93,7 +93,7 @@ def table_summary(table: Table, user: User, tally: Tally | None = None) -> Table
     winner = None
     if table.status == Table.Status.FINISHED:
         if tally is None:
-            tally = Result.objects.current().of_table(table).tally(table)
+            tally = Result.objects.counting().of_table(table).tally(table)
         winner = next((s.name for s in summaries if s.number == tally.winner), None)
     return TableSummary(
         id=table.pk,
@@ -154,7 +154,7 @@ def _seated(user: User) -> Q:
 def _summaries(tables: TableQuerySet, user: User) -> list[TableSummary]:
     listed = list(tables.with_seats().select_related("creator")[:LIST_LIMIT])
     finished = [table for table in listed if table.status == Table.Status.FINISHED]
-    tallies = Result.objects.current().tallies(finished) if finished else {}
+    tallies = Result.objects.counting().tallies(finished) if finished else {}
     return [table_summary(table, user, tallies.get(table.pk)) for table in listed]
 
 

@@ -12,8 +12,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.actions import Discard, Draw, Layout, Pass, Play, TakeFromRiver, Timeout
-from engine.game import GameError, apply, new_game
+from engine.actions import Discard, Draw, Layout, Pass, Play, Rewind, TakeFromRiver, Timeout
+from engine.game import GameError, Timeline, new_game
 from engine.ruleset import Ruleset
 from engine.sets import Reading, readings
 from engine.state import GameState, Outcome
@@ -74,24 +74,25 @@ def replay_frame(game: Game, step: int) -> ReplayFrame:
         raise NotFound("The replay opens when the game is over.")
     names = seat_names(game.table_id)
     moves = list(game.moves.order_by("seq"))
-    turns = sorted({move.turn_number for move in moves})
-    step = max(0, min(step, len(turns)))
-    state = new_game(
-        game.engine_ruleset(), game.seed, None if game.start_drawn else game.starting_seat
+    groups = turn_steps(moves)
+    steps = groups[-1] if groups else 0
+    step = max(0, min(step, steps))
+    timeline = Timeline(
+        new_game(game.engine_ruleset(), game.seed, None if game.start_drawn else game.starting_seat)
     )
-    start = state
+    state = start = timeline.state
     mover: int | None = None
     events: list[str] = []
-    for move in moves:
-        if step == 0 or move.turn_number > turns[step - 1]:
+    for move, group in zip(moves, groups, strict=True):
+        if group > step:
             break
         before = state
         try:
-            state = apply(state, move.engine_action(), move.seat)
+            state = timeline.apply(move.engine_action(), move.seat)
         except GameError:
             # Only a game whose state was changed by hand (a test position) gets here.
             raise NotFound("This game's record cannot be replayed.") from None
-        if move.turn_number == turns[step - 1]:
+        if group == step:
             if mover is None:
                 start = before
             mover = move.seat
@@ -107,7 +108,7 @@ def replay_frame(game: Game, step: int) -> ReplayFrame:
         table_id=game.table_id,
         number=game.number,
         step=step,
-        steps=len(turns),
+        steps=steps,
         events=tuple(events),
         sets=mark_new(
             start.table if mover is not None else state.table, state.table, played, state.ruleset
@@ -118,8 +119,22 @@ def replay_frame(game: Game, step: int) -> ReplayFrame:
             ReplaySeat(seat, names[seat], tuple(format_tiles(rack)), seat == mover)
             for seat, rack in enumerate(state.racks)
         ),
-        outcome=state.outcome if step == len(turns) else None,
+        outcome=state.outcome if step == steps else None,
     )
+
+
+def turn_steps(moves: Sequence[Move]) -> list[int]:
+    """The replay's step (from 1) of each move: a step is a turn's moves in a row, and
+    a moderator's rewind is a step of its own (turn numbers repeat after one)."""
+    steps: list[int] = []
+    step, turn, after_rewind = 0, None, False
+    for move in moves:
+        rewind = move.action.get("type") == "rewind"
+        if rewind or after_rewind or move.turn_number != turn:
+            step += 1
+        turn, after_rewind = move.turn_number, rewind
+        steps.append(step)
+    return steps
 
 
 def describe(move: Move, before: GameState, after: GameState, names: Sequence[str]) -> str:
@@ -156,6 +171,8 @@ def describe(move: Move, before: GameState, after: GameState, names: Sequence[st
         return f"{who} left the game and forfeited it."
     if action.type == "adjudicate":
         return "The game was stopped here and scored as it stands."
+    if isinstance(action, Rewind):
+        return f"A moderator's ruling took the game back to the start of turn {action.turn}."
     return f"{who} moved."
 
 

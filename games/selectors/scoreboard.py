@@ -58,7 +58,8 @@ def scoreboard(table: Table) -> Scoreboard:
         ScoreRow(game.pk, game.number, game.is_over, game_result(game, by_game.get(game.pk, [])))
         for game in table.games.order_by("number")
     ]
-    tally = results.tally(table)
+    # A voided game is listed with its scores but adds nothing to the totals.
+    tally = Result.objects.counting().of_table(table).tally(table)
     is_over = table.status == Table.Status.FINISHED
     winner = tally.winner if is_over else None
     return Scoreboard(

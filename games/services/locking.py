@@ -26,6 +26,7 @@ from games.conf import chat_policy, play_policy
 from games.errors import (
     Barred,
     GameFinished,
+    GameHeld,
     NotFound,
     NotSeated,
     NotYourTurn,
@@ -167,6 +168,11 @@ def lock_for_player(game_id: int, user: User, version: int) -> LockedTurn:
     game = lock_game(game_id)
     if game.is_over:
         raise GameFinished("This game is over.")
+    if game.held_at is not None:
+        raise GameHeld(
+            "A moderator has paused this game while a case about it is open: the clocks "
+            "are stopped and nobody moves until it resumes."
+        )
     seat = seat_of(game, user)
     ensure_may_play(user, game.table)
     # The version comes before the turn: a move sent twice, or from a page that missed

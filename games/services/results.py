@@ -94,7 +94,9 @@ def supersede(
 
     ``corrections`` maps seats to what changes for them; every seat whose score, rack
     value, win or place changes gets a new row superseding its current one (places are
-    worked out again for the whole game), and every row written carries ``source``,
+    worked out again for the whole game). ``source`` void voids the game (every seat's
+    row is written again, counting for nobody); any other source on a voided game
+    makes it count again. Every row written carries ``source``,
     ``reason`` and ``by``. Raises :class:`~games.errors.InvalidRuling` (nothing
     changed) for an unfinished game, an unknown seat, a played source, an empty reason
     or a ruling that changes nothing.
@@ -117,7 +119,15 @@ def supersede(
         if unknown:
             raise InvalidRuling(f"The game has no seat {unknown[0]}.")
         wanted = _corrected(current, corrections, game.engine_ruleset().score_mode)
-        changed = [seat for seat in sorted(current) if wanted[seat] != _values(current[seat])]
+        # Voiding a game, or giving a voided one a result again, changes every seat's
+        # row even when the values stay: whether they count is part of the result.
+        voiding = source == Result.Source.VOID
+        changed = [
+            seat
+            for seat in sorted(current)
+            if wanted[seat] != _values(current[seat])
+            or (current[seat].source == Result.Source.VOID) != voiding
+        ]
         if not changed:
             raise InvalidRuling("The ruling changes nothing in the game's result.")
         rows = []

@@ -51,7 +51,7 @@ def game_recorded(table: Table, game: Game, now: datetime) -> Game | None:
         signals.round_finished,
         Table,
         table_id=table.pk,
-        winner_seat=Result.objects.current().of_table(table).winner(table),
+        winner_seat=Result.objects.counting().of_table(table).winner(table),
     )
     return None
 

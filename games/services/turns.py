@@ -139,8 +139,8 @@ def play_bot_move(game_id: int, turn_number: int, rng: random.Random | None = No
     )
     with transaction.atomic():
         game = lock_game(game_id)
-        if game.version != snapshot.version:
-            return None
+        if game.version != snapshot.version or game.held_at is not None:
+            return None  # moved on, or paused by a moderator (the release re-announces)
         turn = LockedTurn(game, game.engine_state(), seat.number)
         try:
             return commit_action(turn, action, Move.By.BOT)

@@ -37,6 +37,7 @@ STATUS_OF: dict[type[errors.GameActionError], int] = {
     errors.StaleVersion: 409,
     errors.NotYourTurn: 409,
     errors.GameFinished: 409,
+    errors.GameHeld: 409,
     errors.IllegalPlay: 422,
     errors.NoArrangement: 422,
     errors.HelpBusy: 429,

@@ -181,7 +181,10 @@ def load_season(season: Season) -> SeasonData:
 def _games(rows: list[ResultLine]) -> list[GameResult]:
     """The games of one table, from its rows (ordered by game, then seat), in one pass."""
     games = []
-    for _, seats in groupby(rows, key=itemgetter(1)):
+    # A voided game's rows (source void) count for nobody: the standings skip them, the
+    # results export lists them as void.
+    counting = (row for row in rows if row[6] != Result.Source.VOID)
+    for _, seats in groupby(counting, key=itemgetter(1)):
         scores, places, winner = {}, {}, None
         for _, _, seat, score, place, is_winner, _ in seats:
             scores[seat] = score

@@ -1,0 +1,68 @@
+"""A moderator's rewind of a running game to the start of one of its turns.
+
+The move log stays append-only: the rewind is one more logged move (the engine's
+:class:`~engine.actions.Rewind`, by ``ruling``), and the state is rebuilt by replaying
+the log with it, so the cache still equals the replay and the game's history shows
+both what was played and that it was undone. Play resumes at that turn, with a fresh
+clock for its player; drafts of the undone turns go. The time banks stay as they are
+(the time spent on undone turns is not given back).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from engine import game as engine
+from games import signals
+from games.errors import GameFinished, InvalidRuling
+from games.models import Draft, Game, Move
+from games.services.clock import announce_turn
+from games.services.core import store_state
+from games.services.locking import lock_game
+
+
+def rewind(game_id: int, turn: int, now: datetime | None = None) -> Game:
+    """Take ``game_id`` back to the start of turn ``turn``. Raises
+    :class:`GameFinished` for a game that is over and :class:`InvalidRuling` for a
+    turn that is not an earlier one of the game."""
+    now = timezone.now() if now is None else now
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.is_over:
+            raise GameFinished("This game is over: a finished game is not rewound.")
+        if not 1 <= turn < game.turn_number:
+            raise InvalidRuling(
+                f"Rewind to an earlier turn than the present one ({game.turn_number})."
+            )
+        state = game.engine_state()
+        game.version += 1
+        Move.objects.create(
+            game=game,
+            seq=game.version,
+            seat=state.current_player,
+            action=engine.Rewind(turn).to_dict(),
+            turn_number=state.turn_number,
+            by=Move.By.RULING,
+        )
+        store_state(game, game.replay_state(), now)
+        if game.held_at is not None:
+            # Still held by the case's pause: the clock waits, with the whole turn to come.
+            left = game.turn_deadline - now if game.turn_deadline is not None else None
+            game.held_seconds = None if left is None else round(left.total_seconds())
+            game.turn_deadline = game.turn_reminder_at = None
+        game.save()
+        Draft.objects.filter(game=game).delete()
+        signals.send_about_game(
+            signals.move_committed,
+            game,
+            version=game.version,
+            seat=state.current_player,
+            turn_number=state.turn_number,
+            by=str(Move.By.RULING),
+        )
+        if game.held_at is None:
+            announce_turn(game)
+    return game

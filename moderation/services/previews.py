@@ -1,0 +1,188 @@
+"""What a ruling would change, shown to the moderator before they make it: the game's
+result seat by seat and the league division's standings, before and after (rank,
+points, and which side of the promotion and relegation lines each player stands).
+
+The ruling is really made, through the same service and checks as :func:`~.rulings.rule`,
+inside a savepoint that is then rolled back: the preview cannot differ from what the
+ruling will do, because it *is* what the ruling does. Nothing of it outlives the
+savepoint (its log entries and rows go with it, and the facts it would announce are
+dropped with the savepoint's ``on_commit`` callbacks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+
+from accounts.models import User
+from games.models import Result
+from games.selectors.seats import seat_names
+from leagues.models import Division
+from leagues.promotion import movable
+from leagues.selectors.standings import DivisionStandings, compute_season
+from leagues.standings import Row
+from moderation.models import Case
+from moderation.services.effects import current_rows
+from moderation.services.rulings import make
+
+UP, DOWN = "up", "down"
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """One seat of the game: its player, and score, place and win before and after."""
+
+    seat: int
+    name: str
+    before: tuple[int, int, bool, bool] | None
+    after: tuple[int, int, bool, bool] | None
+    """Score, place, winner?, counts? (``False``: the game is void)."""
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    """One player of the division: rank, points and zone before and after."""
+
+    name: str
+    rank_before: int
+    points_before: str
+    zone_before: str
+    rank_after: int
+    points_after: str
+    zone_after: str
+
+    @property
+    def changed(self) -> bool:
+        return (self.rank_before, self.points_before, self.zone_before) != (
+            self.rank_after,
+            self.points_after,
+            self.zone_after,
+        )
+
+
+@dataclass
+class Preview:
+    """What the ruling would do; ``division`` is empty for a game of no league."""
+
+    seats: list[SeatLine]
+    division: str = ""
+    promotion: int = 0
+    standings: list[StandingLine] = field(default_factory=list)
+    proposed: bool = False
+    """Whether the ruling will wait for a second moderator's confirmation."""
+
+    @property
+    def standings_change(self) -> bool:
+        return any(line.changed for line in self.standings)
+
+
+class _RollBack(Exception):
+    """Raised to leave the preview's savepoint, undoing everything in it."""
+
+
+def preview(
+    case: Case,
+    by: User,
+    kind: str,
+    note: str,
+    *,
+    details: Mapping[str, Any] | None = None,
+    target: User | None = None,
+    supersedes_id: int | None = None,
+) -> Preview:
+    """What ``by``'s ruling would change in ``case``. Raises the ruling's own refusals."""
+    from moderation.services.checks import needs_second
+
+    before_rows = _seat_values(case.game_id)
+    before_standings = _division(case)
+    result: dict[str, Any] = {}
+    try:
+        with transaction.atomic():
+            ruling = make(case.pk, by, kind, note, details, target, supersedes_id, None, True)
+            result["after_rows"] = _seat_values(case.game_id)
+            result["after_standings"] = _division(case)
+            result["proposed"] = needs_second(case, kind, ruling.supersedes, by)
+            raise _RollBack
+    except _RollBack:
+        pass
+    names = seat_names(case.game.table_id)
+    seats = [
+        SeatLine(seat, names[seat], before_rows.get(seat), result["after_rows"].get(seat))
+        for seat in range(len(names))
+        if seat in before_rows or seat in result["after_rows"]
+    ]
+    out = Preview(seats=seats, proposed=result["proposed"])
+    if before_standings is not None and result["after_standings"] is not None:
+        out.division = before_standings[0].name
+        out.promotion = before_standings[1]
+        out.standings = _lines(before_standings, result["after_standings"])
+    return out
+
+
+def _seat_values(game_id: int) -> dict[int, tuple[int, int, bool, bool]]:
+    return {
+        seat: (row.score, row.place, row.is_winner, row.source != Result.Source.VOID)
+        for seat, row in current_rows(game_id).items()
+    }
+
+
+Zoned = tuple[DivisionStandings, int, dict[int, str]]
+
+
+def _division(case: Case) -> Zoned | None:
+    """The standings of the case's fixture's division, with the season's promotion and
+    each entry's zone (up, down, or neither)."""
+    if case.fixture_id is None:
+        return None
+    fixture = case.fixture
+    assert fixture is not None
+    season = fixture.matchday.season
+    division = Division.objects.get(pk=fixture.division_id)
+    levels = Division.objects.filter(season=season).count()
+    for standings in compute_season(season):
+        if standings.level == division.level:
+            rows = standings.standings.rows
+            return (
+                standings,
+                season.promotion,
+                zones(rows, division.level, levels, season.promotion),
+            )
+    return None
+
+
+def zones(rows: list[Row], level: int, levels: int, promotion: int) -> dict[int, str]:
+    """Each entry's side of the lines: ``up`` above the promotion line (not in the top
+    division), ``down`` below the relegation line (not in the bottom one)."""
+    size = len(rows)
+    up = min(promotion, movable(size, both_ends=level < levels)) if level > 1 else 0
+    down = min(promotion, movable(size, both_ends=level > 1)) if level < levels else 0
+    out = {}
+    for index, row in enumerate(rows):
+        out[row.entry] = UP if index < up else DOWN if index >= size - down else ""
+    return out
+
+
+def _lines(before: Zoned, after: Zoned) -> list[StandingLine]:
+    old = {row.entry: row for row in before[0].standings.rows}
+    lines = []
+    for row in after[0].standings.rows:
+        was = old.get(row.entry, row)
+        lines.append(
+            StandingLine(
+                name=row.name,
+                rank_before=was.rank,
+                points_before=was.points_text,
+                zone_before=before[2].get(row.entry, ""),
+                rank_after=row.rank,
+                points_after=row.points_text,
+                zone_after=after[2].get(row.entry, ""),
+            )
+        )
+    return lines

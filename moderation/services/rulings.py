@@ -1,0 +1,241 @@
+"""Rulings: a moderator decides a case, and a second moderator confirms what weighs most.
+
+:func:`rule` makes a ruling of one of the kinds of :class:`~moderation.models.Ruling`,
+with its required note: it takes effect at once, or waits ``proposed`` when it suspends
+a member or changes league standings and another moderator could confirm it
+(:func:`confirm`, :func:`decline`). A ruling may supersede an earlier applied ruling of
+the case: applying it first undoes the earlier one's effects exactly
+(:mod:`moderation.services.effects`), then does its own.
+
+Each is one transaction: the case row is locked first (``select_for_update``), which
+orders two moderators acting on one case; the results service and the clock hold then
+lock the game and its table, in the games app's order. Everything done is written to
+the moderation log, and the facts are announced after commit
+(:data:`~moderation.signals.ruling_proposed`, :data:`~moderation.signals.ruling_applied`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.signals import send_after_commit
+from moderation import signals
+from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound
+from moderation.models import Case, LogEntry, Ruling
+from moderation.rules import conflicts
+from moderation.services import effects
+from moderation.services.checks import check_moderator, checked_details, needs_second
+
+LEAVES_CASE_OPEN = frozenset({Ruling.Kind.PAUSE})
+"""A pause holds the game while the case is studied; every other ruling decides it."""
+
+
+def rule(
+    case_id: int,
+    by: User,
+    kind: str,
+    note: str,
+    *,
+    details: Mapping[str, Any] | None = None,
+    target: User | None = None,
+    supersedes_id: int | None = None,
+    now: datetime | None = None,
+) -> Ruling:
+    """Make a ruling in case ``case_id``: applied at once, or proposed for a second
+    moderator's confirmation. Raises :class:`~moderation.errors.ModerationError`
+    (nothing changed) when it cannot be made."""
+    return make(case_id, by, kind, note, details, target, supersedes_id, now, preview=False)
+
+
+def make(
+    case_id: int,
+    by: User,
+    kind: str,
+    note: str,
+    details: Mapping[str, Any] | None,
+    target: User | None,
+    supersedes_id: int | None,
+    now: datetime | None,
+    preview: bool,
+) -> Ruling:
+    """:func:`rule`; with ``preview`` the ruling is applied even if it would wait for a
+    second moderator (the preview rolls it all back)."""
+    now = timezone.now() if now is None else now
+    if not note.strip():
+        raise ModerationError("Write the note: the parties read why.")
+    with transaction.atomic():
+        case = _lock_case(case_id)
+        check_moderator(by, case)
+        earlier = _earlier(case, supersedes_id)
+        if earlier is None and case.status != Case.Status.OPEN:
+            raise Conflict("The case is decided: a new ruling supersedes one of its rulings.")
+        if case.rulings.filter(status=Ruling.Status.PROPOSED).exists():
+            raise Conflict(
+                "A ruling of this case awaits a second moderator: confirm or decline it first."
+            )
+        checked = checked_details(case, by, kind, details or {}, target)
+        ruling = Ruling.objects.create(
+            case=case,
+            kind=kind,
+            note=note.strip(),
+            details=checked,
+            target=target,
+            by=by,
+            supersedes=earlier,
+            created_at=now,
+        )
+        if not preview and needs_second(case, kind, earlier, by):
+            _log(case, by, LogEntry.Action.PROPOSED, f"Proposed: {_describe(ruling)}", ruling, now)
+            send_after_commit(signals.ruling_proposed, Ruling, case_id=case.pk, ruling_id=ruling.pk)
+            return ruling
+        return _apply(ruling, case, now)
+
+
+def confirm(ruling_id: int, by: User, now: datetime | None = None) -> Ruling:
+    """A second moderator confirms a proposed ruling: it takes effect."""
+    now = timezone.now() if now is None else now
+    with transaction.atomic():
+        ruling, case = _lock_proposed(ruling_id, by)
+        ruling.confirmed_by = by
+        _log(case, by, LogEntry.Action.CONFIRMED, f"Confirmed: {_describe(ruling)}", ruling, now)
+        return _apply(ruling, case, now)
+
+
+def decline(ruling_id: int, by: User, note: str, now: datetime | None = None) -> Ruling:
+    """A second moderator declines a proposed ruling: nothing of it happens, and the
+    case waits for another ruling."""
+    now = timezone.now() if now is None else now
+    if not note.strip():
+        raise ModerationError("Say why you decline it: the moderator who proposed it reads it.")
+    with transaction.atomic():
+        ruling, case = _lock_proposed(ruling_id, by)
+        ruling.status = Ruling.Status.DECLINED
+        ruling.confirmed_by = by
+        ruling.save(update_fields=["status", "confirmed_by"])
+        _log(
+            case,
+            by,
+            LogEntry.Action.DECLINED,
+            f"Declined: {_describe(ruling)}",
+            ruling,
+            now,
+            reason=note.strip(),
+        )
+    return ruling
+
+
+def _lock_case(case_id: int) -> Case:
+    case = (
+        Case.objects.select_for_update(of=("self",))
+        .select_related("game")
+        .filter(pk=case_id)
+        .first()
+    )
+    if case is None:
+        raise NotFound("No such case.")
+    return case
+
+
+def _lock_proposed(ruling_id: int, by: User) -> tuple[Ruling, Case]:
+    case_id = Ruling.objects.filter(pk=ruling_id).values_list("case_id", flat=True).first()
+    if case_id is None:
+        raise NotFound("No such ruling.")
+    case = _lock_case(case_id)
+    if not by.has_perm("moderation.view_case", case):
+        raise NotFound("No such ruling.")
+    ruling = Ruling.objects.select_for_update().get(pk=ruling_id)
+    if ruling.status != Ruling.Status.PROPOSED:
+        raise Conflict(f"This ruling is {ruling.get_status_display().lower()} already.")
+    if ruling.by_id == by.pk:
+        raise NotAllowed("A second moderator confirms a ruling, not the one who proposed it.")
+    if not by.has_perm("moderation.take_case", case):
+        raise NotAllowed(" ".join(conflicts(by, case)) or "You may not take this case.")
+    return ruling, case
+
+
+def _earlier(case: Case, supersedes_id: int | None) -> Ruling | None:
+    if supersedes_id is None:
+        return None
+    earlier = Ruling.objects.select_for_update().filter(pk=supersedes_id, case=case).first()
+    if earlier is None:
+        raise NotFound("No such ruling in this case.")
+    if earlier.status != Ruling.Status.APPLIED:
+        raise Conflict("Only an applied ruling can be superseded.")
+    return earlier
+
+
+def _apply(ruling: Ruling, case: Case, now: datetime) -> Ruling:
+    """Undo what the superseded ruling did, do what this one says, decide the case,
+    and record exactly what changed (so that it too can be undone)."""
+    before = effects.Snapshot.of(case.game_id)
+    lifted: list[int] = []
+    earlier = ruling.supersedes
+    if earlier is not None:
+        lifted = effects.undo(earlier, ruling.by, ruling.note, now)
+        earlier.status = Ruling.Status.SUPERSEDED
+        earlier.save(update_fields=["status"])
+        _log(
+            case,
+            ruling.by,
+            LogEntry.Action.SUPERSEDED,
+            f"Superseded: {_describe(earlier)}",
+            ruling,
+            now,
+        )
+    done = effects.do(ruling, case, now)
+    if ruling.kind not in LEAVES_CASE_OPEN:
+        # The case is decided: a game its pause held runs again.
+        if before.held:
+            effects.release_hold(case.game_id, now)
+        if case.status == Case.Status.OPEN:
+            case.status, case.decided_at = Case.Status.DECIDED, now
+            case.save(update_fields=["status", "decided_at"])
+    ruling.effects = effects.effects_between(
+        before, effects.Snapshot.of(case.game_id), done, lifted
+    )
+    ruling.status, ruling.applied_at = Ruling.Status.APPLIED, now
+    ruling.save(update_fields=["effects", "status", "applied_at", "confirmed_by"])
+    _log(case, ruling.by, LogEntry.Action.RULED, _describe(ruling), ruling, now, ruling.effects)
+    send_after_commit(
+        signals.ruling_applied,
+        Ruling,
+        case_id=case.pk,
+        ruling_id=ruling.pk,
+        superseded_id=earlier.pk if earlier is not None else None,
+    )
+    return ruling
+
+
+def _describe(ruling: Ruling) -> str:
+    what = ruling.get_kind_display()
+    if ruling.target_id is not None:
+        what += f" ({ruling.target})"
+    return f"{what} in case {ruling.case_id}"[:300]
+
+
+def _log(
+    case: Case,
+    actor: User,
+    action: str,
+    summary: str,
+    ruling: Ruling,
+    now: datetime,
+    changes: Mapping[str, Any] | None = None,
+    reason: str = "",
+) -> LogEntry:
+    return LogEntry.objects.create(
+        at=now,
+        actor=actor,
+        action=action,
+        case=case,
+        club_id=case.club_id,
+        summary=summary[:300],
+        reason=reason or ruling.note,
+        changes={"ruling": ruling.pk, "kind": ruling.kind, **(changes or {})},
+    )

@@ -1,0 +1,168 @@
+"""The rulings pages: a case's moderator makes a ruling (a preview first, then apply),
+a second moderator confirms or declines it, and anyone who moderates the case reads it.
+
+Every refusal is a :class:`~moderation.errors.ModerationError`: its sentence, with its
+status, on the page that was asked for; nothing changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from accounts.models import User
+from moderation.errors import ModerationError
+from moderation.models import Case, Ruling
+from moderation.selectors import rulings as reads
+from moderation.services import rulings as service
+from moderation.services.previews import Preview, preview
+from moderation.views.common import refused
+
+TEMPLATE = "moderation/ruling_new.html"
+
+
+class RulingForm(forms.Form):
+    """What every kind shares; the seats' scores are read by :func:`_details`."""
+
+    kind = forms.ChoiceField(choices=Ruling.Kind.choices, widget=forms.RadioSelect)
+    note = forms.CharField(
+        max_length=4000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Why: the parties read it.",
+    )
+    target = forms.ModelChoiceField(
+        queryset=User.objects.none(), required=False, label="Member", to_field_name="username"
+    )
+    supersedes = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, case: Case, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["target"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = User.objects.filter(pk__in=[u.pk for u in reads.parties(case)])
+
+
+def _details(data: Any, seats: int) -> dict[str, Any]:
+    """The kind's details from the form's fields (checked by the service)."""
+    return {
+        "scores": {str(n): data.get(f"score_{n}", "") for n in range(seats)},
+        "racks": {str(n): data.get(f"rack_{n}", "") for n in range(seats)},
+        "winner": data.get("winner", ""),
+        "seat": data.get("seat", ""),
+        "turn": data.get("turn", ""),
+        "days": data.get("days", ""),
+        "scope": data.get("scope", ""),
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def new_ruling(request: HttpRequest, case_id: int) -> HttpResponse:
+    """GET: the form. POST ``step=preview``: the form again with what the ruling would
+    change; POST ``step=apply``: make it (applied, or proposed to a second moderator)."""
+    try:
+        case = reads.visible_case(request.user, case_id)
+    except ModerationError as error:
+        return refused(request, error)
+    user = request.user
+    assert isinstance(user, User)
+    seats = reads.seats_now(case)
+    initial = {"supersedes": request.GET.get("supersedes")}
+    form = RulingForm(request.POST or None, case=case, initial=initial)
+    shown: Preview | None = None
+    status = 200
+    if request.method == "POST":
+        if not form.is_valid():
+            status = 400
+        else:
+            data = form.cleaned_data
+            args = (data["kind"], data["note"])
+            kwargs = {
+                "details": _details(request.POST, len(seats)),
+                "target": data["target"],
+                "supersedes_id": data["supersedes"],
+            }
+            try:
+                if request.POST.get("step") == "apply":
+                    ruling = service.rule(case.pk, user, *args, **kwargs)
+                    done = "applied" if ruling.status == Ruling.Status.APPLIED else "proposed"
+                    messages.success(request, f"The ruling is {done}.")
+                    return redirect("moderation:ruling", ruling.pk)
+                shown = preview(case, user, *args, **kwargs)
+            except ModerationError as error:
+                form.add_error(None, str(error))
+                status = error.status
+    posted = request.POST
+    entries = [
+        {
+            "seat": seat,
+            "score": posted.get(f"score_{seat.seat}", seat.score if seat.score is not None else ""),
+            "rack": posted.get(f"rack_{seat.seat}", ""),
+            "winner": posted.get("winner") == str(seat.seat) if posted else seat.is_winner,
+            "forfeit": posted.get("seat") == str(seat.seat),
+        }
+        for seat in seats
+    ]
+    context = {
+        "case": case,
+        "form": form,
+        "seats": seats,
+        "entries": entries,
+        "winner_chosen": any(entry["winner"] for entry in entries),
+        "values": request.POST,
+        "preview": shown,
+        "may_rule": reads.may_rule(user, case),
+        "rulings": reads.case_rulings(case),
+    }
+    return render(request, TEMPLATE, context, status=status)
+
+
+@login_required
+@require_safe
+def ruling(request: HttpRequest, ruling_id: int) -> HttpResponse:
+    try:
+        shown = reads.visible_ruling(request.user, ruling_id)
+    except ModerationError as error:
+        return refused(request, error)
+    context = {
+        "ruling": shown,
+        "case": shown.case,
+        "seats": reads.seats_now(shown.case),
+        "may_confirm": reads.may_confirm(request.user, shown),
+        "may_supersede": shown.status == Ruling.Status.APPLIED
+        and reads.may_rule(request.user, shown.case),
+    }
+    return render(request, "moderation/ruling.html", context)
+
+
+@login_required
+@require_POST
+def confirm(request: HttpRequest, ruling_id: int) -> HttpResponse:
+    user = request.user
+    assert isinstance(user, User)
+    try:
+        service.confirm(ruling_id, user)
+    except ModerationError as error:
+        return refused(request, error)
+    messages.success(request, "You confirmed the ruling: it is applied.")
+    return redirect("moderation:ruling", ruling_id)
+
+
+@login_required
+@require_POST
+def decline(request: HttpRequest, ruling_id: int) -> HttpResponse:
+    user = request.user
+    assert isinstance(user, User)
+    try:
+        service.decline(ruling_id, user, request.POST.get("note", ""))
+    except ModerationError as error:
+        return refused(request, error)
+    messages.success(request, "You declined the ruling: nothing of it happens.")
+    return redirect(reverse("moderation:ruling", args=[ruling_id]))

@@ -1,0 +1,128 @@
+"""The preview of a ruling (the standings before and after, nothing written), pausing a
+running game while its case is open, and suspending a member (undone by a later
+ruling)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from accounts.models import User
+from games import services
+from games.errors import GameHeld
+from games.models import Game, Result
+from leagues.standings import Row
+from moderation.errors import ModerationError, NotAllowed
+from moderation.models import Case, Category, LogEntry, Ruling, Suspension
+from moderation.services.previews import DOWN, UP, preview, zones
+from tests.games.players import user_at
+from tests.moderation.conftest import open_case
+from tests.moderation.test_rulings import claimed, league_case, ruled
+
+pytestmark = pytest.mark.django_db
+
+__all__ = ["league_case"]
+
+
+def test_the_preview_shows_the_standings_before_and_after_and_writes_nothing(
+    league_case: Case, league_game: Game, club_moderator: User
+) -> None:
+    counts = (Result.objects.count(), Ruling.objects.count(), LogEntry.objects.count())
+    winner = Result.objects.current().of_game(league_game).get(is_winner=True).seat
+    shown = preview(
+        league_case,
+        club_moderator,
+        Ruling.Kind.SET_RESULT,
+        "Scored wrongly.",
+        details={"scores": {str(winner): -60, str(1 - winner): 60}, "winner": 1 - winner},
+    )
+    assert (Result.objects.count(), Ruling.objects.count(), LogEntry.objects.count()) == counts
+    assert shown.division == "Division 1"
+    assert shown.standings_change and not shown.proposed
+    assert {line.seat for line in shown.seats if line.changed} == {0, 1}
+    after = {line.seat: line.after for line in shown.seats}
+    assert after[1 - winner] == (60, 1, True, True)
+    assert len(shown.standings) == 4
+    # The game changes hands by 120 points: the two players swap places in the table.
+    moved = {line.name for line in shown.standings if line.rank_before != line.rank_after}
+    assert moved == {"Bob", "Dave"}
+    league_case.refresh_from_db()
+    assert league_case.status == Case.Status.OPEN
+
+
+def test_the_lines_of_promotion_and_relegation() -> None:
+    rows = [Row(entry, str(entry), False) for entry in range(6)]
+    middle = zones(rows, level=2, levels=3, promotion=2)
+    assert [middle[e] for e in range(6)] == [UP, UP, "", "", DOWN, DOWN]
+    assert [zones(rows, 1, 3, 2)[e] for e in range(6)] == ["", "", "", "", DOWN, DOWN]
+    assert set(zones(rows, 1, 1, 2).values()) == {""}
+
+
+@pytest.fixture
+def casual_case(casual_game: Game, bob: User, site_moderator: User) -> Case:
+    return claimed(open_case(casual_game, bob, Category.STALLING), site_moderator)
+
+
+def test_a_pause_holds_the_game_until_the_case_is_decided(
+    casual_case: Case, casual_game: Game, site_moderator: User
+) -> None:
+    pause = ruled(casual_case, site_moderator, Ruling.Kind.PAUSE)
+    assert pause.effects == {"held": True}
+    casual_case.refresh_from_db()
+    assert casual_case.status == Case.Status.OPEN
+    with pytest.raises(GameHeld):
+        services.draw(casual_game.pk, user_at(casual_game, 0), casual_game.version)
+    decided = ruled(casual_case, site_moderator, Ruling.Kind.DISMISS)
+    assert decided.effects == {"released": True}
+    casual_game.refresh_from_db()
+    assert casual_game.held_at is None
+    services.draw(casual_game.pk, user_at(casual_game, 0), casual_game.version)
+
+
+def test_a_suspension_is_lifted_by_the_ruling_that_supersedes_it(
+    league_case: Case, club_moderator: User, dave: User
+) -> None:
+    suspension = ruled(
+        league_case,
+        club_moderator,
+        Ruling.Kind.SUSPEND,
+        target=dave,
+        details={"scope": "club", "days": 7},
+    )
+    held = Suspension.objects.get(ruling=suspension)
+    assert held.club_id == league_case.club_id and held.lifted_at is None
+    assert held.ends_at - held.starts_at == timedelta(days=7)
+    with pytest.raises(NotAllowed, match="site moderator"):
+        ruled(
+            league_case,
+            club_moderator,
+            Ruling.Kind.SUSPEND,
+            target=dave,
+            supersedes_id=suspension.pk,
+            details={"scope": "site", "days": 7},
+        )
+    ruled(league_case, club_moderator, Ruling.Kind.DISMISS, supersedes_id=suspension.pk)
+    held.refresh_from_db()
+    assert held.lifted_at is not None and held.lifted_at <= timezone.now()
+
+
+def test_a_rewind_ruling_takes_the_game_back_and_cannot_be_undone(
+    casual_case: Case, casual_game: Game, site_moderator: User
+) -> None:
+    from moderation.errors import Conflict
+
+    for _ in range(2):
+        services.draw(
+            casual_game.pk, user_at(casual_game, casual_game.current_seat or 0), casual_game.version
+        )
+        casual_game.refresh_from_db()
+    with pytest.raises(ModerationError, match="earlier turn"):
+        ruled(casual_case, site_moderator, Ruling.Kind.REWIND, details={"turn": 3})
+    ruling = ruled(casual_case, site_moderator, Ruling.Kind.REWIND, details={"turn": 1})
+    assert ruling.effects == {"rewound": 1}
+    casual_game.refresh_from_db()
+    assert casual_game.turn_number == 1
+    with pytest.raises(Conflict, match="cannot be undone"):
+        ruled(casual_case, site_moderator, Ruling.Kind.DISMISS, supersedes_id=ruling.pk)

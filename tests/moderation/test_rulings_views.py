@@ -1,0 +1,129 @@
+"""The rulings pages: the case's moderator previews and applies a ruling; players of the
+game, outsiders and the wrong method are refused; a second moderator confirms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from games.models import Game, Result
+from leagues.models import Membership, Role
+from moderation.models import Case, Category, Ruling, Suspension
+from tests.factories import UserFactory
+from tests.leagues.conftest import RunningSeason
+from tests.moderation.conftest import open_case
+from tests.moderation.test_rulings import claimed, league_case
+
+pytestmark = pytest.mark.django_db
+
+__all__ = ["league_case"]
+
+
+def client_of(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def void(note: str = "Dealt from a broken pool.", step: str = "apply") -> dict[str, Any]:
+    return {"kind": "void", "note": note, "step": step}
+
+
+def test_the_moderator_previews_then_applies(
+    league_case: Case, league_game: Game, club_moderator: User
+) -> None:
+    client = client_of(club_moderator)
+    url = reverse("moderation:rule", args=[league_case.pk])
+    page = client.get(url)
+    assert page.status_code == 200
+    assert b"Set the result" in page.content
+    shown = client.post(url, void(step="preview"))
+    assert shown.status_code == 200
+    assert b"Preview: what the ruling changes" in shown.content
+    assert b"Division 1: the standings" in shown.content
+    assert not Ruling.objects.exists()
+    done = client.post(url, void())
+    ruling = Ruling.objects.get()
+    assert done.status_code == 302 and done["Location"] == reverse(
+        "moderation:ruling", args=[ruling.pk]
+    )
+    assert {r.source for r in Result.objects.current().of_game(league_game)} == {"void"}
+    page = client.get(done["Location"])
+    assert page.status_code == 200 and b"Dealt from a broken pool." in page.content
+    assert b"Supersede this ruling" in page.content
+
+
+def test_a_refusal_is_said_on_the_form_and_changes_nothing(
+    league_case: Case, club_moderator: User
+) -> None:
+    url = reverse("moderation:rule", args=[league_case.pk])
+    answer = client_of(club_moderator).post(
+        url, {"kind": "set_result", "note": "x", "step": "apply", "score_0": "many"}
+    )
+    assert answer.status_code == 400
+    assert b"whole number" in answer.content
+    assert client_of(club_moderator).post(url, {"kind": "void", "note": ""}).status_code == 400
+    assert not Ruling.objects.exists()
+
+
+def test_players_outsiders_and_the_wrong_method_are_refused(
+    league_case: Case, bob: User, dave: User, club_moderator: User
+) -> None:
+    url = reverse("moderation:rule", args=[league_case.pk])
+    for user in (bob, dave, UserFactory(username="olly")):
+        assert client_of(user).get(url).status_code == 404
+        assert client_of(user).post(url, void()).status_code == 404
+    assert client_of(club_moderator).put(url).status_code == 405
+    assert Client().get(url).status_code == 302  # to the log-in page
+    assert not Ruling.objects.exists()
+
+
+def test_another_moderator_reads_but_may_not_rule_on_a_claimed_case(
+    league_case: Case, running: RunningSeason
+) -> None:
+    other = UserFactory(username="max")
+    Membership.objects.create(club=running.club, user=other, role=Role.MODERATOR)
+    url = reverse("moderation:rule", args=[league_case.pk])
+    page = client_of(other).get(url)
+    assert page.status_code == 200 and b"only they rule on it" in page.content
+    assert client_of(other).post(url, void()).status_code == 403
+
+
+def test_a_second_moderator_confirms_from_the_rulings_page(
+    league_case: Case, club_moderator: User, running: RunningSeason, bob: User
+) -> None:
+    other = UserFactory(username="max")
+    Membership.objects.create(club=running.club, user=other, role=Role.MODERATOR)
+    client_of(club_moderator).post(reverse("moderation:rule", args=[league_case.pk]), void())
+    ruling = Ruling.objects.get()
+    assert ruling.status == Ruling.Status.PROPOSED
+    page_url = reverse("moderation:ruling", args=[ruling.pk])
+    confirm_url = reverse("moderation:ruling_confirm", args=[ruling.pk])
+    assert b"Confirm and apply" not in client_of(club_moderator).get(page_url).content
+    assert b"Confirm and apply" in client_of(other).get(page_url).content
+    assert client_of(bob).get(page_url).status_code == 404
+    assert client_of(bob).post(confirm_url).status_code == 404
+    assert client_of(club_moderator).post(confirm_url).status_code == 403
+    assert client_of(other).get(confirm_url).status_code == 405
+    assert client_of(other).post(confirm_url).status_code == 302
+    ruling.refresh_from_db()
+    assert ruling.status == Ruling.Status.APPLIED and ruling.confirmed_by == other
+
+
+def test_a_site_moderator_suspends_a_member_from_the_form(
+    casual_game: Game, alice: User, bob: User, site_moderator: User
+) -> None:
+    case = claimed(open_case(casual_game, alice, Category.ABUSE, accused=bob), site_moderator)
+    url = reverse("moderation:rule", args=[case.pk])
+    form = {"kind": "suspend", "note": "Abuse in chat, again.", "target": "bob", "days": "3"}
+    shown = client_of(site_moderator).post(url, {**form, "scope": "site", "step": "preview"})
+    assert shown.status_code == 200 and b"Confirm and apply" in shown.content
+    done = client_of(site_moderator).post(url, {**form, "scope": "site", "step": "apply"})
+    assert done.status_code == 302
+    suspension = Suspension.objects.get()
+    assert suspension.user == bob and suspension.club is None
+    assert (suspension.ends_at - suspension.starts_at).days == 3
