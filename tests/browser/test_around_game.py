@@ -1,0 +1,76 @@
+"""Around a game: Back and Forward through the table page, the game and the replay show
+whole pages; lists beside the live header stay current; a finished game is played again,
+a game is found at once, a replay tells the best play of each turn.
+"""
+
+import random
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from accounts.models import User
+from games import services
+from games.services import SeatPlan
+from games.table_settings import TableSettings
+from tests.browser.test_games import alice, bob, log_in
+from tests.games.conftest import current_game, start_table
+from tests.games.players import play_until_over
+
+pytestmark = pytest.mark.browser
+
+__all__ = ["alice", "bob"]  # fixtures shared with test_games
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+
+
+def test_back_from_the_game_shows_the_whole_table_page_it_came_from(
+    page: Page, alice: User, bob: User
+) -> None:
+    log_in(page, alice)
+    table = services.create_table(
+        alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.open()]
+    )
+    page.goto(f"/games/tables/{table.pk}/")
+    expect(page.locator("#table-seats")).to_be_visible()
+    # Let the page poll its own address at least once before the table fills.
+    with page.expect_response(re.compile(rf"/games/tables/{table.pk}/$")):
+        pass
+    services.join_table(table.pk, bob)
+    expect(page).to_have_url(re.compile(r"/games/\d+/$"), timeout=10_000)
+    game_url = page.url
+
+    page.go_back()
+    expect(page).to_have_url(re.compile(rf"/games/tables/{table.pk}/$"))
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"Table {table.pk}")
+    expect(page.locator(".site-header")).to_be_visible()
+
+    page.go_forward()
+    expect(page).to_have_url(game_url)
+    expect(page.locator("#game-board")).to_be_visible()
+
+
+def test_back_into_a_replay_shows_the_whole_page_with_its_styles(
+    page: Page, alice: User, bob: User
+) -> None:
+    game = play_until_over(current_game(start_table(alice, bob)), random.Random(5))
+    log_in(page, alice)
+    page.goto(f"/games/{game.pk}/replay/")
+    for turn in (1, 2):
+        page.get_by_role("link", name="Next →").click()
+        expect(page).to_have_url(re.compile(rf"\?turn={turn}$"))
+    page.get_by_role("link", name=f"Table {game.table_id}").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"Table {game.table_id}")
+
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"\?turn=2$"))
+    expect(page.locator(".site-header")).to_be_visible()
+    expect(page.locator(".replay-position")).to_contain_text("Turn 2")
+    # Styled: the page's own stylesheet is loaded, not a bare fragment.
+    expect(page.locator('link[href*="game"]')).not_to_have_count(0)
+
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"\?turn=1$"))
+    expect(page.locator(".replay-position")).to_contain_text("Turn 1")
+    expect(page.locator(".site-header")).to_be_visible()
