@@ -14,6 +14,7 @@ from games import services
 from games.services import SeatPlan
 from games.table_settings import TableSettings
 from tests.browser.test_games import alice, bob, log_in
+from tests.browser.test_your_move import awaiting
 from tests.games.conftest import current_game, start_table
 from tests.games.players import play_until_over
 
@@ -74,3 +75,39 @@ def test_back_into_a_replay_shows_the_whole_page_with_its_styles(
     expect(page).to_have_url(re.compile(r"\?turn=1$"))
     expect(page.locator(".replay-position")).to_contain_text("Turn 1")
     expect(page.locator(".site-header")).to_be_visible()
+
+
+# --- lists beside the live header ------------------------------------------------------
+
+
+def test_the_lobby_list_follows_the_header_when_the_turn_comes_to_the_member(
+    page: Page, alice: User, bob: User
+) -> None:
+    game = awaiting(bob, alice)
+    log_in(page, alice)
+    page.goto("/games/")
+    mine = page.locator("#my-games")
+    expect(mine.locator(".turn-tag")).to_have_text("Bob to play")
+    expect(page.locator("#your-move-count")).to_have_text("0")
+
+    services.draw(game.pk, bob, game.version)
+
+    expect(page.locator("#your-move-count")).to_have_text("1")
+    expect(mine.locator(".turn-tag")).to_have_text("Your turn")
+
+
+def test_a_your_turn_notice_names_the_turn_and_leaves_once_the_turn_has_passed(
+    page: Page, alice: User, bob: User
+) -> None:
+    game = awaiting(bob, alice)
+    services.draw(game.pk, bob, game.version)
+    log_in(page, alice)
+    page.goto("/games/notifications/")
+    notices = page.locator("#notification-list li", has_text="against")
+    expect(notices).to_have_count(1)
+    expect(notices).to_contain_text(re.compile(r"Your turn \d+ against Bob in game 1"))
+
+    game.refresh_from_db()
+    services.draw(game.pk, alice, game.version)
+
+    expect(notices).to_have_count(0)
