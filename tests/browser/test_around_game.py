@@ -111,3 +111,28 @@ def test_a_your_turn_notice_names_the_turn_and_leaves_once_the_turn_has_passed(
     services.draw(game.pk, alice, game.version)
 
     expect(notices).to_have_count(0)
+
+
+# --- the new table form ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, PHONE["viewport"]])
+def test_every_choice_of_the_forfeit_select_is_read_whole(
+    page: Page, alice: User, viewport: dict[str, int]
+) -> None:
+    log_in(page, alice)
+    page.set_viewport_size(viewport)
+    page.goto("/games/new/")
+    select = page.get_by_label("When a player forfeits")
+    expect(select).to_be_visible()
+    # The widest choice's text, in the select's own font, against the room the select
+    # gives it (its width less the arrow and padding).
+    spare = select.evaluate(
+        """s => {
+          const pen = document.createElement("canvas").getContext("2d");
+          pen.font = getComputedStyle(s).font;
+          const widest = Math.max(...[...s.options].map(o => pen.measureText(o.text).width));
+          return s.clientWidth - 40 - widest;
+        }"""
+    )
+    assert spare >= 0

@@ -158,3 +158,15 @@ def test_the_finished_game_page_offers_the_replay_and_the_next_game(finished: Ga
     assert "Play game 2 of 2" in html
     assert reverse("games:current", kwargs={"pk": finished.table_id}) in html
     assert "Racks at the end" in html
+
+
+def test_the_result_says_how_many_tiles_were_left_and_what_they_count(finished: Game) -> None:
+    steps = replay_frame(finished, 0).steps
+    html = client_for(finished.table.creator).get(url(finished, steps)).text
+    result = html.split('class="replay-outcome"')[1]
+
+    outcome = replay_frame(finished, steps).outcome
+    assert outcome is not None
+    points = [value for value in outcome.rack_values if value]
+    assert points and all(f"· {value} point" in result for value in points)
+    assert " tiles " in result
