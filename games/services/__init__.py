@@ -35,7 +35,7 @@ from games.services.drafts import (
     reset_draft,
     save_draft,
 )
-from games.services.lobby import SeatPlan, create_table, join_table
+from games.services.lobby import SeatPlan, cancel_table, create_table, join_table
 from games.services.turns import (
     discard,
     draw,
@@ -52,6 +52,7 @@ __all__ = [
     "DraftSet",
     "DraftView",
     "SeatPlan",
+    "cancel_table",
     "create_table",
     "discard",
     "draw",

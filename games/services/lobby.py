@@ -106,6 +106,28 @@ def join_table(table_id: int, user: User, seat_number: int | None = None) -> Tab
     return table
 
 
+def cancel_table(table_id: int, user: User) -> None:
+    """Call off a table that is still waiting for players: only its creator may, and
+    not a table that is part of something else (a league's fixture). The table goes,
+    with its seats; the invitations to it are withdrawn. Raises
+    :class:`~games.errors.TableError`."""
+    with transaction.atomic():
+        # Locked so that a member taking the last seat meanwhile either starts the round
+        # first (and the table is no longer waiting) or finds it gone.
+        table = lock_table(table_id)
+        if table.creator_id != user.pk:
+            raise TableError("Only the member who set up this table can call it off.")
+        if table.status != Table.Status.OPEN:
+            raise TableError("This table is no longer waiting: its round has started.")
+        if table.belongs_to:
+            raise TableError(f"This table is part of {table.belongs_to}: it cannot be called off.")
+        members = set(table.seats.exclude(user=None).values_list("user_id", flat=True))
+        Notification.objects.filter(notifications.about(table)).delete()
+        table.delete()
+    for member in members:
+        transaction.on_commit(partial(live.publish_user, member), robust=True)
+
+
 def replace_seat_player(table_id: int, seat_number: int, user: User) -> Seat:
     """Hand seat ``seat_number`` to ``user``: an authority above the table (a league's
     organiser seating a substitute) replaces the member who sat or was invited there.

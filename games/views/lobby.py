@@ -114,6 +114,14 @@ def _table_page(
     return render(request, template, context, status=status)
 
 
+def _refused(request: AuthenticatedRequest, pk: int, error: GameActionError) -> HttpResponse:
+    """The table page again, with the reason: nothing changed."""
+    messages.error(request, error.message)
+    found = get_object_or_404(Table.objects.with_seats().select_related("creator"), pk=pk)
+    summary = listing.table_summary(found, request.user)
+    return _table_page(request, found, summary, status=status_of(error))
+
+
 @login_required
 @require_POST
 @answers_bad_input
@@ -125,15 +133,25 @@ def join(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     except NotFound as error:
         raise Http404(error.message) from None
     except GameActionError as error:
-        # The table page again, with the reason: nothing changed.
-        messages.error(request, error.message)
-        found = get_object_or_404(Table.objects.with_seats().select_related("creator"), pk=pk)
-        summary = listing.table_summary(found, request.user)
-        return _table_page(request, found, summary, status=status_of(error))
+        return _refused(request, pk, error)
     if joined.status == Table.Status.PLAYING:
         return redirect("games:current", pk=pk)
     messages.success(request, "You have a seat. The game starts when every seat is taken.")
     return redirect("games:table", pk=pk)
+
+
+@login_required
+@require_POST
+def cancel(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """The creator calls off their table while it waits for players."""
+    try:
+        services.cancel_table(pk, request.user)
+    except NotFound as error:
+        raise Http404(error.message) from None
+    except GameActionError as error:
+        return _refused(request, pk, error)
+    messages.success(request, f"Table {pk} is called off.")
+    return redirect("games:lobby")
 
 
 @login_required

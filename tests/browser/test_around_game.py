@@ -136,3 +136,24 @@ def test_every_choice_of_the_forfeit_select_is_read_whole(
         }"""
     )
     assert spare >= 0
+
+
+# --- a waiting table -----------------------------------------------------------------------
+
+
+def test_the_creator_calls_off_a_waiting_table_on_a_phone(
+    page: Page, alice: User, bob: User
+) -> None:
+    table = services.create_table(
+        alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.reserved_for(bob)]
+    )
+    log_in(page, alice)
+    page.set_viewport_size(PHONE["viewport"])
+    page.goto(f"/games/tables/{table.pk}/")
+
+    page.get_by_text("Call off this table").click()
+    page.get_by_role("button", name="Yes, call it off").click()
+
+    expect(page).to_have_url(re.compile(r"/games/$"))
+    expect(page.locator(".messages")).to_contain_text(f"Table {table.pk} is called off.")
+    expect(page.get_by_text(f"Table {table.pk}", exact=True)).to_have_count(0)

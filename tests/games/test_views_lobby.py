@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import services
-from games.models import Game, Result, Seat, Table
+from games.models import Game, Notification, Result, Seat, Table
 from games.services import SeatPlan
 from games.table_settings import TableSettings
 from tests.games.conftest import current_game, start_table
@@ -393,3 +393,57 @@ def test_a_finished_round_shows_the_final_scoreboard_and_its_winner(alice: User,
     game = Game.objects.get(table=table)
     assert reverse("games:replay", kwargs={"pk": game.pk}) in html
     assert "Finished rounds" in client_for(alice).get(LOBBY).text
+
+
+# --- calling a table off -----------------------------------------------------------------
+
+
+def test_the_creator_calls_off_her_waiting_table_and_its_invitation_goes(
+    waiting: Table, alice: User, bob: User
+) -> None:
+    assert Notification.objects.filter(user=bob).exists()
+    assert "Call off this table" in client_for(alice).get(table_url("table", waiting)).text
+    assert "Call off this table" not in client_for(bob).get(table_url("table", waiting)).text
+
+    response = client_for(alice).post(table_url("cancel_table", waiting))
+
+    assert response.status_code == 302 and response["Location"] == LOBBY
+    assert not Table.objects.filter(pk=waiting.pk).exists()
+    assert not Notification.objects.filter(user=bob).exists()
+    assert client_for(bob).get(table_url("table", waiting)).status_code == 404
+
+
+@pytest.mark.parametrize("who", ["bob", "carol"])
+def test_only_the_creator_may_call_a_table_off(
+    waiting: Table, who: str, bob: User, carol: User
+) -> None:
+    response = client_for(bob if who == "bob" else carol).post(table_url("cancel_table", waiting))
+
+    assert response.status_code == 409
+    assert "Only the member who set up this table" in response.text
+    assert Table.objects.filter(pk=waiting.pk).exists()
+
+
+def test_a_table_whose_round_started_or_that_belongs_to_a_league_stays(
+    alice: User, bob: User
+) -> None:
+    started = start_table(alice, bob)
+    assert client_for(alice).post(table_url("cancel_table", started)).status_code == 409
+    fixture = services.create_table(
+        alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.open()]
+    )
+    Table.objects.filter(pk=fixture.pk).update(belongs_to="a league fixture")
+    assert client_for(alice).post(table_url("cancel_table", fixture)).status_code == 409
+    assert Table.objects.filter(pk__in=[started.pk, fixture.pk]).count() == 2
+
+
+@pytest.mark.parametrize("method", ["get", "put", "delete"])
+def test_calling_off_is_only_posted(waiting: Table, alice: User, method: str) -> None:
+    response = getattr(client_for(alice), method)(table_url("cancel_table", waiting))
+    assert response.status_code == 405
+    assert Table.objects.filter(pk=waiting.pk).exists()
+
+
+def test_calling_off_a_missing_table_is_not_found(alice_client: Client) -> None:
+    missing = reverse("games:cancel_table", kwargs={"pk": 999999})
+    assert alice_client.post(missing).status_code == 404
