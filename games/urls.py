@@ -54,4 +54,5 @@ urlpatterns = [
     path("<id:pk>/arrange/", play.arrange, name="arrange"),
     path("<id:pk>/resign/", play.resign, name="resign"),
     path("<id:pk>/replay/", replay.replay, name="replay"),
+    path("<id:pk>/replay/analysis/", replay.analysis, name="replay_analysis"),
 ]

@@ -157,3 +157,27 @@ def test_the_creator_calls_off_a_waiting_table_on_a_phone(
     expect(page).to_have_url(re.compile(r"/games/$"))
     expect(page.locator(".messages")).to_contain_text(f"Table {table.pk} is called off.")
     expect(page.get_by_text(f"Table {table.pk}", exact=True)).to_have_count(0)
+
+
+# --- analysis in the replay --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, PHONE["viewport"]])
+def test_the_replay_shows_the_best_play_beside_each_turn(
+    page: Page, alice: User, bob: User, viewport: dict[str, int]
+) -> None:
+    game = play_until_over(current_game(start_table(alice, bob)), random.Random(5))
+    log_in(page, alice)
+    page.set_viewport_size(viewport)
+    page.goto(f"/games/{game.pk}/replay/")
+    expect(page.locator("#replay-analysis")).to_have_count(0)  # the deal: nothing to judge
+
+    page.get_by_role("link", name="Next →").click()
+    analysis = page.locator("#replay-analysis")
+    expect(analysis).to_contain_text("Best play")
+    expect(analysis).to_contain_text(re.compile(r"found the best play|could go out|No play"))
+    page.screenshot(path=f"/tmp/fn/analysis_{viewport['width']}.png", full_page=True)
+
+    page.keyboard.press("ArrowRight")
+    expect(page.locator(".replay-position")).to_contain_text("Turn 2")
+    expect(analysis).to_contain_text("Best play")
