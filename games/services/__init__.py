@@ -35,7 +35,7 @@ from games.services.drafts import (
     reset_draft,
     save_draft,
 )
-from games.services.lobby import SeatPlan, cancel_table, create_table, join_table
+from games.services.lobby import SeatPlan, cancel_table, create_table, join_table, play_again
 from games.services.turns import (
     discard,
     draw,
@@ -62,6 +62,7 @@ __all__ = [
     "move_tile",
     "pass_turn",
     "play",
+    "play_again",
     "play_bot_move",
     "read_draft",
     "reset_draft",

@@ -106,6 +106,51 @@ def join_table(table_id: int, user: User, seat_number: int | None = None) -> Tab
     return table
 
 
+def play_again(table_id: int, user: User) -> Table:
+    """A new table like the finished ``table_id``, with the same seats: ``user`` sits
+    where they sat, the other members are invited to their seats, bots stay bots.
+
+    The first player to ask sets it up; the others asking after them are seated at that
+    one (their reserved seat), so a round's players meet again at one table. Raises
+    :class:`~games.errors.TableError`.
+    """
+    with transaction.atomic():
+        # Locked so that two players asking at once make one table between them.
+        old = lock_table(table_id)
+        seats = list(old.seats.select_related("user", "replaced_user").order_by("number"))
+        if old.status != Table.Status.FINISHED:
+            raise TableError("This table's round is not over yet.")
+        if old.belongs_to:
+            raise TableError(f"This table is part of {old.belongs_to}: play on there.")
+        members = [_member_of(seat) for seat in seats]
+        if user.pk not in {member.pk for member in members if member is not None}:
+            raise TableError("Only the players of this table can play again at it.")
+        unfinished = old.rematches.exclude(status=Table.Status.FINISHED)
+        again = unfinished.filter(seats__user=user).order_by("-pk").first()
+        if again is not None:
+            if again.seats.filter(user=user, kind=Seat.Kind.RESERVED).exists():
+                return join_table(again.pk, user)
+            return again
+        plans = [
+            SeatPlan.bot(seat.bot_level)
+            if member is None
+            else SeatPlan.taken_by(user)
+            if member.pk == user.pk
+            else SeatPlan.reserved_for(member)
+            for seat, member in zip(seats, members, strict=True)
+        ]
+        table = create_table(user, TableSettings.of_table(old), plans)
+        Table.objects.filter(pk=table.pk).update(rematch_of=old)
+    return table
+
+
+def _member_of(seat: Seat) -> User | None:
+    """The member a seat belongs to: who sat there, or who left it to a bot."""
+    if seat.kind == Seat.Kind.BOT:
+        return seat.replaced_user
+    return seat.user
+
+
 def cancel_table(table_id: int, user: User) -> None:
     """Call off a table that is still waiting for players: only its creator may, and
     not a table that is part of something else (a league's fixture). The table goes,

@@ -155,6 +155,26 @@ def cancel(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@require_POST
+@limit_posts("new_table_per_member", key="user")
+def play_again(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """A finished table's player asks for another round with the same seats."""
+    try:
+        again = services.play_again(pk, request.user)
+    except NotFound as error:
+        raise Http404(error.message) from None
+    except GameActionError as error:
+        return _refused(request, pk, error)
+    return _seated_at(request, again)
+
+
+def _seated_at(request: AuthenticatedRequest, table: Table) -> HttpResponse:
+    """Where a member goes once seated: the game if the round started, else its table."""
+    name = "games:current" if table.status == Table.Status.PLAYING else "games:table"
+    return client_redirect(request, reverse(name, kwargs={"pk": table.pk}))
+
+
+@login_required
 @require_safe
 def current(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """The table's latest game (the one being played, or the last one)."""

@@ -13,14 +13,14 @@ from accounts.models import User
 from games import services
 from games.services import SeatPlan
 from games.table_settings import TableSettings
-from tests.browser.test_games import alice, bob, log_in
+from tests.browser.test_games import alice, bob, log_in, other_page
 from tests.browser.test_your_move import awaiting
 from tests.games.conftest import current_game, start_table
 from tests.games.players import play_until_over
 
 pytestmark = pytest.mark.browser
 
-__all__ = ["alice", "bob"]  # fixtures shared with test_games
+__all__ = ["alice", "bob", "other_page"]  # fixtures shared with test_games
 
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
@@ -181,3 +181,31 @@ def test_the_replay_shows_the_best_play_beside_each_turn(
     page.keyboard.press("ArrowRight")
     expect(page.locator(".replay-position")).to_contain_text("Turn 2")
     expect(analysis).to_contain_text("Best play")
+
+
+# --- play again ----------------------------------------------------------------------------
+
+
+def test_both_players_play_again_with_the_same_seats(
+    page: Page, other_page: Page, alice: User, bob: User
+) -> None:
+    table = start_table(alice, bob, games_in_round=1)
+    game = play_until_over(current_game(table), random.Random(5))
+    log_in(page, alice)
+    log_in(other_page, bob)
+    other_page.set_viewport_size(PHONE["viewport"])
+
+    page.goto(f"/games/{game.pk}/")
+    page.get_by_role("button", name="Play again").click()
+    expect(page).to_have_url(re.compile(r"/games/tables/\d+/$"))
+    expect(page.get_by_text("Bob (invited)")).to_be_visible()
+    again = page.url
+
+    other_page.goto(f"/games/tables/{table.pk}/")
+    other_page.get_by_role("button", name="Play again").click()
+    expect(other_page).to_have_url(re.compile(r"/games/\d+/$"))
+    expect(other_page.locator("#game-board")).to_be_visible()
+    # Alice's waiting page follows her into the new game.
+    expect(page).not_to_have_url(again, timeout=10_000)
+    expect(page.locator("#game-board")).to_be_visible()
+    assert page.url == other_page.url

@@ -447,3 +447,62 @@ def test_calling_off_is_only_posted(waiting: Table, alice: User, method: str) ->
 def test_calling_off_a_missing_table_is_not_found(alice_client: Client) -> None:
     missing = reverse("games:cancel_table", kwargs={"pk": 999999})
     assert alice_client.post(missing).status_code == 404
+
+
+# --- playing again -----------------------------------------------------------------------
+
+
+@pytest.fixture
+def finished_round(alice: User, bob: User) -> Table:
+    """A one-game round of alice (seat 0), bob (seat 1) and carol (seat 2), played out;
+    carol left her seat to a bot on the way."""
+    carol = User.objects.create_user("carol2", display_name="Carol")
+    table = start_table(alice, bob, carol, games_in_round=1, turn_seconds=120)
+    play_until_over(current_game(table), random.Random(3))
+    table.seats.filter(number=2).update(
+        kind=Seat.Kind.BOT, bot_level="easy", replaced_user=carol, user=None
+    )
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    return table
+
+
+def test_players_play_again_at_one_new_table_with_the_same_seats(
+    finished_round: Table, alice: User, bob: User
+) -> None:
+    assert "Play again" in client_for(bob).get(table_url("table", finished_round)).text
+
+    first = client_for(bob).post(table_url("play_again", finished_round))
+
+    again = Table.objects.get(rematch_of=finished_round)
+    assert first.status_code == 302 and first["Location"] == table_url("table", again)
+    assert again.creator == bob and again.status == Table.Status.OPEN
+    assert again.turn_seconds == 120 and again.games_in_round == 1
+    seats = [(s.kind, s.user) for s in again.seats.order_by("number")]
+    assert seats == [
+        (Seat.Kind.RESERVED, alice),
+        (Seat.Kind.PLAYER, bob),
+        (Seat.Kind.RESERVED, User.objects.get(username="carol2")),
+    ]
+
+    second = client_for(alice).post(table_url("play_again", finished_round))
+    assert second["Location"] == table_url("table", again)
+    third = client_for(User.objects.get(username="carol2")).post(
+        table_url("play_again", finished_round)
+    )
+
+    assert Table.objects.filter(rematch_of=finished_round).count() == 1
+    again.refresh_from_db()
+    assert again.status == Table.Status.PLAYING
+    assert third["Location"] == table_url("current", again)
+
+
+def test_only_a_player_of_a_finished_table_may_play_again(
+    finished_round: Table, waiting: Table, carol: User, alice: User
+) -> None:
+    html = client_for(carol).get(table_url("table", finished_round)).text
+    assert "Play again" not in html
+    assert client_for(carol).post(table_url("play_again", finished_round)).status_code == 409
+    assert client_for(alice).post(table_url("play_again", waiting)).status_code == 409
+    assert client_for(alice).get(table_url("play_again", finished_round)).status_code == 405
+    assert not Table.objects.filter(rematch_of__isnull=False).exists()
