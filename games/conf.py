@@ -74,6 +74,12 @@ def help_seconds() -> float:
     return float(getattr(settings, "GAMES_HELP_SECONDS", 2.0))
 
 
+def play_now_bot_seconds() -> float:
+    """``GAMES_PLAY_NOW_BOT_SECONDS``: how long a member who asked to play now waits for
+    another member before a bot takes the seat (20)."""
+    return float(getattr(settings, "GAMES_PLAY_NOW_BOT_SECONDS", 20))
+
+
 def analysis_seconds() -> float:
     """``GAMES_ANALYSIS_SECONDS``: the solver's time for the best play of one turn of a
     replay (1.0). Each answer is kept, so a turn is analysed once."""

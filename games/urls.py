@@ -28,6 +28,7 @@ urlpatterns = [
     path("", lobby.lobby, name="lobby"),
     path("mine/", lobby.my_games, name="mine"),
     path("new/", lobby.new_table, name="new_table"),
+    path("play-now/", lobby.play_now, name="play_now"),
     path("tables/<id:pk>/", lobby.table, name="table"),
     path("tables/<id:pk>/join/", lobby.join, name="join"),
     path("tables/<id:pk>/cancel/", lobby.cancel, name="cancel_table"),

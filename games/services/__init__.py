@@ -35,7 +35,14 @@ from games.services.drafts import (
     reset_draft,
     save_draft,
 )
-from games.services.lobby import SeatPlan, cancel_table, create_table, join_table, play_again
+from games.services.lobby import (
+    SeatPlan,
+    cancel_table,
+    create_table,
+    join_table,
+    play_again,
+    play_now,
+)
 from games.services.turns import (
     discard,
     draw,
@@ -64,6 +71,7 @@ __all__ = [
     "play",
     "play_again",
     "play_bot_move",
+    "play_now",
     "read_draft",
     "reset_draft",
     "resign",

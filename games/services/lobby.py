@@ -8,11 +8,12 @@ from datetime import datetime
 from functools import partial
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.models import User
-from games import live
-from games.errors import TableError
+from games import live, signals
+from games.errors import NotFound, TableError
 from games.models import BotLevel, Game, Notification, Seat, Table
 from games.services import notifications
 from games.services.locking import lock_seat_of_table, lock_table
@@ -104,6 +105,61 @@ def join_table(table_id: int, user: User, seat_number: int | None = None) -> Tab
         if all(seat.is_filled for seat in seats):
             start_round(table, timezone.now())
     return table
+
+
+PLAY_NOW_BOT = BotLevel.NORMAL
+"""The bot that sits down when nobody came to play now."""
+
+
+def play_now(user: User) -> Table:
+    """Seat ``user`` for a live game at once: at the open live table that has waited
+    longest for a player (not one of a league's fixtures), or, when none waits, at a new
+    two-seat table of the standard rules where a bot takes the other seat unless a
+    member comes within ``GAMES_PLAY_NOW_BOT_SECONDS``.
+
+    Asking again while their own such table waits finds that table again.
+    """
+    with transaction.atomic():
+        mine = _waiting_tables().filter(creator=user, seats__user=user).first()
+        if mine is not None:
+            return mine
+        # The oldest table first; skip a row another member is taking right now rather
+        # than queue behind them (they may fill it).
+        others = (
+            _waiting_tables()
+            .filter(seats__kind=Seat.Kind.OPEN)
+            .exclude(seats__user=user)
+            .order_by("created_at", "pk")
+        )
+        for table_id in others.values_list("pk", flat=True).distinct()[:5]:
+            try:
+                return join_table(table_id, user)
+            except TableError:
+                continue  # filled or started meanwhile: the next one
+        table = create_table(user, TableSettings(), [SeatPlan.taken_by(user), SeatPlan.open()])
+        signals.send_after_commit(signals.opponent_sought, Table, table_id=table.pk)
+    return table
+
+
+def seat_bot_if_still_waiting(table_id: int) -> Table | None:
+    """Nobody came to play now at ``table_id``: a bot takes its open seats and the round
+    starts. Nothing (``None``) if the table is gone, or no longer waiting."""
+    with transaction.atomic():
+        try:
+            table = lock_table(table_id)
+        except NotFound:
+            return None
+        open_seats = table.seats.filter(kind=Seat.Kind.OPEN)
+        if table.status != Table.Status.OPEN or not open_seats.exists():
+            return None
+        open_seats.update(kind=Seat.Kind.BOT, bot_level=PLAY_NOW_BOT)
+        if all(seat.is_filled for seat in table.seats.all()):
+            start_round(table, timezone.now())
+    return table
+
+
+def _waiting_tables() -> QuerySet[Table]:
+    return Table.objects.filter(status=Table.Status.OPEN, clock=Table.Clock.LIVE, belongs_to="")
 
 
 def play_again(table_id: int, user: User) -> Table:

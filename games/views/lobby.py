@@ -11,6 +11,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from accounts.limits import limit_posts
 from games import services
+from games.conf import play_now_bot_seconds
 from games.errors import GameActionError, NotFound
 from games.forms import MAX_SEATS, TableForm
 from games.models import Table
@@ -152,6 +153,21 @@ def cancel(request: AuthenticatedRequest, pk: int) -> HttpResponse:
         return _refused(request, pk, error)
     messages.success(request, f"Table {pk} is called off.")
     return redirect("games:lobby")
+
+
+@login_required
+@require_POST
+@limit_posts("new_table_per_member", key="user")
+def play_now(request: AuthenticatedRequest) -> HttpResponse:
+    """A live game at once: a seat at a table waiting for a player, or a new table where
+    a bot sits down if nobody comes soon."""
+    table = services.play_now(request.user)
+    if table.status == Table.Status.OPEN and table.creator_id == request.user.pk:
+        wait = int(play_now_bot_seconds())
+        messages.success(
+            request, f"Waiting for an opponent: if nobody sits down within {wait} s, a bot will."
+        )
+    return _seated_at(request, table)
 
 
 @login_required

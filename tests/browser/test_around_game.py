@@ -186,6 +186,15 @@ def test_the_replay_shows_the_best_play_beside_each_turn(
 # --- play again ----------------------------------------------------------------------------
 
 
+def both_in_one_game(waiter: Page, waiting_url: str, joiner: Page) -> None:
+    """The joiner lands in the game; the waiter's table page follows them into it."""
+    expect(joiner).to_have_url(re.compile(r"/games/\d+/$"))
+    expect(joiner.locator("#game-board")).to_be_visible()
+    expect(waiter).not_to_have_url(waiting_url, timeout=10_000)
+    expect(waiter.locator("#game-board")).to_be_visible()
+    assert waiter.url == joiner.url
+
+
 def test_both_players_play_again_with_the_same_seats(
     page: Page, other_page: Page, alice: User, bob: User
 ) -> None:
@@ -203,9 +212,24 @@ def test_both_players_play_again_with_the_same_seats(
 
     other_page.goto(f"/games/tables/{table.pk}/")
     other_page.get_by_role("button", name="Play again").click()
-    expect(other_page).to_have_url(re.compile(r"/games/\d+/$"))
-    expect(other_page.locator("#game-board")).to_be_visible()
-    # Alice's waiting page follows her into the new game.
-    expect(page).not_to_have_url(again, timeout=10_000)
-    expect(page.locator("#game-board")).to_be_visible()
-    assert page.url == other_page.url
+    both_in_one_game(page, again, other_page)
+
+
+# --- play now ------------------------------------------------------------------------------
+
+
+def test_two_members_who_ask_to_play_now_meet_at_one_table(
+    page: Page, other_page: Page, alice: User, bob: User
+) -> None:
+    log_in(page, alice)
+    log_in(other_page, bob)
+    page.set_viewport_size(PHONE["viewport"])
+
+    page.get_by_role("button", name="Play now").click()
+    expect(page).to_have_url(re.compile(r"/games/tables/\d+/$"))
+    expect(page.locator(".messages")).to_contain_text("Waiting for an opponent")
+    waiting = page.url
+
+    other_page.goto("/games/")
+    other_page.get_by_role("button", name="Play now").click()
+    both_in_one_game(page, waiting, other_page)

@@ -1,6 +1,7 @@
 """The lobby, the new table form, a table's page and taking a seat."""
 
 import random
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -9,7 +10,7 @@ from django.urls import reverse
 from accounts.models import User
 from games import services
 from games.models import Game, Notification, Result, Seat, Table
-from games.services import SeatPlan
+from games.services import SeatPlan, lobby
 from games.table_settings import TableSettings
 from tests.games.conftest import current_game, start_table
 from tests.games.players import play_until_over
@@ -506,3 +507,56 @@ def test_only_a_player_of_a_finished_table_may_play_again(
     assert client_for(alice).post(table_url("play_again", waiting)).status_code == 409
     assert client_for(alice).get(table_url("play_again", finished_round)).status_code == 405
     assert not Table.objects.filter(rematch_of__isnull=False).exists()
+
+
+# --- playing now -----------------------------------------------------------------------------
+
+PLAY_NOW = reverse("games:play_now")
+
+
+def test_play_now_seats_a_member_at_the_table_waiting_longest(
+    alice: User, bob: User, carol: User
+) -> None:
+    seats = [SeatPlan.taken_by(carol), SeatPlan.open()]
+    older = services.create_table(carol, TableSettings(), seats)
+    services.create_table(alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.open()])
+
+    response = client_for(bob).post(PLAY_NOW)
+
+    older.refresh_from_db()
+    assert older.status == Table.Status.PLAYING
+    assert response["Location"] == table_url("current", older)
+
+
+def test_play_now_with_nobody_waiting_sets_a_table_where_a_bot_sits_down_later(
+    alice: User, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks() as callbacks:
+        response = client_for(alice).post(PLAY_NOW, follow=True)
+
+    table = Table.objects.get(creator=alice)
+    assert "Waiting for an opponent" in response.text
+    assert table.status == Table.Status.OPEN and table.seats.filter(kind="open").count() == 1
+    assert client_for(alice).post(PLAY_NOW)["Location"] == table_url("table", table)
+    assert Table.objects.count() == 1
+
+    for callback in callbacks:
+        callback()  # the announcement; eager Celery then runs the bot's task at once
+
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
+    assert table.seats.get(number=1).kind == Seat.Kind.BOT
+
+
+def test_the_bot_does_not_sit_down_where_a_member_came(alice: User, bob: User) -> None:
+    table = services.play_now(alice)
+    services.play_now(bob)
+
+    assert lobby.seat_bot_if_still_waiting(table.pk) is None
+    assert not table.seats.filter(kind=Seat.Kind.BOT).exists()
+    assert lobby.seat_bot_if_still_waiting(999_999) is None
+
+
+@pytest.mark.parametrize("method", ["get", "put", "delete"])
+def test_play_now_is_only_posted(alice: User, method: str) -> None:
+    assert getattr(client_for(alice), method)(PLAY_NOW).status_code == 405
