@@ -152,6 +152,10 @@ def test_the_creator_calls_off_a_waiting_table_on_a_phone(
     page.goto(f"/games/tables/{table.pk}/")
 
     page.get_by_text("Call off this table").click()
+    # The seats refresh every 3 s; the question stays open meanwhile.
+    with page.expect_response(re.compile(rf"/games/tables/{table.pk}/$")):
+        pass
+    page.wait_for_timeout(300)
     page.get_by_role("button", name="Yes, call it off").click()
 
     expect(page).to_have_url(re.compile(r"/games/$"))
