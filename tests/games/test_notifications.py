@@ -80,7 +80,7 @@ def test_a_correspondence_turn_tells_its_player_in_the_app_and_by_email(
     assert note.deadline == T0 + DAY
     (email,) = mailoutbox
     assert email.to == [player.email]
-    assert email.subject == f"Your turn: Your {where}."
+    assert email.subject == f"Your {where}."
     assert f"http://127.0.0.1:8000/games/{game.pk}/" in email.body
     note.refresh_from_db()
     assert (note.email, note.emailed_at) == ("sent", T0)
