@@ -32,6 +32,7 @@ urlpatterns = [
     path("tables/<id:pk>/", lobby.table, name="table"),
     path("tables/<id:pk>/join/", lobby.join, name="join"),
     path("tables/<id:pk>/cancel/", lobby.cancel, name="cancel_table"),
+    path("tables/<id:pk>/seats/", lobby.change_seat, name="change_seat"),
     path("tables/<id:pk>/again/", lobby.play_again, name="play_again"),
     path("tables/<id:pk>/current/", lobby.current, name="current"),
     path("your-move/", your_move.your_move, name="your_move"),

@@ -38,6 +38,7 @@ from games.services.drafts import (
 from games.services.lobby import (
     SeatPlan,
     cancel_table,
+    change_seat,
     create_table,
     join_table,
     play_again,
@@ -60,6 +61,7 @@ __all__ = [
     "DraftView",
     "SeatPlan",
     "cancel_table",
+    "change_seat",
     "create_table",
     "discard",
     "draw",

@@ -207,6 +207,35 @@ def _member_of(seat: Seat) -> User | None:
     return seat.user
 
 
+def change_seat(table_id: int, user: User, number: int, plan: SeatPlan) -> Table:
+    """The creator of a waiting table changes seat ``number``, one no member sits in:
+    open to anyone, a bot, or kept for an invited member. A table whose last seat this
+    fills (a bot's) starts. Raises :class:`~games.errors.TableError`."""
+    with transaction.atomic():
+        # Locked: a member taking this seat meanwhile is served first, or after.
+        table = lock_table(table_id)
+        if table.creator_id != user.pk:
+            raise TableError("Only the member who set up this table can change its seats.")
+        if table.status != Table.Status.OPEN or table.belongs_to:
+            raise TableError("The seats of this table can no longer be changed.")
+        seats = list(table.seats.order_by("number"))
+        seat = next((s for s in seats if s.number == number), None)
+        if seat is None:
+            raise TableError(f"There is no seat {number} at this table.")
+        if seat.kind == Seat.Kind.PLAYER or plan.kind == Seat.Kind.PLAYER:
+            raise TableError("A member sits there: only an empty seat can be changed.")
+        others = [SeatPlan(Seat.Kind(s.kind), s.user, s.bot_level) for s in seats if s is not seat]
+        _check_seats([*others, plan])
+        seat.kind, seat.user, seat.bot_level = plan.kind, plan.user, plan.bot_level
+        seat.save(update_fields=["kind", "user", "bot_level"])
+        now = timezone.now()
+        notifications.seats_changed(table, now)
+        notifications.invited(table, user)
+        if all(s.is_filled for s in seats):
+            start_round(table, now)
+    return table
+
+
 def cancel_table(table_id: int, user: User) -> None:
     """Call off a table that is still waiting for players: only its creator may, and
     not a table that is part of something else (a league's fixture). The table goes,

@@ -10,12 +10,13 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.limits import limit_posts
+from accounts.models import User
 from games import services
 from games.conf import play_now_bot_seconds
-from games.errors import GameActionError, NotFound
+from games.errors import GameActionError, NotFound, TableError
 from games.forms import MAX_SEATS, TableForm
 from games.models import Table
-from games.parsing import parse_optional_number
+from games.parsing import parse_number, parse_optional_number
 from games.selectors import listing
 from games.selectors.scoreboard import scoreboard
 from games.views.common import (
@@ -139,6 +140,40 @@ def join(request: AuthenticatedRequest, pk: int) -> HttpResponse:
         return redirect("games:current", pk=pk)
     messages.success(request, "You have a seat. The game starts when every seat is taken.")
     return redirect("games:table", pk=pk)
+
+
+@login_required
+@require_POST
+@answers_bad_input
+def change_seat(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """The creator of a waiting table makes an empty seat open, a bot's, or an
+    invitation (``seat``: its number; ``occupant``: open, bot-easy, bot-normal,
+    bot-strong or invite, with ``username``)."""
+    number = parse_number(request.POST.get("seat"), high=MAX_SEATS - 1)
+    try:
+        plan = _seat_plan(request.POST.get("occupant", ""), request.POST.get("username", ""))
+        table = services.change_seat(pk, request.user, number, plan)
+    except NotFound as error:
+        raise Http404(error.message) from None
+    except GameActionError as error:
+        return _refused(request, pk, error)
+    if table.status == Table.Status.PLAYING:
+        return redirect("games:current", pk=pk)
+    messages.success(request, f"Seat {number + 1} is changed.")
+    return redirect("games:table", pk=pk)
+
+
+def _seat_plan(occupant: str, username: str) -> services.SeatPlan:
+    if occupant == "open":
+        return services.SeatPlan.open()
+    if occupant.startswith("bot-"):
+        return services.SeatPlan.bot(occupant.removeprefix("bot-"))
+    if occupant == "invite":
+        member = User.objects.filter(username__iexact=username.strip()).first()
+        if member is None:
+            raise TableError(f"There is no member called {username.strip()!r}.")
+        return services.SeatPlan.reserved_for(member)
+    raise TableError("Choose who takes the seat: open, a bot or an invited member.")
 
 
 @login_required

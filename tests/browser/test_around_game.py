@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from games import services
+from games.models import Table
 from games.services import SeatPlan
 from games.table_settings import TableSettings
 from tests.browser.test_games import alice, bob, log_in, other_page
@@ -141,15 +142,21 @@ def test_every_choice_of_the_forfeit_select_is_read_whole(
 # --- a waiting table -----------------------------------------------------------------------
 
 
-def test_the_creator_calls_off_a_waiting_table_on_a_phone(
-    page: Page, alice: User, bob: User
-) -> None:
+def waiting_on_a_phone(page: Page, alice: User, bob: User) -> Table:
+    """Alice's table, bob invited to its other seat, open on alice's phone."""
     table = services.create_table(
         alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.reserved_for(bob)]
     )
     log_in(page, alice)
     page.set_viewport_size(PHONE["viewport"])
     page.goto(f"/games/tables/{table.pk}/")
+    return table
+
+
+def test_the_creator_calls_off_a_waiting_table_on_a_phone(
+    page: Page, alice: User, bob: User
+) -> None:
+    table = waiting_on_a_phone(page, alice, bob)
 
     page.get_by_text("Call off this table").click()
     # The seats refresh every 3 s; the question stays open meanwhile.
@@ -161,6 +168,20 @@ def test_the_creator_calls_off_a_waiting_table_on_a_phone(
     expect(page).to_have_url(re.compile(r"/games/$"))
     expect(page.locator(".messages")).to_contain_text(f"Table {table.pk} is called off.")
     expect(page.get_by_text(f"Table {table.pk}", exact=True)).to_have_count(0)
+
+
+def test_the_creator_seats_a_bot_instead_of_an_invited_member_on_a_phone(
+    page: Page, alice: User, bob: User
+) -> None:
+    waiting_on_a_phone(page, alice, bob)
+
+    page.get_by_text("Change a seat").click()
+    page.get_by_label("Seat 2", exact=True).select_option("bot-normal")
+    page.get_by_role("button", name="Change").click()
+
+    # The last seat is filled: the round starts, and the creator is taken to the game.
+    expect(page).to_have_url(re.compile(r"/games/\d+/$"))
+    expect(page.locator("#game-board")).to_be_visible()
 
 
 # --- analysis in the replay --------------------------------------------------------------

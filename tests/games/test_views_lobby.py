@@ -560,3 +560,61 @@ def test_the_bot_does_not_sit_down_where_a_member_came(alice: User, bob: User) -
 @pytest.mark.parametrize("method", ["get", "put", "delete"])
 def test_play_now_is_only_posted(alice: User, method: str) -> None:
     assert getattr(client_for(alice), method)(PLAY_NOW).status_code == 405
+
+
+# --- changing a waiting table's seats ------------------------------------------------------
+
+
+def test_the_creator_turns_an_invitation_into_a_bot_and_an_open_seat_into_an_invitation(
+    waiting: Table, alice: User, bob: User, carol: User
+) -> None:
+    me = client_for(alice)
+    assert "Change a seat" in me.get(table_url("table", waiting)).text
+
+    me.post(table_url("change_seat", waiting), {"seat": 1, "occupant": "bot-strong"})
+    response = me.post(
+        table_url("change_seat", waiting), {"seat": 2, "occupant": "invite", "username": "carol"}
+    )
+
+    assert response["Location"] == table_url("table", waiting)
+    seats = [(s.kind, s.user, s.bot_level) for s in waiting.seats.order_by("number")]
+    assert seats[1:] == [(Seat.Kind.BOT, None, "strong"), (Seat.Kind.RESERVED, carol, "")]
+    assert not Notification.objects.filter(user=bob, read_at=None).exists()
+    assert Notification.objects.filter(user=carol, read_at=None).exists()
+
+
+def test_filling_the_last_seat_with_a_bot_starts_the_round(waiting: Table, alice: User) -> None:
+    me = client_for(alice)
+    me.post(table_url("change_seat", waiting), {"seat": 1, "occupant": "bot-easy"})
+    response = me.post(table_url("change_seat", waiting), {"seat": 2, "occupant": "bot-easy"})
+
+    waiting.refresh_from_db()
+    assert waiting.status == Table.Status.PLAYING
+    assert response["Location"] == table_url("current", waiting)
+
+
+@pytest.mark.parametrize(
+    ("who", "data", "status"),
+    [
+        ("bob", {"seat": 2, "occupant": "bot-easy"}, 409),
+        ("alice", {"seat": 0, "occupant": "bot-easy"}, 409),
+        ("alice", {"seat": 2, "occupant": "invite", "username": "nobody"}, 409),
+        ("alice", {"seat": 2, "occupant": "invite", "username": "alice"}, 409),
+        ("alice", {"seat": 2, "occupant": "bot-genius"}, 409),
+        ("alice", {"seat": 2, "occupant": "someone"}, 409),
+        ("alice", {"seat": 9, "occupant": "open"}, 400),
+        ("alice", {"seat": "x", "occupant": "open"}, 400),
+    ],
+)
+def test_a_seat_change_that_cannot_be_made_changes_nothing(
+    waiting: Table, alice: User, bob: User, who: str, data: dict[str, object], status: int
+) -> None:
+    before = list(waiting.seats.order_by("number").values_list("kind", "user", "bot_level"))
+
+    response = client_for(alice if who == "alice" else bob).post(
+        table_url("change_seat", waiting), data
+    )
+
+    assert response.status_code == status
+    after = list(waiting.seats.order_by("number").values_list("kind", "user", "bot_level"))
+    assert after == before
