@@ -231,7 +231,10 @@ def daphne_command(listener: socket.socket, app: str, *options: str) -> list[str
     return [sys.executable, "-m", "daphne", "--fd", fd, *options, app]
 
 
-CELERY = [sys.executable, "-m", "celery", "--app", "config.celery_app"]
+# Quiet: without the workers' and beat's banners, which would print after the launcher's
+# own lines (where the site runs, the demo accounts) and push them out of sight.
+CELERY = [sys.executable, "-m", "celery", "--app", "config.celery_app", "--quiet"]
+WORKER_QUEUES = ("main", "bots")
 
 
 def worker_command(queue: str, concurrency: int = 2) -> list[str]:
@@ -258,11 +261,27 @@ def start_app(stack: Stack, port: int) -> socket.socket:
     daphne = daphne_command(listener, "config.asgi:application", "--access-log", "-")
     for number in range(1, web_processes() + 1):
         stack.start(f"daphne {number}", daphne, pass_fds=(listener.fileno(),))
-    stack.start("celery worker (main)", worker_command("main"))
-    stack.start("celery worker (bots)", worker_command("bots"))
+    for queue in WORKER_QUEUES:
+        stack.start(f"celery worker ({queue})", worker_command(queue))
     schedule = RUN_DIR / "celerybeat-schedule"
     stack.start("celery beat", [*CELERY, "beat", "--loglevel", "INFO", "--schedule", str(schedule)])
     return listener
+
+
+def wait_for_workers(timeout: float = 30) -> bool:
+    """Return once this launcher's workers answer a ping (``False`` if they have not
+    within ``timeout``), so that their start-up lines come before the banner."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from config.celery_app import app
+
+    host = socket.gethostname()
+    workers = {f"{queue}@{host}" for queue in WORKER_QUEUES}
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        answers = app.control.ping(destination=sorted(workers), timeout=1.0) or []
+        if workers <= {name for answer in answers for name in answer}:
+            return True
+    return False
 
 
 def without_password(url: str) -> str:
@@ -283,8 +302,10 @@ def banner(port: int, database: str, redis: str) -> str:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     from django.conf import settings
 
+    rule = "=" * 64
     lines = [
         "",
+        rule,
         f"Rummikub Club is running at http://{HOST}:{port}/",
         f"  database: {without_password(database)}",
         f"  redis:    {without_password(redis)}",
@@ -294,7 +315,7 @@ def banner(port: int, database: str, redis: str) -> str:
     if demo:
         lines.append("  demo accounts (username / password):")
         lines += [f"    {a.username:6} / {a.password}" for a in demo]
-    lines += ["Press Ctrl-C to stop.", ""]
+    lines += ["Press Ctrl-C to stop.", rule, ""]
     return "\n".join(lines)
 
 
@@ -373,6 +394,7 @@ def main() -> int:
         prepare_site()
         with start_app(stack, port):
             stack.wait_for_http(port)
+            wait_for_workers()
             print(banner(port, database, redis), file=sys.stderr, flush=True)
             stack.watch()
     except KeyboardInterrupt:

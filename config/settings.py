@@ -86,6 +86,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Vary: HX-Request, and no caching of fragments: Back shows whole pages.
+    "config.middleware.HtmxHistoryMiddleware",
     "csp.middleware.CSPMiddleware",
     # Turns a refused request of django-ratelimit into RATELIMIT_VIEW's 429 page.
     "django_ratelimit.middleware.RatelimitMiddleware",

@@ -106,6 +106,24 @@ def help_seconds() -> float:
     return float(getattr(settings, "GAMES_HELP_SECONDS", 2.0))
 
 
+def play_now_bot_seconds() -> float:
+    """``GAMES_PLAY_NOW_BOT_SECONDS``: how long a member who asked to play now waits for
+    another member before a bot takes the seat (20)."""
+    return float(getattr(settings, "GAMES_PLAY_NOW_BOT_SECONDS", 20))
+
+
+def analysis_seconds() -> float:
+    """``GAMES_ANALYSIS_SECONDS``: the solver's time for the best play of one turn of a
+    replay (1.0). Each answer is kept, so a turn is analysed once."""
+    return float(getattr(settings, "GAMES_ANALYSIS_SECONDS", 1.0))
+
+
+def analysis_states() -> int:
+    """``GAMES_ANALYSIS_STATES``: the search states the solver may expand for one
+    replayed turn (200,000), which bounds its memory whatever the time allows."""
+    return int(getattr(settings, "GAMES_ANALYSIS_STATES", 200_000))
+
+
 def bot_seconds() -> float:
     """``GAMES_BOT_SECONDS``: the solver's time for a bot's move (5.0), as
     :func:`help_seconds` is for a player's."""

@@ -105,10 +105,16 @@ class TableSettingsForm(forms.Form):
         initial=3,
         help_text="Turns in a row that run out of time before a player forfeits.",
     )
+    # Short enough for the select's width on a phone and beside two other fields on a
+    # desktop; the help text tells the rest.
     on_forfeit = forms.ChoiceField(
         label="When a player forfeits",
-        choices=Table.OnForfeit.choices,
+        choices=[
+            (Table.OnForfeit.DROP_OUT, "They drop out"),
+            (Table.OnForfeit.BOT, "A bot plays on"),
+        ],
         initial=Table.OnForfeit.DROP_OUT,
+        help_text="Dropping out scores as a loser; a bot finishes the game in their seat.",
     )
     games_in_round = forms.IntegerField(
         label="Games in the round",

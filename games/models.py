@@ -108,6 +108,14 @@ class Table(models.Model):
     belongs_to_link = models.CharField(
         max_length=200, blank=True, help_text="A path on this site to what it is part of."
     )
+    rematch_of = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rematches",
+        help_text="The finished table whose players set this one up to play again.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

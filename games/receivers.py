@@ -34,7 +34,7 @@ from django.db import transaction
 from django.dispatch import Signal
 
 from games import live, signals, tasks
-from games.conf import bot_delay
+from games.conf import bot_delay, play_now_bot_seconds
 from games.models import Game, Seat, Table
 from games.services import notifications
 
@@ -193,6 +193,11 @@ def reclock_member(sender: type, user_id: int, **kwargs: Any) -> None:
     tasks.reclock_player.delay(user_id)
 
 
+def seat_bot_later(sender: type, table_id: int, **kwargs: Any) -> None:
+    """A member waits to play now: a bot sits down if nobody has come by then."""
+    tasks.seat_bot_for_waiting_table.apply_async((table_id,), countdown=play_now_bot_seconds())
+
+
 def email_notification(sender: type, notification_id: int, email_now: bool, **kwargs: Any) -> None:
     """A notification the member wants emailed at once goes to the mail task."""
     if email_now:
@@ -222,6 +227,7 @@ RECEIVERS: list[tuple[Signal, Callable[..., None]]] = [
     (signals.notification_created, push_user),
     (signals.notification_created, email_notification),
     (signals.draft_saved, push_draft),
+    (signals.opponent_sought, seat_bot_later),
     (signals.results_superseded, push_results),
     (signals.chat_changed, push_chat),
 ]

@@ -104,6 +104,12 @@ notification_created = Signal()
 
 ``notification_id``, ``user_id``; ``email_now``: whether they want it emailed at once."""
 
+opponent_sought = Signal()
+"""A member asked to play now and sat down at a new table to wait for an opponent
+(sender: ``Table``): if nobody comes in time, a bot takes the seat.
+
+``table_id``."""
+
 draft_saved = Signal()
 """A player saved the turn they are building (sender: ``Game``): the table is unchanged,
 but the others may see that the seat is at work (never what it builds).

@@ -29,14 +29,20 @@ from games import mail
 from games.conf import eta_horizon_seconds
 from games.errors import NotFound
 from games.models import Game
+from games.services import lobby, play_bot_move, sweeps, time_out_turn
 from games.services import notifications as notices
-from games.services import play_bot_move, sweeps, time_out_turn
 from games.services.vacations import reclock_games_of
 
 logger = logging.getLogger(__name__)
 
 # A River turn takes two bot moves (draw, then discard); a bot never needs more.
 MAX_BOT_MOVES_PER_TURN = 4
+
+
+@shared_task(ignore_result=True)
+def seat_bot_for_waiting_table(table_id: int) -> None:
+    """Play now: nobody came in time, so a bot sits down (nothing if someone did)."""
+    lobby.seat_bot_if_still_waiting(table_id)
 
 
 def queue_expiry(game_id: int, turn_number: int, deadline: datetime) -> bool:

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0007_table_chat"),
+        ("games", "0008_feelnav_rematch"),
     ]
 
     operations = [

@@ -61,6 +61,8 @@ class TableSummary:
     belongs_to: str
     """What the table is part of (a league fixture), with a path to it: ``belongs_to_link``."""
     belongs_to_link: str
+    is_creator: bool = False
+    """The viewer set the table up (and may call it off while it waits)."""
 
     @property
     def turn_label(self) -> str:
@@ -117,6 +119,7 @@ def table_summary(table: Table, user: User, tally: Tally | None = None) -> Table
         current_game_id=current_game_id(table.pk),
         belongs_to=table.belongs_to,
         belongs_to_link=table.belongs_to_link,
+        is_creator=table.creator_id == user.pk,
     )
 
 

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from accounts.models import User
-from games.models import Delivery, Notification, NotificationKind, NotificationPreference
+from games.models import Delivery, Game, Notification, NotificationKind, NotificationPreference
 
 LIST_LIMIT = 50
+TURN_KINDS = (NotificationKind.YOUR_TURN, NotificationKind.TIME_RUNNING_OUT)
 
 DEFAULT_DELIVERY: dict[str, str] = {
     NotificationKind.YOUR_TURN: Delivery.IMMEDIATE,
@@ -60,8 +61,34 @@ def unread_count(user: User) -> int:
 
 
 def notification_list(user: User, limit: int = LIST_LIMIT) -> list[NotificationItem]:
-    """The member's notifications, newest first."""
-    return [_item(row) for row in Notification.objects.filter(user=user)[:limit]]
+    """The member's notifications, newest first.
+
+    A turn's notices ("your turn", "time is running out") matter while that turn lasts:
+    once it has passed they are left out, and of a turn's two notices only the newer
+    one is shown.
+    """
+    rows = list(Notification.objects.filter(user=user)[: limit * 2])
+    turns = _current_turns([row.subject_id for row in rows if row.kind in TURN_KINDS])
+    shown: list[NotificationItem] = []
+    games_shown: set[int | None] = set()
+    for row in rows:
+        if row.kind in TURN_KINDS:
+            turn = turns.get(row.subject_id or 0)
+            if turn is None or not row.key.endswith(f":turn-{turn}"):
+                continue
+            if row.subject_id in games_shown:
+                continue
+            games_shown.add(row.subject_id)
+        shown.append(_item(row))
+    return shown[:limit]
+
+
+def _current_turns(game_ids: list[int | None]) -> dict[int, int]:
+    """``{game id: its turn number}`` of the games among ``game_ids`` still in play."""
+    ids = [game_id for game_id in game_ids if game_id is not None]
+    if not ids:
+        return {}
+    return dict(Game.objects.active().filter(pk__in=ids).values_list("pk", "turn_number"))
 
 
 def _item(row: Notification) -> NotificationItem:

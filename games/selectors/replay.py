@@ -44,6 +44,21 @@ class ReplaySeat:
 
 
 @dataclass(frozen=True)
+class TurnStart:
+    """What the mover of a replayed turn had in hand as it began: enough for the solver
+    to say what the best play was (:mod:`games.selectors.analysis`). Public once the
+    game is over, like every rack; the pool is not part of it."""
+
+    seat: int
+    table: Layout
+    rack: tuple[Tile, ...]
+    initial_meld_done: bool
+    ruleset: Ruleset
+    played: tuple[Tile, ...]
+    """The rack tiles the mover laid this turn."""
+
+
+@dataclass(frozen=True)
 class ReplayFrame:
     """The game after ``step`` turns (0: the deal), out of ``steps``."""
 
@@ -58,6 +73,9 @@ class ReplayFrame:
     pool_size: int
     seats: tuple[ReplaySeat, ...]
     outcome: Outcome | None
+    turn_start: TurnStart | None = None
+    """The mover's position as the turn began (none for the deal, or a turn that was a
+    resignation, a forfeit or the game stopped)."""
 
     @property
     def previous(self) -> int | None:
@@ -82,6 +100,7 @@ def replay_frame(game: Game, step: int) -> ReplayFrame:
     )
     state = start = timeline.state
     mover: int | None = None
+    kind = ""
     events: list[str] = []
     for move, group in zip(moves, groups, strict=True):
         if group > step:
@@ -94,7 +113,7 @@ def replay_frame(game: Game, step: int) -> ReplayFrame:
             raise NotFound("This game's record cannot be replayed.") from None
         if group == step:
             if mover is None:
-                start = before
+                start, kind = before, move.engine_action().type
             mover = move.seat
             events.append(describe(move, before, state, names))
     if step == 0:
@@ -120,7 +139,26 @@ def replay_frame(game: Game, step: int) -> ReplayFrame:
             for seat, rack in enumerate(state.racks)
         ),
         outcome=state.outcome if step == steps else None,
+        turn_start=None
+        if mover is None or kind in NOT_A_CHOICE
+        else TurnStart(
+            seat=mover,
+            table=start.table,
+            rack=start.racks[mover],
+            initial_meld_done=start.initial_meld_done[mover],
+            ruleset=start.ruleset,
+            played=tuple(sorted(_laid(start.racks[mover], state.racks[mover]))),
+        ),
     )
+
+
+def _laid(before: Sequence[Tile], after: Sequence[Tile]) -> list[Tile]:
+    return list((Counter(before) - Counter(after)).elements())
+
+
+NOT_A_CHOICE = frozenset({"resign", "forfeit", "adjudicate", "rewind"})
+"""Moves that are no play of the tiles (or a moderator's): the analysis has nothing to
+say about them."""
 
 
 def turn_steps(moves: Sequence[Move]) -> list[int]:

@@ -15,6 +15,8 @@ from games.conf import vacation_days_per_year
 from games.models import Vacation
 
 DAY = timedelta(days=1)
+GRACE = timedelta(hours=1)
+"""A vacation ended this soon after it began takes no day from the allowance."""
 
 
 @dataclass(frozen=True)
@@ -45,14 +47,21 @@ class VacationSummary:
 
 
 def days_counted(starts_at: datetime, ends_at: datetime) -> int:
-    """Days a vacation takes from the allowance: each day or part of one.
+    """Days a vacation takes from the allowance: each day or part of one, except that a
+    vacation ended within :data:`GRACE` of its start takes none (planned by mistake, or
+    the member came back at once: their clocks barely stood still).
 
     >>> from datetime import datetime, timezone
     >>> days_counted(datetime(2025, 5, 1, 9, tzinfo=timezone.utc),
     ...              datetime(2025, 5, 3, 10, tzinfo=timezone.utc))
     3
+    >>> days_counted(datetime(2025, 5, 1, 9, tzinfo=timezone.utc),
+    ...              datetime(2025, 5, 1, 9, 1, tzinfo=timezone.utc))
+    0
     """
-    return max(1, math.ceil((ends_at - starts_at) / DAY))
+    if ends_at - starts_at < GRACE:
+        return 0
+    return math.ceil((ends_at - starts_at) / DAY)
 
 
 def days_used(user: User, year: int) -> int:

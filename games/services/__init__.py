@@ -35,7 +35,15 @@ from games.services.drafts import (
     reset_draft,
     save_draft,
 )
-from games.services.lobby import SeatPlan, create_table, join_table
+from games.services.lobby import (
+    SeatPlan,
+    cancel_table,
+    change_seat,
+    create_table,
+    join_table,
+    play_again,
+    play_now,
+)
 from games.services.turns import (
     discard,
     draw,
@@ -52,6 +60,8 @@ __all__ = [
     "DraftSet",
     "DraftView",
     "SeatPlan",
+    "cancel_table",
+    "change_seat",
     "create_table",
     "discard",
     "draw",
@@ -61,7 +71,9 @@ __all__ = [
     "move_tile",
     "pass_turn",
     "play",
+    "play_again",
     "play_bot_move",
+    "play_now",
     "read_draft",
     "reset_draft",
     "resign",

@@ -8,11 +8,12 @@ from datetime import datetime
 from functools import partial
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.models import User
-from games import live
-from games.errors import TableError
+from games import live, signals
+from games.errors import NotFound, TableError
 from games.models import BotLevel, Game, Notification, Seat, Table
 from games.services import notifications
 from games.services.locking import ensure_may_play, lock_seat_of_table, lock_table
@@ -105,6 +106,157 @@ def join_table(table_id: int, user: User, seat_number: int | None = None) -> Tab
         if all(seat.is_filled for seat in seats):
             start_round(table, timezone.now())
     return table
+
+
+PLAY_NOW_BOT = BotLevel.NORMAL
+"""The bot that sits down when nobody came to play now."""
+
+
+def play_now(user: User) -> Table:
+    """Seat ``user`` for a live game at once: at the open live table that has waited
+    longest for a player (not one of a league's fixtures), or, when none waits, at a new
+    two-seat table of the standard rules where a bot takes the other seat unless a
+    member comes within ``GAMES_PLAY_NOW_BOT_SECONDS``.
+
+    Asking again while their own such table waits finds that table again.
+    """
+    with transaction.atomic():
+        mine = _waiting_tables().filter(creator=user, seats__user=user).first()
+        if mine is not None:
+            return mine
+        # The oldest table first; skip a row another member is taking right now rather
+        # than queue behind them (they may fill it).
+        others = (
+            _waiting_tables()
+            .filter(seats__kind=Seat.Kind.OPEN)
+            .exclude(seats__user=user)
+            .order_by("created_at", "pk")
+        )
+        for table_id in others.values_list("pk", flat=True).distinct()[:5]:
+            try:
+                return join_table(table_id, user)
+            except TableError:
+                continue  # filled or started meanwhile: the next one
+        table = create_table(user, TableSettings(), [SeatPlan.taken_by(user), SeatPlan.open()])
+        signals.send_after_commit(signals.opponent_sought, Table, table_id=table.pk)
+    return table
+
+
+def seat_bot_if_still_waiting(table_id: int) -> Table | None:
+    """Nobody came to play now at ``table_id``: a bot takes its open seats and the round
+    starts. Nothing (``None``) if the table is gone, or no longer waiting."""
+    with transaction.atomic():
+        try:
+            table = lock_table(table_id)
+        except NotFound:
+            return None
+        open_seats = table.seats.filter(kind=Seat.Kind.OPEN)
+        if table.status != Table.Status.OPEN or not open_seats.exists():
+            return None
+        open_seats.update(kind=Seat.Kind.BOT, bot_level=PLAY_NOW_BOT)
+        if all(seat.is_filled for seat in table.seats.all()):
+            start_round(table, timezone.now())
+    return table
+
+
+def _waiting_tables() -> QuerySet[Table]:
+    return Table.objects.filter(status=Table.Status.OPEN, clock=Table.Clock.LIVE, belongs_to="")
+
+
+def play_again(table_id: int, user: User) -> Table:
+    """A new table like the finished ``table_id``, with the same seats: ``user`` sits
+    where they sat, the other members are invited to their seats, bots stay bots.
+
+    The first player to ask sets it up; the others asking after them are seated at that
+    one (their reserved seat), so a round's players meet again at one table. Raises
+    :class:`~games.errors.TableError`.
+    """
+    with transaction.atomic():
+        # Locked so that two players asking at once make one table between them.
+        old = lock_table(table_id)
+        seats = list(old.seats.select_related("user", "replaced_user").order_by("number"))
+        if old.status != Table.Status.FINISHED:
+            raise TableError("This table's round is not over yet.")
+        if old.belongs_to:
+            raise TableError(f"This table is part of {old.belongs_to}: play on there.")
+        members = [_member_of(seat) for seat in seats]
+        if user.pk not in {member.pk for member in members if member is not None}:
+            raise TableError("Only the players of this table can play again at it.")
+        unfinished = old.rematches.exclude(status=Table.Status.FINISHED)
+        again = unfinished.filter(seats__user=user).order_by("-pk").first()
+        if again is not None:
+            if again.seats.filter(user=user, kind=Seat.Kind.RESERVED).exists():
+                return join_table(again.pk, user)
+            return again
+        plans = [
+            SeatPlan.bot(seat.bot_level)
+            if member is None
+            else SeatPlan.taken_by(user)
+            if member.pk == user.pk
+            else SeatPlan.reserved_for(member)
+            for seat, member in zip(seats, members, strict=True)
+        ]
+        table = create_table(user, TableSettings.of_table(old), plans)
+        Table.objects.filter(pk=table.pk).update(rematch_of=old)
+    return table
+
+
+def _member_of(seat: Seat) -> User | None:
+    """The member a seat belongs to: who sat there, or who left it to a bot."""
+    if seat.kind == Seat.Kind.BOT:
+        return seat.replaced_user
+    return seat.user
+
+
+def change_seat(table_id: int, user: User, number: int, plan: SeatPlan) -> Table:
+    """The creator of a waiting table changes seat ``number``, one no member sits in:
+    open to anyone, a bot, or kept for an invited member. A table whose last seat this
+    fills (a bot's) starts. Raises :class:`~games.errors.TableError`."""
+    with transaction.atomic():
+        # Locked: a member taking this seat meanwhile is served first, or after.
+        table = lock_table(table_id)
+        if table.creator_id != user.pk:
+            raise TableError("Only the member who set up this table can change its seats.")
+        if table.status != Table.Status.OPEN or table.belongs_to:
+            raise TableError("The seats of this table can no longer be changed.")
+        seats = list(table.seats.order_by("number"))
+        seat = next((s for s in seats if s.number == number), None)
+        if seat is None:
+            raise TableError(f"There is no seat {number} at this table.")
+        if seat.kind == Seat.Kind.PLAYER or plan.kind == Seat.Kind.PLAYER:
+            raise TableError("A member sits there: only an empty seat can be changed.")
+        others = [SeatPlan(Seat.Kind(s.kind), s.user, s.bot_level) for s in seats if s is not seat]
+        _check_seats([*others, plan])
+        seat.kind, seat.user, seat.bot_level = plan.kind, plan.user, plan.bot_level
+        seat.save(update_fields=["kind", "user", "bot_level"])
+        now = timezone.now()
+        notifications.seats_changed(table, now)
+        notifications.invited(table, user)
+        if all(s.is_filled for s in seats):
+            start_round(table, now)
+    return table
+
+
+def cancel_table(table_id: int, user: User) -> None:
+    """Call off a table that is still waiting for players: only its creator may, and
+    not a table that is part of something else (a league's fixture). The table goes,
+    with its seats; the invitations to it are withdrawn. Raises
+    :class:`~games.errors.TableError`."""
+    with transaction.atomic():
+        # Locked so that a member taking the last seat meanwhile either starts the round
+        # first (and the table is no longer waiting) or finds it gone.
+        table = lock_table(table_id)
+        if table.creator_id != user.pk:
+            raise TableError("Only the member who set up this table can call it off.")
+        if table.status != Table.Status.OPEN:
+            raise TableError("This table is no longer waiting: its round has started.")
+        if table.belongs_to:
+            raise TableError(f"This table is part of {table.belongs_to}: it cannot be called off.")
+        members = set(table.seats.exclude(user=None).values_list("user_id", flat=True))
+        Notification.objects.filter(notifications.about(table)).delete()
+        table.delete()
+    for member in members:
+        transaction.on_commit(partial(live.publish_user, member), robust=True)
 
 
 def replace_seat_player(table_id: int, seat_number: int, user: User) -> Seat:

@@ -45,6 +45,7 @@ from games.models import (
     Seat,
     Table,
 )
+from games.selectors.notifications import TURN_KINDS as TURN_KINDS
 from games.selectors.notifications import delivery_for
 from games.services.locking import lock_game_if_free
 
@@ -53,7 +54,6 @@ EMAIL_STATE: dict[str, str] = {
     Delivery.DIGEST: Notification.Email.DIGEST,
     Delivery.NEVER: Notification.Email.OFF,
 }
-TURN_KINDS = (NotificationKind.YOUR_TURN, NotificationKind.TIME_RUNNING_OUT)
 
 
 # --- preferences ---------------------------------------------------------------------
@@ -129,11 +129,20 @@ def turn_key(kind: str, game_id: int, turn_number: int) -> str:
     return f"{kind}:game-{game_id}:turn-{turn_number}"
 
 
-def turn_text(kind: str, game: Game) -> str:
-    where = f"game {game.number} of table {game.table_id}"
+def turn_text(kind: str, game: Game, user_id: int) -> str:
+    """The notice's sentence: which turn, against whom, where ("Your turn 7 against
+    Nina in game 1 of table 5.")."""
+    others = [
+        seat.occupant_name
+        for seat in game.table.seats.select_related("user", "replaced_user").order_by("number")
+        if seat.user_id != user_id
+    ]
+    against = " and ".join(others)
+    where = f"turn {game.turn_number} against {against} in game {game.number}"
+    where += f" of table {game.table_id}"
     if kind == NotificationKind.TIME_RUNNING_OUT:
-        return f"Time is running out for your turn in {where}."
-    return f"It is your turn in {where}."
+        return f"Time is running out for your {where}."
+    return f"Your {where}."
 
 
 def notify(user_id: int, game: Game, kind: str) -> Notification | None:
@@ -145,7 +154,7 @@ def notify(user_id: int, game: Game, kind: str) -> Notification | None:
     return create(
         user_id,
         kind,
-        turn_text(kind, game),
+        turn_text(kind, game, user_id),
         reverse("games:game", args=[game.pk]),
         subject=game,
         key=turn_key(kind, game.pk, game.turn_number),

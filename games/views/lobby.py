@@ -10,11 +10,13 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.limits import limit_posts
+from accounts.models import User
 from games import services
-from games.errors import GameActionError, NotFound
+from games.conf import play_now_bot_seconds
+from games.errors import GameActionError, NotFound, TableError
 from games.forms import MAX_SEATS, TableForm
 from games.models import Table
-from games.parsing import parse_optional_number
+from games.parsing import parse_number, parse_optional_number
 from games.selectors import listing
 from games.selectors.chat import table_chat
 from games.selectors.scoreboard import scoreboard
@@ -117,6 +119,14 @@ def _table_page(
     return render(request, template, context, status=status)
 
 
+def _refused(request: AuthenticatedRequest, pk: int, error: GameActionError) -> HttpResponse:
+    """The table page again, with the reason: nothing changed."""
+    messages.error(request, error.message)
+    found = get_object_or_404(Table.objects.with_seats().select_related("creator"), pk=pk)
+    summary = listing.table_summary(found, request.user)
+    return _table_page(request, found, summary, status=status_of(error))
+
+
 @login_required
 @require_POST
 @answers_bad_input
@@ -128,15 +138,94 @@ def join(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     except NotFound as error:
         raise Http404(error.message) from None
     except GameActionError as error:
-        # The table page again, with the reason: nothing changed.
-        messages.error(request, error.message)
-        found = get_object_or_404(Table.objects.with_seats().select_related("creator"), pk=pk)
-        summary = listing.table_summary(found, request.user)
-        return _table_page(request, found, summary, status=status_of(error))
+        return _refused(request, pk, error)
     if joined.status == Table.Status.PLAYING:
         return redirect("games:current", pk=pk)
     messages.success(request, "You have a seat. The game starts when every seat is taken.")
     return redirect("games:table", pk=pk)
+
+
+@login_required
+@require_POST
+@answers_bad_input
+def change_seat(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """The creator of a waiting table makes an empty seat open, a bot's, or an
+    invitation (``seat``: its number; ``occupant``: open, bot-easy, bot-normal,
+    bot-strong or invite, with ``username``)."""
+    number = parse_number(request.POST.get("seat"), high=MAX_SEATS - 1)
+    try:
+        plan = _seat_plan(request.POST.get("occupant", ""), request.POST.get("username", ""))
+        table = services.change_seat(pk, request.user, number, plan)
+    except NotFound as error:
+        raise Http404(error.message) from None
+    except GameActionError as error:
+        return _refused(request, pk, error)
+    if table.status == Table.Status.PLAYING:
+        return redirect("games:current", pk=pk)
+    messages.success(request, f"Seat {number + 1} is changed.")
+    return redirect("games:table", pk=pk)
+
+
+def _seat_plan(occupant: str, username: str) -> services.SeatPlan:
+    if occupant == "open":
+        return services.SeatPlan.open()
+    if occupant.startswith("bot-"):
+        return services.SeatPlan.bot(occupant.removeprefix("bot-"))
+    if occupant == "invite":
+        member = User.objects.filter(username__iexact=username.strip()).first()
+        if member is None:
+            raise TableError(f"There is no member called {username.strip()!r}.")
+        return services.SeatPlan.reserved_for(member)
+    raise TableError("Choose who takes the seat: open, a bot or an invited member.")
+
+
+@login_required
+@require_POST
+def cancel(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """The creator calls off their table while it waits for players."""
+    try:
+        services.cancel_table(pk, request.user)
+    except NotFound as error:
+        raise Http404(error.message) from None
+    except GameActionError as error:
+        return _refused(request, pk, error)
+    messages.success(request, f"Table {pk} is called off.")
+    return redirect("games:lobby")
+
+
+@login_required
+@require_POST
+@limit_posts("new_table_per_member", key="user")
+def play_now(request: AuthenticatedRequest) -> HttpResponse:
+    """A live game at once: a seat at a table waiting for a player, or a new table where
+    a bot sits down if nobody comes soon."""
+    table = services.play_now(request.user)
+    if table.status == Table.Status.OPEN and table.creator_id == request.user.pk:
+        wait = int(play_now_bot_seconds())
+        messages.success(
+            request, f"Waiting for an opponent: if nobody sits down within {wait} s, a bot will."
+        )
+    return _seated_at(request, table)
+
+
+@login_required
+@require_POST
+@limit_posts("new_table_per_member", key="user")
+def play_again(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """A finished table's player asks for another round with the same seats."""
+    try:
+        again = services.play_again(pk, request.user)
+    except NotFound as error:
+        raise Http404(error.message) from None
+    except GameActionError as error:
+        return _refused(request, pk, error)
+    return _seated_at(request, again)
+
+
+def _seated_at(request: AuthenticatedRequest, table: Table) -> HttpResponse:
+    """Where a member goes once seated: the game if the round started, else its table."""
+    name = "games:current" if table.status == Table.Status.PLAYING else "games:table"
+    return client_redirect(request, reverse(name, kwargs={"pk": table.pk}))
 
 
 @login_required

@@ -26,7 +26,8 @@ def notification_list(request: AuthenticatedRequest) -> HttpResponse:
         "items": notices.notification_list(user),
         "form": PreferencesForm(initial=notices.preferences(user)),
     }
-    return render(request, "games/notifications.html", context)
+    template = "games/notifications.html#list" if request.htmx else "games/notifications.html"
+    return render(request, template, context)
 
 
 @login_required

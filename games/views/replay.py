@@ -7,10 +7,11 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
-from games.errors import NotFound
+from games.errors import HelpBusy, NotFound
 from games.models import Game
 from games.parsing import parse_optional_number
-from games.selectors.replay import replay_frame
+from games.selectors.analysis import turn_analysis
+from games.selectors.replay import ReplayFrame, replay_frame
 from games.views.common import AuthenticatedRequest, answers_bad_input
 
 
@@ -19,14 +20,31 @@ from games.views.common import AuthenticatedRequest, answers_bad_input
 @answers_bad_input
 def replay(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """``?turn=N``: the game after N turns. Only once the game is over (racks are public)."""
-    game = get_object_or_404(Game.objects.select_related("table"), pk=pk)
-    step = parse_optional_number(request.GET.get("turn")) or 0
-    try:
-        frame = replay_frame(game, step)
-    except NotFound as error:
-        raise Http404(error.message) from None
+    game, frame = _frame(request, pk)
     template = "games/replay.html#frame" if request.htmx else "games/replay.html"
     # Its players may report a problem of the game from here.
     is_player = game.table.seats.filter(user=request.user).exists()
     context = {"frame": frame, "games_in_round": game.table.games_in_round, "is_player": is_player}
     return render(request, template, context)
+
+
+@login_required
+@require_safe
+@answers_bad_input
+def analysis(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """``?turn=N``: the solver's best play beside turn N (loaded into the replay by htmx)."""
+    _, frame = _frame(request, pk)
+    try:
+        found = turn_analysis(frame, request.user)
+    except HelpBusy as error:
+        return render(request, "games/replay.html#analysis", {"busy": error.message}, status=429)
+    return render(request, "games/replay.html#analysis", {"frame": frame, "analysis": found})
+
+
+def _frame(request: AuthenticatedRequest, pk: int) -> tuple[Game, ReplayFrame]:
+    game = get_object_or_404(Game.objects.select_related("table"), pk=pk)
+    step = parse_optional_number(request.GET.get("turn")) or 0
+    try:
+        return game, replay_frame(game, step)
+    except NotFound as error:
+        raise Http404(error.message) from None

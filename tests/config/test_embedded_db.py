@@ -243,5 +243,9 @@ def test_with_both_urls_given_make_run_starts_no_database_and_no_redis(tmp_path:
     assert f"database: {env['DATABASE_URL']}\n" in output
     assert f"redis:    {settings.REDIS_URL}\n" in output
     assert "Not the embedded database: no demo accounts" in output
+    # Where the site runs comes after the workers' start-up, not buried under it.
+    started = output.split("Rummikub Club is running at")[0]
+    assert started.count(" ready.") == 2, output
+    assert "-------------- " not in output  # no Celery banner
     assert not User.objects.exists()
     assert not any(child.is_running() for child in children)

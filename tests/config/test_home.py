@@ -1,6 +1,10 @@
+from datetime import timedelta
+from typing import Any
+
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.views.defaults import server_error
 
 from accounts.models import User
 
@@ -42,3 +46,31 @@ def test_the_home_page_rejects_other_http_methods(client: Client, method: str) -
     response = getattr(client, method)(HOME)
 
     assert response.status_code == 405
+
+
+def test_a_missing_page_is_the_sites_own_not_found_page(alice_client: Client) -> None:
+    response = alice_client.get("/games/999999/")
+
+    assert response.status_code == 404
+    assert "No such page" in response.text
+    assert "/games/999999/" in response.text
+    assert 'class="site-header"' in response.text
+
+
+def test_a_server_error_is_answered_with_the_sites_own_page(rf: Any) -> None:
+    response = server_error(rf.get("/"))
+
+    assert response.status_code == 500
+    assert "Something went wrong on our side" in response.content.decode()
+    assert "css/app.css" in response.content.decode()
+
+
+def test_a_member_who_just_joined_is_not_welcomed_back(alice_client: Client, alice: User) -> None:
+    assert "Welcome to the club" in alice_client.get(HOME).text
+
+    alice.date_joined -= timedelta(days=2)
+    alice.save(update_fields=["date_joined"])
+
+    html = alice_client.get(HOME).text
+    assert "Welcome back" in html
+    assert "Welcome to the club" not in html

@@ -73,12 +73,14 @@ def test_a_correspondence_turn_tells_its_player_in_the_app_and_by_email(
         game,
         f"your_turn:game-{game.pk}:turn-1",
     )
-    assert note.text == f"It is your turn in game 1 of table {game.table_id}."
+    other = bob if player == alice else alice
+    where = f"turn 1 against {other} in game 1 of table {game.table_id}"
+    assert note.text == f"Your {where}."
     assert note.link == f"/games/{game.pk}/"
     assert note.deadline == T0 + DAY
     (email,) = mailoutbox
     assert email.to == [player.email]
-    assert email.subject == f"Your turn: It is your turn in game 1 of table {game.table_id}."
+    assert email.subject == f"Your {where}."
     assert f"http://127.0.0.1:8000/games/{game.pk}/" in email.body
     note.refresh_from_db()
     assert (note.email, note.emailed_at) == ("sent", T0)

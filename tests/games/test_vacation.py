@@ -236,3 +236,16 @@ def test_opponents_see_who_is_away_and_that_the_clock_stands_still(
     assert clock.paused_until == T0 + HOUR + 3 * DAY
     assert clock.seat(seat_of(game, bob)).vacation_until is None
     assert clock.is_correspondence
+
+
+def test_a_vacation_ended_a_minute_after_it_began_takes_no_day(alice: User, at: Any) -> None:
+    with at(T0):
+        plan_vacation(alice, 2)
+    with at(T0 + timedelta(minutes=1)):
+        end_vacation(alice)
+        assert vacation_summary(alice).used == 0
+    with at(T0 + 2 * HOUR):
+        plan_vacation(alice, 2)
+    with at(T0 + 4 * HOUR):
+        end_vacation(alice)
+        assert vacation_summary(alice).used == 1  # a part of a day counts

@@ -1,6 +1,7 @@
 """The lobby, the new table form, a table's page and taking a seat."""
 
 import random
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -8,8 +9,8 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import services
-from games.models import Game, Result, Seat, Table
-from games.services import SeatPlan
+from games.models import Game, Notification, Result, Seat, Table
+from games.services import SeatPlan, lobby
 from games.table_settings import TableSettings
 from tests.games.conftest import current_game, start_table
 from tests.games.players import play_until_over
@@ -393,3 +394,227 @@ def test_a_finished_round_shows_the_final_scoreboard_and_its_winner(alice: User,
     game = Game.objects.get(table=table)
     assert reverse("games:replay", kwargs={"pk": game.pk}) in html
     assert "Finished rounds" in client_for(alice).get(LOBBY).text
+
+
+# --- calling a table off -----------------------------------------------------------------
+
+
+def test_the_creator_calls_off_her_waiting_table_and_its_invitation_goes(
+    waiting: Table, alice: User, bob: User
+) -> None:
+    assert Notification.objects.filter(user=bob).exists()
+    assert "Call off this table" in client_for(alice).get(table_url("table", waiting)).text
+    assert "Call off this table" not in client_for(bob).get(table_url("table", waiting)).text
+
+    response = client_for(alice).post(table_url("cancel_table", waiting))
+
+    assert response.status_code == 302 and response["Location"] == LOBBY
+    assert not Table.objects.filter(pk=waiting.pk).exists()
+    assert not Notification.objects.filter(user=bob).exists()
+    assert client_for(bob).get(table_url("table", waiting)).status_code == 404
+
+
+@pytest.mark.parametrize("who", ["bob", "carol"])
+def test_only_the_creator_may_call_a_table_off(
+    waiting: Table, who: str, bob: User, carol: User
+) -> None:
+    response = client_for(bob if who == "bob" else carol).post(table_url("cancel_table", waiting))
+
+    assert response.status_code == 409
+    assert "Only the member who set up this table" in response.text
+    assert Table.objects.filter(pk=waiting.pk).exists()
+
+
+def test_a_table_whose_round_started_or_that_belongs_to_a_league_stays(
+    alice: User, bob: User
+) -> None:
+    started = start_table(alice, bob)
+    assert client_for(alice).post(table_url("cancel_table", started)).status_code == 409
+    fixture = services.create_table(
+        alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.open()]
+    )
+    Table.objects.filter(pk=fixture.pk).update(belongs_to="a league fixture")
+    assert client_for(alice).post(table_url("cancel_table", fixture)).status_code == 409
+    assert Table.objects.filter(pk__in=[started.pk, fixture.pk]).count() == 2
+
+
+@pytest.mark.parametrize("method", ["get", "put", "delete"])
+def test_calling_off_is_only_posted(waiting: Table, alice: User, method: str) -> None:
+    response = getattr(client_for(alice), method)(table_url("cancel_table", waiting))
+    assert response.status_code == 405
+    assert Table.objects.filter(pk=waiting.pk).exists()
+
+
+def test_calling_off_a_missing_table_is_not_found(alice_client: Client) -> None:
+    missing = reverse("games:cancel_table", kwargs={"pk": 999999})
+    assert alice_client.post(missing).status_code == 404
+
+
+# --- playing again -----------------------------------------------------------------------
+
+
+@pytest.fixture
+def finished_round(alice: User, bob: User) -> Table:
+    """A one-game round of alice (seat 0), bob (seat 1) and carol (seat 2), played out;
+    carol left her seat to a bot on the way."""
+    carol = User.objects.create_user("carol2", display_name="Carol")
+    table = start_table(alice, bob, carol, games_in_round=1, turn_seconds=120)
+    play_until_over(current_game(table), random.Random(3))
+    table.seats.filter(number=2).update(
+        kind=Seat.Kind.BOT, bot_level="easy", replaced_user=carol, user=None
+    )
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    return table
+
+
+def test_players_play_again_at_one_new_table_with_the_same_seats(
+    finished_round: Table, alice: User, bob: User
+) -> None:
+    assert "Play again" in client_for(bob).get(table_url("table", finished_round)).text
+
+    first = client_for(bob).post(table_url("play_again", finished_round))
+
+    again = Table.objects.get(rematch_of=finished_round)
+    assert first.status_code == 302 and first["Location"] == table_url("table", again)
+    assert again.creator == bob and again.status == Table.Status.OPEN
+    assert again.turn_seconds == 120 and again.games_in_round == 1
+    seats = [(s.kind, s.user) for s in again.seats.order_by("number")]
+    assert seats == [
+        (Seat.Kind.RESERVED, alice),
+        (Seat.Kind.PLAYER, bob),
+        (Seat.Kind.RESERVED, User.objects.get(username="carol2")),
+    ]
+
+    second = client_for(alice).post(table_url("play_again", finished_round))
+    assert second["Location"] == table_url("table", again)
+    third = client_for(User.objects.get(username="carol2")).post(
+        table_url("play_again", finished_round)
+    )
+
+    assert Table.objects.filter(rematch_of=finished_round).count() == 1
+    again.refresh_from_db()
+    assert again.status == Table.Status.PLAYING
+    assert third["Location"] == table_url("current", again)
+
+
+def test_only_a_player_of_a_finished_table_may_play_again(
+    finished_round: Table, waiting: Table, carol: User, alice: User
+) -> None:
+    html = client_for(carol).get(table_url("table", finished_round)).text
+    assert "Play again" not in html
+    assert client_for(carol).post(table_url("play_again", finished_round)).status_code == 409
+    assert client_for(alice).post(table_url("play_again", waiting)).status_code == 409
+    assert client_for(alice).get(table_url("play_again", finished_round)).status_code == 405
+    assert not Table.objects.filter(rematch_of__isnull=False).exists()
+
+
+# --- playing now -----------------------------------------------------------------------------
+
+PLAY_NOW = reverse("games:play_now")
+
+
+def test_play_now_seats_a_member_at_the_table_waiting_longest(
+    alice: User, bob: User, carol: User
+) -> None:
+    seats = [SeatPlan.taken_by(carol), SeatPlan.open()]
+    older = services.create_table(carol, TableSettings(), seats)
+    services.create_table(alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.open()])
+
+    response = client_for(bob).post(PLAY_NOW)
+
+    older.refresh_from_db()
+    assert older.status == Table.Status.PLAYING
+    assert response["Location"] == table_url("current", older)
+
+
+def test_play_now_with_nobody_waiting_sets_a_table_where_a_bot_sits_down_later(
+    alice: User, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks() as callbacks:
+        response = client_for(alice).post(PLAY_NOW, follow=True)
+
+    table = Table.objects.get(creator=alice)
+    assert "Waiting for an opponent" in response.text
+    assert table.status == Table.Status.OPEN and table.seats.filter(kind="open").count() == 1
+    assert client_for(alice).post(PLAY_NOW)["Location"] == table_url("table", table)
+    assert Table.objects.count() == 1
+
+    for callback in callbacks:
+        callback()  # the announcement; eager Celery then runs the bot's task at once
+
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
+    assert table.seats.get(number=1).kind == Seat.Kind.BOT
+
+
+def test_the_bot_does_not_sit_down_where_a_member_came(alice: User, bob: User) -> None:
+    table = services.play_now(alice)
+    services.play_now(bob)
+
+    assert lobby.seat_bot_if_still_waiting(table.pk) is None
+    assert not table.seats.filter(kind=Seat.Kind.BOT).exists()
+    assert lobby.seat_bot_if_still_waiting(999_999) is None
+
+
+@pytest.mark.parametrize("method", ["get", "put", "delete"])
+def test_play_now_is_only_posted(alice: User, method: str) -> None:
+    assert getattr(client_for(alice), method)(PLAY_NOW).status_code == 405
+
+
+# --- changing a waiting table's seats ------------------------------------------------------
+
+
+def test_the_creator_turns_an_invitation_into_a_bot_and_an_open_seat_into_an_invitation(
+    waiting: Table, alice: User, bob: User, carol: User
+) -> None:
+    me = client_for(alice)
+    assert "Change a seat" in me.get(table_url("table", waiting)).text
+
+    me.post(table_url("change_seat", waiting), {"seat": 1, "occupant": "bot-strong"})
+    response = me.post(
+        table_url("change_seat", waiting), {"seat": 2, "occupant": "invite", "username": "carol"}
+    )
+
+    assert response["Location"] == table_url("table", waiting)
+    seats = [(s.kind, s.user, s.bot_level) for s in waiting.seats.order_by("number")]
+    assert seats[1:] == [(Seat.Kind.BOT, None, "strong"), (Seat.Kind.RESERVED, carol, "")]
+    assert not Notification.objects.filter(user=bob, read_at=None).exists()
+    assert Notification.objects.filter(user=carol, read_at=None).exists()
+
+
+def test_filling_the_last_seat_with_a_bot_starts_the_round(waiting: Table, alice: User) -> None:
+    me = client_for(alice)
+    me.post(table_url("change_seat", waiting), {"seat": 1, "occupant": "bot-easy"})
+    response = me.post(table_url("change_seat", waiting), {"seat": 2, "occupant": "bot-easy"})
+
+    waiting.refresh_from_db()
+    assert waiting.status == Table.Status.PLAYING
+    assert response["Location"] == table_url("current", waiting)
+
+
+@pytest.mark.parametrize(
+    ("who", "data", "status"),
+    [
+        ("bob", {"seat": 2, "occupant": "bot-easy"}, 409),
+        ("alice", {"seat": 0, "occupant": "bot-easy"}, 409),
+        ("alice", {"seat": 2, "occupant": "invite", "username": "nobody"}, 409),
+        ("alice", {"seat": 2, "occupant": "invite", "username": "alice"}, 409),
+        ("alice", {"seat": 2, "occupant": "bot-genius"}, 409),
+        ("alice", {"seat": 2, "occupant": "someone"}, 409),
+        ("alice", {"seat": 9, "occupant": "open"}, 400),
+        ("alice", {"seat": "x", "occupant": "open"}, 400),
+    ],
+)
+def test_a_seat_change_that_cannot_be_made_changes_nothing(
+    waiting: Table, alice: User, bob: User, who: str, data: dict[str, object], status: int
+) -> None:
+    before = list(waiting.seats.order_by("number").values_list("kind", "user", "bot_level"))
+
+    response = client_for(alice if who == "alice" else bob).post(
+        table_url("change_seat", waiting), data
+    )
+
+    assert response.status_code == status
+    after = list(waiting.seats.order_by("number").values_list("kind", "user", "bot_level"))
+    assert after == before

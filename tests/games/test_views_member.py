@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
+from games import services
 from games.models import Game, Notification, NotificationKind, NotificationPreference, Vacation
 from games.services import notifications, vacations
 from tests.games.conftest import current_game, start_table
@@ -39,10 +40,28 @@ def test_a_member_sees_her_notifications_and_not_bobs(game: Game, alice: User, b
 
     html = client_for(alice).get(NOTICES).text
 
-    assert f"It is your turn in game 1 of table {game.table_id}." in html
+    assert f"Your turn 1 against Bob in game 1 of table {game.table_id}." in html
     assert "Time is running out" not in html.split('id="prefs-title"')[0]
     assert reverse("games:game", kwargs={"pk": game.pk}) in html
     assert 'class="game-item is-unread"' in html
+
+
+def test_a_turns_two_notices_show_once_and_leave_when_the_turn_has_passed(
+    game: Game, alice: User, bob: User
+) -> None:
+    player = alice if game.current_seat == 0 else bob
+    notice(player, game)
+    notice(player, game, NotificationKind.TIME_RUNNING_OUT)
+
+    html = client_for(player).get(NOTICES).text
+    assert html.count("against") == 1
+    assert "Time is running out for your turn 1 against" in html
+
+    services.draw(game.pk, player, game.version)
+    html = client_for(player).get(NOTICES, headers={"HX-Request": "true"}).text
+    assert 'id="notification-list"' in html
+    assert "against" not in html
+    assert "<html" not in html
 
 
 def test_marking_read_touches_only_her_own(game: Game, alice: User, bob: User) -> None:

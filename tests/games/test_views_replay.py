@@ -4,6 +4,7 @@ import random
 from urllib.parse import urlencode
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -11,6 +12,7 @@ from accounts.models import User
 from engine.game import apply, new_game
 from games import services
 from games.models import Game
+from games.selectors.analysis import analysis_key
 from games.selectors.replay import replay_frame
 from tests.games.conftest import current_game, start_table
 from tests.games.players import play_until_over, send, simple_action, user_at
@@ -158,3 +160,55 @@ def test_the_finished_game_page_offers_the_replay_and_the_next_game(finished: Ga
     assert "Play game 2 of 2" in html
     assert reverse("games:current", kwargs={"pk": finished.table_id}) in html
     assert "Racks at the end" in html
+
+
+def test_the_result_says_how_many_tiles_were_left_and_what_they_count(finished: Game) -> None:
+    steps = replay_frame(finished, 0).steps
+    html = client_for(finished.table.creator).get(url(finished, steps)).text
+    result = html.split('class="replay-outcome"')[1]
+
+    outcome = replay_frame(finished, steps).outcome
+    assert outcome is not None
+    points = [value for value in outcome.rack_values if value]
+    assert points and all(f"· {value} point" in result for value in points)
+    assert " tiles " in result
+
+
+# --- analysis --------------------------------------------------------------------------
+
+
+def analysis_url(game: Game, turn: int) -> str:
+    return reverse("games:replay_analysis", kwargs={"pk": game.pk}) + f"?turn={turn}"
+
+
+def test_each_turn_is_shown_beside_the_solvers_best_play_once_computed(
+    played_out: Game, alice: User
+) -> None:
+    page = client_for(alice).get(url(played_out, 1)).text
+    assert f'hx-get="{analysis_url(played_out, 1)}"' in page
+    assert "games/replay/analysis" not in client_for(alice).get(url(played_out, 0)).text
+
+    first = client_for(alice).get(analysis_url(played_out, 1), **HTMX)
+    assert first.status_code == 200
+    assert "Best play" in first.text
+    frame = replay_frame(played_out, 1)
+    assert frame.turn_start is not None
+    kept = cache.get(analysis_key(frame, frame.turn_start))
+    assert kept.mover == frame.seats[frame.turn_start.seat].name
+    assert client_for(alice).get(analysis_url(played_out, 1), **HTMX).text == first.text
+
+
+def test_a_member_runs_one_analysis_at_a_time(played_out: Game, alice: User) -> None:
+    cache.set(f"games:analysis-busy:{alice.pk}", 1, 30)
+    try:
+        response = client_for(alice).get(analysis_url(played_out, 2), **HTMX)
+    finally:
+        cache.delete(f"games:analysis-busy:{alice.pk}")
+
+    assert response.status_code == 429
+    assert "still analysing" in response.text
+
+
+def test_no_analysis_before_the_game_is_over(alice: User, bob: User) -> None:
+    game = current_game(start_table(alice, bob))
+    assert client_for(alice).get(analysis_url(game, 1), **HTMX).status_code == 404

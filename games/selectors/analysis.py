@@ -1,0 +1,108 @@
+"""The replay's analysis: beside each turn, the best play the solver finds for the
+mover's rack as the turn began, and how the turn played compares.
+
+The work is bounded: each turn gets the solver's time and search-state budget
+(``GAMES_ANALYSIS_SECONDS``, ``GAMES_ANALYSIS_STATES``), a member runs one analysis at
+a time, and every answer is kept in the cache: a finished game never changes, so a turn
+is analysed once whoever looks at it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from django.core.cache import cache
+
+from accounts.models import User
+from engine.solver import Budget, solve
+from engine.tiles import format_tiles
+from games.conf import analysis_seconds, analysis_states
+from games.errors import HelpBusy
+from games.selectors.replay import ReplayFrame, ShownSet, TurnStart, mark_new
+
+CACHE_SECONDS = 7 * 86400
+"""How long an analysis is kept (it never goes stale: the game is over)."""
+
+
+@dataclass(frozen=True)
+class TurnAnalysis:
+    """The best play for the mover's rack at the start of a turn, beside what they did.
+
+    ``best`` is empty when no play was possible (drawing was right). ``exact`` is
+    False when the solver ran out of budget: the play is legal and the best it found.
+    """
+
+    mover: str
+    best: tuple[str, ...]
+    best_value: int
+    sets: tuple[ShownSet, ...]
+    played: tuple[str, ...]
+    played_value: int
+    exact: bool
+
+    @property
+    def was_best(self) -> bool:
+        """The turn laid as many tiles, worth as much, as the best play."""
+        return (len(self.played), self.played_value) >= (len(self.best), self.best_value)
+
+    @property
+    def missed(self) -> int:
+        """How many more tiles the best play laid."""
+        return max(0, len(self.best) - len(self.played))
+
+
+def turn_analysis(frame: ReplayFrame, user: User) -> TurnAnalysis | None:
+    """The analysis of the turn ``frame`` shows, ``None`` when it was no play (the deal,
+    a resignation). Raises :class:`~games.errors.HelpBusy` when ``user`` already has
+    one under way."""
+    start = frame.turn_start
+    if start is None:
+        return None
+    key = analysis_key(frame, start)
+    cached = cache.get(key)
+    if isinstance(cached, TurnAnalysis):
+        return cached
+    with _one_at_a_time(user):
+        solution = solve(
+            start.table,
+            start.rack,
+            start.initial_meld_done,
+            start.ruleset,
+            budget=Budget(seconds=analysis_seconds(), states=analysis_states()),
+        )
+    analysis = TurnAnalysis(
+        mover=frame.seats[start.seat].name,
+        best=tuple(format_tiles(solution.played)),
+        best_value=solution.value,
+        sets=mark_new(start.table, solution.table_after, Counter(solution.played), start.ruleset),
+        played=tuple(format_tiles(start.played)),
+        played_value=sum(tile.face_value for tile in start.played),
+        exact=solution.exact,
+    )
+    cache.set(key, analysis, CACHE_SECONDS)
+    return analysis
+
+
+def analysis_key(frame: ReplayFrame, start: TurnStart) -> str:
+    """The game, the turn, and a digest of the position (a reused game id can never be
+    answered with another game's analysis)."""
+    position = repr((start.table, sorted(start.rack), start.initial_meld_done, start.ruleset))
+    digest = hashlib.sha256(position.encode()).hexdigest()[:16]
+    return f"games:analysis:{frame.game_id}:{frame.step}:{digest}"
+
+
+@contextmanager
+def _one_at_a_time(user: User) -> Iterator[None]:
+    """One analysis per member at a time, across every process (the mark expires on its
+    own if a process dies while it works)."""
+    key = f"games:analysis-busy:{user.pk}"
+    if not cache.add(key, 1, timeout=int(analysis_seconds() * 3) + 5):
+        raise HelpBusy("The solver is still analysing another turn for you: wait a moment.")
+    try:
+        yield
+    finally:
+        cache.delete(key)
