@@ -34,6 +34,7 @@ from games.services.drafts import (
     read_draft,
     reset_draft,
     save_draft,
+    undo_draft,
 )
 from games.services.lobby import SeatPlan, create_table, join_table
 from games.services.turns import (
@@ -68,4 +69,5 @@ __all__ = [
     "save_draft",
     "take_from_river",
     "time_out_turn",
+    "undo_draft",
 ]
