@@ -195,12 +195,12 @@ def _fresh_draft(game: Game, seat: int) -> Draft | None:
 
 def _save(turn: LockedTurn, sets: list[list[Tile]], remember: bool = True) -> DraftView:
     game = turn.game
-    key = _undo_key(turn)
+    # Written at once rather than after commit: nothing fails between here and the
+    # commit but the commit itself, and an undo step is checked before it is used.
     if remember:
-        replaced = table_to_json(working_table(turn))
-        transaction.on_commit(lambda: cache.set(key, replaced, _UNDO_SECONDS))
+        cache.set(_undo_key(turn), table_to_json(working_table(turn)), _UNDO_SECONDS)
     else:
-        transaction.on_commit(lambda: cache.delete(key))
+        cache.delete(_undo_key(turn))
     Draft.objects.update_or_create(
         game=game,
         seat=turn.seat,
@@ -215,7 +215,10 @@ _UNDO_SECONDS = 2 * 24 * 3600
 
 
 def _undo_key(turn: LockedTurn) -> str:
-    return f"games:draft-undo:{turn.game.pk}:{turn.seat}:{turn.game.turn_number}"
+    # The creation time too: a test database reuses ids, a cache outlives it.
+    game = turn.game
+    born = game.created_at.timestamp()
+    return f"games:draft-undo:{game.pk}:{born}:{turn.seat}:{game.turn_number}"
 
 
 def _view(
