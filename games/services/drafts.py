@@ -19,11 +19,13 @@ button is simply gone.
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+import redis
 from django.core.cache import cache
 from django.db import transaction
 
@@ -42,6 +44,8 @@ RACK: Literal["rack"] = "rack"
 """Where a tile comes from or goes to: the player's rack."""
 NEW_SET: Literal["new"] = "new"
 """Where a tile goes: a new set at the end of the table."""
+
+logger = logging.getLogger("games.services")
 
 Source = int | Literal["rack"]
 Target = int | Literal["rack", "new"]
@@ -149,7 +153,7 @@ def undo_draft(game_id: int, user: User) -> DraftView:
     it was before it. One step: the undone change cannot be undone in turn."""
     with transaction.atomic():
         turn = _lock_own_turn(game_id, user)
-        previous = cache.get(_undo_key(turn))
+        previous = _undo_step(turn)
         if previous is None:
             raise DraftError("There is nothing to undo in this turn.")
         try:
@@ -195,12 +199,7 @@ def _fresh_draft(game: Game, seat: int) -> Draft | None:
 
 def _save(turn: LockedTurn, sets: list[list[Tile]], remember: bool = True) -> DraftView:
     game = turn.game
-    # Written at once rather than after commit: nothing fails between here and the
-    # commit but the commit itself, and an undo step is checked before it is used.
-    if remember:
-        cache.set(_undo_key(turn), table_to_json(working_table(turn)), _UNDO_SECONDS)
-    else:
-        cache.delete(_undo_key(turn))
+    _keep_undo_step(turn, table_to_json(working_table(turn)) if remember else None)
     Draft.objects.update_or_create(
         game=game,
         seat=turn.seat,
@@ -212,6 +211,30 @@ def _save(turn: LockedTurn, sets: list[list[Tile]], remember: bool = True) -> Dr
 
 _UNDO_SECONDS = 2 * 24 * 3600
 """How long a step can be taken back: a correspondence turn may last a day or two."""
+
+
+def _undo_step(turn: LockedTurn) -> list[list[str]] | None:
+    """The working table before the last change, as saved (``None``: no step to undo,
+    or the cache cannot be reached: the page works without it)."""
+    try:
+        step = cache.get(_undo_key(turn))
+    except redis.RedisError:
+        logger.exception("could not read the undo step of game %s", turn.game.pk)
+        return None
+    return step if isinstance(step, list) else None
+
+
+def _keep_undo_step(turn: LockedTurn, table: list[list[str]] | None) -> None:
+    """Remember ``table`` as the step to undo (``None``: forget it). Written at once
+    rather than after commit: nothing fails between here and the commit but the commit
+    itself, and a step is checked like any draft before it is used."""
+    try:
+        if table is None:
+            cache.delete(_undo_key(turn))
+        else:
+            cache.set(_undo_key(turn), table, _UNDO_SECONDS)
+    except redis.RedisError:
+        logger.exception("could not keep the undo step of game %s", turn.game.pk)
 
 
 def _undo_key(turn: LockedTurn) -> str:
@@ -251,8 +274,7 @@ def _view(
         changed=_changed(state.table, table),
         ready=editable and verdict.valid,
         verdict=verdict.detail,
-        can_undo=editable
-        and (cache.get(_undo_key(turn)) is not None if can_undo is None else can_undo),
+        can_undo=editable and (_undo_step(turn) is not None if can_undo is None else can_undo),
     )
 
 
