@@ -49,6 +49,16 @@ def phone(
     context.close()
 
 
+@pytest.fixture(params=["desktop", "phone"])
+def screen(request: pytest.FixtureRequest, page: Page, phone: Page) -> Page:
+    """The player's browser: a desktop's, then a touch phone's."""
+    return phone if request.param == "phone" else page
+
+
+def is_phone(screen: Page) -> bool:
+    return (screen.viewport_size or {"width": 1280})["width"] < 600
+
+
 def time_out(game: Game) -> None:
     """The turn's clock runs out now (as the clock task would do it)."""
     Game.objects.filter(pk=game.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))
@@ -58,11 +68,9 @@ def time_out(game: Game) -> None:
 # --- a timeout -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("device", ["desktop", "phone"])
 def test_a_timeout_is_told_in_words_where_the_player_looks(
-    page: Page, phone: Page, alice: User, bob: User, device: str
+    screen: Page, alice: User, bob: User
 ) -> None:
-    screen = phone if device == "phone" else page
     game = current_game(start_table(alice, bob))
     player = mover(game)
     log_in(screen, player)
@@ -85,7 +93,6 @@ def test_a_timeout_is_told_in_words_where_the_player_looks(
     # Told where the rack is, which is where the player was working.
     screen.locator(".rack-tiles").scroll_into_view_if_needed()
     expect(note).to_be_in_viewport()
-    screen.screenshot(path=f"/tmp/feel-log-timeout-{device}.png", full_page=True)
 
 
 # --- the move log, live ----------------------------------------------------------------
@@ -163,11 +170,9 @@ def test_hint_verdict_and_log_give_an_initial_meld_one_value(
 # --- tiles in sentences, and undo ------------------------------------------------------
 
 
-@pytest.mark.parametrize("device", ["desktop", "phone"])
 def test_sentences_show_tiles_and_a_step_is_taken_back(
-    page: Page, phone: Page, alice: User, bob: User, device: str
+    screen: Page, alice: User, bob: User
 ) -> None:
-    screen = phone if device == "phone" else page
     game = current_game(start_table(alice, bob))
     set_position(game, [["R5", "R6", "R7"]], ["K1", "K2", "K3", "O4"])
     log_in(screen, mover(game))
@@ -186,7 +191,7 @@ def test_sentences_show_tiles_and_a_step_is_taken_back(
     screen.get_by_role("button", name="Put the picked tiles in set 2").click()
     expect(screen.locator("#game-board .meld").nth(1).locator(".meld-tiles .tile")).to_have_count(3)
 
-    if device == "phone":
+    if is_phone(screen):
         screen.get_by_role("button", name="Undo").tap()
     else:
         rack.locator("button.tile").first.focus()
