@@ -2,11 +2,12 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from games.consumers import GameConsumer, NotificationConsumer
+from games.consumers import GameConsumer, NotificationConsumer, TableChatConsumer
 from leagues.consumers import SeasonConsumer
 
 websocket_urlpatterns: list[URLPattern | URLResolver] = [
     path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
+    path("ws/tables/<int:table_id>/chat/", TableChatConsumer.as_asgi()),
     path("ws/notifications/", NotificationConsumer.as_asgi()),
     path("ws/leagues/seasons/<int:season_id>/", SeasonConsumer.as_asgi()),
 ]

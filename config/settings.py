@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "leagues",
+    "moderation",
 ]
 
 MIDDLEWARE = [
@@ -106,6 +107,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.header_counts",
+                "moderation.context_processors.moderation_nav",
             ],
             # Partials ("games/game.html#board") are looked up through this loader.
             "loaders": [
@@ -257,6 +259,22 @@ LEAGUES_REMINDER_HOURS = env.int("LEAGUES_REMINDER_HOURS", default=24)
 # A vacation also counts against the allowance of each league season the member plays
 # (games calls it by name: games never imports leagues).
 GAMES_VACATION_POLICY = "leagues.services.vacations.check_allowance"
+# Moderation: a suspended member may not chat at, sit at or move at a table of the club
+# (or site) they are suspended from; games asks by name (it never imports moderation).
+GAMES_CHAT_POLICY = "moderation.policies.may_chat"
+GAMES_PLAY_POLICY = "moderation.policies.may_play"
+
+# Moderation, telling (outcomes, appeals, the log): how many messages a member may write
+# in appeals a day, and how many entries the moderation log page shows at once.
+MODERATION_APPEAL_MESSAGES_PER_DAY = 20
+MODERATION_LOG_PER_PAGE = 50
+
+# Moderation: filing and the queue. A moderator's claim on a case lapses after this long
+# unseen; a case still open this long escalates (to the club's owner, then the site
+# moderators); a member files at most this many reports a day.
+MODERATION_CLAIM_MINUTES = 30
+MODERATION_ESCALATE_HOURS = 48
+MODERATION_REPORTS_PER_DAY = 5
 # Periodic jobs (deadline sweeps) are registered here by the apps that own them.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "games-sweep-expired-turns": {
@@ -273,6 +291,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "leagues.tasks.run_seasons",
         "schedule": GAMES_SWEEP_SECONDS,
         "options": {"expires": GAMES_SWEEP_SECONDS},
+    },
+    "moderation-sweep-cases": {
+        "task": "moderation.tasks.sweep_cases",
+        "schedule": 60.0,
+        "options": {"expires": 60.0},
     },
     "games-daily-digests": {
         "task": "games.tasks.send_daily_digests",

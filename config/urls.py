@@ -8,5 +8,6 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("games/", include("games.urls")),
     path("clubs/", include("leagues.urls")),
+    path("moderation/", include("moderation.urls")),
     path("admin/", admin.site.urls),
 ]

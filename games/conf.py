@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from games.models import Table
 
 VacationPolicy = Callable[["User", datetime, datetime], "str | None"]
+TablePolicy = Callable[["User", "Table"], "str | None"]
 
 DEFAULT_BOT_DELAY_SECONDS = (1.0, 2.5)
 
@@ -43,6 +44,37 @@ def vacation_policy() -> VacationPolicy | None:
     path = getattr(settings, "GAMES_VACATION_POLICY", "")
     policy: VacationPolicy | None = import_string(path) if path else None
     return policy
+
+
+def chat_policy() -> TablePolicy | None:
+    """``GAMES_CHAT_POLICY``: the dotted path of a further check of a member's chat at a
+    table (unset: none), called as ``policy(user, table)``; it returns ``None`` to allow
+    it, or the sentence that refuses it. Moderation sets it to enforce suspensions
+    without games knowing moderation."""
+    return _table_policy("GAMES_CHAT_POLICY")
+
+
+def play_policy() -> TablePolicy | None:
+    """``GAMES_PLAY_POLICY``: as :func:`chat_policy`, for taking a seat and for moves."""
+    return _table_policy("GAMES_PLAY_POLICY")
+
+
+def _table_policy(name: str) -> TablePolicy | None:
+    path = getattr(settings, name, "")
+    policy: TablePolicy | None = import_string(path) if path else None
+    return policy
+
+
+def chat_burst() -> tuple[int, float]:
+    """``GAMES_CHAT_BURST``: at most this many messages of a member in this many seconds,
+    across tables (``(5, 10.0)``)."""
+    count, seconds = getattr(settings, "GAMES_CHAT_BURST", (5, 10.0))
+    return int(count), float(seconds)
+
+
+def chat_per_day() -> int:
+    """``GAMES_CHAT_PER_DAY``: a member's messages in any 24 hours, across tables (300)."""
+    return int(getattr(settings, "GAMES_CHAT_PER_DAY", 300))
 
 
 def eta_horizon_seconds() -> float:

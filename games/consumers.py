@@ -11,6 +11,10 @@ game connected to one process share one render (:class:`SpectatorRenders`).
 While the socket is open the member counts as looking at the game (:mod:`games.presence`,
 refreshed by a heartbeat), so no email about it is sent to them.
 
+The table's chat travels on the game's socket too (its group ``table-chat-<id>``): on
+"chat changed" each connection renders the chat its own user may read. The table page,
+which has no game socket, opens ``ws/tables/<id>/chat/`` (:class:`TableChatConsumer`).
+
 ``ws/notifications/`` (:class:`NotificationConsumer`) keeps a member's header up to date:
 the "your move" count and unread notifications, from their own group ``user-<id>``.
 """
@@ -32,9 +36,9 @@ from accounts.limits import SocketSlots
 from accounts.models import User
 from games import presence
 from games.conf import presence_seconds
-from games.live import game_group, user_group
-from games.models import Game, Seat
-from games.rendering import render_building_notice, render_live_fragments
+from games.live import chat_group, game_group, user_group
+from games.models import Game, Seat, Table
+from games.rendering import render_building_notice, render_chat_lines, render_live_fragments
 from games.selectors.header import HeaderCounts
 from games.selectors.seats import table_seats
 
@@ -152,6 +156,9 @@ class GameConsumer(SlotConsumer):
 
     game_id: int
     group: str | None = None
+    table_id: int
+    # The table's chat group: the chat is on the game page too, pushed through this socket.
+    chat: str | None = None
     # A member without a seat at the table; seats do not change once the round started.
     spectating = False
     # The newest version this connection has rendered: older or repeated news is skipped.
@@ -169,21 +176,31 @@ class GameConsumer(SlotConsumer):
             await self.close()
             return
         self.user: User = user
-        if not seated:
+        self.table_id, plays = seated
+        if not plays:
             self.spectating = True
             spectator_renders.join(self.game_id)
         self.group = game_group(self.game_id)
+        self.chat = chat_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.channel_layer.group_add(self.chat, self.channel_name)
         await self.accept()
         await self._mark_present()
         self.heartbeat = asyncio.create_task(self._keep_present())
-        # A reconnecting browser may have missed pushes: start from the current state.
-        await self._send_game()
+        # A reconnecting browser may have missed pushes: start from the current state,
+        # the chat with it (one message, as before the chat was there).
+        rendered = await database_sync_to_async(_render_game)(self.game_id, self.user)
+        chat: str = await database_sync_to_async(render_chat_lines)(self.table_id, self.user)
+        if rendered is not None:
+            rendered = (rendered[0], rendered[1] + chat)
+        await self._send(rendered)
 
     async def disconnect(self, code: int) -> None:
         await self.give_slot_back()
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.chat is not None:
+            await self.channel_layer.group_discard(self.chat, self.channel_name)
         if self.spectating:
             self.spectating = False
             spectator_renders.leave(self.game_id)
@@ -208,6 +225,12 @@ class GameConsumer(SlotConsumer):
     async def game_clock(self, event: dict[str, Any]) -> None:
         """The turn's deadline moved, or a seat changed hands, without a move."""
         await self._send_game()
+
+    async def chat_changed(self, event: dict[str, Any]) -> None:
+        """The table's chat changed: this user's reading of it."""
+        html: str = await database_sync_to_async(render_chat_lines)(self.table_id, self.user)
+        if html:
+            await self.send(text_data=html)
 
     async def _mark_present(self) -> None:
         await sync_to_async(presence.mark_present)(self.game_id, self.user.pk, self.channel_name)
@@ -239,12 +262,14 @@ class GameConsumer(SlotConsumer):
         await self.send(text_data=html)
 
 
-def _is_seated(game_id: int, user: User) -> bool | None:
-    """Whether ``user`` plays in the game; ``None`` if there is no such game."""
+def _is_seated(game_id: int, user: User) -> tuple[int, bool] | None:
+    """The game's table and whether ``user`` plays in the game; ``None`` if there is no
+    such game."""
     table_id = Game.objects.filter(pk=game_id).values_list("table_id", flat=True).first()
     if table_id is None:
         return None
-    return Seat.objects.filter(table_id=table_id, user=user, kind=Seat.Kind.PLAYER).exists()
+    plays = Seat.objects.filter(table_id=table_id, user=user, kind=Seat.Kind.PLAYER).exists()
+    return table_id, plays
 
 
 def _render_game(game_id: int, user: User | None, version: int | None = None) -> Rendered | None:
@@ -265,6 +290,43 @@ def _render_building(game_id: int, user: User, seat: object) -> str:
         # The builder's own other tabs: show them the draft itself, not a notice.
         return render_live_fragments(game, user)
     return render_building_notice(game, seat)
+
+
+class TableChatConsumer(SlotConsumer):
+    """``ws/tables/<table_id>/chat/``: the table page's chat, for a page with no game
+    socket (the table waits for players, or the reader only watches). The group message
+    carries nothing; each connection renders the chat its own user may read."""
+
+    group: str | None = None
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        if user is None or not user.is_authenticated:
+            await self.close()
+            return
+        exists = await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)()
+        if not exists or not await self.take_slot(user):
+            await self.close()
+            return
+        self.user: User = user
+        self.group = chat_group(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.chat_changed({})
+
+    async def disconnect(self, code: int) -> None:
+        await self.give_slot_back()
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Messages are said by HTTP; nothing is read from the browser."""
+
+    async def chat_changed(self, event: dict[str, Any]) -> None:
+        html: str = await database_sync_to_async(render_chat_lines)(self.table_id, self.user)
+        if html:
+            await self.send(text_data=html)
 
 
 class NotificationConsumer(SlotConsumer):

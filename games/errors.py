@@ -99,3 +99,22 @@ class InvalidRuling(GameActionError):
     """A correction of a game's result that cannot be made (see services.results)."""
 
     code = "invalid_ruling"
+
+
+class Barred(GameActionError):
+    """A member kept from playing or chatting at this table (a moderator's suspension,
+    through ``GAMES_PLAY_POLICY`` / ``GAMES_CHAT_POLICY``). They may still read."""
+
+    code = "barred"
+
+
+class ChatRefused(GameActionError):
+    """A chat message that cannot be said as it is (empty, too long)."""
+
+    code = "chat"
+
+
+class ChatTooFast(GameActionError):
+    """A member past the chat's rate limits: a burst, or the day's cap."""
+
+    code = "chat_too_fast"

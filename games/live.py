@@ -6,6 +6,10 @@ One group per game, ``game-<id>``. A group message never carries game content: o
 took a seat). Each consumer renders what its own user may see (:mod:`games.consumers`),
 so nothing secret ever travels through Redis.
 
+One group per table's chat, ``table-chat-<id>``, joined by the game pages of the table
+and by its table page: its only message is ``{"type": "chat.changed"}``; each connection
+then renders the chat its own user may read (mutes, the spectators' side talk).
+
 One group per member, ``user-<id>``, for their header (the "your move" count, unread
 notifications): its only message is ``{"type": "notifications.changed"}``.
 
@@ -45,6 +49,16 @@ def publish_building(game_id: int, seat: int) -> None:
 def publish_clock(game_id: int) -> None:
     """Tell the game's watchers that its clock changed without a move."""
     _send(game_id, {"type": "game.clock"})
+
+
+def chat_group(table_id: int) -> str:
+    """The Channels group of the pages showing a table's chat."""
+    return f"table-chat-{table_id}"
+
+
+def publish_chat(table_id: int) -> None:
+    """Tell the pages showing a table's chat that it changed (no content)."""
+    _send_all([(chat_group(table_id), {"type": "chat.changed"})])
 
 
 def user_group(user_id: int) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+import pghistory
 from django.conf import settings
 from django.contrib.contenttypes.fields import GenericForeignKey, GenericRelation
 from django.contrib.contenttypes.models import ContentType
@@ -389,6 +390,7 @@ class ResultLogError(Exception):
     """Somebody tried to change or delete a result row (supersede it instead)."""
 
 
+@pghistory.track()
 class Result(AppendOnlyModel):
     """What one seat scored in one finished game: the only record of a game's result.
 
@@ -405,6 +407,10 @@ class Result(AppendOnlyModel):
     row superseded at most once (``supersedes`` is unique), and, on PostgreSQL, a row
     supersedes only an older row of its own game and seat (constraints added by the
     migration), so every chain has exactly one current row at its end.
+
+    Every row written (and any change made by hand in SQL) is also recorded as a
+    pghistory event with the context of the request or job that wrote it (who, why),
+    which the moderation pages show where a ruling changed a result.
     """
 
     class Source(models.TextChoices):
@@ -498,6 +504,71 @@ class Draft(models.Model):
         return f"draft of seat {self.seat} in game {self.game_id} (turn {self.turn_number})"
 
 
+class ChatMessage(models.Model):
+    """One line said at a table: the table's chat, kept with the table and its game.
+
+    Players of a table talk to each other; spectators read them and, while a live game is
+    in play, talk among themselves apart (``audience`` spectators), so that nobody can
+    coach a player in the middle of a game. A message is escaped when rendered, never
+    edited; a moderator may hide it (it stays for the evidence of a case).
+    """
+
+    class Audience(models.TextChoices):
+        PLAYERS = "players", "Players"
+        SPECTATORS = "spectators", "Spectators"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_messages")
+    game = models.ForeignKey(
+        Game,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="chat_messages",
+        help_text="The game in play when it was said (empty before the round starts).",
+    )
+    turn_number = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The turn of that game when it was said."
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_messages"
+    )
+    audience = models.CharField(max_length=12, choices=Audience.choices, default=Audience.PLAYERS)
+    text = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+    hidden_at = models.DateTimeField(
+        null=True, blank=True, help_text="When a moderator hid it from the table."
+    )
+
+    class Meta:
+        ordering = ["table", "created_at", "pk"]
+        indexes = [
+            models.Index(fields=["table", "audience", "created_at"], name="games_chat_table"),
+            models.Index(fields=["author", "created_at"], name="games_chat_author"),
+        ]
+
+    def __str__(self) -> str:
+        return f"message {self.pk} of {self.author} at table {self.table_id}"
+
+
+class ChatMute(models.Model):
+    """A member who no longer wants to read another member's chat, at any table."""
+
+    muter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["muter", "muted"], name="games_chatmute_once"),
+            models.CheckConstraint(
+                condition=~models.Q(muter=models.F("muted")), name="games_chatmute_not_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.muter} muted {self.muted}"
+
+
 class Vacation(models.Model):
     """A stretch of time when a member's correspondence clocks stand still.
 
@@ -535,6 +606,9 @@ class NotificationKind(models.TextChoices):
     CLUB_NEWS = "club_news", "Club news: requests to join, your membership"
     LEAGUE_MATCHDAY = "league_matchday", "League matchdays: your fixtures and their deadlines"
     LEAGUE_SEASON = "league_season", "League seasons: registration, start and end"
+    MODERATION_CASE = "moderation_case", "Your reports: received, joined, decided"
+    MODERATION_OUTCOME = "moderation_outcome", "Rulings that concern you, warnings and appeals"
+    MODERATION_QUEUE = "moderation_queue", "Cases to moderate: escalations and confirmations"
 
 
 def kind_label(kind: str) -> str:

@@ -199,6 +199,11 @@ def email_notification(sender: type, notification_id: int, email_now: bool, **kw
         tasks.send_notification_email.delay(notification_id)
 
 
+def push_chat(sender: type, table_id: int, **kwargs: Any) -> None:
+    """The pages showing the table's chat render it again, each for its own user."""
+    live.publish_chat(table_id)
+
+
 # (signal, receiver) in the order they run for one fact: the push first, so the pages
 # hear of a move before anything slower is done.
 RECEIVERS: list[tuple[Signal, Callable[..., None]]] = [
@@ -218,6 +223,7 @@ RECEIVERS: list[tuple[Signal, Callable[..., None]]] = [
     (signals.notification_created, email_notification),
     (signals.draft_saved, push_draft),
     (signals.results_superseded, push_results),
+    (signals.chat_changed, push_chat),
 ]
 
 

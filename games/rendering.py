@@ -18,6 +18,10 @@ swaps each in by its element id. The partials and their contract:
 
 Each root element carries its id and, when ``oob`` is true, ``hx-swap-oob="true"``.
 
+The table's chat is a template of its own, ``templates/games/_chat.html``, included in
+the game page and the table page; its live part ``lines`` (id ``table-chat-lines``) is
+rendered for one reader by :func:`render_chat_lines`.
+
 Context (from :func:`game_context`): ``game``
 (:class:`~games.selectors.rows.PublicGame`), ``view`` (the
 engine's :class:`~engine.views.PlayerView` for a seated player, its spectator view for
@@ -41,7 +45,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from engine.views import PlayerView, spectator_view, view_for
-from games.models import Game, Result, Seat
+from games.models import Game, Result, Seat, Table
+from games.selectors.chat import table_chat
 from games.selectors.clock import game_clock
 from games.selectors.move_log import move_log
 from games.selectors.rows import public_game
@@ -139,3 +144,16 @@ def _seats(
         )
         for seat in seats
     ]
+
+
+CHAT_TEMPLATE = "games/_chat.html"
+
+
+def render_chat_lines(table_id: int, user: User) -> str:
+    """The table's chat as ``user`` may read it, ready for an out-of-band swap (empty if
+    the table is gone)."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return ""
+    context = {"chat": table_chat(table, user), "oob": True}
+    return render_to_string(f"{CHAT_TEMPLATE}#lines", context)

@@ -111,6 +111,13 @@ but the others may see that the seat is at work (never what it builds).
 ``game_id``, ``seat``."""
 
 
+chat_changed = Signal()
+"""A table's chat changed: a message was said, or hidden or shown again by a moderator
+(sender: ``ChatMessage``). Pages showing the chat render it again for their own user.
+
+``table_id``, ``message_id``, ``user_id`` (who said it, or hid it)."""
+
+
 class Announcement:
     """A fact waiting for its transaction to commit: the callback ``on_commit`` holds.
 

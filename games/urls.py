@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from games.parsing import BadInput, parse_number
-from games.views import lobby, member, play, replay, your_move
+from games.views import chat, lobby, member, play, replay, your_move
 
 
 class IdConverter:
@@ -31,6 +31,9 @@ urlpatterns = [
     path("tables/<id:pk>/", lobby.table, name="table"),
     path("tables/<id:pk>/join/", lobby.join, name="join"),
     path("tables/<id:pk>/current/", lobby.current, name="current"),
+    path("tables/<id:pk>/chat/", chat.say, name="chat_say"),
+    path("tables/<id:pk>/chat/mute/", chat.mute, name="chat_mute"),
+    path("tables/<id:pk>/chat/unmute/", chat.unmute, name="chat_unmute"),
     path("your-move/", your_move.your_move, name="your_move"),
     path("your-move/next/", your_move.next_game, name="your_move_next"),
     path("notifications/", member.notification_list, name="notifications"),

@@ -19,6 +19,9 @@ DEFAULT_DELIVERY: dict[str, str] = {
     NotificationKind.CLUB_NEWS: Delivery.DIGEST,
     NotificationKind.LEAGUE_MATCHDAY: Delivery.IMMEDIATE,
     NotificationKind.LEAGUE_SEASON: Delivery.DIGEST,
+    NotificationKind.MODERATION_CASE: Delivery.IMMEDIATE,
+    NotificationKind.MODERATION_OUTCOME: Delivery.IMMEDIATE,
+    NotificationKind.MODERATION_QUEUE: Delivery.IMMEDIATE,
 }
 
 

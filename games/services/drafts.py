@@ -38,7 +38,7 @@ from engine.verdict import judge_turn
 from games import signals
 from games.errors import DraftError, NotYourTurn
 from games.models import Draft, Game
-from games.services.locking import LockedTurn, lock_game, seat_of
+from games.services.locking import LockedTurn, ensure_may_play, lock_game, seat_of
 
 RACK: Literal["rack"] = "rack"
 """Where a tile comes from or goes to: the player's rack."""
@@ -187,6 +187,7 @@ def _lock_own_turn(game_id: int, user: User) -> LockedTurn:
     # committed and then sees the new turn, instead of saving work for a turn that ended.
     game = lock_game(game_id)
     seat = seat_of(game, user)
+    ensure_may_play(user, game.table)
     if game.is_over or seat != game.current_seat:
         raise NotYourTurn("It is not your turn: you can build a move on your turn.")
     return LockedTurn(game, game.engine_state(), seat)

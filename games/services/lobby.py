@@ -15,7 +15,7 @@ from games import live
 from games.errors import TableError
 from games.models import BotLevel, Game, Notification, Seat, Table
 from games.services import notifications
-from games.services.locking import lock_seat_of_table, lock_table
+from games.services.locking import ensure_may_play, lock_seat_of_table, lock_table
 from games.services.rounds import start_round
 from games.table_settings import TableSettings
 
@@ -94,6 +94,7 @@ def join_table(table_id: int, user: User, seat_number: int | None = None) -> Tab
         table = lock_table(table_id)
         if table.status != Table.Status.OPEN:
             raise TableError("This table is no longer taking players.")
+        ensure_may_play(user, table)
         seats = list(table.seats.order_by("number"))
         if any(seat.user_id == user.pk and seat.kind == Seat.Kind.PLAYER for seat in seats):
             raise TableError("You already have a seat at this table.")

@@ -3,12 +3,13 @@
 Writers to one game queue up on its row (``SELECT ... FOR UPDATE``). When a writer needs
 more rows than the game's, it locks them in one order - the game, then its table, then
 a seat - so two writers never wait on each other in a cycle. A member's own row and
-their vacations are locked by the vacation services alone, never while a game is held
-(a move that ends a vacation updates it under the game's lock and locks nothing more).
+their vacations are locked by the vacation and chat services alone, never while a game
+is held (a move that ends a vacation updates it under the game's lock and locks nothing
+more).
 
-This module imports only the models, the errors and the engine's value types: any
-service may use it, and it uses none, so the services need no imports inside functions
-to reach a lock.
+This module imports only the models, the errors, the settings and the engine's value
+types: any service may use it, and it uses none, so the services need no imports inside
+functions to reach a lock.
 """
 
 from __future__ import annotations
@@ -21,7 +22,16 @@ from django.utils import timezone
 
 from accounts.models import User
 from engine.state import GameState
-from games.errors import GameFinished, NotFound, NotSeated, NotYourTurn, StaleVersion, TimeUp
+from games.conf import chat_policy, play_policy
+from games.errors import (
+    Barred,
+    GameFinished,
+    NotFound,
+    NotSeated,
+    NotYourTurn,
+    StaleVersion,
+    TimeUp,
+)
 from games.models import Game, Seat, Table, Vacation
 
 
@@ -101,7 +111,8 @@ def lock_seat_of_table(table_id: int, number: int) -> tuple[Game | None, Table, 
 
 def lock_member(user_id: int) -> None:
     """A member's row, locked: one member's vacation requests are served one at a time,
-    so two of them cannot both fit in what is left of the allowance."""
+    so two of them cannot both fit in what is left of the allowance (and their chat
+    messages, so that two cannot both slip under a rate limit)."""
     User.objects.select_for_update().filter(pk=user_id).first()
 
 
@@ -134,12 +145,30 @@ def seat_of(game: Game, user: User) -> int:
     return number
 
 
+def ensure_may_play(user: User, table: Table) -> None:
+    """:class:`Barred` if ``GAMES_PLAY_POLICY`` keeps ``user`` from sitting or moving at
+    ``table`` (a suspension: moderation answers, games only asks)."""
+    policy = play_policy()
+    refusal = policy(user, table) if policy is not None else None
+    if refusal:
+        raise Barred(refusal)
+
+
+def ensure_may_chat(user: User, table: Table) -> None:
+    """:class:`Barred` if ``GAMES_CHAT_POLICY`` keeps ``user`` from chatting at ``table``."""
+    policy = chat_policy()
+    refusal = policy(user, table) if policy is not None else None
+    if refusal:
+        raise Barred(refusal)
+
+
 def lock_for_player(game_id: int, user: User, version: int) -> LockedTurn:
     """Lock the game and check that ``user`` may move now on the ``version`` they saw."""
     game = lock_game(game_id)
     if game.is_over:
         raise GameFinished("This game is over.")
     seat = seat_of(game, user)
+    ensure_may_play(user, game.table)
     # The version comes before the turn: a move sent twice, or from a page that missed
     # a move, is told to reload rather than that it is somebody else's turn.
     if version != game.version:

@@ -20,6 +20,7 @@ from games.models import Game
 from games.parsing import BadInput
 from games.rendering import LIVE_PARTIALS, TEMPLATE, game_context
 from games.rules_summary import rules_summary
+from games.selectors.chat import table_chat
 from games.selectors.listing import turn_label
 
 
@@ -40,6 +41,8 @@ STATUS_OF: dict[type[errors.GameActionError], int] = {
     errors.NoArrangement: 422,
     errors.HelpBusy: 429,
     errors.TableError: 409,
+    errors.Barred: 403,
+    errors.ChatTooFast: 429,
 }
 """HTTP status of each refusal; any other one is a 400 (a malformed or impossible request)."""
 
@@ -85,6 +88,7 @@ def game_page(request: AuthenticatedRequest, game: Game, status: int = 200) -> H
         "rules": rules_summary(table.engine_ruleset(), table.preset),
         "turn_label": turn_label(table.turn_seconds),
     }
+    context["chat"] = table_chat(table, request.user)
     return render(request, TEMPLATE, context, status=status)
 
 

@@ -16,6 +16,7 @@ from games.forms import MAX_SEATS, TableForm
 from games.models import Table
 from games.parsing import parse_optional_number
 from games.selectors import listing
+from games.selectors.chat import table_chat
 from games.selectors.scoreboard import scoreboard
 from games.views.common import (
     AuthenticatedRequest,
@@ -110,6 +111,8 @@ def _table_page(
     context = {
         "table": summary,
         "scores": None if found.status == Table.Status.OPEN else scoreboard(found),
+        # The seats' poll (htmx) needs no chat: the page's chat has a socket of its own.
+        "chat": None if request.htmx else table_chat(found, request.user),
     }
     return render(request, template, context, status=status)
 

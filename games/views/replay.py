@@ -26,4 +26,7 @@ def replay(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     except NotFound as error:
         raise Http404(error.message) from None
     template = "games/replay.html#frame" if request.htmx else "games/replay.html"
-    return render(request, template, {"frame": frame, "games_in_round": game.table.games_in_round})
+    # Its players may report a problem of the game from here.
+    is_player = game.table.seats.filter(user=request.user).exists()
+    context = {"frame": frame, "games_in_round": game.table.games_in_round, "is_player": is_player}
+    return render(request, template, context)

@@ -9,6 +9,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_safe
 
 from leagues import exports
+from leagues.selectors.corrections import season_corrections
 from leagues.selectors.standings import (
     CACHE_SECONDS,
     crosstable_key,
@@ -24,14 +25,20 @@ from leagues.standings import explain
 @require_safe
 def standings(request: HttpRequest, slug: str, league_slug: str, number: int) -> HttpResponse:
     """Every division's table, the tiebreaks in words and, while the season is under
-    way, each player's best and worst possible final rank. An htmx request (the live
+    way, each player's best and worst possible final rank; games whose result a ruling
+    corrected are listed under their division, their players' rows marked. An htmx request (the live
     refresh) gets the tables only. The crosstables come apart (:func:`crosstable`)."""
     season = visible_season(request.user, slug, league_slug, number)
+    divisions = season_standings(season)
+    # Corrections are read apart from the cached standings: one query, never stale.
+    corrections = season_corrections(season)
     context = {
         "season": season,
         "league": season.league,
         "club": season.league.club,
-        "divisions": season_standings(season),
+        "divisions": divisions,
+        "sections": [(d, corrections.by_level.get(d.level, [])) for d in divisions],
+        "corrected_entries": corrections.entries,
         "explanations": explain(season_rules(season)),
         "tiebreaks": list(dict.fromkeys(season.tiebreaks or ())),
         "seasons": league_seasons(season),

@@ -12,6 +12,7 @@ from django.test import override_settings
 from accounts.demo import DEMO_ACCOUNTS
 from accounts.models import User
 from config.runstack import SITE_STEPS, usable_demo_accounts
+from moderation.rules import is_site_moderator
 from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -25,6 +26,8 @@ def test_it_creates_the_demo_accounts_with_the_printed_passwords() -> None:
         user = User.objects.get(username=account.username)
         assert user.display_name == account.display_name
         assert user.check_password(account.password)
+        assert sorted(user.groups.values_list("name", flat=True)) == sorted(account.groups)
+    assert is_site_moderator(User.objects.get(username="maud"))
 
 
 @override_settings(DEBUG=True)
@@ -119,4 +122,4 @@ def test_start_up_announces_only_demo_accounts_that_keep_their_published_passwor
 
     shown = [account.username for account in usable_demo_accounts()]
 
-    assert shown == ["alice", "carol"]
+    assert shown == ["alice", "carol", "maud"]

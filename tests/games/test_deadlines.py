@@ -246,6 +246,9 @@ def test_the_sweeps_run_from_celery_beat() -> None:
         "games.tasks.sweep_turn_reminders",
         "games.tasks.send_daily_digests",
     } <= names
+    # The apps' task modules are found when a worker starts; a test run alone may not
+    # have imported them yet.
+    celery_app.loader.import_default_modules()
     assert names <= set(celery_app.tasks)
     sweep = next(e for e in schedule.values() if e["task"].endswith("sweep_expired_turns"))
     assert sweep["schedule"] == settings.GAMES_SWEEP_SECONDS

@@ -170,6 +170,9 @@ def test_preferences_default_to_at_once_and_can_be_changed(alice: User) -> None:
         "club_news": "digest",
         "league_matchday": "immediate",
         "league_season": "digest",
+        "moderation_case": "immediate",
+        "moderation_outcome": "immediate",
+        "moderation_queue": "immediate",
     }
     assert notice_reads.preferences(alice) == {
         "your_turn": "immediate",

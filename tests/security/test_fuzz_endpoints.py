@@ -154,6 +154,8 @@ class Scene:
                 kwargs[param] = self.club_slug
             elif param in ("number", "matchday", "fixture", "entry", "level"):  # a season's rows
                 kwargs[param] = self._id_for(endpoint)
+            elif param in ("game_id", "case_id", "message_id"):  # moderation's (no case exists)
+                kwargs[param] = self.game.pk
             else:  # uidb64, token of a reset link
                 kwargs[param] = "MQ" if param == "uidb64" else "set-password"
         path = reverse(endpoint.name, kwargs=kwargs)
@@ -295,6 +297,10 @@ def entitled(scene: Scene, request: dict[str, Any]) -> bool:
     if name.startswith("leagues:"):
         # The outsider owns the club; anyone else may only ask to join it.
         return viewer == "outsider" or name == "leagues:request_to_join"
+    if name == "moderation:next":
+        # Moderators take the next case (none: back to the queue): the superuser moderates
+        # the site, the outsider their club.
+        return viewer in ("staff", "outsider")
     if action in TURN_ACTIONS:
         return viewer == "mover"
     if action == "resign":

@@ -2,6 +2,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
+from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
@@ -11,8 +12,8 @@ from accounts.models import User
 
 class Command(BaseCommand):
     help = (
-        "Create the demo accounts (alice, bob, carol) that do not exist yet. An existing "
-        "account of that name is never changed."
+        "Create the demo accounts (alice, bob, carol; maud, a site moderator) that do not "
+        "exist yet. An existing account of that name is never changed."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -43,7 +44,7 @@ class Command(BaseCommand):
         for account in DEMO_ACCOUNTS:
             # Only created, never updated: an account of that name may be someone's own,
             # or a demo account whose member chose a password of their own.
-            _, created = User.objects.get_or_create(
+            user, created = User.objects.get_or_create(
                 username=account.username,
                 defaults={
                     "display_name": account.display_name,
@@ -52,6 +53,8 @@ class Command(BaseCommand):
                 },
             )
             if created:
+                for name in account.groups:
+                    user.groups.add(Group.objects.get_or_create(name=name)[0])
                 self.stdout.write(f"{account.username:8} {account.password:20} (created)")
             else:
                 self.stdout.write(f"{account.username:8} (exists: left as it is)")

@@ -1,0 +1,118 @@
+"""A table's chat as one member may read it.
+
+* A player of the table reads the table's messages (``audience`` players), never the
+  spectators' side talk.
+* Anyone else signed in (a spectator) reads the table's messages and the spectators'.
+* Nobody reads a message a moderator hid, or the messages of a member they muted.
+
+A line carries only what was typed and who typed it: chat shows nothing of a game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.urls import NoReverseMatch, reverse
+
+from accounts.models import User
+from games.conf import chat_policy
+from games.models import ChatMessage, ChatMute, Game, Seat, Table
+
+SHOWN = 100
+"""The newest messages a panel shows."""
+
+REPORT_URL_NAME = "moderation:file_message"
+"""The page where a member reports a message (moderation's, reversed by its name:
+games never imports moderation)."""
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """One message as a reader sees it."""
+
+    pk: int
+    author_id: int
+    author_name: str
+    text: str
+    said_at: datetime
+    is_mine: bool
+    to_spectators: bool
+    report_url: str | None
+
+
+@dataclass(frozen=True)
+class MutedMember:
+    pk: int
+    name: str
+
+
+@dataclass(frozen=True)
+class TableChat:
+    """The chat panel of a table for one reader."""
+
+    table_id: int
+    lines: list[ChatLine]
+    muted: list[MutedMember]
+    is_player: bool
+    # A spectator while a game is in play: what they write goes to spectators only.
+    spectators_apart: bool
+    # Why the reader may not write here (a suspension), or None: they still read.
+    refusal: str | None
+
+
+def table_chat(table: Table, user: User) -> TableChat:
+    """The chat of ``table`` as ``user`` (a signed-in member) may read it."""
+    is_player = Seat.objects.filter(table=table, user=user, kind=Seat.Kind.PLAYER).exists()
+    muted = list(
+        ChatMute.objects.filter(muter=user)
+        .select_related("muted")
+        .order_by("muted__username")
+        .values_list("muted_id", "muted__display_name", "muted__username")
+    )
+    readable = ChatMessage.objects.filter(table=table, hidden_at__isnull=True).exclude(
+        author_id__in=[pk for pk, _, _ in muted]
+    )
+    if is_player:
+        readable = readable.filter(audience=ChatMessage.Audience.PLAYERS)
+    newest = list(readable.select_related("author").order_by("-created_at", "-pk")[:SHOWN])
+    live = (
+        table.status == Table.Status.PLAYING
+        and table.games.filter(status=Game.Status.PLAYING).exists()
+    )
+    return TableChat(
+        table_id=table.pk,
+        lines=[_line(message, user) for message in reversed(newest)],
+        muted=[MutedMember(pk, display or username) for pk, display, username in muted],
+        is_player=is_player,
+        spectators_apart=live and not is_player,
+        refusal=_refusal(user, table),
+    )
+
+
+def _refusal(user: User, table: Table) -> str | None:
+    policy = chat_policy()
+    return policy(user, table) if policy is not None else None
+
+
+def _line(message: ChatMessage, reader: User) -> ChatLine:
+    mine = message.author_id == reader.pk
+    return ChatLine(
+        pk=message.pk,
+        author_id=message.author_id,
+        author_name=str(message.author),
+        text=message.text,
+        said_at=message.created_at,
+        is_mine=mine,
+        to_spectators=message.audience == ChatMessage.Audience.SPECTATORS,
+        report_url=None if mine else report_url(message.pk),
+    )
+
+
+def report_url(message_id: int) -> str | None:
+    """Where to report a message; ``None`` on a site without moderation's pages."""
+    try:
+        # Positional: the address names its argument as moderation likes.
+        return reverse(REPORT_URL_NAME, args=[message_id])
+    except NoReverseMatch:
+        return None

@@ -1,0 +1,88 @@
+"""The forms of appeals and of the moderation log's filters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from accounts.models import User
+from leagues.models import Club
+from moderation.models import LogEntry
+from moderation.selectors.log import LogFilters, filter_clubs
+from moderation.services.appeals import LONGEST_TEXT
+
+
+class AppealForm(forms.Form):
+    """A message of an appeal: the appellant's, or a moderator's answer."""
+
+    text = forms.CharField(
+        label="Your message",
+        max_length=LONGEST_TEXT,
+        widget=forms.Textarea(attrs={"rows": 5}),
+        error_messages={
+            "required": "Write what you want the moderators to know.",
+            "max_length": f"A message has at most {LONGEST_TEXT} characters.",
+        },
+    )
+
+
+class CloseForm(forms.Form):
+    """Closing an appeal, with a last word if the moderator has one. Its field has a
+    prefix of its own: the answer form is on the same page."""
+
+    prefix = "close"
+
+    text = forms.CharField(
+        label="A last word (optional)",
+        required=False,
+        max_length=LONGEST_TEXT,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+
+class LogFilterForm(forms.Form):
+    """The log page's filters, read from the query string (all optional)."""
+
+    action = forms.ChoiceField(
+        label="What", required=False, choices=[("", "Anything"), *LogEntry.Action.choices]
+    )
+    case = forms.IntegerField(label="Case", required=False, min_value=1, max_value=2**63 - 1)
+    club = forms.ModelChoiceField(
+        label="Club",
+        required=False,
+        queryset=Club.objects.none(),
+        to_field_name="slug",
+        empty_label="Any club",
+    )
+    actor = forms.CharField(label="Who (username)", required=False, max_length=150)
+    since = forms.DateField(
+        label="From", required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    until = forms.DateField(
+        label="To", required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def __init__(self, user: User, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        club_field = self.fields["club"]
+        assert isinstance(club_field, forms.ModelChoiceField)
+        club_field.queryset = filter_clubs(user)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        since, until = data.get("since"), data.get("until")
+        if since and until and until < since:
+            raise forms.ValidationError("The end of the period comes before its start.")
+        return data
+
+    def filters(self) -> LogFilters:
+        data = self.cleaned_data
+        return LogFilters(
+            action=data.get("action") or "",
+            case=data.get("case"),
+            club=data.get("club"),
+            actor=(data.get("actor") or "").strip(),
+            since=data.get("since"),
+            until=data.get("until"),
+        )

@@ -1,0 +1,410 @@
+"""Disputes and their settlement: cases, the reports that file them, rulings, suspensions,
+appeals, and the moderation log.
+
+A member *reports* a game (or a chat message of it) under a category; the reports of one
+game and category while it is open are one :class:`Case`, whose priority grows with its
+filers. A moderator claims the case, studies the evidence, and makes a :class:`Ruling`. A
+ruling that changes results goes through the games app's results service (new result rows
+supersede the old ones), so rounds and league standings follow; a later ruling can
+supersede an earlier one and undo it. Everything done is written to the
+:class:`LogEntry` table, which the database itself refuses to update or delete.
+
+Who may moderate what lives in :mod:`moderation.rules`: site moderators (the
+:data:`SITE_MODERATORS` group) see every case, a club's moderators the cases of its
+league games; nobody may take a case they are a party to.
+"""
+
+from __future__ import annotations
+
+import pghistory
+import pgtrigger
+from django.conf import settings
+from django.db import models
+
+SITE_MODERATORS = "Site moderators"
+"""The name of the staff group whose members moderate every case of the site."""
+
+
+class Category(models.TextChoices):
+    """What a report complains of; the order is the severity (most severe first)."""
+
+    COLLUSION = "collusion", "Suspected collusion"
+    BUG = "bug", "A bug: my move was refused or went wrong"
+    CLOCK = "clock", "Wrong timeout or clock"
+    STALLING = "stalling", "Stalling or abandonment"
+    ABUSE = "abuse", "Abusive chat"
+    OTHER = "other", "Other"
+
+
+@pghistory.track()
+class Case(models.Model):
+    """One dispute about one game under one category: the reports that filed it, the
+    moderator who took it, and its rulings.
+
+    While a case is open, later reports of the same game and category join it (the
+    partial unique constraint) and raise its priority.
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        DECIDED = "decided", "Decided"
+
+    class Escalation(models.TextChoices):
+        NONE = "", "Not escalated"
+        CLUB_OWNER = "club_owner", "The club's owner"
+        SITE = "site", "The site moderators"
+
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.PROTECT, related_name="moderation_cases"
+    )
+    category = models.CharField(max_length=12, choices=Category.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    club = models.ForeignKey(
+        "leagues.Club",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="moderation_cases",
+        help_text="The club whose league the game is part of; empty for a casual game "
+        "(site moderators only).",
+    )
+    fixture = models.ForeignKey(
+        "leagues.Fixture",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="moderation_cases",
+        help_text="The league fixture the game is part of, if any.",
+    )
+    turn_number = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The turn the first report is about."
+    )
+    message = models.ForeignKey(
+        "games.ChatMessage",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="moderation_cases",
+        help_text="The chat message reported, for a case about one.",
+    )
+    accused = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="moderation_cases_against",
+        help_text="The member the case is against, when the reports name one.",
+    )
+    opened_at = models.DateTimeField()
+    decided_at = models.DateTimeField(null=True, blank=True)
+    claimed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="moderation_claims",
+    )
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    claim_seen_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the claiming moderator last opened the case; the claim lapses "
+        "after MODERATION_CLAIM_MINUTES unseen.",
+    )
+    escalation = models.CharField(
+        max_length=12, choices=Escalation.choices, default=Escalation.NONE, blank=True
+    )
+    escalated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-opened_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "category"],
+                condition=models.Q(status="open"),
+                name="moderation_case_one_open_per_game_category",
+                violation_error_message="This game already has an open case of this kind.",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(claimed_by__isnull=True, claimed_at__isnull=True)
+                | models.Q(claimed_by__isnull=False, claimed_at__isnull=False),
+                name="moderation_case_claim_has_time",
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "opened_at"], name="moderation_case_queue")]
+
+    def __str__(self) -> str:
+        return f"case {self.pk}: {self.get_category_display()} in game {self.game_id}"
+
+
+class Report(models.Model):
+    """One member's filing of a case: what they say happened, and how much it weighs.
+
+    ``weight`` is the filer's credibility when they filed (1.0 for a member whose reports
+    have not kept being dismissed, less for one whose have), so a sore loser's reports
+    raise a case's priority less.
+    """
+
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="reports")
+    filer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="moderation_reports"
+    )
+    text = models.TextField(max_length=2000)
+    turn_number = models.PositiveIntegerField(null=True, blank=True)
+    message = models.ForeignKey(
+        "games.ChatMessage",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="reports",
+    )
+    weight = models.FloatField(default=1.0)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["case", "created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["case", "filer"], name="moderation_report_once"),
+        ]
+        indexes = [models.Index(fields=["filer", "created_at"], name="moderation_report_filer")]
+
+    def __str__(self) -> str:
+        return f"report of {self.filer} in case {self.case_id}"
+
+
+@pghistory.track()
+class Ruling(models.Model):
+    """A moderator's decision in a case, with its required note.
+
+    A ruling that suspends a member or changes league standings waits ``proposed`` for a
+    second moderator's confirmation when its club (or the site) has more than one. An
+    applied ruling can be superseded by a later one of the same case, which undoes its
+    effects first (``superseded``).
+    """
+
+    class Kind(models.TextChoices):
+        DISMISS = "dismiss", "Dismiss"
+        WARN = "warn", "Warn a member"
+        PAUSE = "pause", "Pause the game's clocks while the case is open"
+        VOID = "void", "Void the game"
+        SET_RESULT = "set_result", "Set the result"
+        FORFEIT = "forfeit", "Award a forfeit"
+        REWIND = "rewind", "Rewind to the start of a turn"
+        SUSPEND = "suspend", "Suspend a member"
+
+    class Status(models.TextChoices):
+        PROPOSED = "proposed", "Awaiting a second moderator"
+        APPLIED = "applied", "Applied"
+        DECLINED = "declined", "Declined by the second moderator"
+        SUPERSEDED = "superseded", "Superseded"
+
+    case = models.ForeignKey(Case, on_delete=models.PROTECT, related_name="rulings")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PROPOSED)
+    note = models.TextField(max_length=4000, help_text="Why: shown to the parties.")
+    details = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="What the kind needs: seats' scores, the turn, the period and scope...",
+    )
+    effects = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="What applying it changed (result rows written, clocks, suspensions), "
+        "so that superseding it can undo exactly that.",
+    )
+    target = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="moderation_rulings_against",
+        help_text="The member warned or suspended.",
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="moderation_rulings"
+    )
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    supersedes = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="superseded_by",
+    )
+    created_at = models.DateTimeField()
+    applied_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["case", "created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(note=""), name="moderation_ruling_has_a_note"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(confirmed_by__isnull=True)
+                | ~models.Q(confirmed_by=models.F("by")),
+                name="moderation_ruling_confirmed_by_another",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} in case {self.case_id} ({self.status})"
+
+
+@pghistory.track()
+class Suspension(models.Model):
+    """A member kept from playing and chatting in a club (or the whole site, ``club``
+    empty) for ``[starts_at, ends_at)``. A suspended member can still log in, read, and
+    appeal."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="suspensions"
+    )
+    club = models.ForeignKey(
+        "leagues.Club",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="suspensions",
+        help_text="Empty: suspended from the whole site.",
+    )
+    ruling = models.ForeignKey(Ruling, on_delete=models.PROTECT, related_name="suspensions")
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    lifted_at = models.DateTimeField(
+        null=True, blank=True, help_text="When a later ruling (or an appeal) lifted it early."
+    )
+
+    class Meta:
+        ordering = ["-starts_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ends_at__gt=models.F("starts_at")),
+                name="moderation_suspension_ends_after_start",
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "ends_at"], name="moderation_suspension_user")]
+
+    def __str__(self) -> str:
+        where = self.club or "the site"
+        return f"{self.user} suspended from {where} until {self.ends_at:%Y-%m-%d %H:%M}"
+
+
+@pghistory.track()
+class Appeal(models.Model):
+    """A party's appeal of a case's outcome: a thread with the moderators.
+
+    ``waiting_since`` is when the appellant last wrote with no moderator's answer since
+    (empty when the moderators have the last word): the appeals queue is ordered by it.
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        CLOSED = "closed", "Closed"
+
+    case = models.ForeignKey(Case, on_delete=models.PROTECT, related_name="appeals")
+    appellant = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="moderation_appeals"
+    )
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    opened_at = models.DateTimeField()
+    waiting_since = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["waiting_since", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["case", "appellant"],
+                condition=models.Q(status="open"),
+                name="moderation_appeal_one_open_per_party",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"appeal of {self.appellant} in case {self.case_id}"
+
+
+class AppealMessage(models.Model):
+    """One message of an appeal's thread."""
+
+    appeal = models.ForeignKey(Appeal, on_delete=models.CASCADE, related_name="messages")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    from_moderator = models.BooleanField(default=False)
+    text = models.TextField(max_length=4000)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["appeal", "created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"message of {self.author} in appeal {self.appeal_id}"
+
+
+@pgtrigger.register(
+    # Nobody changes or deletes the log, not even through SQL: the database refuses.
+    pgtrigger.Protect(name="moderation_log_no_update", operation=pgtrigger.Update),
+    pgtrigger.Protect(name="moderation_log_no_delete", operation=pgtrigger.Delete),
+)
+class LogEntry(models.Model):
+    """One thing done in moderation: who, when, what, why, and what it changed.
+
+    Inserted once and never changed or deleted: database triggers refuse every UPDATE and
+    DELETE of the table (even by raw SQL), and the foreign keys PROTECT, so nothing it
+    names can be deleted from under it either.
+    """
+
+    class Action(models.TextChoices):
+        FILED = "filed", "Filed a report"
+        JOINED = "joined", "Joined a case"
+        CLAIMED = "claimed", "Claimed a case"
+        RELEASED = "released", "Released a case"
+        LAPSED = "lapsed", "A claim lapsed"
+        ESCALATED = "escalated", "A case escalated"
+        PROPOSED = "proposed", "Proposed a ruling"
+        CONFIRMED = "confirmed", "Confirmed a ruling"
+        DECLINED = "declined", "Declined a ruling"
+        RULED = "ruled", "Applied a ruling"
+        SUPERSEDED = "superseded", "Superseded a ruling"
+        APPEALED = "appealed", "Appealed"
+        ANSWERED = "answered", "Answered an appeal"
+        CLOSED_APPEAL = "closed_appeal", "Closed an appeal"
+        MESSAGE_HIDDEN = "message_hidden", "Hid a chat message"
+        EVIDENCE_OPENED = "evidence_opened", "Opened the evidence (racks)"
+
+    at = models.DateTimeField()
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Who did it; empty for the site itself (a lapse, an escalation).",
+    )
+    action = models.CharField(max_length=16, choices=Action.choices)
+    case = models.ForeignKey(
+        Case, on_delete=models.PROTECT, null=True, blank=True, related_name="log"
+    )
+    club = models.ForeignKey(
+        "leagues.Club", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    summary = models.CharField(max_length=300, help_text="What was done, in a sentence.")
+    reason = models.TextField(blank=True)
+    changes = models.JSONField(default=dict, blank=True, help_text="What it changed.")
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        indexes = [
+            models.Index(fields=["club", "at"], name="moderation_log_club"),
+            models.Index(fields=["case", "at"], name="moderation_log_case"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.get_action_display()}: {self.summary}"

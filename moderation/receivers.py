@@ -1,0 +1,27 @@
+"""What follows in moderation from its own facts (:mod:`moderation.signals`): the parties
+are told of outcomes and appeals. Connected in :meth:`moderation.apps.ModerationConfig.ready`;
+receivers run after the fact's commit and take ids."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from moderation import signals
+from moderation.services import outcomes
+
+
+def ruling_applied(
+    sender: type, ruling_id: int, superseded_id: int | None = None, **kwargs: Any
+) -> None:
+    """A ruling took effect: its case's parties are told, with its reason."""
+    outcomes.tell_outcome(ruling_id, superseded_id)
+
+
+def appeal_changed(sender: type, appeal_id: int, by_moderator: bool, **kwargs: Any) -> None:
+    """An appeal moved: the other side of its thread is told."""
+    outcomes.tell_appeal(appeal_id, by_moderator)
+
+
+def connect() -> None:
+    signals.ruling_applied.connect(ruling_applied, dispatch_uid="moderation.telling.outcome")
+    signals.appeal_changed.connect(appeal_changed, dispatch_uid="moderation.telling.appeal")

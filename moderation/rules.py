@@ -1,0 +1,133 @@
+"""Who moderates which case, and who may not take one: the ``rules`` predicates and
+permissions of moderation.
+
+* Site moderators (members of the :data:`~moderation.models.SITE_MODERATORS` group, and
+  superusers) moderate every case.
+* A club's moderators (its owner, organisers and moderators: ``leagues.rules.MODERATING``)
+  moderate the cases of the club's league games.
+* Conflict of interest is enforced, not advised: nobody may take a case about a game they
+  sat at, a case they filed, or one whose parties include someone they share a league
+  division with in the game's season. :func:`conflicts` says which, in sentences.
+
+``user.has_perm("moderation.view_case", case)`` asks the first two;
+``moderation.take_case`` adds the third.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q
+from rules.permissions import add_perm
+from rules.predicates import Predicate
+
+from accounts.models import User
+from games.models import Game, Result, Seat
+from leagues.models import Entry, Membership
+from leagues.rules import MODERATING
+from moderation.models import SITE_MODERATORS, Case, Report
+
+
+def is_site_moderator(user: Any) -> bool:
+    """A member of the site moderators' group (or a superuser)."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    return bool(user.groups.filter(name=SITE_MODERATORS).exists())
+
+
+def is_club_moderator_of(user: Any, case: Case) -> bool:
+    """A moderator (or organiser, or the owner) of the club whose league game it is."""
+    if case.club_id is None or not getattr(user, "is_authenticated", False):
+        return False
+    return Membership.objects.filter(club_id=case.club_id, user=user, role__in=MODERATING).exists()
+
+
+def seated_user_ids(case: Case) -> set[int]:
+    """Every member who sat at the case's game's table (:func:`player_ids`)."""
+    return player_ids(case.game)
+
+
+def player_ids(game: Game) -> set[int]:
+    """Every member who sat at the game's table: in a seat now, replaced by a bot, or
+    credited with a result of the game."""
+    seats = Seat.objects.filter(table_id=game.table_id)
+    ids = set(seats.exclude(user=None).values_list("user_id", flat=True))
+    ids |= set(seats.exclude(replaced_user=None).values_list("replaced_user_id", flat=True))
+    results = Result.objects.filter(game_id=game.pk).exclude(member=None)
+    ids |= set(results.values_list("member_id", flat=True))
+    return ids
+
+
+def moderated_club_ids(user: Any) -> set[int]:
+    """The clubs whose cases ``user`` moderates as one of its moderators."""
+    if not getattr(user, "is_authenticated", False):
+        return set()
+    rows = Membership.objects.filter(user=user, role__in=MODERATING)
+    return set(rows.values_list("club_id", flat=True))
+
+
+def party_ids(case: Case) -> set[int]:
+    """The case's parties: who sat at the game, who filed it, and whom it accuses."""
+    ids = seated_user_ids(case)
+    ids |= set(Report.objects.filter(case=case).values_list("filer_id", flat=True))
+    if case.accused_id is not None:
+        ids.add(case.accused_id)
+    return ids
+
+
+def conflicts(user: User, case: Case) -> list[str]:
+    """Why ``user`` may not take ``case``, in sentences (empty: no conflict)."""
+    reasons = []
+    if user.pk in seated_user_ids(case):
+        reasons.append("You sat at this game's table.")
+    if Report.objects.filter(case=case, filer=user).exists():
+        reasons.append("You filed a report in this case.")
+    if case.accused_id == user.pk:
+        reasons.append("The case is about you.")
+    shared = _shared_division(user, case)
+    if shared:
+        reasons.append(f"You share {shared} with a party of the case.")
+    return reasons
+
+
+def _shared_division(user: User, case: Case) -> str | None:
+    """The name of a division of the game's season where ``user`` and a party both play."""
+    fixture = case.fixture
+    if fixture is None:
+        return None
+    season_id = fixture.matchday.season_id
+    mine = Entry.objects.filter(season_id=season_id, user=user).exclude(division=None)
+    divisions = set(mine.values_list("division_id", flat=True))
+    if not divisions:
+        return None
+    others = party_ids(case) - {user.pk}
+    entry = (
+        Entry.objects.filter(season_id=season_id, division_id__in=divisions)
+        .filter(Q(user_id__in=others) | Q(substitute_id__in=others))
+        .select_related("division")
+        .first()
+    )
+    return None if entry is None or entry.division is None else entry.division.name
+
+
+def _moderates(user: Any, case: Case) -> bool:
+    return is_site_moderator(user) or is_club_moderator_of(user, case)
+
+
+def _has_no_conflict(user: Any, case: Case) -> bool:
+    return not conflicts(user, case)
+
+
+moderates = Predicate(_moderates)
+has_no_conflict = Predicate(_has_no_conflict)
+
+
+PERMISSIONS = {
+    "moderation.view_case": moderates,
+    "moderation.take_case": moderates & has_no_conflict,
+}
+# rules does not annotate add_perm.
+for _name, _predicate in PERMISSIONS.items():
+    add_perm(_name, _predicate)  # type: ignore[no-untyped-call]

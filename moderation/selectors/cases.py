@@ -1,0 +1,60 @@
+"""The case page (the hub of a case) as one viewer may see it: a moderator sees every
+report and the case's log; a party (a filer, the accused, a player of the game) sees
+only their own reports; anyone else is told there is no such case."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import QuerySet
+
+from accounts.models import User
+from moderation.errors import NotFound
+from moderation.models import Case, LogEntry, Report
+from moderation.rules import party_ids
+from moderation.selectors.queue import QueueEntry, queue_entry
+
+
+@dataclass
+class CasePage:
+    case: Case
+    is_moderator: bool
+    reports: list[Report]
+    entry: QueueEntry | None
+    log: list[LogEntry]
+
+    def context(self) -> dict[str, Any]:
+        return {
+            "case": self.case,
+            "viewer_is_moderator": self.is_moderator,
+            "reports": self.reports,
+            "entry": self.entry,
+            "log": self.log,
+        }
+
+
+def case_page(case_id: int, user: User) -> CasePage:
+    case = (
+        Case.objects.select_related("game__table", "club", "fixture", "accused", "claimed_by")
+        .filter(pk=case_id)
+        .first()
+    )
+    if case is None:
+        raise NotFound("There is no such case.")
+    reports = case.reports.select_related("filer", "message").order_by("created_at", "pk")
+    if user.has_perm("moderation.view_case", case):
+        log = list(case.log.select_related("actor").order_by("at", "pk"))
+        return CasePage(case, True, list(reports), queue_entry(case, user), log)
+    if user.pk not in party_ids(case):
+        raise NotFound("There is no such case.")
+    return CasePage(case, False, list(reports.filter(filer=user)), None, [])
+
+
+def my_reports(user: User) -> QuerySet[Report]:
+    """The reports ``user`` filed, newest first, with their cases."""
+    return (
+        Report.objects.filter(filer=user)
+        .select_related("case__game", "case__club")
+        .order_by("-created_at", "-pk")
+    )

@@ -1,0 +1,122 @@
+"""The moderation log as a page reads it: who sees which entries, filters, pages.
+
+Who sees what:
+
+* site moderators: every entry;
+* a club's owner: every entry of their club's cases (``LogEntry.club``);
+* any other moderator: the entries of *their* cases, those they claimed or acted on as a
+  moderator (claimed, ruled, answered an appeal, opened the evidence...).
+
+Anyone else may not open the log (:func:`may_read_log`). Entries are only read here;
+the table itself refuses every change (database triggers).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+
+from django.conf import settings
+from django.core.paginator import Page, Paginator
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from accounts.models import User
+from leagues.models import Club, Membership, Role
+from leagues.rules import MODERATING
+from moderation.models import Case, LogEntry
+from moderation.rules import is_site_moderator
+from moderation.selectors.appeals import moderates_any
+
+MODERATOR_ACTIONS = (
+    LogEntry.Action.CLAIMED,
+    LogEntry.Action.RELEASED,
+    LogEntry.Action.PROPOSED,
+    LogEntry.Action.CONFIRMED,
+    LogEntry.Action.DECLINED,
+    LogEntry.Action.RULED,
+    LogEntry.Action.SUPERSEDED,
+    LogEntry.Action.ANSWERED,
+    LogEntry.Action.CLOSED_APPEAL,
+    LogEntry.Action.MESSAGE_HIDDEN,
+    LogEntry.Action.EVIDENCE_OPENED,
+)
+
+
+def may_read_log(user: User) -> bool:
+    """Site moderators, clubs' moderators (and organisers and owners)."""
+    return moderates_any(user)
+
+
+def owned_clubs(user: User) -> QuerySet[Club]:
+    return Club.objects.filter(
+        pk__in=Membership.objects.filter(user=user, role=Role.OWNER).values("club_id")
+    ).order_by("name")
+
+
+def visible_entries(user: User) -> QuerySet[LogEntry]:
+    """The entries ``user`` may read, newest first."""
+    entries = LogEntry.objects.all()
+    if is_site_moderator(user):
+        return entries
+    acted_on = LogEntry.objects.filter(
+        actor=user, action__in=MODERATOR_ACTIONS, case__isnull=False
+    ).values("case_id")
+    claimed = Case.objects.filter(claimed_by=user).values("pk")
+    mine = Q(case_id__in=acted_on) | Q(case_id__in=claimed)
+    owned = Q(club_id__in=owned_clubs(user).values("pk"))
+    return entries.filter(mine | owned)
+
+
+@dataclass(frozen=True)
+class LogFilters:
+    """What the page narrows the log to; every field empty shows it all."""
+
+    action: str = ""
+    case: int | None = None
+    club: Club | None = None
+    actor: str = ""
+    since: date | None = None
+    until: date | None = None
+
+
+def filtered(entries: QuerySet[LogEntry], filters: LogFilters) -> QuerySet[LogEntry]:
+    if filters.action:
+        entries = entries.filter(action=filters.action)
+    if filters.case is not None:
+        entries = entries.filter(case_id=filters.case)
+    if filters.club is not None:
+        entries = entries.filter(club=filters.club)
+    if filters.actor:
+        entries = entries.filter(actor__username__iexact=filters.actor)
+    if filters.since is not None:
+        entries = entries.filter(at__gte=_start_of(filters.since))
+    if filters.until is not None:
+        entries = entries.filter(at__lt=_start_of(filters.until + timedelta(days=1)))
+    return entries
+
+
+def _start_of(day: date) -> datetime:
+    return timezone.make_aware(datetime.combine(day, time.min))
+
+
+def log_page(user: User, filters: LogFilters, page: int | str | None = 1) -> Page[LogEntry]:
+    """One page of the entries ``user`` may read under ``filters``, newest first (an
+    unknown page number gives the last page)."""
+    entries = (
+        filtered(visible_entries(user), filters)
+        .select_related("actor", "case", "club")
+        .order_by("-at", "-pk")
+    )
+    paginator = Paginator(entries, settings.MODERATION_LOG_PER_PAGE)
+    return paginator.get_page(page)
+
+
+def filter_clubs(user: User) -> QuerySet[Club]:
+    """The clubs the page offers as a filter: every club with a logged entry for a site
+    moderator, else the clubs ``user`` moderates."""
+    if is_site_moderator(user):
+        logged = LogEntry.objects.exclude(club=None).values("club_id")
+        return Club.objects.filter(pk__in=logged).order_by("name")
+    mine = Membership.objects.filter(user=user, role__in=MODERATING).values("club_id")
+    return Club.objects.filter(pk__in=mine).order_by("name")

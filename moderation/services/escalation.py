@@ -1,0 +1,87 @@
+"""A case never expires silently: open past ``MODERATION_ESCALATE_HOURS`` it escalates to
+the club's owner (a club's case), and open that long again, to the site moderators (a
+casual game's case goes to them at once). Each escalation is logged and notified."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import Group
+from django.db import transaction
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import User
+from games.models import NotificationKind
+from games.services import notifications
+from games.signals import send_after_commit
+from leagues.models import Membership, Role
+from moderation.models import SITE_MODERATORS, Case, LogEntry
+from moderation.signals import case_escalated
+
+
+def escalate_overdue(now: datetime | None = None) -> list[int]:
+    """Escalate every open case past its time one step; returns the cases escalated."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(hours=settings.MODERATION_ESCALATE_HOURS)
+    due = Case.objects.filter(status=Case.Status.OPEN).filter(
+        Q(escalation=Case.Escalation.NONE, opened_at__lte=cutoff)
+        | Q(escalation=Case.Escalation.CLUB_OWNER, escalated_at__lte=cutoff)
+    )
+    return [pk for pk in due.values_list("pk", flat=True) if _escalate(pk, cutoff, now)]
+
+
+def _escalate(case_id: int, cutoff: datetime, now: datetime) -> bool:
+    with transaction.atomic():
+        case = Case.objects.select_for_update(of=("self",)).select_related("club").get(pk=case_id)
+        # Decided or escalated since the sweep listed it: nothing to do.
+        if case.status != Case.Status.OPEN or (case.escalated_at or case.opened_at) > cutoff:
+            return False
+        if case.escalation == Case.Escalation.SITE:
+            return False
+        level = (
+            Case.Escalation.CLUB_OWNER
+            if case.escalation == Case.Escalation.NONE and case.club_id is not None
+            else Case.Escalation.SITE
+        )
+        case.escalation = level
+        case.escalated_at = now
+        case.save(update_fields=["escalation", "escalated_at"])
+        waited = now - case.opened_at
+        summary = (
+            f"Case {case.pk} escalated to {case.get_escalation_display().lower()}, "
+            f"open {waited.days * 24 + waited.seconds // 3600} hours."
+        )
+        LogEntry.objects.create(
+            at=now,
+            action=LogEntry.Action.ESCALATED,
+            case=case,
+            club_id=case.club_id,
+            summary=summary,
+            changes={"escalation": level},
+        )
+        link = reverse("moderation:case", args=[case.pk])
+        for user_id in _told(case, level):
+            notifications.create(
+                user_id,
+                NotificationKind.MODERATION_QUEUE,
+                f"{summary} Nobody has decided it yet.",
+                link,
+                subject=case,
+                key=f"moderation-escalated-{case.pk}-{level}",
+            )
+        send_after_commit(case_escalated, Case, case_id=case.pk, escalation=level)
+    return True
+
+
+def _told(case: Case, level: str) -> list[int]:
+    if level == Case.Escalation.CLUB_OWNER and case.club_id is not None:
+        owners = Membership.objects.filter(club_id=case.club_id, role=Role.OWNER)
+        return list(owners.values_list("user_id", flat=True))
+    group = Group.objects.filter(name=SITE_MODERATORS).first()
+    moderators = User.objects.filter(is_active=True).filter(
+        Q(groups=group) | Q(is_superuser=True) if group else Q(is_superuser=True)
+    )
+    return list(moderators.distinct().values_list("pk", flat=True))

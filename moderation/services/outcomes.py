@@ -1,0 +1,144 @@
+"""Everyone concerned is told: the outcome of a ruling to the case's parties, and each
+step of an appeal to the other side of its thread.
+
+These run from receivers of :mod:`moderation.signals`, after the commit of the ruling or
+the appeal, and write notifications (:func:`games.services.notifications.create`) in
+one transaction of their own. Each carries a key, so a signal delivered twice tells
+nobody twice.
+
+The outcome of a ruling goes to
+
+* the filers of its case (kind ``moderation_case``: "your report was decided"),
+* whom it accuses or names (the case's accused, the ruling's target), and
+* the other seats of the game (both kind ``moderation_outcome``),
+
+each with the ruling's kind and its note (the reason, written for the parties) and a
+link to the case's outcome page, where they read it whole and may appeal. The
+moderators who made or confirmed the ruling are not told of their own work.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.urls import reverse
+
+from accounts.models import User
+from games.models import NotificationKind
+from games.services import notifications
+from moderation.models import Appeal, Case, Report, Ruling
+from moderation.rules import seated_user_ids
+
+NOTE_EXCERPT = 160
+
+
+def tell_outcome(ruling_id: int, superseded_id: int | None = None) -> int:
+    """Notify the parties of ruling ``ruling_id``'s outcome; returns how many were told
+    (none for a ruling gone or not in effect)."""
+    ruling = (
+        Ruling.objects.select_related("case__game", "target")
+        .filter(pk=ruling_id, applied_at__isnull=False)
+        .first()
+    )
+    if ruling is None:
+        return 0
+    case = ruling.case
+    told = 0
+    with transaction.atomic():
+        for user_id, (kind, headline) in _recipients(ruling).items():
+            text = _outcome_text(headline, ruling, superseded_id is not None)
+            created = notifications.create(
+                user_id,
+                kind,
+                text,
+                reverse("moderation:appeal_new", args=[case.pk]),
+                subject=ruling,
+                key=f"moderation-outcome:ruling-{ruling.pk}",
+            )
+            told += created is not None
+    return told
+
+
+def _recipients(ruling: Ruling) -> dict[int, tuple[str, str]]:
+    """Who is told, with the kind of notification and the sentence that opens it. A
+    member who is several things hears it once, in the most personal words."""
+    case = ruling.case
+    where = game_words(case)
+    told: dict[int, tuple[str, str]] = {}
+    for user_id in seated_user_ids(case):
+        told[user_id] = (NotificationKind.MODERATION_OUTCOME, f"A ruling in your {where}")
+    for user_id in Report.objects.filter(case=case).values_list("filer_id", flat=True):
+        told[user_id] = (NotificationKind.MODERATION_CASE, f"Your report on {where} was decided")
+    for accused_id in (case.accused_id, ruling.target_id):
+        if accused_id is not None:
+            told[accused_id] = (
+                NotificationKind.MODERATION_OUTCOME,
+                f"A ruling about you in {where}",
+            )
+    for moderator_id in (ruling.by_id, ruling.confirmed_by_id):
+        if moderator_id is not None:
+            told.pop(moderator_id, None)
+    return told
+
+
+def game_words(case: Case) -> str:
+    """The case's game in the words of the game pages' notices."""
+    game = case.game
+    return f"game {game.number} of table {game.table_id}"
+
+
+def excerpt(text: str, limit: int = NOTE_EXCERPT) -> str:
+    """``text`` on one line, cut to ``limit`` characters with an ellipsis."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+
+
+def _outcome_text(headline: str, ruling: Ruling, replaces: bool) -> str:
+    kind = ruling.get_kind_display()
+    again = " (it replaces an earlier ruling)" if replaces else ""
+    return f"{headline}: {kind}{again}. Why: {excerpt(ruling.note)} You may appeal."
+
+
+def tell_appeal(appeal_id: int, by_moderator: bool) -> int:
+    """Tell the other side of the appeal's thread that it moved: the appellant when a
+    moderator answered or closed it, the case's moderators when the appellant wrote.
+    Returns how many were told."""
+    appeal = Appeal.objects.select_related("case__game", "appellant").filter(pk=appeal_id).first()
+    if appeal is None:
+        return 0
+    last = appeal.messages.order_by("-created_at", "-pk").first()
+    mark = last.pk if last is not None else 0
+    link = reverse("moderation:appeal", args=[appeal.pk])
+    where = game_words(appeal.case)
+    if by_moderator:
+        done = "closed" if appeal.status == Appeal.Status.CLOSED else "answered"
+        recipients = {appeal.appellant_id: f"The moderators {done} your appeal about {where}."}
+        kind = NotificationKind.MODERATION_OUTCOME
+    else:
+        sentence = f"{appeal.appellant} is waiting for an answer to their appeal about {where}."
+        recipients = {user_id: sentence for user_id in case_moderator_ids(appeal.case)}
+        kind = NotificationKind.MODERATION_QUEUE
+    told = 0
+    with transaction.atomic():
+        for user_id, text in recipients.items():
+            created = notifications.create(
+                user_id,
+                kind,
+                text,
+                link,
+                subject=appeal,
+                key=f"moderation-appeal:{appeal.pk}:{mark}:{appeal.status}",
+            )
+            told += created is not None
+    return told
+
+
+def case_moderator_ids(case: Case) -> set[int]:
+    """The moderators who worked on ``case``: who made or confirmed its rulings, and
+    who holds its claim; they may take it (a conflict keeps anyone else out already)."""
+    ids = set(Ruling.objects.filter(case=case).values_list("by_id", flat=True))
+    confirmed = Ruling.objects.filter(case=case).exclude(confirmed_by=None)
+    ids |= set(confirmed.values_list("confirmed_by_id", flat=True))
+    if case.claimed_by_id is not None:
+        ids.add(case.claimed_by_id)
+    users = User.objects.filter(pk__in=ids, is_active=True)
+    return {user.pk for user in users if user.has_perm("moderation.take_case", case)}

@@ -1,0 +1,20 @@
+"""Moderation's beat job (``CELERY_BEAT_SCHEDULE``): claims gone unseen lapse, cases open
+too long escalate. It takes no arguments and finds its work in the database, so a lost
+run is made good by the next."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.utils import timezone
+
+from moderation.services.claims import lapse_claims
+from moderation.services.escalation import escalate_overdue
+
+
+@shared_task(ignore_result=True)
+def sweep_cases() -> None:
+    """Free the claims unseen past ``MODERATION_CLAIM_MINUTES``; escalate the cases open
+    past ``MODERATION_ESCALATE_HOURS``."""
+    now = timezone.now()
+    lapse_claims(now)
+    escalate_overdue(now)

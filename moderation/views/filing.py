@@ -1,0 +1,93 @@
+"""Filing a dispute: the report forms of a game and of a chat message, and a member's
+own reports."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_safe
+
+from games.models import ChatMessage, Game
+from games.views.common import AuthenticatedRequest
+from moderation.errors import ModerationError, NotAllowed, NotFound
+from moderation.forms import GameReportForm, MessageReportForm
+from moderation.models import Report
+from moderation.rules import player_ids
+from moderation.selectors.cases import my_reports
+from moderation.services.filing import Filing, file_game_report, file_message_report
+from moderation.views.common import refused
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def file(request: AuthenticatedRequest, game_id: int) -> HttpResponse:
+    """GET: the report form of a game (its players only); POST: file it."""
+    game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
+    if request.user.pk not in player_ids(game):
+        return refused(request, NotAllowed("Only the game's players may report it."))
+    form = GameReportForm(game, request.user, request.POST or None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            data = form.cleaned_data
+            filing = Filing(data["category"], data["text"], data["turn_number"], data["accused"])
+            try:
+                return _filed(request, file_game_report(game.pk, request.user, filing))
+            except ModerationError as error:
+                form.add_error(None, str(error))
+                status = error.status
+    context = {"form": form, "game": game}
+    return render(request, "moderation/file.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def file_message(request: AuthenticatedRequest, message_id: int) -> HttpResponse:
+    """GET: the report form of a chat message; POST: file it."""
+    message = get_object_or_404(ChatMessage.objects.select_related("author"), pk=message_id)
+    # The players never read the spectators' side of the chat (the service checks again).
+    spectators = message.audience == ChatMessage.Audience.SPECTATORS
+    if spectators and message.game and request.user.pk in player_ids(message.game):
+        return refused(request, NotFound("There is no such message."))
+    form: forms.Form = MessageReportForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                report = file_message_report(
+                    message.pk, request.user, data["category"], data["text"]
+                )
+                return _filed(request, report)
+            except ModerationError as error:
+                form.add_error(None, str(error))
+                status = error.status
+    context = {"form": form, "message": message}
+    return render(request, "moderation/file_message.html", context, status=status)
+
+
+def _filed(request: AuthenticatedRequest, report: Report) -> HttpResponse:
+    case = report.case
+    others = case.reports.exclude(pk=report.pk).count()
+    if others:
+        text = (
+            f"Your report joined case {case.pk}, which {others} other "
+            f"player{'s' if others != 1 else ''} filed before you: it now comes up sooner."
+        )
+    else:
+        who = "the club's moderators" if case.club_id else "the site's moderators"
+        text = f"Your report is filed as case {case.pk}; {who} will look at it."
+    messages.success(request, text)
+    return redirect("moderation:case", case_id=case.pk)
+
+
+@login_required
+@require_safe
+def my_cases(request: AuthenticatedRequest) -> HttpResponse:
+    """The member's own reports and what became of them."""
+    return render(request, "moderation/my_cases.html", {"reports": my_reports(request.user)})

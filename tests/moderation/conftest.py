@@ -1,0 +1,99 @@
+"""Fixtures of the moderation tests: a league game finished and a casual one, cases
+opened on them straight from the models, and moderators of each kind.
+
+``running`` (from the leagues tests) is alice's club with a season under way: fixtures
+bob-dave and erin-alice of 2 games each. ``league_game`` is game 1 of bob-dave, finished
+by both players drawing until the pool ran dry. ``club_moderator`` (mo) moderates that
+club and plays in no division; ``site_moderator`` (sid) is in the site moderators' group.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Group
+from django.test import TestCase
+from django.utils import timezone
+
+from accounts.models import User
+from games import services
+from games.models import Game
+from leagues.models import Fixture, Membership, Role
+from moderation.models import SITE_MODERATORS, Case, Category, Report
+from tests.factories import UserFactory
+from tests.games.conftest import _eager_celery, carol, current_game, start_table
+from tests.games.players import user_at
+from tests.leagues.conftest import RunningSeason, dave, erin, running
+
+__all__ = ["_eager_celery", "carol", "dave", "erin", "running"]
+
+
+@pytest.fixture
+def league_fixture(running: RunningSeason) -> Fixture:
+    """The bob-dave fixture (bob in seat 0, to move first)."""
+    return running.fixtures[0]
+
+
+@pytest.fixture
+def league_game(league_fixture: Fixture) -> Game:
+    return finished_league_game(league_fixture)
+
+
+def finished_league_game(fixture: Fixture) -> Game:
+    """Game 1 of a 2-seat fixture, finished: each drew twice, then seat 1 resigned (the
+    round goes on with game 2)."""
+    assert fixture.table is not None
+    game = current_game(fixture.table)
+    for _ in range(4):
+        services.draw(game.pk, user_at(game, game.current_seat or 0), game.version)
+        game.refresh_from_db()
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        services.resign(game.pk, fixture.seats.get(number=1).entry.user)
+    game.refresh_from_db()
+    return game
+
+
+@pytest.fixture
+def casual_game(alice: User, bob: User) -> Game:
+    """A game of a casual table (no club), still in play, alice to move."""
+    return current_game(start_table(alice, bob, first=0))
+
+
+@pytest.fixture
+def club_moderator(running: RunningSeason) -> User:
+    user = UserFactory(username="mo", display_name="Mo")
+    Membership.objects.create(club=running.club, user=user, role=Role.MODERATOR)
+    return user
+
+
+@pytest.fixture
+def site_moderator(db: None) -> User:
+    user = UserFactory(username="sid", display_name="Sid")
+    user.groups.add(Group.objects.get(name=SITE_MODERATORS))
+    return user
+
+
+def open_case(
+    game: Game,
+    filer: User,
+    category: str = Category.BUG,
+    *,
+    text: str = "My move was refused.",
+    turn_number: int | None = 1,
+    fixture: Fixture | None = None,
+    accused: User | None = None,
+) -> Case:
+    """A case of ``game`` filed by ``filer``, written straight to the models."""
+    now = timezone.now()
+    case = Case.objects.create(
+        game=game,
+        category=category,
+        club=fixture.matchday.season.league.club if fixture else None,
+        fixture=fixture,
+        turn_number=turn_number,
+        accused=accused,
+        opened_at=now,
+    )
+    Report.objects.create(
+        case=case, filer=filer, text=text, turn_number=turn_number, created_at=now
+    )
+    return case
