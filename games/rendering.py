@@ -11,6 +11,8 @@ swaps each in by its element id. The partials and their contract:
 ``board``    id ``game-board``: the table (for the player whose turn it is, the turn
              in progress ``draft`` with each set's validity) and the River.
 ``rack``     id ``game-rack``: the viewer's own rack (nothing for a spectator).
+``log``      id ``game-log``: the latest moves in words (context ``log``, a
+             :class:`~games.selectors.move_log.MoveLog` for the viewer).
 ``building`` id ``game-building``: "<name> is building a move" (context ``building``,
              a :class:`SeatInfo`); pushed alone when a player saves their draft.
 
@@ -27,8 +29,10 @@ anyone else), ``seats`` (:class:`SeatInfo` per seat), ``me`` (the viewer's seat 
 ``None``), ``draft`` (:class:`~games.services.drafts.DraftView` of the viewer's turn,
 or ``None``), ``clock`` (:class:`~games.selectors.clock.GameClock`: the time control,
 each seat's bank, vacation and timeouts in a row, whether the turn's clock stands
-still), ``user``, ``oob``. The game model itself is never put in a context: its
-cached state holds every rack and the pool, and a template can reach any attribute.
+still), ``log`` (:class:`~games.selectors.move_log.MoveLog`: the moves so far as the
+viewer may know them, the tiles they just drew, the last play's tiles), ``user``,
+``oob``. The game model itself is never put in a context: its cached state holds every
+rack and the pool, and a template can reach any attribute.
 """
 
 from __future__ import annotations
@@ -44,12 +48,13 @@ from engine.views import PlayerView, spectator_view, view_for
 from games.models import Game, Result, Seat, Table
 from games.selectors.chat import table_chat
 from games.selectors.clock import game_clock
+from games.selectors.move_log import move_log
 from games.selectors.rows import public_game
 from games.selectors.seats import table_seats
 from games.services.drafts import DraftView, read_draft
 
 TEMPLATE = "games/game.html"
-LIVE_PARTIALS = ("status", "players", "board", "rack")
+LIVE_PARTIALS = ("status", "players", "board", "rack", "log")
 """The partials a websocket push re-renders, in order."""
 BUILDING_PARTIAL = "building"
 
@@ -89,6 +94,7 @@ def game_context(game: Game, user: User | None, seats: list[Seat] | None = None)
         "me": me,
         "draft": draft,
         "clock": game_clock(game, timezone.now(), state.dropped, seats),
+        "log": move_log(game, [seat.occupant_name for seat in seats], me),
         "user": user,
         "oob": False,
     }

@@ -50,6 +50,7 @@ urlpatterns = [
     path("<id:pk>/", play.game, name="game"),
     path("<id:pk>/move/", play.move, name="move"),
     path("<id:pk>/reset/", play.reset, name="reset"),
+    path("<id:pk>/undo/", play.undo, name="undo"),
     path("<id:pk>/play/", play.play, name="play"),
     path("<id:pk>/draw/", play.draw, name="draw"),
     path("<id:pk>/pass/", play.pass_turn, name="pass"),

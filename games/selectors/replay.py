@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.actions import Discard, Draw, Layout, Pass, Play, Rewind, TakeFromRiver, Timeout
+from engine.actions import Layout
 from engine.game import GameError, Timeline, new_game
 from engine.ruleset import Ruleset
 from engine.sets import Reading, readings
@@ -20,6 +20,7 @@ from engine.state import GameState, Outcome
 from engine.tiles import Tile, format_tiles, parse_tiles
 from games.errors import NotFound
 from games.models import Game, Move
+from games.selectors.move_log import describe_for
 from games.selectors.seats import seat_names
 
 
@@ -176,42 +177,8 @@ def turn_steps(moves: Sequence[Move]) -> list[int]:
 
 
 def describe(move: Move, before: GameState, after: GameState, names: Sequence[str]) -> str:
-    """One move in words (for a finished game: it may name the tiles drawn)."""
-    who = names[move.seat]
-    action = move.engine_action()
-    gained = Counter(after.racks[move.seat]) - Counter(before.racks[move.seat])
-    lost = Counter(before.racks[move.seat]) - Counter(after.racks[move.seat])
-    out = " and went out" if not after.racks[move.seat] else ""
-    match action:
-        case Play():
-            meld = "" if before.initial_meld_done[move.seat] else " as the initial meld"
-            return f"{who} played {_tiles(lost)}{meld}{out}."
-        case TakeFromRiver():
-            key = before.river[action.index]
-            rest = len(before.river) - action.index - 1
-            plunder = f" (and {rest} newer tile{'s' if rest != 1 else ''})" if rest else ""
-            return f"{who} took {key} from the River{plunder} and played it{out}."
-        case Draw() if after.pending_draw:
-            return f"{who} drew two tiles: {_tiles(Counter(after.pending_draw))}."
-        case Draw():
-            return f"{who} drew {_tiles(gained)}." if gained else f"{who} drew a tile."
-        case Discard():
-            return f"{who} put {action.tile} on the River and kept {_tiles(gained)}."
-        case Pass():
-            return f"{who} passed."
-        case Timeout():
-            if gained:
-                return f"{who} ran out of time and drew {_tiles(gained)}."
-            return f"{who} ran out of time."
-    if action.type == "resign":
-        return f"{who} resigned."
-    if action.type == "forfeit":
-        return f"{who} left the game and forfeited it."
-    if action.type == "adjudicate":
-        return "The game was stopped here and scored as it stands."
-    if isinstance(action, Rewind):
-        return f"A moderator's ruling took the game back to the start of turn {action.turn}."
-    return f"{who} moved."
+    """One move in words (for a finished game: it names the tiles drawn)."""
+    return describe_for(None, move.seat, move.engine_action(), before, after, names, reveal=True)
 
 
 def mark_new(

@@ -34,6 +34,7 @@ from games.services.drafts import (
     read_draft,
     reset_draft,
     save_draft,
+    undo_draft,
 )
 from games.services.lobby import (
     SeatPlan,
@@ -80,4 +81,5 @@ __all__ = [
     "save_draft",
     "take_from_river",
     "time_out_turn",
+    "undo_draft",
 ]

@@ -9,15 +9,24 @@ named by their notation.
 
 Drafts never change the game's ``version``: they are not moves. Saving one tells the
 other players that this seat is building a move, without saying what.
+
+Each save remembers the working table it replaced, so the player can take back their
+last step (:func:`undo_draft`). One step only, and only within the turn: the step is
+kept in the cache (Redis) under the turn's number, not in the database, because it is
+a convenience of the page and not part of the game; should the cache lose it, the undo
+button is simply gone.
 """
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+import redis
+from django.core.cache import cache
 from django.db import transaction
 
 from accounts.models import User
@@ -35,6 +44,8 @@ RACK: Literal["rack"] = "rack"
 """Where a tile comes from or goes to: the player's rack."""
 NEW_SET: Literal["new"] = "new"
 """Where a tile goes: a new set at the end of the table."""
+
+logger = logging.getLogger("games.services")
 
 Source = int | Literal["rack"]
 Target = int | Literal["rack", "new"]
@@ -73,6 +84,7 @@ class DraftView:
     changed: bool
     ready: bool
     verdict: str
+    can_undo: bool = False
 
 
 def working_table(turn: LockedTurn) -> Layout:
@@ -136,6 +148,24 @@ def reset_draft(game_id: int, user: User) -> DraftView:
         return _save(turn, [list(tile_set) for tile_set in turn.state.table])
 
 
+def undo_draft(game_id: int, user: User) -> DraftView:
+    """Take back the last change of the turn in progress: the working table becomes what
+    it was before it. One step: the undone change cannot be undone in turn."""
+    with transaction.atomic():
+        turn = _lock_own_turn(game_id, user)
+        previous = _undo_step(turn)
+        if previous is None:
+            raise DraftError("There is nothing to undo in this turn.")
+        try:
+            sets = [list(tile_set) for tile_set in parse_table(previous) if tile_set]
+        except InvalidAction:
+            raise DraftError("There is nothing to undo in this turn.") from None
+        # Checked like any saved draft: the step was taken in this very turn, but the
+        # cache is not the database and proves nothing.
+        _check_tiles(turn, sets)
+        return _save(turn, sets, remember=False)
+
+
 def save_draft(game_id: int, user: User, table: Sequence[Sequence[str]]) -> DraftView:
     """Replace the working table with ``table`` (sets of notation), checked: every tile
     of the table stays on it, and the tiles added come from the player's rack."""
@@ -168,18 +198,56 @@ def _fresh_draft(game: Game, seat: int) -> Draft | None:
     return Draft.objects.filter(game=game, seat=seat, turn_number=game.turn_number).first()
 
 
-def _save(turn: LockedTurn, sets: list[list[Tile]]) -> DraftView:
+def _save(turn: LockedTurn, sets: list[list[Tile]], remember: bool = True) -> DraftView:
     game = turn.game
+    _keep_undo_step(turn, table_to_json(working_table(turn)) if remember else None)
     Draft.objects.update_or_create(
         game=game,
         seat=turn.seat,
         defaults={"turn_number": game.turn_number, "table": table_to_json(_as_table(sets))},
     )
     signals.send_after_commit(signals.draft_saved, Game, game_id=game.pk, seat=turn.seat)
-    return _view(turn, _as_table(sets), editable=True)
+    return _view(turn, _as_table(sets), editable=True, can_undo=remember)
 
 
-def _view(turn: LockedTurn, table: Layout, editable: bool) -> DraftView:
+_UNDO_SECONDS = 2 * 24 * 3600
+"""How long a step can be taken back: a correspondence turn may last a day or two."""
+
+
+def _undo_step(turn: LockedTurn) -> list[list[str]] | None:
+    """The working table before the last change, as saved (``None``: no step to undo,
+    or the cache cannot be reached: the page works without it)."""
+    try:
+        step = cache.get(_undo_key(turn))
+    except redis.RedisError:
+        logger.exception("could not read the undo step of game %s", turn.game.pk)
+        return None
+    return step if isinstance(step, list) else None
+
+
+def _keep_undo_step(turn: LockedTurn, table: list[list[str]] | None) -> None:
+    """Remember ``table`` as the step to undo (``None``: forget it). Written at once
+    rather than after commit: nothing fails between here and the commit but the commit
+    itself, and a step is checked like any draft before it is used."""
+    try:
+        if table is None:
+            cache.delete(_undo_key(turn))
+        else:
+            cache.set(_undo_key(turn), table, _UNDO_SECONDS)
+    except redis.RedisError:
+        logger.exception("could not keep the undo step of game %s", turn.game.pk)
+
+
+def _undo_key(turn: LockedTurn) -> str:
+    # The creation time too: a test database reuses ids, a cache outlives it.
+    game = turn.game
+    born = game.created_at.timestamp()
+    return f"games:draft-undo:{game.pk}:{born}:{turn.seat}:{game.turn_number}"
+
+
+def _view(
+    turn: LockedTurn, table: Layout, editable: bool, can_undo: bool | None = None
+) -> DraftView:
     state, rules = turn.state, turn.state.ruleset
     sets = []
     for index, tile_set in enumerate(table):
@@ -207,6 +275,7 @@ def _view(turn: LockedTurn, table: Layout, editable: bool) -> DraftView:
         changed=_changed(state.table, table),
         ready=editable and verdict.valid,
         verdict=verdict.detail,
+        can_undo=editable and (_undo_step(turn) is not None if can_undo is None else can_undo),
     )
 
 

@@ -31,6 +31,7 @@ from engine import game as engine
 from engine.actions import Layout, table_to_json
 from engine.solver import Budget, OutOfBudget, arrange, solve
 from engine.tiles import Tile, format_tiles, parse_tile
+from engine.verdict import judge_turn
 from games.conf import help_seconds
 from games.errors import (
     DraftError,
@@ -68,6 +69,9 @@ class Hint:
     ``table`` is the whole table after the play, in notation, ready for ``save_draft``.
     ``exact`` is False when the solver ran out of time: the play is legal and the best
     it found, but not proven best (or, empty, it found none in time).
+    ``value`` is the solver's measure (face values, a joker 0); ``meld_value``, for an
+    initial meld, what the turn verdict will say it is worth (a joker counts as the tile
+    it stands for, RULES.md R5.3): the page shows that one, so hint and verdict agree.
     """
 
     played: tuple[str, ...]
@@ -75,6 +79,7 @@ class Hint:
     sets: tuple[ShownSet, ...]
     table: tuple[tuple[str, ...], ...]
     exact: bool = True
+    meld_value: int | None = None
 
     @property
     def found(self) -> bool:
@@ -110,12 +115,18 @@ def hint(game_id: int, user: User) -> Hint:
             state.ruleset,
             budget=help_budget(),
         )
+    meld_value = None
+    if solution.played and not state.initial_meld_done[seat]:
+        meld_value = judge_turn(
+            state.table, state.racks[seat], solution.table_after, False, state.ruleset
+        ).initial_meld_value
     found = Hint(
         played=tuple(format_tiles(solution.played)),
         value=solution.value,
         sets=mark_new(state.table, solution.table_after, Counter(solution.played), state.ruleset),
         table=tuple(tuple(format_tiles(s)) for s in solution.table_after),
         exact=solution.exact,
+        meld_value=meld_value,
     )
     cache.set(key, found, _HINT_CACHE_SECONDS)
     return found

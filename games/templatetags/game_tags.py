@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from django import template
-from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 
 from engine.ruleset import Ruleset
 from games.selectors.replay import in_reading_order
@@ -55,11 +58,12 @@ def tile(
     source: object = "",
     small: bool = False,
     new: bool = False,
+    drawn: bool = False,
 ) -> SafeString:
     """One tile. ``shown`` is a tile or its notation (R7, J); colours come from the
     stylesheet by ``data-tile``. ``interactive``: a button the player can pick, drag and
-    move (``source``: "rack" or a set index). ``new`` marks a tile just laid; ``small``
-    a tile in a list. ``{% tile tile interactive=True source="rack" %}``
+    move (``source``: "rack" or a set index). ``new`` marks a tile just laid, ``drawn``
+    one just drawn; ``small`` a tile in a list. ``{% tile tile interactive=True source="rack" %}``
 
     A tag rather than an included template: a full table holds a hundred tiles, and an
     include each was most of the time it took to render a move's answer.
@@ -67,6 +71,10 @@ def tile(
     code = str(shown)
     face = "☺" if code == "J" else code[1:]
     extra = " is-new" if new else ""
+    name = tile_name(code)
+    if drawn:
+        extra += " is-drawn"
+        name += ", just drawn"
     if interactive:
         return format_html(
             '<button type="button" class="tile{}" data-tile="{}" data-source="{}" '
@@ -75,7 +83,7 @@ def tile(
             extra,
             code,
             source,
-            tile_name(code),
+            name,
             face,
         )
     if small:
@@ -85,6 +93,51 @@ def tile(
         '<span class="tile-face" aria-hidden="true">{}</span></span>',
         extra,
         code,
-        tile_name(code),
+        name,
         face,
     )
+
+
+# A tile in notation inside a sentence: R7, K13, J (a word of its own).
+_TILE_IN_TEXT = re.compile(r"(?<![\w-])(?:[RBKO](?:1[0-3]|[1-9])|J)(?![\w-])")
+
+
+@register.filter
+def tiles_in_text(text: object) -> SafeString:
+    """A sentence with its tiles shown as small tiles instead of codes: "O4 has only 1
+    tile" reads as a small orange 4 (a screen reader says "orange 4"), since players do
+    not read R/B/K/O codes (K for black is not guessable). ``{{ message|tiles_in_text }}``
+    """
+    escaped = str(conditional_escape(text if isinstance(text, str) else str(text)))
+    # Safe: the text is escaped above, and each tile comes from format_html.
+    return mark_safe(
+        _TILE_IN_TEXT.sub(lambda found: tile(found.group(0), small=True, new=False), escaped)
+    )
+
+
+@dataclass(frozen=True)
+class MarkedTile:
+    tile: str
+    marked: bool
+
+
+@register.filter
+def tally(tiles: Iterable[object] | None) -> Counter[str]:
+    """Tiles as a count by notation, to be used up by :func:`marked` across several sets:
+    ``{% with laid=log.laid|tally %}``."""
+    return Counter(str(t) for t in tiles or ())
+
+
+@register.filter
+def marked(tiles: Iterable[object], chosen: Iterable[object] | None) -> list[MarkedTile]:
+    """``tiles`` in order, each copy of a ``chosen`` tile marked once (copies are
+    interchangeable): ``{% for shown in rack|marked:log.drawn %}``. A :func:`tally` is
+    used up as it marks, so the same copy is not marked again in the next set."""
+    left = chosen if isinstance(chosen, Counter) else tally(chosen)
+    shown = []
+    for each in tiles:
+        code = str(each)
+        shown.append(MarkedTile(code, left[code] > 0))
+        if left[code] > 0:
+            left[code] -= 1
+    return shown

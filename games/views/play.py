@@ -84,6 +84,13 @@ def reset(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 
 
 @game_action
+def undo(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """Take back the last change of the turn in progress (one step)."""
+    services.undo_draft(pk, request.user)
+    return fragments(request, pk, "Your last change is undone.")
+
+
+@game_action
 def play(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """End the turn: play the working table as it is (the engine judges it)."""
     return _end_turn(request, pk, services.play)

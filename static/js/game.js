@@ -508,7 +508,7 @@
   var boardTiles = null;
   function countBoard() {
     var counts = {};
-    document.querySelectorAll("#game-board .melds .tile[data-tile]").forEach(function (t) {
+    document.querySelectorAll("#game-board .melds .meld-tiles .tile[data-tile]").forEach(function (t) {
       counts[t.dataset.tile] = (counts[t.dataset.tile] || 0) + 1;
     });
     return counts;
@@ -516,7 +516,7 @@
 
   function markFresh(before) {
     var seenSoFar = {};
-    document.querySelectorAll("#game-board .melds .tile[data-tile]").forEach(function (t) {
+    document.querySelectorAll("#game-board .melds .meld-tiles .tile[data-tile]").forEach(function (t) {
       var code = t.dataset.tile;
       seenSoFar[code] = (seenSoFar[code] || 0) + 1;
       if (seenSoFar[code] > (before[code] || 0)) t.classList.add("is-fresh");

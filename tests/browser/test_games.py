@@ -90,7 +90,8 @@ def open_game(page: Page, game: Game) -> None:
 def board_sets(page: Page) -> list[list[str]]:
     return page.eval_on_selector_all(
         "#game-board .meld:not(.meld-new)",
-        "melds => melds.map(m => [...m.querySelectorAll('.tile')].map(t => t.dataset.tile))",
+        "melds => melds.map(m => [...m.querySelectorAll('.meld-tiles .tile')]"
+        ".map(t => t.dataset.tile))",
     )
 
 
@@ -229,7 +230,7 @@ def test_tiles_dragged_onto_a_run_land_where_they_are_dropped(
     rack = page.locator(".rack-tiles")
 
     rack.locator('[data-tile="R8"]').drag_to(page.locator("#game-board .drop-slot").first)
-    expect(page.locator('#game-board .meld [data-tile="R8"]')).to_have_count(1)
+    expect(page.locator('#game-board .meld-tiles [data-tile="R8"]')).to_have_count(1)
     rack.locator('[data-tile="R4"]').drag_to(
         page.locator('#game-board [data-tile="R5"]'), target_position={"x": 4, "y": 20}
     )
@@ -241,7 +242,7 @@ def test_tiles_dragged_onto_a_run_land_where_they_are_dropped(
 
     # A finger: pointer events of type touch, with a copy of the tile under it.
     touch_drag(page, '.rack-tiles [data-tile="K1"]', "#game-board .new-set")
-    expect(page.locator('#game-board .meld [data-tile="K1"]')).to_have_count(1)
+    expect(page.locator('#game-board .meld-tiles [data-tile="K1"]')).to_have_count(1)
     assert board_sets(page) == [["R4", "R5", "R6", "R7"], ["K1"]]
 
 

@@ -13,6 +13,7 @@ from tests.games.views_support import (
     HTMX,
     RACK,
     TABLE,
+    as_codes,
     client_for,
     hidden_from,
     mover,
@@ -141,7 +142,7 @@ def test_arranging_says_when_the_picked_tiles_do_not_fit(position: Game) -> None
     response = client_for(mover(position)).post(url("arrange", position), {"tile": ["B10"]}, **HTMX)
 
     assert response.status_code == 422
-    assert "There is no way to lay B10 on the table this turn." in response.text
+    assert "There is no way to lay B10 on the table this turn." in as_codes(response.text)
     assert not Draft.objects.exists()
 
 
@@ -151,7 +152,7 @@ def test_arranging_needs_picked_tiles_from_the_rack(position: Game) -> None:
     assert me.post(url("arrange", position), {}, **HTMX).status_code == 400
     response = me.post(url("arrange", position), {"tile": ["B13"]}, **HTMX)
     assert response.status_code == 400
-    assert "B13 is not on your rack." in response.text
+    assert "B13 is not on your rack." in as_codes(response.text)
 
 
 def test_the_opponent_and_a_spectator_cannot_arrange(position: Game, carol: User) -> None:
@@ -252,7 +253,7 @@ def test_taking_a_tile_that_cannot_be_played_is_refused(river_game: Game) -> Non
     response = other.post(url("river", position), {"version": 2, "index": 0}, **HTMX)
 
     assert response.status_code == 422
-    assert f"{tile} cannot be played this turn" in response.text
+    assert f"{tile} cannot be played this turn" in as_codes(response.text)
     position.refresh_from_db()
     assert position.version == 2
 

@@ -26,6 +26,18 @@ TABLE = [["R5", "R6", "R7"], ["B9", "K9", "O9"]]
 RACK = ["R4", "R8", "B10", "K1", "K2", "K3", "O2", "O3", "O4", "J"]
 
 
+SMALL_TILE = re.compile(
+    r'<span class="tile tile-small" data-tile="([^"]+)" role="img" aria-label="[^"]*">'
+    r'<span class="tile-face" aria-hidden="true">[^<]*</span></span>'
+)
+
+
+def as_codes(html: str) -> str:
+    """``html`` with each small tile written back as its code, so a test can read the
+    sentence a player sees as tiles ("R5 was on the table ...")."""
+    return SMALL_TILE.sub(r"\1", html)
+
+
 def tiles_in(html: str) -> set[str]:
     """Every tile notation that appears anywhere in ``html``."""
     return set(TILE.findall(html))

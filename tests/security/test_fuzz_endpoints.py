@@ -70,7 +70,9 @@ NUMBER_FIELDS = {
 }
 JSON_FIELDS = {("games:use_hint", "POST"): {"table"}}
 # A turn's actions: only the player to move may make them (the draft ones change no game).
-TURN_ACTIONS = {"move", "reset", "play", "draw", "pass", "discard", "river", "use_hint", "arrange"}
+TURN_ACTIONS = {
+    *("move", "reset", "undo", "play", "draw", "pass", "discard", "river", "use_hint", "arrange")
+}
 MOVES = {"play", "draw", "pass", "discard", "river"}
 # Pages about the member themself: any member may post to them.
 OWN_PAGES = {

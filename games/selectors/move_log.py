@@ -1,0 +1,192 @@
+"""What happened in a game so far, as one viewer may know it: the move log of the game
+page, the tiles the viewer just drew, the tiles of the last play, and a timeout of theirs.
+
+The moves are replayed from the game's seed (:func:`engine.game.replay` is a few
+milliseconds for a whole game), because only the replay knows which tiles a draw took
+from the pool. What a draw took is secret: a sentence names drawn tiles only to the
+player who drew them; everyone else reads "drew a tile". Tiles are written in notation
+(``R7``) and the templates show them as small tiles (``tiles_in_text``).
+
+>>> from engine.tiles import parse_tiles
+>>> tiles_text(Counter(parse_tiles(["O4", "B2", "J"])))
+'B2 O4 J'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.actions import Action, Discard, Draw, Pass, Play, Rewind, TakeFromRiver, Timeout
+from engine.game import GameError, Timeline, new_game
+from engine.state import GameState
+from engine.tiles import Tile, format_tiles
+from engine.verdict import judge_turn
+from games.models import Game, Move
+
+LOG_LENGTH = 12
+"""How many of the latest moves the game page lists."""
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One move in words for one viewer (tiles in notation inside ``words``)."""
+
+    seq: int
+    turn: int
+    seat: int
+    is_mine: bool
+    kind: str
+    words: str
+
+
+@dataclass(frozen=True)
+class MoveLog:
+    """The game so far as the viewer (``seat``, or ``None`` for a spectator) may know it.
+
+    ``entries``: the latest moves, newest first. ``drawn``: the tiles the viewer's own
+    latest move brought to their rack (a draw, a penalty, a River take's plunder), still
+    on it. ``laid``: the rack tiles of the latest play on the table. ``timeout``: a
+    sentence when the viewer's own latest move was their clock running out.
+    """
+
+    entries: tuple[LogEntry, ...] = ()
+    drawn: tuple[str, ...] = ()
+    laid: tuple[str, ...] = ()
+    timeout: str = ""
+    total: int = 0
+
+
+def move_log(game: Game, names: Sequence[str], viewer: int | None) -> MoveLog:
+    """The move log of ``game`` for the seat ``viewer`` (``names``: each seat's name)."""
+    moves = list(Move.objects.filter(game=game).order_by("seq"))
+    if not moves:
+        return MoveLog()
+    timeline = Timeline(
+        new_game(game.engine_ruleset(), game.seed, None if game.start_drawn else game.starting_seat)
+    )
+    state = timeline.state
+    entries: list[LogEntry] = []
+    drawn: Counter[Tile] = Counter()
+    laid: Counter[Tile] = Counter()
+    timeout = ""
+    for move in moves:
+        before = state
+        action = move.engine_action()
+        try:
+            state = timeline.apply(action, move.seat)
+        except GameError:
+            return MoveLog()
+        gained = Counter(state.racks[move.seat]) - Counter(before.racks[move.seat])
+        mine = move.seat == viewer
+        words = describe_for(viewer, move.seat, action, before, state, names)
+        entries.append(LogEntry(move.seq, move.turn_number, move.seat, mine, action.type, words))
+        if isinstance(action, Play | TakeFromRiver):
+            laid = _laid(before, state)
+        if mine:
+            drawn = gained
+            timeout = words if isinstance(action, Timeout) else ""
+    now = game.engine_state()
+    if state != now:
+        # Only a game whose state was rewritten by hand (a test position) gets here: its
+        # log would name tiles of another deal, so it says nothing.
+        return MoveLog()
+    on_rack = Counter(now.racks[viewer]) if viewer is not None else Counter()
+    return MoveLog(
+        entries=tuple(reversed(entries[-LOG_LENGTH:])),
+        drawn=tuple(format_tiles(sorted((drawn & on_rack).elements()))),
+        laid=tuple(format_tiles(sorted(laid.elements()))),
+        timeout=timeout,
+        total=len(entries),
+    )
+
+
+def describe_for(
+    viewer: int | None,
+    seat: int,
+    action: Action,
+    before: GameState,
+    after: GameState,
+    names: Sequence[str],
+    reveal: bool = False,
+) -> str:
+    """``action`` of ``seat`` in one sentence that ``viewer`` may read: drawn tiles are
+    named to the drawer only, or to everyone with ``reveal`` (a finished game's replay,
+    where every rack is public)."""
+    mine = seat == viewer
+    who = "You" if mine else names[seat]
+    gained = Counter(after.racks[seat]) - Counter(before.racks[seat])
+    lost = Counter(before.racks[seat]) - Counter(after.racks[seat])
+    drawn = f" {tiles_text(gained)}" if (mine or reveal) and gained else ""
+    out = " and went out" if not after.racks[seat] else ""
+    match action:
+        case Play():
+            return f"{who} played {tiles_text(lost)}{_meld(before, seat, action)}{out}."
+        case TakeFromRiver():
+            key = before.river[action.index]
+            rest = len(before.river) - action.index - 1
+            plunder = f" (and {rest} newer tile{_s(rest)})" if rest else ""
+            return f"{who} took {key} from the River{plunder} and played it{out}."
+        case Draw() if after.pending_draw:
+            pair = f": {tiles_text(Counter(after.pending_draw))}" if mine or reveal else ""
+            return f"{who} drew two tiles{pair}."
+        case Draw():
+            return f"{who} drew{drawn}." if drawn else f"{who} drew a tile."
+        case Discard():
+            kept = f" and kept{drawn}" if drawn else ""
+            return f"{who} put {action.tile} on the River{kept}."
+        case Pass():
+            return f"{who} passed."
+        case Timeout():
+            return _timed_out(who, mine, action, gained, drawn)
+    if action.type == "resign":
+        return f"{who} resigned."
+    if action.type == "forfeit":
+        return f"{who} left the game and forfeited it."
+    if isinstance(action, Rewind):
+        return f"A moderator's ruling took the game back to the start of turn {action.turn}."
+    return "The game was stopped here and scored as it stands."
+
+
+def tiles_text(tiles: Counter[Tile]) -> str:
+    """Tiles in notation, in colour order, jokers last."""
+    return " ".join(format_tiles(sorted(tiles.elements())))
+
+
+def _timed_out(who: str, mine: bool, action: Timeout, gained: Counter[Tile], drawn: str) -> str:
+    """A turn whose clock ran out, told as R4.6 has it: a changed table goes back and
+    the penalty is drawn (``drawn``: the tiles, when the reader may see them)."""
+    count = sum(gained.values())
+    their = ("Your", "your", "you") if mine else (f"{who}\u2019s", "their", "they")
+    tiles = f":{drawn}" if drawn else ""
+    if not count:
+        return f"{their[0]} time ran out: the pool is empty, so {their[2]} drew nothing."
+    if action.changed:
+        return (
+            f"{their[0]} time ran out: {their[1]} tiles went back and {their[2]} drew "
+            f"{count} penalty tile{_s(count)}{tiles}."
+        )
+    return f"{their[0]} time ran out: {their[2]} drew {count} tile{_s(count)}{tiles}."
+
+
+def _meld(before: GameState, seat: int, action: Play) -> str:
+    """' as the initial meld (worth N)', valued as the turn verdict values it."""
+    if before.initial_meld_done[seat]:
+        return ""
+    verdict = judge_turn(
+        before.table, before.racks[seat], action.table_after, False, before.ruleset
+    )
+    worth = f" (worth {verdict.initial_meld_value})" if verdict.initial_meld_value else ""
+    return f" as the initial meld{worth}"
+
+
+def _laid(before: GameState, after: GameState) -> Counter[Tile]:
+    """The tiles a play put on the table: the table's tiles after less those before."""
+    return Counter(t for tiles in after.table for t in tiles) - Counter(
+        t for tiles in before.table for t in tiles
+    )
+
+
+def _s(count: int) -> str:
+    return "" if count == 1 else "s"
