@@ -1,5 +1,5 @@
 /* The game page: picking and moving tiles (drag, touch, click, keyboard), the rack's
-   sort order, the turn clock, and keeping all of it right when htmx or the websocket
+   sort order, the dock and the turn bar, and keeping all of it right when htmx or the websocket
    swaps in fresh parts of the page. The server decides everything: every edit is sent
    at once and the page shows the server's answer. */
 (function () {
@@ -459,38 +459,10 @@
     });
   }
 
-  // ---------- the clock ----------
-
-  function format(seconds) {
-    if (seconds >= 86400) {
-      var d = Math.floor(seconds / 86400);
-      var dh = Math.floor((seconds % 86400) / 3600);
-      return d + " d" + (dh ? " " + dh + " h" : "");
-    }
-    if (seconds >= 3600) {
-      var h = Math.floor(seconds / 3600);
-      return h + " h " + String(Math.floor((seconds % 3600) / 60)).padStart(2, "0") + " min";
-    }
-    return Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
-  }
+  // ---------- the clock (clock.js counts down; a swapped-in clock shows at once) ----------
 
   function tick() {
-    document.querySelectorAll("[data-deadline]").forEach(function (el) {
-      var deadline = Date.parse(el.dataset.deadline);
-      if (isNaN(deadline)) {
-        el.textContent = "";
-        return;
-      }
-      if (el.dataset.offset === undefined) {
-        var serverNow = Date.parse(el.dataset.now);
-        el.dataset.offset = isNaN(serverNow) ? "0" : String(serverNow - Date.now());
-      }
-      var left = Math.max(0, Math.ceil((deadline - Date.now() - Number(el.dataset.offset)) / 1000));
-      el.textContent = format(left);
-      el.classList.toggle("is-low", left > 0 && left <= 10);
-      el.classList.toggle("is-up", left === 0);
-      el.setAttribute("aria-label", left === 0 ? "time is up" : format(left) + " left");
-    });
+    if (window.RummikubClock) window.RummikubClock.tick();
   }
 
   // ---------- the dock, the turn bar and what comes into view ----------
@@ -541,11 +513,25 @@
     return heading;
   }
 
+  // To the top of the game (its title, then the result), at once: the parts swapped
+  // after this one would stop a smooth scroll. Measured on the page, not the result,
+  // whose box may still be stuck to the top of the screen.
+  function scrollToResult() {
+    var root = page();
+    if (!root) return;
+    window.scrollTo(0, Math.max(0, root.getBoundingClientRect().top + window.scrollY - edges.header - 8));
+  }
+
   function showResult() {
     var heading = resultHeading();
     if (!heading) return;
-    // At once, not smoothly: the parts swapped after this one would stop a smooth scroll.
-    document.getElementById("game-status").scrollIntoView({ block: "start" });
+    scrollToResult();
+    // The turn bar stops sticking once the game is over, which moves the result: check
+    // once the page has settled.
+    requestAnimationFrame(function () {
+      var box = heading.getBoundingClientRect();
+      if (box.top < edges.header || box.bottom > window.innerHeight) scrollToResult();
+    });
     var el = document.activeElement;
     if (!el || el === document.body || el.closest("#game-rack, #game-board, #game-status")) {
       heading.focus({ preventScroll: true });
@@ -817,7 +803,6 @@
     followStatus();
     setTabStops();
     tick();
-    setInterval(tick, 250);
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

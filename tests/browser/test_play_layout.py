@@ -359,3 +359,30 @@ def test_each_colour_has_a_mark_of_its_own(player_page: Page, game: Game) -> Non
     )
     assert len(set(marks.values())) == 4, marks
     expect(player_page.locator(".how-to")).to_contain_text("black")
+
+
+# --- what each page loads -------------------------------------------------------------
+
+
+def loaded(page: Page, kind: str) -> list[str]:
+    return page.evaluate(
+        """kind => performance.getEntriesByType('resource')
+            .map(e => new URL(e.name).pathname)
+            .filter(path => path.endsWith(kind))
+            .map(path => path.split('/').pop().split('.')[0])""",
+        kind,
+    )
+
+
+def test_only_the_game_and_its_replay_load_the_game_pages_styles_and_script(
+    desktop_page: Page, game: Game
+) -> None:
+    play_long_table(desktop_page, game)
+    assert {"play", "game"} <= set(loaded(desktop_page, ".css"))
+    assert {"clock", "game"} <= set(loaded(desktop_page, ".js"))
+
+    for address in ("/clubs/", "/games/", "/games/your-move/"):
+        desktop_page.goto(address)
+        expect(desktop_page.locator("h1")).to_be_visible()
+        assert "play" not in loaded(desktop_page, ".css"), address
+        assert "game" not in loaded(desktop_page, ".js"), address
