@@ -1,5 +1,5 @@
 /* The game page: picking and moving tiles (drag, touch, click, keyboard), the rack's
-   sort order, the turn clock, and keeping all of it right when htmx or the websocket
+   sort order, the dock and the turn bar, and keeping all of it right when htmx or the websocket
    swaps in fresh parts of the page. The server decides everything: every edit is sent
    at once and the page shows the server's answer. */
 (function () {
@@ -275,6 +275,7 @@
     touch.ghost.style.top = event.clientY + "px";
     var under = document.elementFromPoint(event.clientX, event.clientY);
     dragging.position = showOver(dropZone(under), event.clientX, event.clientY);
+    followFinger(event.clientX, event.clientY);
   }, { passive: false });
 
   function endTouch(event, cancelled) {
@@ -347,16 +348,83 @@
       say("");
       return;
     }
-    var tile = event.target.closest && event.target.closest("button.tile[data-source]");
-    if (!tile || (event.key !== "ArrowLeft" && event.key !== "ArrowRight")) return;
-    // Arrow keys walk along the tiles of the same rack or set.
-    var row = tileButtons(tile.parentNode);
-    var next = row[row.indexOf(tile) + (event.key === "ArrowRight" ? 1 : -1)];
+    var next = arrowTarget(event.target, event.key);
     if (next) {
       event.preventDefault();
       next.focus();
     }
   });
+
+  // ---------- the keyboard's way round the rack and the table ----------
+
+  // The rack is one stop in the tab order and the table another (its tiles and each
+  // set's "+"): a keyboard player reaches any set in a few keys, not one Tab per tile.
+  // Left and right walk along the rack or a set, up and down go from set to set, and up
+  // from the rack goes to the table.
+  var stops = { rack: null, table: null };
+
+  function tableRows() {
+    return Array.prototype.slice.call(document.querySelectorAll("#game-board .melds[data-editable] .meld:not(.meld-new)"))
+      .map(function (meld) { return Array.prototype.slice.call(meld.querySelectorAll("button.tile[data-source], .drop-slot")); });
+  }
+
+  function itemKey(el) {
+    return el.matches(".drop-slot") ? "target|" + el.dataset.target : "tile|" + keyOf(el);
+  }
+
+  function tableStop() {
+    var rows = tableRows();
+    if (!rows.length) return null;
+    var remembered = find(stops.table);
+    if (remembered && remembered.closest("#game-board")) return remembered;
+    var first = rows[0];
+    return first[first.length - 1];
+  }
+
+  function rackStop() {
+    var rack = rackButtons();
+    var remembered = find(stops.rack);
+    return remembered && rack.indexOf(remembered) >= 0 ? remembered : rack[0] || null;
+  }
+
+  function setTabStops() {
+    var rack = rackStop();
+    rackButtons().forEach(function (b) { b.tabIndex = b === rack ? 0 : -1; });
+    var table = tableStop();
+    tableRows().forEach(function (row) {
+      row.forEach(function (item) { item.tabIndex = item === table ? 0 : -1; });
+    });
+  }
+
+  document.addEventListener("focusin", function (event) {
+    var el = event.target;
+    if (!el.matches || !el.matches("button.tile[data-source], .melds .drop-slot")) return;
+    if (el.closest(".rack-tiles")) stops.rack = itemKey(el);
+    else if (el.closest("#game-board")) stops.table = itemKey(el);
+    setTabStops();
+  });
+
+  function arrowTarget(el, key) {
+    if (!el.matches || !el.matches("button.tile[data-source], .melds .drop-slot")) return null;
+    if (el.closest(".rack-tiles")) {
+      var rack = rackButtons();
+      if (key === "ArrowUp") return tableStop();
+      if (key === "ArrowLeft") return rack[rack.indexOf(el) - 1] || null;
+      if (key === "ArrowRight") return rack[rack.indexOf(el) + 1] || null;
+      return null;
+    }
+    var rows = tableRows();
+    var r = rows.findIndex(function (row) { return row.indexOf(el) >= 0; });
+    if (r < 0) return null;
+    var at = rows[r].indexOf(el);
+    if (key === "ArrowLeft") return rows[r][at - 1] || null;
+    if (key === "ArrowRight") return rows[r][at + 1] || null;
+    if (key !== "ArrowUp" && key !== "ArrowDown") return null;
+    var other = rows[r + (key === "ArrowDown" ? 1 : -1)];
+    if (!other) return key === "ArrowDown" ? document.querySelector('[data-target="new"]') : null;
+    // From a "+" to the next "+"; from a tile to the tile in the same place.
+    return el.matches(".drop-slot") ? other[other.length - 1] : other[Math.min(at, other.length - 2)];
+  }
 
   // ---------- the rack's order ----------
 
@@ -391,38 +459,127 @@
     });
   }
 
-  // ---------- the clock ----------
-
-  function format(seconds) {
-    if (seconds >= 86400) {
-      var d = Math.floor(seconds / 86400);
-      var dh = Math.floor((seconds % 86400) / 3600);
-      return d + " d" + (dh ? " " + dh + " h" : "");
-    }
-    if (seconds >= 3600) {
-      var h = Math.floor(seconds / 3600);
-      return h + " h " + String(Math.floor((seconds % 3600) / 60)).padStart(2, "0") + " min";
-    }
-    return Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
-  }
+  // ---------- the clock (clock.js counts down; a swapped-in clock shows at once) ----------
 
   function tick() {
-    document.querySelectorAll("[data-deadline]").forEach(function (el) {
-      var deadline = Date.parse(el.dataset.deadline);
-      if (isNaN(deadline)) {
-        el.textContent = "";
-        return;
-      }
-      if (el.dataset.offset === undefined) {
-        var serverNow = Date.parse(el.dataset.now);
-        el.dataset.offset = isNaN(serverNow) ? "0" : String(serverNow - Date.now());
-      }
-      var left = Math.max(0, Math.ceil((deadline - Date.now() - Number(el.dataset.offset)) / 1000));
-      el.textContent = format(left);
-      el.classList.toggle("is-low", left > 0 && left <= 10);
-      el.classList.toggle("is-up", left === 0);
-      el.setAttribute("aria-label", left === 0 ? "time is up" : format(left) + " left");
+    if (window.RummikubClock) window.RummikubClock.tick();
+  }
+
+  // ---------- the dock, the turn bar and what comes into view ----------
+
+  function reducedMotion() {
+    return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  }
+
+  function stuckHeight(el) {
+    if (!el || !el.offsetHeight) return 0;
+    return getComputedStyle(el).position === "sticky" ? el.offsetHeight : 0;
+  }
+
+  // The heights of what sticks to the screen's edges, for the stylesheet (answers sit
+  // just above the dock, a hint scrolls into the room between) and for a finger's drag.
+  function measureLayout() {
+    var root = page();
+    if (!root) return;
+    edges.header = stuckHeight(document.querySelector(".site-header"));
+    edges.status = stuckHeight(document.querySelector(".status-live"));
+    edges.dock = stuckHeight(document.getElementById("game-rack"));
+    root.style.setProperty("--header-h", edges.header + "px");
+    root.style.setProperty("--status-h", edges.status + "px");
+    root.style.setProperty("--dock-h", edges.dock + "px");
+  }
+
+  var edges = { header: 0, status: 0, dock: 0 };
+  var resizing = window.ResizeObserver ? new ResizeObserver(measureLayout) : null;
+
+  // Swaps replace the dock and the turn bar: watch the new ones.
+  function watchLayout() {
+    if (!page()) return;
+    if (resizing) {
+      resizing.disconnect();
+      [".site-header", ".status-live", "#game-rack"].forEach(function (selector) {
+        var el = document.querySelector(selector);
+        if (el) resizing.observe(el);
+      });
+    }
+    measureLayout();
+  }
+
+  // The end of the game comes into view wherever the player was (at the rack, most
+  // likely), and the keyboard's focus goes with it unless it is busy elsewhere.
+  function resultHeading() {
+    var heading = document.querySelector("#game-status .result h2");
+    if (heading) heading.tabIndex = -1;
+    return heading;
+  }
+
+  // To the top of the game (its title, then the result), at once: the parts swapped
+  // after this one would stop a smooth scroll. Measured on the page, not the result,
+  // whose box may still be stuck to the top of the screen.
+  function scrollToResult() {
+    var root = page();
+    if (!root) return;
+    window.scrollTo(0, Math.max(0, root.getBoundingClientRect().top + window.scrollY - edges.header - 8));
+  }
+
+  function showResult() {
+    var heading = resultHeading();
+    if (!heading) return;
+    scrollToResult();
+    // The turn bar stops sticking once the game is over, which moves the result: check
+    // once the page has settled.
+    requestAnimationFrame(function () {
+      var box = heading.getBoundingClientRect();
+      if (box.top < edges.header || box.bottom > window.innerHeight) scrollToResult();
     });
+    var el = document.activeElement;
+    if (!el || el === document.body || el.closest("#game-rack, #game-board, #game-status")) {
+      heading.focus({ preventScroll: true });
+      // The rest of this answer's parts may swap after this one: the focus comes back.
+      focusAfter = null;
+      focusKey = "result|";
+    }
+  }
+
+  // A hint that arrives below the dock scrolls up into sight.
+  var hintShown = false;
+  function followHelp() {
+    var hint = document.querySelector("#game-help .hint");
+    if (hint && !hintShown) {
+      document.getElementById("game-help").scrollIntoView({ block: "nearest", behavior: reducedMotion() ? "auto" : "smooth" });
+    }
+    hintShown = Boolean(hint);
+  }
+
+  // A finger dragging tiles near the top or bottom of the room between the turn bar and
+  // the dock scrolls the page, faster nearer the edge, so any set can be reached.
+  var EDGE = 56;
+  var scrolling = null;
+
+  function edgeSpeed(y) {
+    var top = edges.header + edges.status;
+    var bottom = window.innerHeight - edges.dock;
+    if (y < top + EDGE) return -Math.max(2, Math.round(16 * (top + EDGE - y) / EDGE));
+    // Only once the finger has left the dock: on its way up it crosses this band.
+    if (touch.awayFromDock && y > bottom - EDGE && y <= bottom) return Math.max(2, Math.round(16 * (y - bottom + EDGE) / EDGE));
+    return 0;
+  }
+
+  function followFinger(x, y) {
+    touch.lastX = x;
+    touch.lastY = y;
+    if (y < window.innerHeight - edges.dock - EDGE) touch.awayFromDock = true;
+    touch.speed = edgeSpeed(y);
+    if (touch.speed && !scrolling) scrolling = requestAnimationFrame(scrollStep);
+  }
+
+  function scrollStep() {
+    scrolling = null;
+    if (!touch || !touch.ghost || !dragging || !touch.speed) return;
+    window.scrollBy(0, touch.speed);
+    var under = document.elementFromPoint(touch.lastX, touch.lastY);
+    dragging.position = showOver(dropZone(under), touch.lastX, touch.lastY);
+    scrolling = requestAnimationFrame(scrollStep);
   }
 
   // ---------- after every swap ----------
@@ -435,6 +592,16 @@
   function clearHelp() {
     var help = document.getElementById("game-help");
     if (help) help.innerHTML = "";
+    hintShown = false;
+  }
+
+  // A button of the dock that is gone with the turn (End turn, Draw) hands the focus to
+  // the rack, so the keyboard stays where the player was rather than back at the top.
+  function dockFallback() {
+    var tiles = document.querySelector("#game-rack .rack-tiles");
+    if (!tiles) return null;
+    tiles.tabIndex = -1;
+    return tiles;
   }
 
   function rememberFocus() {
@@ -443,6 +610,8 @@
     if (el.matches("button.tile[data-source]")) focusKey = "tile|" + keyOf(el);
     else if (el.dataset && el.dataset.target) focusKey = "target|" + el.dataset.target;
     else if (el.dataset && el.dataset.sort) focusKey = "sort|" + el.dataset.sort;
+    else if (el.closest("#game-rack")) focusKey = "dock|";
+    else if (el.closest("#game-status .result")) focusKey = "result|";
     else focusKey = null;
   }
 
@@ -453,6 +622,8 @@
     if (kind === "tile") return byKey(rest);
     if (kind === "target") return document.querySelector('[data-target="' + rest + '"]');
     if (kind === "sort") return document.querySelector('[data-sort="' + rest + '"]');
+    if (kind === "dock") return rackStop() || dockFallback();
+    if (kind === "result") return resultHeading();
     if (kind === "rack") {
       var rack = rackButtons();
       return rack[Math.min(parseInt(rest, 10), rack.length - 1)] || document.querySelector('[data-target="new"]');
@@ -465,8 +636,9 @@
     var wanted = find(focusAfter) || (lost ? find(focusKey) : null);
     if (lost && focusAfter && !wanted) wanted = document.querySelector(".rack-tiles button.tile");
     if (wanted && (lost || focusAfter)) wanted.focus({ preventScroll: true });
+    // focusKey stays: one answer swaps several parts, each followed by a refresh, and a
+    // later part may replace the element focused after an earlier one.
     focusAfter = null;
-    focusKey = null;
   }
 
   function stopNextGame() {
@@ -542,7 +714,10 @@
       if (building) building.innerHTML = "";
       clearPicks();
     }
-    if (over && seen.over === false) startNextGame();
+    if (over && seen.over === false) {
+      showResult();
+      startNextGame();
+    }
     seen = { turn: turn, version: status.dataset.version, over: over };
   }
 
@@ -551,8 +726,11 @@
   function refresh() {
     sortRack();
     showPicks();
+    watchLayout();
     followStatus();
+    followHelp();
     restoreFocus();
+    setTabStops();
     tick();
   }
 
@@ -619,9 +797,12 @@
     var status = document.getElementById("game-status");
     if (status) seen = { turn: status.dataset.turn, version: status.dataset.version, over: status.dataset.over === "1" };
     boardTiles = countBoard();
+    watchLayout();
+    window.addEventListener("resize", measureLayout);
+    document.addEventListener("toggle", measureLayout, true);
     followStatus();
+    setTabStops();
     tick();
-    setInterval(tick, 250);
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

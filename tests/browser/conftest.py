@@ -145,17 +145,24 @@ def csp_violations() -> Violations:
     return Violations()
 
 
+def new_page(browser: Browser, base_url: str, violations: Violations, **options: Any) -> Page:
+    """A page in a context of its own (``options``: Playwright's, e.g. a viewport) whose
+    CSP refusals go to ``violations``; closing it is ``page.context.close()``."""
+    context = browser.new_context(base_url=base_url, **options)
+    context.add_init_script(REPORT_VIOLATIONS)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.on("console", violations.record)
+    return page
+
+
 @pytest.fixture
 def page(
     browser: Browser, live_server_url: str, transactional_db: None, csp_violations: Violations
 ) -> Iterator[Page]:
-    context = browser.new_context(base_url=live_server_url)
-    context.add_init_script(REPORT_VIOLATIONS)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    page.on("console", csp_violations.record)
+    page = new_page(browser, live_server_url, csp_violations)
     yield page
-    context.close()
+    page.context.close()
     # Any test whose pages broke the policy fails: a refused script or style is a
     # feature that silently does not work.
     assert not csp_violations, csp_violations
