@@ -47,11 +47,13 @@ def test_check_deploy_is_clean_with_production_settings() -> None:
 
 
 # Run in a process of its own: the HTTPS settings are read from the environment at start.
-# (An address that is no page: pages need the collected static files' manifest.)
+# Pages (the 404 page too) need the collected static files' manifest, as on a real site.
 ANSWERS = """
 import json, django
 django.setup()
 from django.conf import settings
+from django.core.management import call_command
+call_command("collectstatic", interactive=False, verbosity=0)
 from django.test import Client
 client = Client(HTTP_HOST="club.example.com")
 plain = client.get("/no-such-page/")
@@ -65,10 +67,11 @@ print(json.dumps({
 
 
 @pytest.mark.django_db
-def test_an_https_site_redirects_plain_http_and_sends_hsts() -> None:
+def test_an_https_site_redirects_plain_http_and_sends_hsts(tmp_path: Path) -> None:
     env = production_env(
         DATABASE_URL=database_url(connection.settings_dict),
         DJANGO_SETTINGS_MODULE="config.settings",
+        STATIC_ROOT=str(tmp_path / "static"),
     )
     result = subprocess.run(
         [sys.executable, "-c", ANSWERS],
