@@ -177,7 +177,6 @@ def test_muting_oneself_is_400_and_an_unknown_member_404(table: Table, alice: Us
     assert unknown.status_code == 404
 
 
-@override_settings(ROOT_URLCONF="tests.games.report_urls")
 def test_each_message_of_another_member_links_to_its_report_form(
     table: Table, alice: User, bob: User
 ) -> None:
