@@ -77,6 +77,8 @@ MOVES = {"play", "draw", "pass", "discard", "river"}
 # Pages about the member themself: any member may post to them.
 OWN_PAGES = {
     "games:new_table",
+    # Seats the member at a waiting table or a new one of their own: never the scene's.
+    "games:play_now",
     "games:notifications_read",
     "games:preferences",
     "games:plan_vacation",
@@ -154,7 +156,7 @@ class Scene:
                 kwargs[param] = self.club_slug
             elif param in ("number", "matchday", "fixture", "entry", "level"):  # a season's rows
                 kwargs[param] = self._id_for(endpoint)
-            elif param in ("game_id", "case_id", "message_id"):  # moderation's (no case exists)
+            elif param in ("game_id", "case_id", "message_id", "ruling_id"):  # moderation's
                 kwargs[param] = self.game.pk
             else:  # uidb64, token of a reset link
                 kwargs[param] = "MQ" if param == "uidb64" else "set-password"
