@@ -68,7 +68,7 @@ def club_moderator(running: RunningSeason) -> User:
 @pytest.fixture
 def site_moderator(db: None) -> User:
     user = UserFactory(username="sid", display_name="Sid")
-    user.groups.add(Group.objects.get(name=SITE_MODERATORS))
+    user.groups.add(Group.objects.get_or_create(name=SITE_MODERATORS)[0])
     return user
 
 

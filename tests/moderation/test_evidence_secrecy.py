@@ -87,7 +87,7 @@ def test_nobody_else_gets_the_evidence_of_a_finished_game(
         Membership.objects.create(club=club, user=viewer, role=Role.MEMBER)
     elif who == "site":
         viewer = UserFactory()
-        viewer.groups.add(Group.objects.get(name=SITE_MODERATORS))
+        viewer.groups.add(Group.objects.get_or_create(name=SITE_MODERATORS)[0])
     else:
         viewer = {"bob": bob, "dave": dave, "owner": alice, "outsider": UserFactory()}[who]
     extra = HTMX if htmx else {}
