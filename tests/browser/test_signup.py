@@ -6,17 +6,21 @@ pytestmark = pytest.mark.browser
 PASSWORD = "my-own-secret-1234"
 
 
+def sign_up(page: Page, username: str, name: str, password: str) -> None:
+    """Fill in and send the sign-up form, reached from the site header's link."""
+    page.get_by_role("banner").get_by_role("link", name="Sign up").click()
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Display name").fill(name)
+    page.get_by_label("Email").fill(f"{username}@example.com")
+    page.get_by_label("Password", exact=True).fill(password)
+    page.get_by_label("Password confirmation").fill(password)
+    page.get_by_role("button", name="Create my account").click()
+
+
 def test_a_person_signs_up_logs_out_and_logs_in_again(page: Page) -> None:
     page.goto("/")
     expect(page.get_by_role("heading", level=1)).to_contain_text("Play Rummikub with friends")
-    page.get_by_role("banner").get_by_role("link", name="Sign up").click()
-
-    page.get_by_label("Username").fill("dora")
-    page.get_by_label("Display name").fill("Dora")
-    page.get_by_label("Email").fill("dora@example.com")
-    page.get_by_label("Password", exact=True).fill(PASSWORD)
-    page.get_by_label("Password confirmation").fill(PASSWORD)
-    page.get_by_role("button", name="Create my account").click()
+    sign_up(page, "dora", "Dora", PASSWORD)
 
     expect(page).to_have_url("/")
     expect(page.get_by_role("heading", level=1)).to_have_text("Good to see you, Dora.")
