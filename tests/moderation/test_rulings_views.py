@@ -127,3 +127,11 @@ def test_a_site_moderator_suspends_a_member_from_the_form(
     suspension = Suspension.objects.get()
     assert suspension.user == bob and suspension.club is None
     assert (suspension.ends_at - suspension.starts_at).days == 3
+
+
+def test_the_member_a_warning_names_is_chosen_from_a_labelled_list(
+    league_case: Case, club_moderator: User
+) -> None:
+    page = client_of(club_moderator).get(reverse("moderation:rule", args=[league_case.pk]))
+    assert b'<label for="id_target">Member</label>' in page.content
+    assert b'<select name="target" id="id_target">' in page.content
