@@ -135,3 +135,31 @@ def test_the_member_a_warning_names_is_chosen_from_a_labelled_list(
     page = client_of(club_moderator).get(reverse("moderation:rule", args=[league_case.pk]))
     assert b'<label for="id_target">Member</label>' in page.content
     assert b'<select name="target" id="id_target">' in page.content
+
+
+def test_the_second_moderator_previews_what_confirming_changes_and_nothing_changes(
+    league_case: Case,
+    league_game: Game,
+    club_moderator: User,
+    running: RunningSeason,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    other = UserFactory(username="max")
+    Membership.objects.create(club=running.club, user=other, role=Role.MODERATOR)
+    client_of(club_moderator).post(reverse("moderation:rule", args=[league_case.pk]), void())
+    ruling = Ruling.objects.get()
+    before = sorted(Result.objects.current().of_game(league_game).values_list("pk", flat=True))
+    page_url = reverse("moderation:ruling", args=[ruling.pk])
+
+    with django_capture_on_commit_callbacks() as callbacks:
+        shown = client_of(other).get(page_url)
+
+    assert shown.status_code == 200
+    assert b"Preview: what the ruling changes" in shown.content
+    assert b"Division 1: the standings" in shown.content
+    assert b"(void)" in shown.content
+    assert b"Preview: what" not in client_of(club_moderator).get(page_url).content
+    ruling.refresh_from_db()
+    assert ruling.status == Ruling.Status.PROPOSED and ruling.confirmed_by is None
+    after = sorted(Result.objects.current().of_game(league_game).values_list("pk", flat=True))
+    assert after == before and not callbacks
