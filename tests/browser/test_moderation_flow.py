@@ -13,17 +13,19 @@ suspended through the ruling form still logs in and appeals.
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import Group
 from django.test import override_settings
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from games.models import ChatMessage, Game, Result
 from leagues.models import Fixture, Membership, Role
-from moderation.models import SITE_MODERATORS, Case, Ruling, Suspension
+from moderation.models import Case, Ruling, Suspension
+from tests.browser.test_appeals import open_notice
 from tests.browser.test_chat import open_game, send
 from tests.browser.test_clubs import snap
+from tests.browser.test_evidence import site_moderator
 from tests.browser.test_games import log_in, other_page
+from tests.browser.test_moderation_queue import as_member
 from tests.factories import UserFactory
 from tests.games.conftest import _eager_celery, current_game, start_table
 from tests.leagues.conftest import RunningSeason, dave, erin, running
@@ -40,21 +42,10 @@ __all__ = [
     "league_game",
     "other_page",
     "running",
+    "site_moderator",
 ]
 
 NOTE = "The server refused Dave's winning play on turn 3: the game is scored as his win."
-
-
-def as_member(page: Page, user: User) -> None:
-    page.context.clear_cookies()
-    log_in(page, user)
-
-
-def open_notice(page: Page, text: str) -> None:
-    page.goto("/games/notifications/")
-    notice = page.locator(".notification-list a", has_text=text).first
-    expect(notice).to_be_visible()
-    notice.click()
 
 
 @pytest.fixture
@@ -62,14 +53,6 @@ def second_moderator(running: RunningSeason) -> User:
     """Max moderates the club too and plays in no division: he may confirm."""
     user = UserFactory(username="max", display_name="Max")
     Membership.objects.create(club=running.club, user=user, role=Role.MODERATOR)
-    return user
-
-
-@pytest.fixture
-def site_moderator(page: Page) -> User:
-    # The live server's database is flushed between tests: the group is made again.
-    user = UserFactory(username="sid", display_name="Sid")
-    user.groups.add(Group.objects.get_or_create(name=SITE_MODERATORS)[0])
     return user
 
 
@@ -154,6 +137,9 @@ def test_a_league_dispute_from_filing_to_appeal(
     # Max, the club's second moderator, confirms it from his notice.
     as_member(other_page, max_)
     open_notice(other_page, f"proposes a ruling in case {case.pk}")
+    confirming = other_page.get_by_role("region", name="Preview: what the ruling changes")
+    expect(confirming.locator(".preview-standings tbody tr").first).to_contain_text("Dave")
+    snap(other_page, "flow-8-to-confirm")
     other_page.get_by_role("button", name="Confirm and apply").click()
     expect(other_page.locator(".ruling-status")).to_have_text("Applied")
     expect(other_page.locator(".lead")).to_contain_text("confirmed by Max")
