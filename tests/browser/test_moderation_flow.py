@@ -212,6 +212,7 @@ def test_a_reported_chat_message_leads_to_a_warning_its_sender_reads(
 
     open_notice(page, "A ruling about you")
     expect(page.locator(".ruling")).to_contain_text("Insulting another player is not allowed")
+    expect(page.locator(".outcome .reported-message")).to_contain_text("You play like a donkey")
     snap(page, "flow-chat-3-warning-read")
 
 
