@@ -92,6 +92,9 @@ def test_a_league_dispute_from_filing_to_appeal(
     expect(item).to_contain_text("You sat at this game's table.")
     expect(item.get_by_role("button", name="Claim")).to_have_count(0)
     snap(other_page, "flow-2-conflict")
+    item.get_by_role("link", name=f"Case {case.pk}").click()
+    expect(other_page.get_by_role("heading", name="The case")).to_be_visible()
+    expect(other_page.locator(".case-report-text")).to_have_count(0)  # not who reported him
 
     # Mo claims it from the queue and reads the evidence from the case hub.
     as_member(page, mo)
@@ -242,11 +245,12 @@ def test_a_member_suspended_from_the_ruling_form_logs_in_and_appeals(
     page.get_by_label("Suspend a member").check()
     page.get_by_label("Member", exact=True).select_option(label="Dave")
     page.locator('input[name="days"]').fill("14")
+    page.get_by_label("from the club").check()
     page.get_by_label("Note").fill("Three games left to time out this month.")
     page.get_by_role("button", name="Preview").click()
     page.get_by_role("button", name="Confirm and apply").click()
     expect(page.locator(".ruling-status")).to_have_text("Applied")
-    assert Suspension.objects.filter(user=dave).exists()
+    assert Suspension.objects.get(user=dave).club is not None  # the club's
 
     page.context.clear_cookies()
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.PBKDF2PasswordHasher"]):
@@ -258,6 +262,7 @@ def test_a_member_suspended_from_the_ruling_form_logs_in_and_appeals(
     page.get_by_role("button", name="Log in").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Good to see you")
     open_notice(page, "A ruling about you")
+    expect(page.locator(".suspension-note")).to_contain_text("Suspended from Tile Club")
     expect(page.locator(".suspension-note")).to_contain_text("You can still log in")
     page.get_by_label("Your message").fill("I was in hospital; here is the note.")
     page.get_by_role("button", name="Appeal").click()
