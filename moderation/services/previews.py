@@ -11,7 +11,7 @@ dropped with the savepoint's ``on_commit`` callbacks).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,9 +24,9 @@ from leagues.models import Division
 from leagues.promotion import movable
 from leagues.selectors.standings import DivisionStandings, compute_season
 from leagues.standings import Row
-from moderation.models import Case
+from moderation.models import Case, Ruling
 from moderation.services.effects import current_rows
-from moderation.services.rulings import make
+from moderation.services.rulings import confirm, make
 
 UP, DOWN = "up", "down"
 
@@ -100,15 +100,35 @@ def preview(
     """What ``by``'s ruling would change in ``case``. Raises the ruling's own refusals."""
     from moderation.services.checks import needs_second
 
+    def run() -> bool:
+        ruling = make(case.pk, by, kind, note, details, target, supersedes_id, None, True)
+        return needs_second(case, kind, ruling.supersedes, by)
+
+    return _compared(case, run)
+
+
+def preview_confirmation(ruling: Ruling, by: User) -> Preview:
+    """What confirming the proposed ``ruling`` would change, as ``by`` (the second
+    moderator) would confirm it. Raises the confirmation's own refusals."""
+
+    def run() -> bool:
+        confirm(ruling.pk, by)
+        return False
+
+    return _compared(ruling.case, run)
+
+
+def _compared(case: Case, run: Callable[[], bool]) -> Preview:
+    """The game and its division before and after ``run`` (which returns whether the
+    ruling waits for a second moderator), run in a savepoint that is rolled back."""
     before_rows = _seat_values(case.game_id)
     before_standings = _division(case)
     result: dict[str, Any] = {}
     try:
         with transaction.atomic():
-            ruling = make(case.pk, by, kind, note, details, target, supersedes_id, None, True)
+            result["proposed"] = run()
             result["after_rows"] = _seat_values(case.game_id)
             result["after_standings"] = _division(case)
-            result["proposed"] = needs_second(case, kind, ruling.supersedes, by)
             raise _RollBack
     except _RollBack:
         pass

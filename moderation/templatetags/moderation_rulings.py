@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from moderation.models import Case
+from moderation.models import Case, Ruling
 from moderation.selectors.rulings import case_rulings as rulings_of
 from moderation.selectors.rulings import may_rule
 
@@ -16,5 +16,21 @@ register = template.Library()
 
 @register.inclusion_tag("moderation/_case_rulings_list.html", takes_context=True)
 def case_rulings(context: template.Context, case: Case) -> dict[str, Any]:
+    """A moderator of the case reads every ruling and opens each; a party reads those
+    that took effect, and opens the outcome (the ruling pages are the moderators')."""
     user = context["request"].user
-    return {"case": case, "rulings": rulings_of(case), "may_rule": may_rule(user, case)}
+    # The hub says whether its viewer reads as a moderator (a moderator who is a party
+    # reads as a party); elsewhere the permission does.
+    moderator = context.get("viewer_is_moderator")
+    if moderator is None:
+        moderator = user.has_perm("moderation.view_case", case)
+    rulings = rulings_of(case)
+    if not moderator:
+        taken = (Ruling.Status.APPLIED, Ruling.Status.SUPERSEDED)
+        rulings = [ruling for ruling in rulings if ruling.status in taken]
+    return {
+        "case": case,
+        "rulings": rulings,
+        "moderator": moderator,
+        "may_rule": moderator and may_rule(user, case),
+    }

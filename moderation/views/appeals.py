@@ -55,11 +55,17 @@ def _submit(
 
 def outcome_context(user_id: int, case: Case) -> dict[str, Any]:
     """What a party reads of a case's outcome (shared by the outcome and appeal pages)."""
+    message = case.message if case.message_id is not None else None
     return {
         "case": case,
         "rulings": ruling_lines(case),
         "result_corrections": result_corrections(case.game_id),
         "suspensions": suspensions_of(case, user_id),
+        # A warned author reads which message of theirs was reported (their own words:
+        # nobody else's chat is shown to them here).
+        "reported_message": message
+        if message is not None and message.author_id == user_id
+        else None,
     }
 
 

@@ -22,7 +22,7 @@ from moderation.errors import ModerationError
 from moderation.models import Case, Ruling
 from moderation.selectors import rulings as reads
 from moderation.services import rulings as service
-from moderation.services.previews import Preview, preview
+from moderation.services.previews import Preview, preview, preview_confirmation
 from moderation.views.common import refused
 
 TEMPLATE = "moderation/ruling_new.html"
@@ -131,11 +131,20 @@ def ruling(request: HttpRequest, ruling_id: int) -> HttpResponse:
         shown = reads.visible_ruling(request.user, ruling_id)
     except ModerationError as error:
         return refused(request, error)
+    may_confirm = reads.may_confirm(request.user, shown)
+    # The second moderator sees what confirming would change, as its maker did.
+    what: Preview | None = None
+    if may_confirm and isinstance(request.user, User):
+        try:
+            what = preview_confirmation(shown, request.user)
+        except ModerationError:
+            what = None
     context = {
         "ruling": shown,
         "case": shown.case,
         "seats": reads.seats_now(shown.case),
-        "may_confirm": reads.may_confirm(request.user, shown),
+        "may_confirm": may_confirm,
+        "preview": what,
         "may_supersede": shown.status == Ruling.Status.APPLIED
         and reads.may_rule(request.user, shown.case),
     }

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Game
+from games.models import ChatMessage, Game
 from leagues.models import Fixture
 from moderation.models import Appeal, AppealMessage, Case, Category, Ruling
 from moderation.services import appeals
@@ -187,3 +187,24 @@ def test_the_case_pages_slot_lists_the_appeals_as_the_viewer_may_see_them(
     request = RequestFactory().get("/")
     request.user = bob
     assert render_to_string("moderation/_case_appeals.html", {}, request).strip() == ""
+
+
+def test_a_warned_author_reads_which_message_of_theirs_was_reported(
+    casual_game: Game, alice: User, bob: User, site_moderator: User
+) -> None:
+    message = ChatMessage.objects.create(
+        table_id=casual_game.table_id, game=casual_game, author=alice, text="You play like a donkey"
+    )
+    case = open_case(casual_game, bob, Category.ABUSE, accused=alice)
+    case.message = message
+    case.save(update_fields=["message"])
+    apply_ruling(case, site_moderator, Ruling.Kind.WARN, target=alice, note="Be kind.")
+    url = reverse("moderation:appeal_new", args=[case.pk])
+
+    warned = logged_in(alice).get(url)
+    filer = logged_in(bob).get(url)
+
+    assert warned.status_code == 200 and filer.status_code == 200
+    assert b"You play like a donkey" in warned.content
+    assert b"Your message at the table" in warned.content
+    assert b"Your message at the table" not in filer.content

@@ -127,3 +127,78 @@ def test_a_site_moderator_suspends_a_member_from_the_form(
     suspension = Suspension.objects.get()
     assert suspension.user == bob and suspension.club is None
     assert (suspension.ends_at - suspension.starts_at).days == 3
+
+
+def test_the_member_a_warning_names_is_chosen_from_a_labelled_list(
+    league_case: Case, club_moderator: User
+) -> None:
+    page = client_of(club_moderator).get(reverse("moderation:rule", args=[league_case.pk]))
+    assert b'<label for="id_target">Member</label>' in page.content
+    assert b'<select name="target" id="id_target">' in page.content
+
+
+def test_the_second_moderator_previews_what_confirming_changes_and_nothing_changes(
+    league_case: Case,
+    league_game: Game,
+    club_moderator: User,
+    running: RunningSeason,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    other = UserFactory(username="max")
+    Membership.objects.create(club=running.club, user=other, role=Role.MODERATOR)
+    client_of(club_moderator).post(reverse("moderation:rule", args=[league_case.pk]), void())
+    ruling = Ruling.objects.get()
+    before = sorted(Result.objects.current().of_game(league_game).values_list("pk", flat=True))
+    page_url = reverse("moderation:ruling", args=[ruling.pk])
+
+    with django_capture_on_commit_callbacks() as callbacks:
+        shown = client_of(other).get(page_url)
+
+    assert shown.status_code == 200
+    assert b"Preview: what the ruling changes" in shown.content
+    assert b"Division 1: the standings" in shown.content
+    assert b"(void)" in shown.content
+    assert b"Preview: what" not in client_of(club_moderator).get(page_url).content
+    ruling.refresh_from_db()
+    assert ruling.status == Ruling.Status.PROPOSED and ruling.confirmed_by is None
+    after = sorted(Result.objects.current().of_game(league_game).values_list("pk", flat=True))
+    assert after == before and not callbacks
+
+
+def test_a_party_reads_the_rulings_that_took_effect_on_the_hub_and_opens_the_outcome(
+    league_case: Case, club_moderator: User, running: RunningSeason, bob: User
+) -> None:
+    other = UserFactory(username="max")
+    Membership.objects.create(club=running.club, user=other, role=Role.MODERATOR)
+    client_of(club_moderator).post(reverse("moderation:rule", args=[league_case.pk]), void())
+    ruling = Ruling.objects.get()
+    hub = reverse("moderation:case", args=[league_case.pk])
+    ruling_url = reverse("moderation:ruling", args=[ruling.pk]).encode()
+    outcome_url = reverse("moderation:appeal_new", args=[league_case.pk]).encode()
+
+    proposed = client_of(bob).get(hub)
+    assert b"No ruling yet." in proposed.content and ruling_url not in proposed.content
+    assert b"you can appeal its outcome here" in proposed.content
+    assert ruling_url in client_of(club_moderator).get(hub).content
+
+    client_of(other).post(reverse("moderation:ruling_confirm", args=[ruling.pk]))
+    applied = client_of(bob).get(hub)
+    assert outcome_url in applied.content and ruling_url not in applied.content
+    assert client_of(bob).get(outcome_url.decode()).status_code == 200
+
+
+def test_a_moderator_who_is_a_party_reads_the_hub_as_a_party(
+    league_case: Case, club_moderator: User, running: RunningSeason, dave: User
+) -> None:
+    Membership.objects.filter(club=running.club, user=dave).update(role=Role.MODERATOR)
+    hub = reverse("moderation:case", args=[league_case.pk])
+
+    as_party = client_of(dave).get(hub)
+    as_moderator = client_of(club_moderator).get(hub)
+
+    assert as_party.status_code == 200 and as_moderator.status_code == 200
+    assert b"My move was refused." in as_moderator.content
+    assert b"What was done" in as_moderator.content
+    assert b"My move was refused." not in as_party.content  # bob's report
+    assert b"What was done" not in as_party.content
+    assert b"Make a ruling" not in as_party.content
