@@ -150,9 +150,7 @@ def build(args: argparse.Namespace) -> tuple[Any, Any]:
     from games.models import Game, Move
     from moderation.models import SITE_MODERATORS, Case, Category, Report
 
-    players = [
-        User.objects.create(username=f"seat{n}", display_name=f"Seat {n}") for n in range(4)
-    ]
+    players = [User.objects.create(username=f"seat{n}", display_name=f"Seat {n}") for n in range(4)]
     moderator = User.objects.create(username="moderator", display_name="Moderator")
     moderator.groups.add(Group.objects.get(name=SITE_MODERATORS))
     rng = random.Random(args.seed)
