@@ -63,14 +63,16 @@ def test_a_clubs_case_escalates_to_its_owner_then_the_site(
         assert escalate_overdue() == []
 
 
+@pytest.fixture
+def league_case(league_game: Game, league_fixture: Fixture, bob: User) -> Case:
+    return open_case(league_game, bob, fixture=league_fixture)
+
+
 def test_a_case_whose_owner_has_a_conflict_goes_to_the_site_moderators_at_once(
-    running: RunningSeason,
-    league_game: Game,
-    league_fixture: Fixture,
-    bob: User,
-    site_moderator: User,
+    league_case: Case, site_moderator: User
 ) -> None:
-    case = open_case(league_game, bob, fixture=league_fixture)
+    # The club's owner (the organiser) shares a division with the case's parties.
+    case = league_case
     with later(settings.MODERATION_ESCALATE_HOURS + 1):
         assert escalate_overdue() == [case.pk]
     case.refresh_from_db()
