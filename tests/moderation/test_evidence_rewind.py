@@ -80,4 +80,5 @@ def test_the_evidence_of_a_rewound_game_shows_the_rewind_as_a_step(
     assert "took the game back to the start of turn 1." in html
     assert "Solver: nothing to say about this move." in html
     assert "From the rack to the table" not in html
+    assert "<td><em>a moderator</em></td>" in html  # the list of turns names no player
     assert "hx-trigger" not in html.split('id="evidence-turn"')[1].split(">")[0]
