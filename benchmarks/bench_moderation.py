@@ -16,14 +16,19 @@ afresh and dropped at the end, and in Redis database 13 of that server.
    every turn has its solver line (each request gives the solver
    ``MODERATION_EVIDENCE_SECONDS``, each turn ``MODERATION_EVIDENCE_TURN_SECONDS``).
    Timed: the whole, until the last line is in (p50, p95), and the page's first answer.
-3. *Evidence, cached.* ``--cached`` GETs of the page with everything cached; p50, p95.
+   The page's own first answer asks the solver for ``MODERATION_EVIDENCE_FIRST_SECONDS``
+   only, so that it paints at once; each open is made twice, alternating, "before" (the
+   first answer given the whole ``MODERATION_EVIDENCE_SECONDS``, as it once was) and
+   "now", and the ratios before/now are printed.
+3. *Evidence, cached.* ``--cached`` GETs of the page with everything cached; p50, p95
+   (both ways).
 4. *Ruling.* ``measure_rulings(n)`` of :mod:`benchmarks.moderation_ruling_bench` (a ruling
    applied to a game of a 200-player league), when that module is present.
 
 The last line sums up:
 ``evidence p50 X ms p95 Y ms; ruling p50 X ms p95 Y ms``
-(the evidence figures are first opens with every solver line; the cached ones and the
-page's first answer are on the lines before).
+(the evidence figures are first opens, now, until every solver line is in; the cached
+ones, the page's first answer and the ratios to before are on the lines before).
 """
 
 from __future__ import annotations
@@ -150,8 +155,12 @@ def build(args: argparse.Namespace) -> tuple[Any, Any]:
     from games.models import Game, Move
     from moderation.models import SITE_MODERATORS, Case, Category, Report
 
-    players = [User.objects.create(username=f"seat{n}", display_name=f"Seat {n}") for n in range(4)]
-    moderator = User.objects.create(username="moderator", display_name="Moderator")
+    players = [
+        # Named apart from the league the ruling half builds in the same database.
+        User.objects.create(username=f"evidence-player{n}", display_name=f"Player {n}")
+        for n in range(4)
+    ]
+    moderator = User.objects.create(username="evidence-moderator", display_name="Moderator")
     moderator.groups.add(Group.objects.get(name=SITE_MODERATORS))
     rng = random.Random(args.seed)
     for attempt in range(TABLES_TRIED):
@@ -214,9 +223,15 @@ class EvidenceTimes:
     cached: list[float] = field(default_factory=list)
 
 
-def measure_evidence(args: argparse.Namespace) -> EvidenceTimes:
-    from django.core.cache import cache
+def measure_evidence(args: argparse.Namespace) -> dict[str, EvidenceTimes]:
+    """The first opens and the cached ones, the old way and the new, side by side: the
+    page's first answer asking the solver for as long as each list of turns after it
+    (``MODERATION_EVIDENCE_SECONDS``, before), or for the short first slice
+    (``MODERATION_EVIDENCE_FIRST_SECONDS``, now). Opens of the two alternate, so that
+    both meet the same machine."""
+    from django.conf import settings
     from django.test import Client
+    from django.test.utils import override_settings
     from django.urls import reverse
 
     from moderation.selectors.evidence import game_evidence, turns_key
@@ -230,20 +245,36 @@ def measure_evidence(args: argparse.Namespace) -> EvidenceTimes:
     turns = [turn.replay for turn in game_evidence(game).turns]
     keys = [position_key(turn) for turn in turns]
     keys.append(turns_key(game))
-    times = EvidenceTimes()
+    ways = {
+        "before": {"MODERATION_EVIDENCE_FIRST_SECONDS": settings.MODERATION_EVIDENCE_SECONDS},
+        "now": {},
+    }
+    times = {way: EvidenceTimes() for way in ways}
     for _ in range(args.opens):
-        cache.delete_many(keys)
-        started = time.perf_counter()
-        html = _page(client.get(url))
-        times.page.append((time.perf_counter() - started) * 1000)
-        requests = 1
-        while ASKS_AGAIN in html:
-            html = _page(client.get(f"{url}?turn=1&part=turns", HTTP_HX_REQUEST="true"))
-            requests += 1
-        times.complete.append((time.perf_counter() - started) * 1000)
-        times.requests.append(requests)
-    times.cached = [timed(lambda: _page(client.get(url))) for _ in range(args.cached)]
+        for way, changed in ways.items():
+            with override_settings(**changed):
+                _first_open(client, url, keys, times[way])
+    for way, changed in ways.items():
+        with override_settings(**changed):
+            times[way].cached = [timed(lambda: _page(client.get(url))) for _ in range(args.cached)]
     return times
+
+
+def _first_open(client: Any, url: str, keys: list[str], times: EvidenceTimes) -> None:
+    """One first open (the game's replay and solver answers dropped from the cache), its
+    page's answer, then its list of turns asked for again until every line is in."""
+    from django.core.cache import cache
+
+    cache.delete_many(keys)
+    started = time.perf_counter()
+    html = _page(client.get(url))
+    times.page.append((time.perf_counter() - started) * 1000)
+    requests = 1
+    while ASKS_AGAIN in html:
+        html = _page(client.get(f"{url}?turn=1&part=turns", HTTP_HX_REQUEST="true"))
+        requests += 1
+    times.complete.append((time.perf_counter() - started) * 1000)
+    times.requests.append(requests)
 
 
 def measure_rulings(n: int) -> list[float] | None:
@@ -267,18 +298,38 @@ def _figures(values: Sequence[float]) -> str:
     return f"p50 {statistics.median(values):.0f} ms p95 {percentile(list(values), 0.95):.0f} ms"
 
 
+def _ratio(before: Sequence[float], now: Sequence[float]) -> str:
+    """How many times faster now is than before, at p50 and p95."""
+    if not before or not now:
+        return "n/a"
+    p50 = statistics.median(before) / max(statistics.median(now), 1e-9)
+    p95 = percentile(list(before), 0.95) / max(percentile(list(now), 0.95), 1e-9)
+    return f"x{p50:.2f} at p50, x{p95:.2f} at p95"
+
+
 def measure(args: argparse.Namespace) -> str:
-    times = measure_evidence(args)
-    print(f"evidence of {args.turns} turns, the page's first answer: {_figures(times.page)}")
+    ways = measure_evidence(args)
+    for way, times in ways.items():
+        print(
+            f"[{way}] evidence of {args.turns} turns, the page's first answer: "
+            f"{_figures(times.page)}"
+        )
+        print(
+            f"[{way}] evidence, first open until every solver line is in: "
+            f"{_figures(times.complete)} ({len(times.complete)} opens, "
+            f"{statistics.median(times.requests):.0f} requests each)"
+        )
+        print(f"[{way}] evidence, cached: {_figures(times.cached)} ({len(times.cached)} opens)")
+    before, now = ways["before"], ways["now"]
     print(
-        f"evidence, first open until every solver line is in: {_figures(times.complete)} "
-        f"({len(times.complete)} opens, {statistics.median(times.requests):.0f} requests each)"
+        f"before/now: the page's first answer {_ratio(before.page, now.page)}; "
+        f"until every line is in {_ratio(before.complete, now.complete)}; "
+        f"cached {_ratio(before.cached, now.cached)}"
     )
-    print(f"evidence, cached: {_figures(times.cached)} ({len(times.cached)} opens)")
     rulings = measure_rulings(args.rulings)
     if rulings is None:
         print("ruling: benchmarks/moderation_ruling_bench.py is not on this branch")
-    return f"evidence {_figures(times.complete)}; ruling {_figures(rulings or [])}"
+    return f"evidence {_figures(now.complete)}; ruling {_figures(rulings or [])}"
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -279,9 +279,11 @@ MODERATION_ESCALATE_HOURS = 48
 MODERATION_REPORTS_PER_DAY = 5
 
 # Moderation, the evidence of a case: the solver's time for each turn's line, and for one
-# request of the evidence in all (the page then asks again for the turns left over).
+# request of the evidence in all (the page then asks again for the turns left over); the
+# page's own first answer takes a shorter slice, so that it paints at once.
 MODERATION_EVIDENCE_TURN_SECONDS = 0.25
 MODERATION_EVIDENCE_SECONDS = 3.0
+MODERATION_EVIDENCE_FIRST_SECONDS = 0.5
 # Periodic jobs (deadline sweeps) are registered here by the apps that own them.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "games-sweep-expired-turns": {

@@ -1,6 +1,7 @@
-"""What follows in moderation from its own facts (:mod:`moderation.signals`): the parties
-are told of outcomes and appeals. Connected in :meth:`moderation.apps.ModerationConfig.ready`;
-receivers run after the fact's commit and take ids."""
+"""What follows in moderation from its own facts (:mod:`moderation.signals`): a filer is
+told their report was received, the parties are told of outcomes and appeals. Connected
+in :meth:`moderation.apps.ModerationConfig.ready`; receivers run after the fact's commit
+and take ids."""
 
 from __future__ import annotations
 
@@ -8,6 +9,11 @@ from typing import Any
 
 from moderation import signals
 from moderation.services import outcomes
+
+
+def case_filed(sender: type, report_id: int, joined: bool = False, **kwargs: Any) -> None:
+    """A report was filed: its filer hears that it was received, or joined an open case."""
+    outcomes.tell_report_received(report_id, joined)
 
 
 def ruling_applied(
@@ -23,5 +29,6 @@ def appeal_changed(sender: type, appeal_id: int, by_moderator: bool, **kwargs: A
 
 
 def connect() -> None:
+    signals.case_filed.connect(case_filed, dispatch_uid="moderation.telling.report-received")
     signals.ruling_applied.connect(ruling_applied, dispatch_uid="moderation.telling.outcome")
     signals.appeal_changed.connect(appeal_changed, dispatch_uid="moderation.telling.appeal")

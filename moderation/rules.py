@@ -23,7 +23,7 @@ from rules.predicates import Predicate
 
 from accounts.models import User
 from games.models import Game, Result, Seat
-from leagues.models import Entry, Membership
+from leagues.models import Entry, Fixture, Membership
 from leagues.rules import MODERATING
 from moderation.models import SITE_MODERATORS, Case, Report
 
@@ -52,9 +52,11 @@ def seated_user_ids(case: Case) -> set[int]:
 def player_ids(game: Game) -> set[int]:
     """Every member who sat at the game's table: in a seat now, replaced by a bot, or
     credited with a result of the game."""
-    seats = Seat.objects.filter(table_id=game.table_id)
-    ids = set(seats.exclude(user=None).values_list("user_id", flat=True))
-    ids |= set(seats.exclude(replaced_user=None).values_list("replaced_user_id", flat=True))
+    ids: set[int] = set()
+    for user_id, replaced_id in Seat.objects.filter(table_id=game.table_id).values_list(
+        "user_id", "replaced_user_id"
+    ):
+        ids |= {user_id, replaced_id} - {None}
     results = Result.objects.filter(game_id=game.pk).exclude(member=None)
     ids |= set(results.values_list("member_id", flat=True))
     return ids
@@ -70,41 +72,49 @@ def moderated_club_ids(user: Any) -> set[int]:
 
 def party_ids(case: Case) -> set[int]:
     """The case's parties: who sat at the game, who filed it, and whom it accuses."""
-    ids = seated_user_ids(case)
-    ids |= set(Report.objects.filter(case=case).values_list("filer_id", flat=True))
+    return _parties(case, seated_user_ids(case), _filer_ids(case))
+
+
+def _filer_ids(case: Case) -> set[int]:
+    return set(Report.objects.filter(case=case).values_list("filer_id", flat=True))
+
+
+def _parties(case: Case, seated: set[int], filers: set[int]) -> set[int]:
+    ids = seated | filers
     if case.accused_id is not None:
         ids.add(case.accused_id)
     return ids
 
 
 def conflicts(user: User, case: Case) -> list[str]:
-    """Why ``user`` may not take ``case``, in sentences (empty: no conflict)."""
+    """Why ``user`` may not take ``case``, in sentences (empty: no conflict).
+
+    The parties are read once here (a ruling asks this of its moderator more than once,
+    and its confirmation of every eligible moderator)."""
+    seated = seated_user_ids(case)
+    filers = _filer_ids(case)
     reasons = []
-    if user.pk in seated_user_ids(case):
+    if user.pk in seated:
         reasons.append("You sat at this game's table.")
-    if Report.objects.filter(case=case, filer=user).exists():
+    if user.pk in filers:
         reasons.append("You filed a report in this case.")
     if case.accused_id == user.pk:
         reasons.append("The case is about you.")
-    shared = _shared_division(user, case)
+    shared = _shared_division(user, case, _parties(case, seated, filers) - {user.pk})
     if shared:
         reasons.append(f"You share {shared} with a party of the case.")
     return reasons
 
 
-def _shared_division(user: User, case: Case) -> str | None:
-    """The name of a division of the game's season where ``user`` and a party both play."""
-    fixture = case.fixture
-    if fixture is None:
+def _shared_division(user: User, case: Case, others: set[int]) -> str | None:
+    """The name of a division of the game's season where ``user`` and one of ``others``
+    (the other parties) both play: one query."""
+    if case.fixture_id is None or not others:
         return None
-    season_id = fixture.matchday.season_id
-    mine = Entry.objects.filter(season_id=season_id, user=user).exclude(division=None)
-    divisions = set(mine.values_list("division_id", flat=True))
-    if not divisions:
-        return None
-    others = party_ids(case) - {user.pk}
+    season = Fixture.objects.filter(pk=case.fixture_id).values("matchday__season_id")
+    mine = Entry.objects.filter(season_id__in=season, user=user).exclude(division=None)
     entry = (
-        Entry.objects.filter(season_id=season_id, division_id__in=divisions)
+        Entry.objects.filter(season_id__in=season, division_id__in=mine.values("division_id"))
         .filter(Q(user_id__in=others) | Q(substitute_id__in=others))
         .select_related("division")
         .first()

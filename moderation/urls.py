@@ -3,7 +3,7 @@
 from django.urls import URLPattern, path
 
 import games.urls  # noqa: F401  (registers the "id" converter: digits within a bigint)
-from moderation.views import appeals, evidence, filing, log, queue, rulings
+from moderation.views import appeals, evidence, filing, log, messages, queue, rulings
 
 app_name = "moderation"
 
@@ -30,4 +30,10 @@ urlpatterns: list[URLPattern] = [
     path("rulings/<id:ruling_id>/", rulings.ruling, name="ruling"),
     path("rulings/<id:ruling_id>/confirm/", rulings.confirm, name="ruling_confirm"),
     path("rulings/<id:ruling_id>/decline/", rulings.decline, name="ruling_decline"),
+    # A reported chat message hidden from the table by the case's moderator.
+    path(
+        "cases/<id:case_id>/messages/<id:message_id>/hide/",
+        messages.hide_message,
+        name="hide_message",
+    ),
 ]

@@ -206,7 +206,8 @@ def clock_lines(
         before = bank.get(seat, control.bank_seconds)
         clock = turn_clock(control, started, before, pauses.get(seat, ()))
         used = max(0.0, (turn.ended_at - started).total_seconds())
-        after = bank_after_turn(control, before, used)
+        # A rewind interrupts a turn and settles no bank (games.services.rewinds).
+        after = before if turn.kind == "rewind" else bank_after_turn(control, before, used)
         bank[seat] = after
         lines.append(
             ClockLine(
@@ -238,7 +239,7 @@ def abandoned_drafts(
     found = {}
     for turn in turns:
         kept = by_turn.get((turn.mover, turn.turn_number))
-        if not kept or turn.kind in ("play", "river"):
+        if not kept or turn.kind in ("play", "river", "rewind"):
             continue
         table, saved_at = kept[-1]
         laid = _laid_from_rack(turn, table)

@@ -28,9 +28,6 @@ from moderation.selectors.turns import TurnReplay
 _CACHE_SECONDS = 7 * 24 * 3600
 """A position's answer never changes; a week keeps a case's evidence warm while open."""
 
-_NOT_TURNS = ("other",)
-"""Kinds of turn the solver has nothing to say about (a resignation, a stop)."""
-
 _INSTEAD = {
     "draw": "drew instead",
     "discard": "drew instead",
@@ -71,7 +68,7 @@ def solver_lines(
 ) -> SolverLines:
     """Each turn's line, from the cache where answered before, else from the solver
     within ``seconds`` (default ``MODERATION_EVIDENCE_SECONDS``; 0: the cache only)."""
-    asked = [turn for turn in turns if turn.kind not in _NOT_TURNS]
+    asked = [turn for turn in turns if turn.is_choice]
     keys = {turn.step: position_key(turn) for turn in asked}
     known: dict[str, Answer] = {
         key: value

@@ -1,9 +1,11 @@
 """A game replayed turn by turn for a case's moderator, every rack revealed.
 
 Pure: :func:`replay_turns` takes the deal (the engine's state before the first move) and
-the move log as plain records and rebuilds each turn with :func:`engine.game.apply`, so
-the evidence is exactly what happened. It is for a case's moderator only: it holds every
-rack, and the tiles each draw took from the pool (never the order of what is left).
+the move log as plain records and rebuilds each turn through an :class:`engine.game.Timeline`
+(a moderator's :class:`~engine.actions.Rewind` goes back to the start of an earlier turn,
+and is a step of its own, as in the replay), so the evidence is exactly what happened.
+It is for a case's moderator only: it holds every rack, and the tiles each draw took
+from the pool (never the order of what is left).
 
 >>> from datetime import datetime, timezone
 >>> from engine.actions import Draw
@@ -23,8 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from engine.actions import Action, Discard, Draw, Pass, Play, TakeFromRiver, Timeout
-from engine.game import apply
+from engine.actions import Action, Discard, Draw, Pass, Play, Rewind, TakeFromRiver, Timeout
+from engine.game import Timeline
 from engine.state import GameState
 from engine.tiles import Tile, format_tiles
 from games.models import Move
@@ -52,8 +54,10 @@ class TurnReplay:
 
     ``step`` counts turns from 1; ``turn_number`` is the game's own number of the turn.
     ``kind`` sums up the mover's action: ``play``, ``draw``, ``pass``, ``timeout``,
-    ``river`` (a River take), ``discard`` (drew two, kept one) or ``other`` (a
-    resignation, a forfeit, a stop).
+    ``river`` (a River take), ``discard`` (drew two, kept one), ``rewind`` (a
+    moderator's ruling took the game back to the start of an earlier turn: the racks
+    after it are those of that turn's start) or ``other`` (a resignation, a forfeit, a
+    stop).
     """
 
     step: int
@@ -78,33 +82,54 @@ class TurnReplay:
     def timed_out(self) -> bool:
         return BY_CLOCK in self.by
 
+    @property
+    def is_choice(self) -> bool:
+        """A turn the mover decided (the solver has something to say about it)."""
+        return self.kind not in NOT_CHOICES
+
+
+NOT_CHOICES = frozenset({"other", "rewind"})
+
 
 def replay_turns(
     start: GameState, moves: Sequence[MoveRecord], names: Sequence[str]
 ) -> tuple[TurnReplay, ...]:
-    """Every turn of the game from ``start`` (the deal) through ``moves`` (in order)."""
+    """Every turn of the game from ``start`` (the deal) through ``moves`` (in order).
+
+    A step is one turn's moves in a row; a rewind is a step of its own, and the turns
+    after it (their numbers repeat) are new steps, as :func:`games.selectors.replay.
+    turn_steps` counts them."""
     turns: list[TurnReplay] = []
-    state = start
+    timeline = Timeline(start)
     group: list[MoveRecord] = []
     for move in moves:
-        if group and move.turn_number != group[0].turn_number:
-            state = _close(turns, state, group, names)
+        if group and _starts_step(group[-1], move):
+            _close(turns, timeline, group, names)
             group = []
         group.append(move)
     if group:
-        _close(turns, state, group, names)
+        _close(turns, timeline, group, names)
     return tuple(turns)
 
 
+def _starts_step(last: MoveRecord, move: MoveRecord) -> bool:
+    return (
+        isinstance(move.action, Rewind)
+        or isinstance(last.action, Rewind)
+        or move.turn_number != last.turn_number
+    )
+
+
 def _close(
-    turns: list[TurnReplay], before: GameState, group: Sequence[MoveRecord], names: Sequence[str]
-) -> GameState:
-    """Apply one turn's moves to ``before``, append its replay, return the state after."""
+    turns: list[TurnReplay], timeline: Timeline, group: Sequence[MoveRecord], names: Sequence[str]
+) -> None:
+    """Apply one turn's moves to ``timeline`` and append the turn's replay."""
+    before = timeline.state
     mover = before.current_player
     state = before
     events = []
     for move in group:
-        after = apply(state, move.action, move.seat)
+        after = timeline.apply(move.action, move.seat)
         # The replay's words for a move; evidence only ever shows them to the moderator.
         events.append(
             describe(Move(seat=move.seat, action=move.action.to_dict()), state, after, names)
@@ -126,7 +151,9 @@ def _close(
             step=len(turns) + 1,
             turn_number=group[0].turn_number,
             mover=mover,
-            kind=_kind([m.action for m in group if m.seat == mover]),
+            kind=_kind(
+                [m.action for m in group if m.seat == mover or isinstance(m.action, Rewind)]
+            ),
             by=tuple(dict.fromkeys(m.by for m in group)),
             events=tuple(events),
             table_before=tuple(tuple(format_tiles(s)) for s in before.table),
@@ -142,11 +169,11 @@ def _close(
             state_before=before,
         )
     )
-    return state
 
 
 def _kind(actions: Sequence[Action]) -> str:
     kinds = {
+        Rewind: "rewind",
         Play: "play",
         TakeFromRiver: "river",
         Discard: "discard",

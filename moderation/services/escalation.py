@@ -1,6 +1,10 @@
 """A case never expires silently: open past ``MODERATION_ESCALATE_HOURS`` it escalates to
 the club's owner (a club's case), and open that long again, to the site moderators (a
-casual game's case goes to them at once). Each escalation is logged and notified."""
+casual game's case goes to them at once). Each escalation is logged and notified.
+
+Conflict of interest holds here too: an owner (or a site moderator) who may not take the
+case (:func:`moderation.rules.conflicts`) is not the one it escalates to; a club's case
+whose owners all have a conflict goes to the site moderators at once."""
 
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ from games.services import notifications
 from games.signals import send_after_commit
 from leagues.models import Membership, Role
 from moderation.models import SITE_MODERATORS, Case, LogEntry
+from moderation.rules import conflicts
 from moderation.signals import case_escalated
 
 
@@ -46,6 +51,10 @@ def _escalate(case_id: int, cutoff: datetime, now: datetime) -> bool:
             if case.escalation == Case.Escalation.NONE and case.club_id is not None
             else Case.Escalation.SITE
         )
+        told = _told(case, level)
+        if level == Case.Escalation.CLUB_OWNER and not told:
+            level = Case.Escalation.SITE
+            told = _told(case, level)
         case.escalation = level
         case.escalated_at = now
         case.save(update_fields=["escalation", "escalated_at"])
@@ -63,7 +72,7 @@ def _escalate(case_id: int, cutoff: datetime, now: datetime) -> bool:
             changes={"escalation": level},
         )
         link = reverse("moderation:case", args=[case.pk])
-        for user_id in _told(case, level):
+        for user_id in told:
             notifications.create(
                 user_id,
                 NotificationKind.MODERATION_QUEUE,
@@ -77,11 +86,15 @@ def _escalate(case_id: int, cutoff: datetime, now: datetime) -> bool:
 
 
 def _told(case: Case, level: str) -> list[int]:
+    """Who the case escalates to at ``level``, leaving out anyone with a conflict in it."""
     if level == Case.Escalation.CLUB_OWNER and case.club_id is not None:
         owners = Membership.objects.filter(club_id=case.club_id, role=Role.OWNER)
-        return list(owners.values_list("user_id", flat=True))
-    group = Group.objects.filter(name=SITE_MODERATORS).first()
-    moderators = User.objects.filter(is_active=True).filter(
-        Q(groups=group) | Q(is_superuser=True) if group else Q(is_superuser=True)
-    )
-    return list(moderators.distinct().values_list("pk", flat=True))
+        candidates = User.objects.filter(pk__in=owners.values("user_id"), is_active=True)
+    else:
+        group = Group.objects.filter(name=SITE_MODERATORS).first()
+        candidates = (
+            User.objects.filter(is_active=True)
+            .filter(Q(groups=group) | Q(is_superuser=True) if group else Q(is_superuser=True))
+            .distinct()
+        )
+    return [user.pk for user in candidates.order_by("pk") if not conflicts(user, case)]

@@ -1,5 +1,5 @@
-"""Everyone concerned is told: the outcome of a ruling to the case's parties, and each
-step of an appeal to the other side of its thread.
+"""Everyone concerned is told: a filer that their report was received, the outcome of a
+ruling to the case's parties, and each step of an appeal to the other side of its thread.
 
 These run from receivers of :mod:`moderation.signals`, after the commit of the ruling or
 the appeal, and write notifications (:func:`games.services.notifications.create`) in
@@ -56,6 +56,39 @@ def tell_outcome(ruling_id: int, superseded_id: int | None = None) -> int:
             )
             told += created is not None
     return told
+
+
+def tell_report_received(report_id: int, joined: bool) -> bool:
+    """Tell the filer of report ``report_id`` that it reached the moderators: a case of
+    its own, or one already open that it joined (and moved up the queue). Once per
+    report; False when it is gone or was told already."""
+    report = Report.objects.select_related("case__game").filter(pk=report_id).first()
+    if report is None:
+        return False
+    case = report.case
+    what = f"{case.get_category_display().lower()}, {game_words(case)}"
+    if joined:
+        filers = Report.objects.filter(case=case).count()
+        text = (
+            f"Your report joined case {case.pk} ({what}), already open: {filers} members "
+            "have reported it, which moves it up the moderators' queue. You will be told "
+            "of the outcome."
+        )
+    else:
+        text = (
+            f"Your report was received: case {case.pk} ({what}) is open for the "
+            "moderators. You will be told of the outcome."
+        )
+    with transaction.atomic():
+        told = notifications.create(
+            report.filer_id,
+            NotificationKind.MODERATION_CASE,
+            text,
+            reverse("moderation:my_cases"),
+            subject=case,
+            key=f"moderation-report-received:{report.pk}",
+        )
+    return told is not None
 
 
 def _recipients(ruling: Ruling) -> dict[int, tuple[str, str]]:

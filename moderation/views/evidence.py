@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
@@ -38,11 +39,8 @@ def evidence(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     except GameError:
         # Only a game whose state was changed by hand (a test position) gets here.
         raise Http404("This game's record cannot be replayed.") from None
-    # Turning a page reads the lines answered so far; the page and the list of turns
-    # ask the solver for more.
-    reading_a_turn = request.htmx and not part
     lines = solver_lines(
-        [turn.replay for turn in found.turns], case.game_id, 0 if reading_a_turn else None
+        [turn.replay for turn in found.turns], case.game_id, _solver_seconds(request, part)
     )
     asked = parse_optional_number(request.GET.get("turn"))
     step = max(1, min(asked or 1, len(found.turns))) if found.turns else 0
@@ -68,3 +66,15 @@ def evidence(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     if case.category == Category.COLLUSION:
         context["pairs"] = pair_histories(case)
     return render(request, "moderation/evidence.html", context)
+
+
+def _solver_seconds(request: AuthenticatedRequest, part: str) -> float:
+    """How long this request may ask the solver. Turning a page reads the lines answered
+    so far; the page itself asks for a short first slice so that it paints at once
+    (``MODERATION_EVIDENCE_FIRST_SECONDS``); the list of turns, which it then asks for
+    until every line is in, takes a longer one each time."""
+    if request.htmx and not part:
+        return 0.0
+    if part:
+        return float(settings.MODERATION_EVIDENCE_SECONDS)
+    return float(settings.MODERATION_EVIDENCE_FIRST_SECONDS)

@@ -12,11 +12,12 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Game, Notification
-from leagues.models import Fixture
+from leagues.models import Fixture, Membership, Role
 from moderation.models import Case, LogEntry
 from moderation.services import claims
 from moderation.services.escalation import escalate_overdue
 from moderation.tasks import sweep_cases
+from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.conftest import open_case
 
@@ -34,6 +35,11 @@ def test_a_clubs_case_escalates_to_its_owner_then_the_site(
     bob: User,
     site_moderator: User,
 ) -> None:
+    # The club passed to olga, who plays in no division (the organiser shares one with
+    # the parties: see the test after this one).
+    Membership.objects.filter(club=running.club, role=Role.OWNER).update(role=Role.MODERATOR)
+    olga = UserFactory(username="olga", display_name="Olga")
+    Membership.objects.create(club=running.club, user=olga, role=Role.OWNER)
     case = open_case(league_game, bob, fixture=league_fixture)
     with later(47):
         assert escalate_overdue() == []
@@ -43,7 +49,7 @@ def test_a_clubs_case_escalates_to_its_owner_then_the_site(
     case.refresh_from_db()
     assert case.escalation == Case.Escalation.CLUB_OWNER
     [told] = Notification.objects.filter(kind="moderation_queue")
-    assert told.user == running.organiser
+    assert told.user == olga
     assert told.link == f"/moderation/cases/{case.pk}/"
     assert "escalated to the club's owner" in told.text
 
@@ -55,6 +61,25 @@ def test_a_clubs_case_escalates_to_its_owner_then_the_site(
     assert LogEntry.objects.filter(case=case, action="escalated").count() == 2
     with later(200):
         assert escalate_overdue() == []
+
+
+@pytest.fixture
+def league_case(league_game: Game, league_fixture: Fixture, bob: User) -> Case:
+    return open_case(league_game, bob, fixture=league_fixture)
+
+
+def test_a_case_whose_owner_has_a_conflict_goes_to_the_site_moderators_at_once(
+    league_case: Case, site_moderator: User
+) -> None:
+    # The club's owner (the organiser) shares a division with the case's parties.
+    case = league_case
+    with later(settings.MODERATION_ESCALATE_HOURS + 1):
+        assert escalate_overdue() == [case.pk]
+    case.refresh_from_db()
+    assert case.escalation == Case.Escalation.SITE
+    told = Notification.objects.filter(kind="moderation_queue")
+    assert list(told.values_list("user", flat=True)) == [site_moderator.pk]
+    assert "escalated to the site moderators" in told[0].text
 
 
 def test_a_casual_games_case_escalates_to_the_site_moderators(

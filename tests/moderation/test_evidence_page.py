@@ -21,10 +21,14 @@ from tests.moderation.evidence_support import claim, evidence_url
 pytestmark = pytest.mark.django_db
 
 
-def _read(moderator: User, case: Case, turn: int | None = None) -> str:
+def _as(moderator: User) -> Client:
     client = Client()
     client.force_login(moderator)
-    response = client.get(evidence_url(case, turn))
+    return client
+
+
+def _read(moderator: User, case: Case, turn: int | None = None) -> str:
+    response = _as(moderator).get(evidence_url(case, turn))
     assert response.status_code == 200
     return response.content.decode()
 
@@ -79,7 +83,7 @@ def test_solver_lines_are_cached_by_position(league_game: Game) -> None:
     assert len(first.lines) == 4  # four draws; the resignation has no line
 
 
-@override_settings(MODERATION_EVIDENCE_SECONDS=1e-9)
+@override_settings(MODERATION_EVIDENCE_FIRST_SECONDS=1e-9)
 def test_lines_past_the_time_of_an_opening_wait_for_the_next(
     league_game: Game, league_fixture: Fixture, bob: User, club_moderator: User
 ) -> None:
@@ -91,6 +95,9 @@ def test_lines_past_the_time_of_an_opening_wait_for_the_next(
     assert "The solver is still working: 4 turns to go" in html
     assert "Solver: still working on this turn" in html
     assert 'hx-trigger="load delay:300ms"' in html  # the list asks again
+    # The page's short first slice ran out; the list of turns it asks for takes longer.
+    again = _as(club_moderator).get(evidence_url(case, 1) + "&part=turns", HTTP_HX_REQUEST="true")
+    assert "still working" not in again.content.decode()
 
 
 def test_the_list_of_turns_fills_in_until_every_line_is_found(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 from django.db import IntegrityError, ProgrammingError, connection, transaction
@@ -103,3 +104,20 @@ def test_nobody_takes_a_case_of_a_game_they_sat_at_or_filed(
     assert not running.organiser.has_perm("moderation.take_case", case)
     assert "You sat at this game's table." in conflicts(dave, case)
     assert "You filed a report in this case." in conflicts(bob, case)
+
+
+def test_conflicts_read_the_parties_once(
+    running: RunningSeason,
+    league_game: Game,
+    league_fixture: Fixture,
+    bob: User,
+    django_assert_max_num_queries: Any,
+) -> None:
+    case = Case.objects.select_related("game").get(
+        pk=open_case(league_game, bob, fixture=league_fixture).pk
+    )
+    # The seats, the results, the reports, and the shared division: one query each.
+    with django_assert_max_num_queries(4):
+        assert conflicts(running.organiser, case) == [
+            "You share Division 1 with a party of the case."
+        ]
