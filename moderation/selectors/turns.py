@@ -1,9 +1,11 @@
 """A game replayed turn by turn for a case's moderator, every rack revealed.
 
 Pure: :func:`replay_turns` takes the deal (the engine's state before the first move) and
-the move log as plain records and rebuilds each turn with :func:`engine.game.apply`, so
-the evidence is exactly what happened. It is for a case's moderator only: it holds every
-rack, and the tiles each draw took from the pool (never the order of what is left).
+the move log as plain records and rebuilds each turn through an
+:class:`engine.game.Timeline`, so the evidence is exactly what happened, a moderator's
+rewind and the restore that takes one back included (each a step of its own). It is for
+a case's moderator only: it holds every rack, and the tiles each draw took from the pool
+(never the order of what is left).
 
 >>> from datetime import datetime, timezone
 >>> from engine.actions import Draw
@@ -23,8 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from engine.actions import Action, Discard, Draw, Pass, Play, TakeFromRiver, Timeout
-from engine.game import apply
+from engine.actions import Action, Discard, Draw, InHistory, Pass, Play, TakeFromRiver, Timeout
+from engine.game import Timeline
 from engine.state import GameState
 from engine.tiles import Tile, format_tiles
 from games.models import Move
@@ -84,27 +86,36 @@ def replay_turns(
 ) -> tuple[TurnReplay, ...]:
     """Every turn of the game from ``start`` (the deal) through ``moves`` (in order)."""
     turns: list[TurnReplay] = []
-    state = start
+    timeline = Timeline(start)
     group: list[MoveRecord] = []
     for move in moves:
-        if group and move.turn_number != group[0].turn_number:
-            state = _close(turns, state, group, names)
+        if group and (
+            move.turn_number != group[0].turn_number
+            or _moves_in_history(move)
+            or _moves_in_history(group[-1])
+        ):
+            _close(turns, timeline, group, names)
             group = []
         group.append(move)
     if group:
-        _close(turns, state, group, names)
+        _close(turns, timeline, group, names)
     return tuple(turns)
 
 
+def _moves_in_history(move: MoveRecord) -> bool:
+    """A moderator's rewind or restore: a step of its own (turn numbers repeat)."""
+    return isinstance(move.action, InHistory)
+
+
 def _close(
-    turns: list[TurnReplay], before: GameState, group: Sequence[MoveRecord], names: Sequence[str]
-) -> GameState:
-    """Apply one turn's moves to ``before``, append its replay, return the state after."""
+    turns: list[TurnReplay], timeline: Timeline, group: Sequence[MoveRecord], names: Sequence[str]
+) -> None:
+    """Apply one turn's moves to ``timeline`` and append its replay."""
+    before = state = timeline.state
     mover = before.current_player
-    state = before
     events = []
     for move in group:
-        after = apply(state, move.action, move.seat)
+        after = timeline.apply(move.action, move.seat)
         # The replay's words for a move; evidence only ever shows them to the moderator.
         events.append(
             describe(Move(seat=move.seat, action=move.action.to_dict()), state, after, names)
@@ -142,7 +153,6 @@ def _close(
             state_before=before,
         )
     )
-    return state
 
 
 def _kind(actions: Sequence[Action]) -> str:
