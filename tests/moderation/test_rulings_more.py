@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
@@ -144,6 +146,10 @@ def test_a_rewind_ruling_superseded_at_once_restores_the_game_exactly(
     log = [move.action["type"] for move in casual_game.moves.order_by("seq")]
     assert log == ["draw", "draw", "rewind", "restore"]
     assert regret.effects == {"restored": 1, "restore_move": casual_game.version}
+    page = Client()
+    page.force_login(site_moderator)
+    shown = page.get(reverse("moderation:ruling", args=[regret.pk])).content.decode()
+    assert "Rewind taken back" in shown and "before the rewind to turn 1" in shown
     # And that ruling too can be undone: the game is rewound again, exactly; and so on.
     again = ruled(casual_case, site_moderator, Ruling.Kind.DISMISS, supersedes_id=regret.pk)
     casual_game.refresh_from_db()
