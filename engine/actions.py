@@ -313,9 +313,37 @@ class Rewind:
         return {"type": self.type, "turn": self.turn}
 
 
+@dataclass(frozen=True, slots=True)
+class Restore(_BareAction):
+    """A moderator takes back the rewind just logged (a later ruling supersedes it, and
+    nobody has moved since): the game is again exactly as it was just before the rewind,
+    turn, current player and all.
+
+    Like :class:`Rewind`, it needs the game's history (:class:`engine.game.Timeline`),
+    and it is valid only as the very next action after a rewind.
+
+    >>> Restore().to_dict()
+    {'type': 'restore'}
+    """
+
+    type: ClassVar[str] = "restore"
+
+
 Action = (
-    Play | Draw | Pass | Timeout | Discard | TakeFromRiver | Resign | Forfeit | Adjudicate | Rewind
+    Play
+    | Draw
+    | Pass
+    | Timeout
+    | Discard
+    | TakeFromRiver
+    | Resign
+    | Forfeit
+    | Adjudicate
+    | Rewind
+    | Restore
 )
+InHistory = Rewind | Restore
+"""The actions that move in the game's history rather than play on (a moderator's)."""
 DropOut = Resign | Forfeit
 """The actions that take a seat out of the game (allowed on anyone's turn)."""
 _FIELDS: dict[str, set[str]] = {
@@ -329,6 +357,7 @@ _FIELDS: dict[str, set[str]] = {
     "forfeit": set(),
     "adjudicate": set(),
     "rewind": {"turn"},
+    "restore": set(),
 }
 ACTION_TYPES: tuple[str, ...] = tuple(_FIELDS)
 
@@ -368,6 +397,8 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
         return Adjudicate()
     if kind == "rewind":
         return Rewind(data["turn"])
+    if kind == "restore":
+        return Restore()
     if kind == "timeout":
         return Timeout(data["changed"])
     if kind == "discard":

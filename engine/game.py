@@ -92,12 +92,14 @@ from engine.actions import (
     GameError,
     GameOver,
     IllegalMove,
+    InHistory,
     InvalidAction,
     Layout,
     OutOfTurn,
     Pass,
     Play,
     Resign,
+    Restore,
     Rewind,
     TakeFromRiver,
     Timeout,
@@ -139,6 +141,7 @@ __all__ = [
     "Play",
     "PlayerView",
     "Resign",
+    "Restore",
     "Rewind",
     "Seed",
     "TakeFromRiver",
@@ -243,8 +246,8 @@ def apply(state: GameState, action: Action, player: int) -> GameState:
     ...
     engine.actions.IllegalMove: ...
     """
-    if isinstance(action, Rewind):
-        raise InvalidAction("a rewind goes back in the game's history: replay the game with it")
+    if isinstance(action, InHistory):
+        raise InvalidAction(f"a {action.type} moves in the game's history: replay the game with it")
     if state.outcome is not None:
         raise GameOver("the game is over")
     if not _is_seat(state, player):
@@ -300,26 +303,44 @@ def replay(
 
 class Timeline:
     """A game played forward from ``state``, remembering the state at the start of
-    each of its turns, so that a :class:`~engine.actions.Rewind` can go back to one.
+    each of its turns, so that a :class:`~engine.actions.Rewind` can go back to one, and
+    the state just before the latest rewind, so that a :class:`~engine.actions.Restore`
+    right after it can take it back.
 
     >>> timeline = Timeline(new_game(Ruleset(players=2), 99, 0))
     >>> first = timeline.state
-    >>> timeline.apply(Draw(), 0).turn_number
+    >>> second = timeline.apply(Draw(), 0)
+    >>> second.turn_number
     2
     >>> timeline.apply(Rewind(1), 1) == first
     True
+    >>> timeline.apply(Restore(), 1) == second
+    True
+    >>> timeline.apply(Restore(), 1)
+    Traceback (most recent call last):
+    ...
+    engine.actions.InvalidAction: a restore only takes back a rewind, right after it
     """
 
     def __init__(self, state: GameState) -> None:
         self.state = state
         self._starts = {state.turn_number: state}
+        self._before_rewind: tuple[GameState, dict[int, GameState]] | None = None
 
     def apply(self, action: Action, player: int) -> GameState:
-        """:func:`apply`, or for a rewind the state at the start of its turn."""
+        """:func:`apply`; for a rewind the state at the start of its turn, for a
+        restore the state just before the rewind it follows."""
+        before_rewind = None
         if isinstance(action, Rewind):
+            before_rewind = (self.state, dict(self._starts))
             self.state = self._rewound(action.turn)
+        elif isinstance(action, Restore):
+            if self._before_rewind is None:
+                raise InvalidAction("a restore only takes back a rewind, right after it")
+            self.state, self._starts = self._before_rewind
         else:
             self.state = apply(self.state, action, player)
+        self._before_rewind = before_rewind
         self._starts.setdefault(self.state.turn_number, self.state)
         return self.state
 

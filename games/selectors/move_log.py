@@ -18,7 +18,17 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.actions import Action, Discard, Draw, Pass, Play, Rewind, TakeFromRiver, Timeout
+from engine.actions import (
+    Action,
+    Discard,
+    Draw,
+    Pass,
+    Play,
+    Restore,
+    Rewind,
+    TakeFromRiver,
+    Timeout,
+)
 from engine.game import GameError, Timeline, new_game
 from engine.state import GameState
 from engine.tiles import Tile, format_tiles
@@ -146,6 +156,11 @@ def describe_for(
         return f"{who} left the game and forfeited it."
     if isinstance(action, Rewind):
         return f"A moderator's ruling took the game back to the start of turn {action.turn}."
+    if isinstance(action, Restore):
+        return (
+            "A later ruling took that back: the game is again as it was just before, "
+            f"at turn {after.turn_number}."
+        )
     return "The game was stopped here and scored as it stands."
 
 

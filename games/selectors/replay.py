@@ -157,18 +157,19 @@ def _laid(before: Sequence[Tile], after: Sequence[Tile]) -> list[Tile]:
     return list((Counter(before) - Counter(after)).elements())
 
 
-NOT_A_CHOICE = frozenset({"resign", "forfeit", "adjudicate", "rewind"})
+NOT_A_CHOICE = frozenset({"resign", "forfeit", "adjudicate", "rewind", "restore"})
 """Moves that are no play of the tiles (or a moderator's): the analysis has nothing to
 say about them."""
 
 
 def turn_steps(moves: Sequence[Move]) -> list[int]:
     """The replay's step (from 1) of each move: a step is a turn's moves in a row, and
-    a moderator's rewind is a step of its own (turn numbers repeat after one)."""
+    a moderator's rewind, or the restore that takes one back, is a step of its own
+    (turn numbers repeat after one)."""
     steps: list[int] = []
     step, turn, after_rewind = 0, None, False
     for move in moves:
-        rewind = move.action.get("type") == "rewind"
+        rewind = move.action.get("type") in {"rewind", "restore"}
         if rewind or after_rewind or move.turn_number != turn:
             step += 1
         turn, after_rewind = move.turn_number, rewind

@@ -1,11 +1,11 @@
 """A game replayed turn by turn for a case's moderator, every rack revealed.
 
 Pure: :func:`replay_turns` takes the deal (the engine's state before the first move) and
-the move log as plain records and rebuilds each turn through an :class:`engine.game.Timeline`
-(a moderator's :class:`~engine.actions.Rewind` goes back to the start of an earlier turn,
-and is a step of its own, as in the replay), so the evidence is exactly what happened.
-It is for a case's moderator only: it holds every rack, and the tiles each draw took
-from the pool (never the order of what is left).
+the move log as plain records and rebuilds each turn through an
+:class:`engine.game.Timeline`, so the evidence is exactly what happened, a moderator's
+rewind and the restore that takes one back included (each a step of its own). It is for
+a case's moderator only: it holds every rack, and the tiles each draw took from the pool
+(never the order of what is left).
 
 >>> from datetime import datetime, timezone
 >>> from engine.actions import Draw
@@ -25,7 +25,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from engine.actions import Action, Discard, Draw, Pass, Play, Rewind, TakeFromRiver, Timeout
+from engine.actions import (
+    Action,
+    Discard,
+    Draw,
+    InHistory,
+    Pass,
+    Play,
+    Restore,
+    Rewind,
+    TakeFromRiver,
+    Timeout,
+)
 from engine.game import Timeline
 from engine.state import GameState
 from engine.tiles import Tile, format_tiles
@@ -55,9 +66,9 @@ class TurnReplay:
     ``step`` counts turns from 1; ``turn_number`` is the game's own number of the turn.
     ``kind`` sums up the mover's action: ``play``, ``draw``, ``pass``, ``timeout``,
     ``river`` (a River take), ``discard`` (drew two, kept one), ``rewind`` (a
-    moderator's ruling took the game back to the start of an earlier turn: the racks
-    after it are those of that turn's start) or ``other`` (a resignation, a forfeit, a
-    stop).
+    moderator's ruling took the game back to the start of an earlier turn, or took such
+    a rewind back: the racks after it are those the ruling restored) or ``other`` (a
+    resignation, a forfeit, a stop).
     """
 
     step: int
@@ -114,8 +125,8 @@ def replay_turns(
 
 def _starts_step(last: MoveRecord, move: MoveRecord) -> bool:
     return (
-        isinstance(move.action, Rewind)
-        or isinstance(last.action, Rewind)
+        isinstance(move.action, InHistory)
+        or isinstance(last.action, InHistory)
         or move.turn_number != last.turn_number
     )
 
@@ -123,10 +134,9 @@ def _starts_step(last: MoveRecord, move: MoveRecord) -> bool:
 def _close(
     turns: list[TurnReplay], timeline: Timeline, group: Sequence[MoveRecord], names: Sequence[str]
 ) -> None:
-    """Apply one turn's moves to ``timeline`` and append the turn's replay."""
-    before = timeline.state
+    """Apply one turn's moves to ``timeline`` and append its replay."""
+    before = state = timeline.state
     mover = before.current_player
-    state = before
     events = []
     for move in group:
         after = timeline.apply(move.action, move.seat)
@@ -152,7 +162,7 @@ def _close(
             turn_number=group[0].turn_number,
             mover=mover,
             kind=_kind(
-                [m.action for m in group if m.seat == mover or isinstance(m.action, Rewind)]
+                [m.action for m in group if m.seat == mover or isinstance(m.action, InHistory)]
             ),
             by=tuple(dict.fromkeys(m.by for m in group)),
             events=tuple(events),
@@ -172,8 +182,9 @@ def _close(
 
 
 def _kind(actions: Sequence[Action]) -> str:
-    kinds = {
+    kinds: dict[type, str] = {
         Rewind: "rewind",
+        Restore: "rewind",
         Play: "play",
         TakeFromRiver: "river",
         Discard: "discard",

@@ -7,7 +7,10 @@ changed (``results``), whether it held or released the game's clocks, the suspen
 created. Undoing reads them back: the seats get new rows with the values of the rows
 that were current before (the results service writes them, so the round and the league
 standings follow, as they did when it was applied), a hold is released, a suspension
-lifted. The rows in between stay, superseded, for the audit.
+lifted. The rows in between stay, superseded, for the audit. A rewind is taken back by
+one more logged move that restores the game as it was just before it
+(:func:`games.services.rewinds.restore`), only while nobody has moved since; and a
+ruling that took one back is undone by rewinding again, on the same condition.
 
 These run inside the ruling's transaction (:mod:`moderation.services.rulings`), with the
 case row locked; the results service and the clock hold lock the game row themselves.
@@ -21,11 +24,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from accounts.models import User
-from games.errors import GameActionError
+from games.errors import GameActionError, InvalidRuling
 from games.models import Game, Result
 from games.services.holds import hold_clocks, release_clocks
 from games.services.results import SeatCorrection, supersede
-from games.services.rewinds import rewind
+from games.services.rewinds import restore, rewind
 from moderation.errors import Conflict, ModerationError
 from moderation.models import Case, Ruling, Suspension
 
@@ -82,10 +85,11 @@ class Snapshot:
         return cls(current_rows(game_id), held)
 
 
-def effects_between(before: Snapshot, after: Snapshot, done: Effects, lifted: list[int]) -> Effects:
+def effects_between(before: Snapshot, after: Snapshot, done: Effects, undone: Effects) -> Effects:
     """The effects record of a ruling: what differs between the two snapshots, what
-    :func:`do` reported (a suspension created, a rewind), and the suspensions lifted."""
-    effects: Effects = dict(done)
+    :func:`do` reported (a suspension created, a rewind), and what :func:`undo`
+    reported (the suspensions lifted, a rewind taken back)."""
+    effects: Effects = {**done, **undone}
     results = {
         str(seat): [before.rows[seat].pk, row.pk]
         for seat, row in sorted(after.rows.items())
@@ -97,8 +101,6 @@ def effects_between(before: Snapshot, after: Snapshot, done: Effects, lifted: li
         effects["held"] = True
     if before.held and not after.held:
         effects["released"] = True
-    if lifted:
-        effects["lifted"] = lifted
     return effects
 
 
@@ -112,8 +114,8 @@ def do(ruling: Ruling, case: Case, now: datetime) -> Effects:
         elif kind == Ruling.Kind.PAUSE:
             hold_clocks(case.game_id, now)
         elif kind == Ruling.Kind.REWIND:
-            rewind(case.game_id, int(ruling.details["turn"]), now)
-            return {"rewound": int(ruling.details["turn"])}
+            game = rewind(case.game_id, int(ruling.details["turn"]), now)
+            return {"rewound": int(ruling.details["turn"]), "rewind_move": game.version}
         elif kind == Ruling.Kind.SUSPEND:
             return {"suspended": [_suspend(ruling, case, now).pk]}
     except GameActionError as error:
@@ -147,20 +149,32 @@ def release_hold(game_id: int, now: datetime) -> None:
     release_clocks(game_id, now)
 
 
-def undo(earlier: Ruling, by: User, reason: str, now: datetime) -> list[int]:
-    """Undo what ``earlier`` changed. Returns the suspensions the undoing lifted.
+REWIND_KEPT = (
+    "A rewind cannot be undone: the game has been played on from the turn it "
+    "went back to. Rule on the game as it now stands instead."
+)
+
+
+def undo(earlier: Ruling, by: User, reason: str, now: datetime) -> Effects:
+    """Undo what ``earlier`` changed. Returns what the snapshots will not show: the
+    suspensions the undoing lifted (``lifted``), a rewind it took back (``restored``).
 
     Refused (:class:`Conflict`) when a later ruling changed the same rows since: that
-    one must be undone first, or the undoing would not restore what was.
+    one must be undone first, or the undoing would not restore what was; and for a
+    rewind once anybody has moved since it (only a rewind regretted at once is exact
+    to take back; older records without the rewind's move are refused too).
     """
     effects = earlier.effects or {}
     game_id = earlier.case.game_id
-    if effects.get("rewound"):
-        raise Conflict(
-            "A rewind cannot be undone: the game has been played on from the turn it "
-            "went back to. Rule on the game as it now stands instead."
-        )
+    undone: Effects = {}
     try:
+        if effects.get("rewound"):
+            undone.update(_take_back_rewind(game_id, effects, now))
+        if effects.get("restored"):
+            # A ruling that took back one rewind and did another: the game is back
+            # before both by now, right after the restore just logged.
+            after = undone.get("restore_move", effects["restore_move"])
+            undone.update(_rewind_again(game_id, int(effects["restored"]), after, now))
         if effects.get("results"):
             _restore_results(earlier, by, reason, now)
         if effects.get("held"):
@@ -177,7 +191,30 @@ def undo(earlier: Ruling, by: User, reason: str, now: datetime) -> list[int]:
     lifting = Suspension.objects.filter(pk__in=effects.get("suspended", []), lifted_at=None)
     lifted = list(lifting.values_list("pk", flat=True))
     lifting.update(lifted_at=now)
-    return lifted
+    if lifted:
+        undone["lifted"] = lifted
+    return undone
+
+
+def _take_back_rewind(game_id: int, effects: Effects, now: datetime) -> Effects:
+    """Restore the game as it was just before the rewind, if nobody has moved since."""
+    if "rewind_move" not in effects:
+        raise Conflict(REWIND_KEPT)
+    try:
+        game = restore(game_id, int(effects["rewind_move"]), now)
+    except InvalidRuling:
+        raise Conflict(REWIND_KEPT) from None
+    return {"restored": int(effects["rewound"]), "restore_move": game.version}
+
+
+def _rewind_again(game_id: int, turn: int, after: int, now: datetime) -> Effects:
+    """Rewind again, to ``turn``, the game whose rewind was taken back by move
+    ``after``, if nobody has moved since."""
+    try:
+        game = rewind(game_id, turn, now, after=after)
+    except InvalidRuling as error:
+        raise Conflict(error.message) from None
+    return {"rewound": turn, "rewind_move": game.version}
 
 
 def _restore_results(earlier: Ruling, by: User, reason: str, now: datetime) -> None:

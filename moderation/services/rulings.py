@@ -174,10 +174,10 @@ def _apply(ruling: Ruling, case: Case, now: datetime) -> Ruling:
     """Undo what the superseded ruling did, do what this one says, decide the case,
     and record exactly what changed (so that it too can be undone)."""
     before = effects.Snapshot.of(case.game_id)
-    lifted: list[int] = []
+    undone: effects.Effects = {}
     earlier = ruling.supersedes
     if earlier is not None:
-        lifted = effects.undo(earlier, ruling.by, ruling.note, now)
+        undone = effects.undo(earlier, ruling.by, ruling.note, now)
         earlier.status = Ruling.Status.SUPERSEDED
         earlier.save(update_fields=["status"])
         _log(
@@ -197,7 +197,7 @@ def _apply(ruling: Ruling, case: Case, now: datetime) -> Ruling:
             case.status, case.decided_at = Case.Status.DECIDED, now
             case.save(update_fields=["status", "decided_at"])
     ruling.effects = effects.effects_between(
-        before, effects.Snapshot.of(case.game_id), done, lifted
+        before, effects.Snapshot.of(case.game_id), done, undone
     )
     ruling.status, ruling.applied_at = Ruling.Status.APPLIED, now
     ruling.save(update_fields=["effects", "status", "applied_at", "confirmed_by"])

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Draw, InvalidAction, Rewind, action_from_dict
+from engine.actions import Draw, InvalidAction, Restore, Rewind, action_from_dict
 from engine.game import Timeline, apply, new_game, replay
 from engine.ruleset import Ruleset
 
@@ -62,3 +62,34 @@ def test_tiles_are_conserved_and_the_rewound_state_is_the_turns_start(
     assert len(tiles) == len(new_game(RULES, seed, 0).pool) + sum(
         len(rack) for rack in new_game(RULES, seed, 0).racks
     )
+
+
+@settings(max_examples=30, deadline=None)
+@given(played=st.integers(2, 20), data=st.data(), seed=st.integers(0, 10_000))
+def test_a_restore_right_after_a_rewind_gives_back_the_state_before_it(
+    played: int, data: st.DataObject, seed: int
+) -> None:
+    moves = draws(played)
+    before = replay(RULES, seed, moves, 0)
+    turn = data.draw(st.integers(1, before.turn_number - 1))
+    rewound = [*moves, (0, Rewind(turn))]
+    restored = replay(RULES, seed, [*rewound, (0, Restore())], 0)
+    assert restored == before
+    # Play goes on as if the rewind had never been, rewinds included.
+    later = draws(3, start=before.current_player)
+    back = data.draw(st.integers(1, before.turn_number + 2))
+    assert replay(RULES, seed, [*rewound, (0, Restore()), *later, (0, Rewind(back))], 0) == (
+        replay(RULES, seed, [*moves, *later, (0, Rewind(back))], 0)
+    )
+
+
+def test_a_restore_is_valid_only_right_after_a_rewind() -> None:
+    with pytest.raises(InvalidAction, match="right after"):
+        replay(RULES, 7, [*draws(3), (0, Restore())], 0)
+    with pytest.raises(InvalidAction, match="right after"):
+        replay(RULES, 7, [*draws(5), (2, Rewind(3)), *draws(1, start=2), (0, Restore())], 0)
+    with pytest.raises(InvalidAction, match="right after"):
+        replay(RULES, 7, [*draws(5), (2, Rewind(3)), (2, Restore()), (2, Restore())], 0)
+    with pytest.raises(InvalidAction, match="history"):
+        apply(new_game(RULES, 7, 0), Restore(), 0)
+    assert action_from_dict(Restore().to_dict()) == Restore()

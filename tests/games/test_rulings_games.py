@@ -104,3 +104,32 @@ def test_a_rewind_takes_the_game_back_and_it_still_replays_exactly(correspondenc
     assert frames[-1].outcome is not None
     with pytest.raises(GameFinished):
         rewind(game.pk, 1)
+
+
+def test_a_rewind_taken_back_at_once_restores_the_game_and_its_log_says_so(
+    correspondence: Game,
+) -> None:
+    from games.selectors.move_log import move_log
+    from games.selectors.replay import replay_frame
+    from games.services.rewinds import restore, rewind
+
+    game = correspondence
+    for _ in range(3):
+        services.draw(game.pk, user_at(game, game.current_seat or 0), game.version)
+        game.refresh_from_db()
+    before = game.engine_state()
+    rewound = rewind(game.pk, 2)
+    restored = restore(game.pk, rewound.version)
+    assert restored.engine_state() == before == restored.replay_state()
+    assert restored.turn_number == 4 and restored.current_seat == before.current_player
+    assert restored.turn_deadline is not None
+    with pytest.raises(InvalidRuling, match="played on"):
+        restore(game.pk, rewound.version)
+    words = [entry.words for entry in move_log(restored, ["A", "B"], 0).entries]
+    assert words[0].startswith("A later ruling took that back")
+    # The finished game's replay walks through both, each a step of its own.
+    services.resign(game.pk, user_at(game, 0))
+    game.refresh_from_db()
+    frames = [replay_frame(game, step) for step in range(8)]
+    assert any("A later ruling took that back" in " ".join(f.events) for f in frames)
+    assert frames[-1].outcome is not None

@@ -152,3 +152,20 @@ def test_the_solver_answer_is_a_legal_play_of_the_movers_rack() -> None:
     assert Counter(answer.tiles) == Counter(["R10", "R11", "R12", "B1", "K1", "O1"])
     assert answer.value == 36 and answer.exact
     assert line(turn, answer).missed  # laid 3 tiles where 6 could go
+
+
+def test_the_turns_walk_through_a_rewind_and_its_restore() -> None:
+    from engine.actions import Restore, Rewind
+
+    start, records = played_game(4, players=2, moves=6)
+    last = records[-1]
+    turns_before = replay_turns(start, records, ["A", "B"])  # type: ignore[arg-type]
+    extra = [
+        MoveRecord(last.seq + 1, 0, Rewind(2), last.turn_number + 1, "ruling", last.created_at),
+        MoveRecord(last.seq + 2, 0, Restore(), 2, "ruling", last.created_at),
+    ]
+    turns = replay_turns(start, [*records, *extra], ["A", "B"])  # type: ignore[arg-type]
+    assert len(turns) == len(turns_before) + 2
+    assert turns[-2].racks_after == turns_before[1].racks_before
+    assert turns[-1].racks_after == turns_before[-1].racks_after
+    assert "took that back" in turns[-1].events[0]

@@ -76,7 +76,7 @@ def test_the_evidence_of_a_rewound_game_shows_the_rewind_as_a_step(
     client = Client()
     client.force_login(site_moderator)
     html = client.get(evidence_url(case, 3)).content.decode()
-    assert "Turn 3: a moderator's rewind" in html
+    assert "Turn 3: a moderator's ruling" in html
     assert "took the game back to the start of turn 1." in html
     assert "Solver: nothing to say about this move." in html
     assert "From the rack to the table" not in html

@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
@@ -108,21 +110,83 @@ def test_a_suspension_is_lifted_by_the_ruling_that_supersedes_it(
     assert held.lifted_at is not None and held.lifted_at <= timezone.now()
 
 
-def test_a_rewind_ruling_takes_the_game_back_and_cannot_be_undone(
+def drawn_twice(game: Game) -> None:
+    for _ in range(2):
+        services.draw(game.pk, user_at(game, game.current_seat or 0), game.version)
+        game.refresh_from_db()
+
+
+def rewound(
+    case: Case, by: User, game: Game, turn: int, supersedes_id: int | None = None
+) -> Ruling:
+    """A rewind ruling on ``case`` to ``turn``; ``game`` is read again after it."""
+    ruling = ruled(
+        case, by, Ruling.Kind.REWIND, details={"turn": turn}, supersedes_id=supersedes_id
+    )
+    game.refresh_from_db()
+    return ruling
+
+
+def test_a_rewind_ruling_superseded_at_once_restores_the_game_exactly(
+    casual_case: Case, casual_game: Game, site_moderator: User
+) -> None:
+    drawn_twice(casual_game)
+    before = (casual_game.state, casual_game.turn_number, casual_game.current_seat)
+    with pytest.raises(ModerationError, match="earlier turn"):
+        ruled(casual_case, site_moderator, Ruling.Kind.REWIND, details={"turn": 3})
+    version = casual_game.version
+    ruling = rewound(casual_case, site_moderator, casual_game, 1)
+    assert ruling.effects == {"rewound": 1, "rewind_move": version + 1}
+    assert casual_game.turn_number == 1
+    regret = ruled(casual_case, site_moderator, Ruling.Kind.DISMISS, supersedes_id=ruling.pk)
+    casual_game.refresh_from_db()
+    assert (casual_game.state, casual_game.turn_number, casual_game.current_seat) == before
+    assert casual_game.engine_state() == casual_game.replay_state()
+    assert casual_game.turn_deadline is not None  # the restored turn has a fresh clock
+    log = [move.action["type"] for move in casual_game.moves.order_by("seq")]
+    assert log == ["draw", "draw", "rewind", "restore"]
+    assert regret.effects == {"restored": 1, "restore_move": casual_game.version}
+    page = Client()
+    page.force_login(site_moderator)
+    shown = page.get(reverse("moderation:ruling", args=[regret.pk])).content.decode()
+    assert "Rewind taken back" in shown and "before the rewind to turn 1" in shown
+    # And that ruling too can be undone: the game is rewound again, exactly; and so on.
+    again = ruled(casual_case, site_moderator, Ruling.Kind.DISMISS, supersedes_id=regret.pk)
+    casual_game.refresh_from_db()
+    assert casual_game.turn_number == 1 and again.effects["rewound"] == 1
+    ruled(casual_case, site_moderator, Ruling.Kind.DISMISS, supersedes_id=again.pk)
+    casual_game.refresh_from_db()
+    assert (casual_game.state, casual_game.turn_number, casual_game.current_seat) == before
+    log = [move.action["type"] for move in casual_game.moves.order_by("seq")]
+    assert log == ["draw", "draw", "rewind", "restore", "rewind", "restore"]
+
+
+def test_a_rewind_ruling_cannot_be_undone_once_a_move_was_made(
     casual_case: Case, casual_game: Game, site_moderator: User
 ) -> None:
     from moderation.errors import Conflict
 
-    for _ in range(2):
-        services.draw(
-            casual_game.pk, user_at(casual_game, casual_game.current_seat or 0), casual_game.version
-        )
-        casual_game.refresh_from_db()
-    with pytest.raises(ModerationError, match="earlier turn"):
-        ruled(casual_case, site_moderator, Ruling.Kind.REWIND, details={"turn": 3})
-    ruling = ruled(casual_case, site_moderator, Ruling.Kind.REWIND, details={"turn": 1})
-    assert ruling.effects == {"rewound": 1}
-    casual_game.refresh_from_db()
-    assert casual_game.turn_number == 1
+    drawn_twice(casual_game)
+    ruling = rewound(casual_case, site_moderator, casual_game, 1)
+    services.draw(
+        casual_game.pk, user_at(casual_game, casual_game.current_seat or 0), casual_game.version
+    )
     with pytest.raises(Conflict, match="cannot be undone"):
         ruled(casual_case, site_moderator, Ruling.Kind.DISMISS, supersedes_id=ruling.pk)
+    casual_game.refresh_from_db()
+    assert casual_game.turn_number == 2
+    assert casual_game.moves.order_by("-seq").first().action == {"type": "draw"}  # type: ignore[union-attr]
+
+
+def test_a_rewind_superseding_a_rewind_is_undone_back_to_the_first(
+    casual_case: Case, casual_game: Game, site_moderator: User
+) -> None:
+    drawn_twice(casual_game)
+    first = rewound(casual_case, site_moderator, casual_game, 2)
+    at_turn_2 = casual_game.state
+    second = rewound(casual_case, site_moderator, casual_game, 1, supersedes_id=first.pk)
+    assert casual_game.turn_number == 1
+    ruled(casual_case, site_moderator, Ruling.Kind.DISMISS, supersedes_id=second.pk)
+    casual_game.refresh_from_db()
+    assert casual_game.turn_number == 2 and casual_game.state == at_turn_2
+    assert casual_game.engine_state() == casual_game.replay_state()
