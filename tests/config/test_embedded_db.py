@@ -51,12 +51,17 @@ def connect(url: str) -> psycopg.Connection[tuple[object, ...]]:
 
 
 def servers_on(data_dir: Path) -> list[psutil.Process]:
-    """Running PostgreSQL processes of ``data_dir``, whoever started them."""
+    """Running PostgreSQL servers of ``data_dir``, whoever started them.
+
+    Only postmasters count: a backend just forked by one still carries its command line
+    (with the data directory) until it renames itself, so it is told apart by its parent.
+    """
     found = []
-    for process in psutil.process_iter(["name", "cmdline"]):
+    for process in psutil.process_iter(["name", "cmdline", "ppid"]):
         if process.info["name"] == "postgres" and str(data_dir) in (process.info["cmdline"] or []):
             found.append(process)
-    return found
+    pids = {process.pid for process in found}
+    return [process for process in found if process.info["ppid"] not in pids]
 
 
 def test_it_creates_a_cluster_in_an_empty_folder_and_serves_the_database(
