@@ -5,6 +5,7 @@ from collections.abc import Iterator
 import hypothesis
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.test import Client, override_settings
 
 from accounts.models import User
@@ -37,6 +38,37 @@ def _cache_of_its_own() -> Iterator[None]:
         CACHES={"default": {**default, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
     ):
         yield
+
+
+OTHER_BACKENDS = """
+SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+WHERE datname = current_database() AND pid <> pg_backend_pid()
+"""
+
+
+@pytest.fixture(autouse=True)
+def _flush_alone(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A transactional test's database is flushed (``TRUNCATE``) after it, while a live
+    server, a Celery worker or a race's thread may still hold a connection in the middle
+    of a transaction. The ``TRUNCATE`` then waits for its locks, or deadlocks with it, and
+    the next test finds the old rows. So every other connection to the test database is
+    ended first: the test is over, so nothing they were doing matters, and the live
+    processes open new ones (daphne's pool checks each connection before lending it;
+    Celery and Django close theirs after each task and request).
+
+    Requesting pytest-django's database fixture here (again, or first) makes this
+    fixture's teardown run before the flush it ends with."""
+    marker = request.node.get_closest_marker("django_db")
+    transactional = "transactional_db" in request.fixturenames or bool(
+        marker and marker.kwargs.get("transaction")
+    )
+    if not transactional:
+        yield
+        return
+    request.getfixturevalue("_django_db_helper")
+    yield
+    with connection.cursor() as cursor:
+        cursor.execute(OTHER_BACKENDS)
 
 
 @pytest.fixture
