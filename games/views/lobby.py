@@ -24,6 +24,8 @@ from games.views.common import (
     AuthenticatedRequest,
     answers_bad_input,
     client_redirect,
+    message_response,
+    refusal_page,
     status_of,
 )
 
@@ -199,7 +201,11 @@ def cancel(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 def play_now(request: AuthenticatedRequest) -> HttpResponse:
     """A live game at once: a seat at a table waiting for a player, or a new table where
     a bot sits down if nobody comes soon."""
-    table = services.play_now(request.user)
+    try:
+        table = services.play_now(request.user)
+    except GameActionError as error:
+        # A suspended member: refused wherever they would sit, at a waiting table or a new one.
+        return refusal_page(request, error)
     if table.status == Table.Status.OPEN and table.creator_id == request.user.pk:
         wait = int(play_now_bot_seconds())
         messages.success(
@@ -218,6 +224,8 @@ def play_again(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     except NotFound as error:
         raise Http404(error.message) from None
     except GameActionError as error:
+        if request.htmx:  # the button on the game's result: its message area
+            return message_response(error)
         return _refused(request, pk, error)
     return _seated_at(request, again)
 
