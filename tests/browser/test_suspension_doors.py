@@ -1,6 +1,6 @@
 """A suspended member in the browser: Play now answers with the refusal's page and its
-sentence, Play again on a finished game with the sentence in the game's message area;
-no table is set up."""
+sentence, Play again with the sentence in the game's message area (on the game's page)
+or the page's messages (on the table's page); no table is set up."""
 
 import random
 
@@ -38,4 +38,8 @@ def test_a_suspended_member_reads_why_play_now_and_play_again_are_refused(
     page.get_by_role("button", name="Play again").click()
     expect(page.locator("#game-message")).to_contain_text(SENTENCE)
     expect(page.locator("#game-message")).to_contain_text("so you cannot play here")
+
+    page.goto(f"/games/tables/{game.table_id}/")
+    page.get_by_role("button", name="Play again").click()
+    expect(page.locator(".messages")).to_contain_text(SENTENCE)
     assert Table.objects.count() == 1
