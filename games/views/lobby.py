@@ -13,7 +13,7 @@ from accounts.limits import limit_posts
 from accounts.models import User
 from games import services
 from games.conf import play_now_bot_seconds
-from games.errors import GameActionError, NotFound, TableError
+from games.errors import Barred, GameActionError, NotFound, TableError
 from games.forms import MAX_SEATS, TableForm
 from games.models import Table
 from games.parsing import parse_number, parse_optional_number
@@ -75,18 +75,21 @@ def new_table(request: AuthenticatedRequest) -> HttpResponse:
         form = TableForm(creator=request.user)
         return render(request, "games/new_table.html", {"form": form})
     form = TableForm(request.POST, creator=request.user)
+    status = 400
     if form.is_valid():
         data = form.cleaned_data
         try:
             table = services.create_table(request.user, data["settings"], data["plans"])
         except GameActionError as error:
             form.add_error(None, error.message)
+            # A suspended member is refused (403); the rest is the form's to correct (400).
+            status = 403 if isinstance(error, Barred) else 400
         else:
             if table.status == Table.Status.PLAYING:
                 return redirect("games:current", pk=table.pk)
             messages.success(request, "Your table is set: it starts when every seat is taken.")
             return redirect("games:table", pk=table.pk)
-    return render(request, "games/new_table.html", {"form": form}, status=400)
+    return render(request, "games/new_table.html", {"form": form}, status=status)
 
 
 @login_required

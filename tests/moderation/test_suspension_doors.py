@@ -78,7 +78,7 @@ def test_a_site_suspended_member_cannot_set_up_a_table(
         )
     response = client_for(carol).post(reverse("games:new_table"), form_data(seat_2="bot_easy"))
 
-    assert response.status_code == 400
+    assert response.status_code == 403
     assert SITE in response.text
     assert Table.objects.count() == tables
 
