@@ -265,6 +265,9 @@ GAMES_VACATION_POLICY = "leagues.services.vacations.check_allowance"
 # (or site) they are suspended from; games asks by name (it never imports moderation).
 GAMES_CHAT_POLICY = "moderation.policies.may_chat"
 GAMES_PLAY_POLICY = "moderation.policies.may_play"
+# ... and may not register for a season, join a club again, or be seated as a substitute
+# there (leagues asks by name too: it never imports moderation).
+LEAGUES_PLAY_POLICY = "moderation.policies.refusal"
 
 # Moderation, telling (outcomes, appeals, the log): how many messages a member may write
 # in appeals a day, and how many entries the moderation log page shows at once.

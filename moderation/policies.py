@@ -1,11 +1,16 @@
-"""What a suspension keeps a member from doing, asked by games at the table.
+"""What a suspension keeps a member from doing: one answer, asked at every door.
 
-Games never imports moderation; it calls these by the dotted paths of the settings
-``GAMES_CHAT_POLICY`` and ``GAMES_PLAY_POLICY`` (see :mod:`games.conf`). Each answers
-``None`` to allow, or the sentence that refuses. A suspension from the site holds at every
-table; one from a club at the tables of that club's league fixtures. A suspended member
-can still log in, watch, read the chat and appeal: only saying, sitting down and moving
-are refused.
+:func:`refusal` answers whether a member's suspension keeps them from ``doing`` something
+where ``club`` is concerned: ``None`` to allow, or the sentence that refuses. A suspension
+from the site holds everywhere; one from a club holds for that club only (its league
+fixtures, registering for its seasons, joining it again, reporting its games). A
+suspended member can still log in, watch, read the chat and appeal: only what
+:data:`DOINGS` names is refused.
+
+Lower apps never import moderation; they ask by the dotted path of a setting:
+``GAMES_PLAY_POLICY`` and ``GAMES_CHAT_POLICY`` (:func:`may_play`, :func:`may_chat`, see
+:mod:`games.conf`) and ``LEAGUES_PLAY_POLICY`` (:func:`refusal` itself, see
+:mod:`leagues.conf`). Moderation's own doors (filing a report) call :func:`refusal`.
 """
 
 from __future__ import annotations
@@ -21,6 +26,21 @@ from games.models import Table
 from leagues.models import Fixture
 from moderation.models import Suspension
 
+DOINGS = {
+    "play": "play here",
+    "chat": "chat here",
+    "register": "register for a season",
+    "join": "join this club",
+    "report": "file new reports",
+}
+"""What a suspended member is told they cannot do, by the name a door asks with."""
+
+ON_BEHALF = {
+    "substitute": "be seated as a substitute",
+    "admit": "join this club",
+}
+"""What an organiser is told a suspended member cannot do, when the organiser asks."""
+
 
 def active_suspensions(user: User, now: datetime | None = None) -> QuerySet[Suspension]:
     """The member's suspensions in force at ``now`` (not lifted, started, not ended)."""
@@ -30,41 +50,71 @@ def active_suspensions(user: User, now: datetime | None = None) -> QuerySet[Susp
     )
 
 
-def suspension_at(user: User, table: Table, now: datetime | None = None) -> Suspension | None:
-    """The suspension that keeps ``user`` from ``table`` (the one that ends last), or
-    ``None``. The member's own suspensions are read first: nearly always there are none,
-    and then the table's club is not even looked up."""
+def refusal(
+    user: User, club: int | Table | None, doing: str, now: datetime | None = None
+) -> str | None:
+    """``None`` if no suspension keeps ``user`` from ``doing`` (a key of :data:`DOINGS`
+    or :data:`ON_BEHALF`) where ``club`` is concerned, else the sentence that refuses.
+
+    ``club`` is a club's id, ``None`` for what belongs to no club (only a site
+    suspension holds there), or a table: its league fixture's club, looked up only when
+    the member has a suspension at all (nearly always they have none).
+    """
+    suspension = suspension_at(user, club, now)
+    return None if suspension is None else _sentence(suspension, doing)
+
+
+def suspension_at(
+    user: User, club: int | Table | None, now: datetime | None = None
+) -> Suspension | None:
+    """The suspension that keeps ``user`` from ``club`` (see :func:`refusal`): the one
+    that ends last, or ``None``."""
     suspensions = list(active_suspensions(user, now).select_related("club"))
     if not suspensions:
         return None
-    club_id = (
-        Fixture.objects.filter(table=table)
-        .values_list("division__season__league__club_id", flat=True)
-        .first()
-    )
+    club_id = _club_of(club) if isinstance(club, Table) else club
     barring = [s for s in suspensions if s.club_id is None or s.club_id == club_id]
     return max(barring, key=lambda s: s.ends_at, default=None)
 
 
 def may_chat(user: User, table: Table) -> str | None:
     """``GAMES_CHAT_POLICY``: ``None``, or why ``user`` may not chat at ``table``."""
-    suspension = suspension_at(user, table)
-    return None if suspension is None else _sentence(suspension, "chat")
+    return refusal(user, table, "chat")
 
 
 def may_play(user: User, table: Table) -> str | None:
     """``GAMES_PLAY_POLICY``: ``None``, or why ``user`` may not sit or move at ``table``."""
-    suspension = suspension_at(user, table)
-    return None if suspension is None else _sentence(suspension, "play")
+    return refusal(user, table, "play")
+
+
+def _club_of(table: Table) -> int | None:
+    return (
+        Fixture.objects.filter(table=table)
+        .values_list("division__season__league__club_id", flat=True)
+        .first()
+    )
 
 
 def _sentence(suspension: Suspension, doing: str) -> str:
     where = f"the club {suspension.club}" if suspension.club_id else "this site"
     until = date_format(timezone.localtime(suspension.ends_at), "j F Y, H:i")
+    if doing in ON_BEHALF:
+        return (
+            f"{suspension.user} is suspended from {where} until {until}, so they cannot "
+            f"{ON_BEHALF[doing]}."
+        )
     return (
-        f"You are suspended from {where} until {until}, so you cannot {doing} here. You "
+        f"You are suspended from {where} until {until}, so you cannot {DOINGS[doing]}. You "
         "can still watch, read and appeal the ruling."
     )
 
 
-__all__ = ["active_suspensions", "may_chat", "may_play", "suspension_at"]
+__all__ = [
+    "DOINGS",
+    "ON_BEHALF",
+    "active_suspensions",
+    "may_chat",
+    "may_play",
+    "refusal",
+    "suspension_at",
+]

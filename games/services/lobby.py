@@ -50,12 +50,22 @@ class SeatPlan:
         return cls(Seat.Kind.BOT, bot_level=level)
 
 
-def create_table(creator: User, settings: TableSettings, seats: Sequence[SeatPlan]) -> Table:
+def create_table(
+    creator: User,
+    settings: TableSettings,
+    seats: Sequence[SeatPlan],
+    *,
+    seated_by_authority: bool = False,
+) -> Table:
     """A new table playing by ``settings``, with one seat per plan; the round starts at
     once if every seat is filled.
 
     The number of players comes from the seats, and so does the number of games when
-    ``settings`` leaves it open. Raises :class:`~games.errors.TableError`.
+    ``settings`` leaves it open. Raises :class:`~games.errors.TableError`, or
+    :class:`~games.errors.Barred` when the creator takes a seat that ``GAMES_PLAY_POLICY``
+    keeps them from (a suspension). ``seated_by_authority``: the seats are given by an
+    authority above the table (a league's fixture, whose creator is an organiser who may
+    play in it), so nobody is asked.
     """
     _check_seats(seats)
     ruleset = settings.ruleset(players=len(seats))
@@ -73,6 +83,11 @@ def create_table(creator: User, settings: TableSettings, seats: Sequence[SeatPla
             timeouts_to_forfeit=settings.timeouts_to_forfeit,
             on_forfeit=settings.on_forfeit,
         )
+        # Asked of the new table, which the refusal rolls back with the transaction: the
+        # policy decides by the table, and a creator who sits down takes a seat like anyone.
+        seated = any(plan.kind == Seat.Kind.PLAYER and plan.user == creator for plan in seats)
+        if seated and not seated_by_authority:
+            ensure_may_play(creator, table)
         Seat.objects.bulk_create(
             Seat(
                 table=table, number=number, kind=plan.kind, user=plan.user, bot_level=plan.bot_level
@@ -118,7 +133,9 @@ def play_now(user: User) -> Table:
     two-seat table of the standard rules where a bot takes the other seat unless a
     member comes within ``GAMES_PLAY_NOW_BOT_SECONDS``.
 
-    Asking again while their own such table waits finds that table again.
+    Asking again while their own such table waits finds that table again. A member
+    ``GAMES_PLAY_POLICY`` keeps from these tables (a site suspension) is refused with
+    :class:`~games.errors.Barred` wherever they would sit, and nothing changes.
     """
     with transaction.atomic():
         mine = _waiting_tables().filter(creator=user, seats__user=user).first()

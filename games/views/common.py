@@ -64,10 +64,7 @@ def refuse(
     a 4xx status; a plain form post gets the game page with the sentence, and that status."""
     status = status_of(error)
     if request.htmx:
-        # The message is swapped out of band: the request's own target stays as it was.
-        response = HttpResponse(message_html(error.message), status=status)
-        response["HX-Reswap"] = "none"
-        return response
+        return message_response(error)
     if status == 404:
         raise Http404(error.message)
     if status == 403:
@@ -76,6 +73,23 @@ def refuse(
     return game_page(
         request, get_object_or_404(Game.objects.select_related("table"), pk=game_id), status
     )
+
+
+def message_response(error: errors.GameActionError) -> HttpResponse:
+    """A refusal for htmx: the sentence for the page's message area, with its 4xx."""
+    # The message is swapped out of band: the request's own target stays as it was.
+    response = HttpResponse(message_html(error.message), status=status_of(error))
+    response["HX-Reswap"] = "none"
+    return response
+
+
+def refusal_page(request: AuthenticatedRequest, error: errors.GameActionError) -> HttpResponse:
+    """A refusal with no page of its own to be shown on (Play now): htmx gets the
+    sentence for the message area, a plain post the site's refusal page with it; both
+    with the refusal's status. Nothing changed."""
+    if request.htmx:
+        return message_response(error)
+    return render(request, "403.html", {"exception": error.message}, status=status_of(error))
 
 
 def game_page(request: AuthenticatedRequest, game: Game, status: int = 200) -> HttpResponse:

@@ -13,7 +13,7 @@ from accounts.limits import limit_posts
 from accounts.models import User
 from games import services
 from games.conf import play_now_bot_seconds
-from games.errors import GameActionError, NotFound, TableError
+from games.errors import Barred, GameActionError, NotFound, TableError
 from games.forms import MAX_SEATS, TableForm
 from games.models import Table
 from games.parsing import parse_number, parse_optional_number
@@ -24,6 +24,8 @@ from games.views.common import (
     AuthenticatedRequest,
     answers_bad_input,
     client_redirect,
+    message_response,
+    refusal_page,
     status_of,
 )
 
@@ -73,18 +75,21 @@ def new_table(request: AuthenticatedRequest) -> HttpResponse:
         form = TableForm(creator=request.user)
         return render(request, "games/new_table.html", {"form": form})
     form = TableForm(request.POST, creator=request.user)
+    status = 400
     if form.is_valid():
         data = form.cleaned_data
         try:
             table = services.create_table(request.user, data["settings"], data["plans"])
         except GameActionError as error:
             form.add_error(None, error.message)
+            # A suspended member is refused (403); the rest is the form's to correct (400).
+            status = 403 if isinstance(error, Barred) else 400
         else:
             if table.status == Table.Status.PLAYING:
                 return redirect("games:current", pk=table.pk)
             messages.success(request, "Your table is set: it starts when every seat is taken.")
             return redirect("games:table", pk=table.pk)
-    return render(request, "games/new_table.html", {"form": form}, status=400)
+    return render(request, "games/new_table.html", {"form": form}, status=status)
 
 
 @login_required
@@ -199,7 +204,11 @@ def cancel(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 def play_now(request: AuthenticatedRequest) -> HttpResponse:
     """A live game at once: a seat at a table waiting for a player, or a new table where
     a bot sits down if nobody comes soon."""
-    table = services.play_now(request.user)
+    try:
+        table = services.play_now(request.user)
+    except GameActionError as error:
+        # A suspended member: refused wherever they would sit, at a waiting table or a new one.
+        return refusal_page(request, error)
     if table.status == Table.Status.OPEN and table.creator_id == request.user.pk:
         wait = int(play_now_bot_seconds())
         messages.success(
@@ -218,6 +227,8 @@ def play_again(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     except NotFound as error:
         raise Http404(error.message) from None
     except GameActionError as error:
+        if request.htmx:  # the button on the game's result: its message area
+            return message_response(error)
         return _refused(request, pk, error)
     return _seated_at(request, again)
 

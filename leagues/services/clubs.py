@@ -27,6 +27,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.models import Notification, NotificationKind
 from games.services import notifications
+from leagues.conf import ensure_may_take_part
 from leagues.errors import Conflict, LeaguesError, NotAllowed, NotFound
 from leagues.models import (
     Club,
@@ -135,6 +136,7 @@ def accept_invitation(club: Club, user: User) -> Membership:
     with transaction.atomic():
         locked = _lock(club)
         invitation = _invitation_of(locked, user)
+        ensure_may_take_part(user, locked.pk, "join")
         _decide(invitation, Pending.ACCEPTED)
         membership = _admit(locked, user)
         _tell(
@@ -165,6 +167,7 @@ def join_by_link(slug: str, code: str, user: User) -> tuple[Membership, bool]:
         membership = _membership(club, user)
         if membership is not None:
             return membership, False
+        ensure_may_take_part(user, club.pk, "join")
         return _admit(club, user), True
 
 
@@ -209,6 +212,7 @@ def approve_request(club: Club, by: User, request_id: int) -> Membership:
     """An organiser lets the member in; they are told."""
     with transaction.atomic():
         locked, join_request = _answer_request(club, by, request_id, Pending.ACCEPTED)
+        ensure_may_take_part(join_request.user, locked.pk, "admit")
         membership = _admit(locked, join_request.user)
         _tell(join_request.user_id, locked, f"You are a member of {locked.name} now: welcome!")
     return membership

@@ -60,7 +60,8 @@ def open_matchday(matchday: Matchday) -> Matchday:
 def _set_up(fixture: Fixture, matchday: Matchday, creator: Any, settings: TableSettings) -> None:
     season = matchday.season
     seats: list[FixtureSeat] = list(fixture.seats.all())
-    table = create_table(creator, settings, [seat_plan_for(seat.entry) for seat in seats])
+    plans = [seat_plan_for(seat.entry) for seat in seats]
+    table = create_table(creator, settings, plans, seated_by_authority=True)
     table.belongs_to = f"{season.league.name}, season {season.number}, matchday {matchday.number}"
     table.belongs_to_link = season_path(season)
     table.save(update_fields=["belongs_to", "belongs_to_link"])

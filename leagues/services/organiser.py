@@ -21,6 +21,7 @@ from games.models import Game, NotificationKind, Result, Seat, Table
 from games.services import notifications
 from games.services.lobby import replace_seat_player
 from games.services.results import SeatCorrection, supersede
+from leagues.conf import ensure_may_take_part
 from leagues.errors import Conflict, LeaguesError, NotFound
 from leagues.models import Entry, Fixture, FixtureSeat, Matchday, Membership, Season
 from leagues.services.deadlines import (
@@ -111,6 +112,7 @@ def replace_player(entry: Entry, substitute: User, by: User, reason: str) -> Ent
             .get(pk=entry.pk)
         )
         _check_substitute(season, locked, substitute)
+        ensure_may_take_part(substitute, season.league.club_id, "substitute")
         previous = locked.player
         locked.substitute = substitute
         locked.save(update_fields=["substitute"])

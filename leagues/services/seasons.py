@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from games.models import NotificationKind
 from games.services import notifications
+from leagues.conf import ensure_may_take_part
 from leagues.errors import ORGANISERS_ONLY, Conflict, NotAllowed
 from leagues.models import Entry, League, Season
 from leagues.selectors.roles import is_member, is_organiser
@@ -85,9 +86,11 @@ def _announce_registration(season: Season, by: Any) -> None:
 
 def register(season: Season, user: Any) -> Entry:
     """``user`` (a club member) registers for ``season``: at once, or awaiting an
-    organiser's approval when the league wants it. Raises :class:`LeaguesError`."""
+    organiser's approval when the league wants it. Raises :class:`LeaguesError`, and
+    :class:`NotAllowed` for a member suspended from the club or the site."""
     if not is_member(season.league.club, user):
         raise NotAllowed("Only the club's members may register.")
+    ensure_may_take_part(user, season.league.club_id, "register")
     with transaction.atomic(), pghistory.context(user=user.pk):
         locked = _locked(season)
         if not _registration_open(locked):

@@ -22,6 +22,7 @@ from games.models import ChatMessage, Game, Move
 from games.signals import send_after_commit
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound, TooMany
 from moderation.models import Case, Category, LogEntry, Report, Ruling
+from moderation.policies import refusal
 from moderation.rules import player_ids
 from moderation.signals import case_filed
 
@@ -56,6 +57,7 @@ def file_game_report(game_id: int, filer: User, filing: Filing) -> Report:
         players = player_ids(game)
         if filer.pk not in players:
             raise NotAllowed("Only the game's players may report it.")
+        _check_not_suspended(filer, game)
         _check_text(filing.text)
         _check_category(game, filing.category)
         _check_turn(game, filing.turn_number)
@@ -83,6 +85,7 @@ def file_message_report(message_id: int, filer: User, category: str, text: str) 
             raise NotFound("There is no such message.")
         if message.author_id == filer.pk:
             raise ModerationError("That is your own message.")
+        _check_not_suspended(filer, game)
         if message.hidden_at is not None:
             raise Conflict("A moderator has hidden this message already.")
         if category not in MESSAGE_CATEGORIES:
@@ -131,6 +134,14 @@ def _lock_filer(filer: User) -> None:
             f"You have filed {limit} reports in the last 24 hours, the most for a day. "
             "Try again tomorrow; a moderator is looking at the ones you filed."
         )
+
+
+def _check_not_suspended(filer: User, game: Game) -> None:
+    # A suspended member files no new reports where their suspension holds (the site, or
+    # the club of the game's league); their appeal of the ruling stays open to them.
+    sentence = refusal(filer, game.table, "report")
+    if sentence:
+        raise NotAllowed(sentence)
 
 
 def _check_text(text: str) -> None:

@@ -9,6 +9,8 @@ club and plays in no division; ``site_moderator`` (sid) is in the site moderator
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth.models import Group
 from django.test import TestCase
@@ -17,8 +19,8 @@ from django.utils import timezone
 from accounts.models import User
 from games import services
 from games.models import Game
-from leagues.models import Fixture, Membership, Role
-from moderation.models import SITE_MODERATORS, Case, Category, Report
+from leagues.models import Club, Fixture, Membership, Role
+from moderation.models import SITE_MODERATORS, Case, Category, Report, Ruling, Suspension
 from tests.factories import UserFactory
 from tests.games.conftest import _eager_celery, carol, current_game, start_table
 from tests.games.players import user_at
@@ -97,3 +99,25 @@ def open_case(
         case=case, filer=filer, text=text, turn_number=turn_number, created_at=now
     )
     return case
+
+
+def suspend(
+    user: User, game: Game, by: User, *, club: Club | None = None, days: int = 7
+) -> Suspension:
+    """``user`` suspended from ``club`` (``None``: the site) for ``days`` from now, by a
+    ruling in a case of ``game``, written straight to the models."""
+    now = timezone.now()
+    case = Case.objects.filter(game=game).first() or open_case(game, by)
+    ruling = Ruling.objects.create(
+        case=case,
+        kind=Ruling.Kind.SUSPEND,
+        status=Ruling.Status.APPLIED,
+        note="Abusive chat, again.",
+        target=user,
+        by=by,
+        created_at=now,
+        applied_at=now,
+    )
+    return Suspension.objects.create(
+        user=user, club=club, ruling=ruling, starts_at=now, ends_at=now + timedelta(days=days)
+    )

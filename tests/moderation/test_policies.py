@@ -18,36 +18,13 @@ from games.models import ChatMessage, Game, Seat, Table
 from games.selectors.chat import table_chat
 from games.services import SeatPlan, chat
 from games.table_settings import TableSettings
-from leagues.models import Club, Fixture
-from moderation.models import Case, Ruling, Suspension
+from leagues.models import Fixture
 from moderation.policies import may_chat, may_play, suspension_at
 from tests.games.conftest import current_game
 from tests.games.views_support import HTMX, client_for
-from tests.moderation.conftest import open_case
+from tests.moderation.conftest import suspend
 
 pytestmark = pytest.mark.django_db
-
-
-def suspend(
-    user: User, game: Game, by: User, *, club: Club | None = None, days: int = 7
-) -> Suspension:
-    """``user`` suspended from ``club`` (``None``: the site) for ``days`` from now, by a
-    ruling in a case of ``game``, written straight to the models."""
-    now = timezone.now()
-    case = Case.objects.filter(game=game).first() or open_case(game, by)
-    ruling = Ruling.objects.create(
-        case=case,
-        kind=Ruling.Kind.SUSPEND,
-        status=Ruling.Status.APPLIED,
-        note="Abusive chat, again.",
-        target=user,
-        by=by,
-        created_at=now,
-        applied_at=now,
-    )
-    return Suspension.objects.create(
-        user=user, club=club, ruling=ruling, starts_at=now, ends_at=now + timedelta(days=days)
-    )
 
 
 @pytest.fixture

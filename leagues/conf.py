@@ -1,0 +1,38 @@
+"""Settings of the leagues app: each function reads one from Django settings, where a
+site may override its default (the README lists them)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.utils.module_loading import import_string
+
+from leagues.errors import NotAllowed
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+ClubPolicy = Callable[["User", "int | None", str], "str | None"]
+
+
+def play_policy() -> ClubPolicy | None:
+    """``LEAGUES_PLAY_POLICY``: the dotted path of a further check of a member taking part
+    in a club (unset: none), called as ``policy(user, club_id, doing)`` with ``doing``
+    one of ``register``, ``join`` (the member asks), ``substitute`` or ``admit`` (an
+    organiser asks for them); it returns ``None`` to allow it, or the sentence that
+    refuses it. Moderation sets it to enforce suspensions without leagues knowing
+    moderation."""
+    path = getattr(settings, "LEAGUES_PLAY_POLICY", "")
+    policy: ClubPolicy | None = import_string(path) if path else None
+    return policy
+
+
+def ensure_may_take_part(user: User, club_id: int, doing: str) -> None:
+    """:class:`~leagues.errors.NotAllowed` (403) with the policy's sentence if
+    ``LEAGUES_PLAY_POLICY`` keeps ``user`` from ``doing`` in the club ``club_id``."""
+    policy = play_policy()
+    refusal = policy(user, club_id, doing) if policy is not None else None
+    if refusal:
+        raise NotAllowed(refusal)

@@ -1,0 +1,45 @@
+"""A suspended member in the browser: Play now answers with the refusal's page and its
+sentence, Play again with the sentence in the game's message area (on the game's page)
+or the page's messages (on the table's page); no table is set up."""
+
+import random
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from accounts.models import User
+from games.models import Table
+from tests.browser.test_games import alice, bob, log_in
+from tests.games.conftest import current_game, start_table
+from tests.games.players import play_until_over
+from tests.moderation.conftest import site_moderator, suspend
+
+pytestmark = pytest.mark.browser
+
+__all__ = ["alice", "bob", "site_moderator"]  # fixtures shared with other tests
+
+SENTENCE = "You are suspended from this site until"
+
+
+def test_a_suspended_member_reads_why_play_now_and_play_again_are_refused(
+    page: Page, alice: User, bob: User, site_moderator: User
+) -> None:
+    game = play_until_over(
+        current_game(start_table(alice, bob, games_in_round=1)), random.Random(5)
+    )
+    suspend(bob, game, site_moderator)
+    log_in(page, bob)
+
+    page.get_by_role("button", name="Play now").click()
+    expect(page.get_by_role("alert")).to_contain_text(SENTENCE)
+    expect(page.get_by_role("heading", level=1)).to_have_text("You cannot do that")
+
+    page.goto(f"/games/{game.pk}/")
+    page.get_by_role("button", name="Play again").click()
+    expect(page.locator("#game-message")).to_contain_text(SENTENCE)
+    expect(page.locator("#game-message")).to_contain_text("so you cannot play here")
+
+    page.goto(f"/games/tables/{game.table_id}/")
+    page.get_by_role("button", name="Play again").click()
+    expect(page.locator(".messages")).to_contain_text(SENTENCE)
+    assert Table.objects.count() == 1
