@@ -269,6 +269,8 @@ LEAGUES_INVITATIONS_PER_CLUB_PER_HOUR = 30
 # Seasons the beat job tries to start in one run, the longest due first; the rest are
 # tried by the next run (a season that cannot start is marked and left to its organisers).
 LEAGUES_STARTS_PER_RUN = 10
+# A matchday that could not open at its time is tried again after this long, not every run.
+LEAGUES_RETRY_MINUTES = 15
 # A vacation also counts against the allowance of each league season the member plays
 # (games calls it by name: games never imports leagues).
 GAMES_VACATION_POLICY = "leagues.services.vacations.check_allowance"

@@ -26,7 +26,7 @@ from leagues.house_rules import MAX_DIVISION_SIZE
 from leagues.models import Division, Entry, Fixture, FixtureSeat, Matchday, Season
 from leagues.promotion import divisions
 from leagues.scheduling import Schedule, ScheduleError, default_matchdays, schedule_season
-from leagues.selectors.roles import is_organiser
+from leagues.selectors.roles import is_organiser, organisers
 from leagues.services.matchdays import open_matchday
 from leagues.services.seasons import NOT_STARTED, season_path
 
@@ -159,12 +159,38 @@ def start_season(
             raise Conflict(" ".join(preview.problems))
         _write(season, preview)
         season.status, season.started_at = Season.Status.RUNNING, preview.starts_at
-        season.save(update_fields=["status", "started_at"])
+        season.start_failed_at, season.start_failure = None, ""
+        season.save(update_fields=["status", "started_at", "start_failed_at", "start_failure"])
         # Registrations nobody approved in time do not play.
         season.entries.filter(status=Entry.Status.PENDING).update(status=Entry.Status.DECLINED)
         _announce(season, preview)
         open_matchday(season.matchdays.get(number=1))
     return season
+
+
+def mark_start_failed(season: Season, failure: str, now: datetime) -> bool:
+    """The beat job could not start ``season`` at its time: the season keeps the reason
+    and is left to its organisers, who are told (the season's page says why and what to
+    do; starting it from the preview clears the mark). Returns whether it was marked:
+    not when it started meanwhile (another run, an organiser) or was marked already."""
+    with transaction.atomic(), pghistory.context(reason="the season could not start at its time"):
+        locked = Season.objects.select_for_update(of=("self",)).select_related("league__club")
+        season = locked.get(pk=season.pk)
+        if season.status not in NOT_STARTED or season.start_failed_at is not None:
+            return False
+        season.start_failed_at, season.start_failure = now, failure
+        season.save(update_fields=["start_failed_at", "start_failure"])
+        for organiser in organisers(season.league.club):
+            notifications.create(
+                organiser.pk,
+                NotificationKind.LEAGUE_SEASON,
+                f"{season} could not start at its time: {failure} "
+                "Start it from its start page once it can.",
+                season_path(season),
+                subject=season,
+                key=f"league-season-{season.pk}-start-failed",
+            )
+    return True
 
 
 def _carried_order(entries: list[Entry]) -> list[int]:
