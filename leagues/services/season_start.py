@@ -15,7 +15,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pghistory
+from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from games.models import NotificationKind
@@ -109,7 +111,49 @@ def preview_start(
     Players not ranked come after, in the order they registered. Divisions are cut from
     the top (:func:`leagues.promotion.divisions`).
     """
-    now = now or timezone.now()
+    return _preview(season, _plan_divisions(season, ranking), now or timezone.now())
+
+
+def cached_preview(season: Season, now: datetime | None = None) -> StartPreview:
+    """:func:`preview_start` for the start page. Scheduling a big season takes seconds,
+    so its divisions and their schedules are computed once per version of the season's
+    registrations and house rules and kept in Django's cache; the dates and warnings,
+    which move with the clock, are worked out afresh. The start itself never reads the
+    cache: it plans again under the season's lock."""
+    key = f"leagues:start-plan:{season.pk}:{_plan_version(season)}"
+    plan: _Plan | None = cache.get(key)
+    if plan is None:
+        plan = _plan_divisions(season, None)
+        cache.set(key, plan, PLAN_SECONDS)
+    return _preview(season, plan, now or timezone.now())
+
+
+PLAN_SECONDS = 24 * 3600
+"""How long a cached plan is kept; a change of registrations or rules makes a new key
+before then."""
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """The costly part of a preview: the divisions with their schedules."""
+
+    divisions: tuple[DivisionPlan, ...]
+    matchdays: int
+    games_per_fixture: int
+
+
+def _plan_version(season: Season) -> str:
+    """Changes whenever what the plan is made of changes: every insert and update of the
+    season's entries and of the season itself (its house rules) is a history event with
+    a new, higher id (django-pghistory)."""
+    entry_events = Entry.pgh_event_model.objects.filter(season_id=season.pk)  # type: ignore[attr-defined]
+    season_events = Season.pgh_event_model.objects.filter(pgh_obj_id=season.pk)  # type: ignore[attr-defined]
+    entries = entry_events.aggregate(last=Max("pgh_id"))["last"]
+    rules = season_events.aggregate(last=Max("pgh_id"))["last"]
+    return f"{entries}-{rules}"
+
+
+def _plan_divisions(season: Season, ranking: Sequence[int] | None) -> _Plan:
     entries = list(
         season.entries.filter(status=Entry.Status.REGISTERED)
         .select_related("user", "substitute")
@@ -125,14 +169,18 @@ def preview_start(
         _plan(season, level, group, days, games, len(groups))
         for level, group in enumerate(groups, start=1)
     )
-    problems, warnings = _findings(season, plans, now)
+    return _Plan(plans, days, games)
+
+
+def _preview(season: Season, plan: _Plan, now: datetime) -> StartPreview:
+    problems, warnings = _findings(season, plan.divisions, now)
     return StartPreview(
         season=season,
-        divisions=plans,
-        matchdays=days,
+        divisions=plan.divisions,
+        matchdays=plan.matchdays,
         starts_at=now,
         matchday_days=season.matchday_days,
-        games_per_fixture=games,
+        games_per_fixture=plan.games_per_fixture,
         warnings=warnings,
         problems=problems,
     )

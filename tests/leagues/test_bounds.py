@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 import time_machine
-from django.test import Client, override_settings
+from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
 
@@ -23,15 +23,9 @@ from leagues.services import clubs
 from leagues.services.leagues import create_league
 from leagues.services.seasons import open_season
 from tests.factories import UserFactory
-from tests.leagues.test_views_seasons import league_form
+from tests.leagues.test_views_seasons import client_of, league_form
 
 pytestmark = pytest.mark.django_db
-
-
-def as_user(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def club_url(name: str, club: Club, **kwargs: object) -> str:
@@ -48,7 +42,7 @@ def league_values(league: League, name: str) -> dict[str, Any]:
 def test_forty_requests_and_withdrawals_make_one_request_and_one_notice(
     club: Club, alice: User, bob: User
 ) -> None:
-    client = as_user(bob)
+    client = client_of(bob)
     answers = []
     for number in range(40):
         answers.append(client.post(club_url("request_to_join", club), {"message": f"m{number}"}))
@@ -96,7 +90,7 @@ def test_a_club_has_a_bounded_queue_of_requests_waiting(club: Club, alice: User)
 
     with pytest.raises(Conflict, match="more requests to join waiting"):
         clubs.request_to_join(club, third)
-    response = as_user(third).post(club_url("request_to_join", club))
+    response = client_of(third).post(club_url("request_to_join", club))
     assert response.status_code == 409
     assert "more requests to join waiting" in response.text
 
@@ -105,7 +99,7 @@ def test_a_club_has_a_bounded_queue_of_requests_waiting(club: Club, alice: User)
 
 
 def test_the_request_form_states_the_limits(club: Club, bob: User) -> None:
-    page = as_user(bob).get(club_url("club", club))
+    page = client_of(bob).get(club_url("club", club))
     assert "You may ask to join a club once a day, and at most 5 clubs an hour." in page.text
 
 
@@ -115,7 +109,7 @@ def test_the_request_form_states_the_limits(club: Club, bob: User) -> None:
 def test_ten_invitations_and_withdrawals_send_one_email(
     club: Club, alice: User, bob: User, mailoutbox: list[Any]
 ) -> None:
-    client = as_user(alice)
+    client = client_of(alice)
     notices = Notification.objects.filter(user=bob, kind=NotificationKind.CLUB_INVITATION)
     for _ in range(10):
         assert client.post(club_url("invite", club), {"username": "bob"}).status_code == 302
@@ -149,7 +143,7 @@ def test_a_club_sends_a_few_invitations_an_hour(club: Club, alice: User) -> None
         clubs.invite(club, alice, user.username)
     late = UserFactory()
 
-    response = as_user(alice).post(club_url("invite", club), {"username": late.username})
+    response = client_of(alice).post(club_url("invite", club), {"username": late.username})
 
     assert response.status_code == 429
     assert "A club sends at most 3 invitations an hour" in response.text
@@ -159,7 +153,7 @@ def test_a_club_sends_a_few_invitations_an_hour(club: Club, alice: User) -> None
 
 
 def test_the_members_page_states_the_invitations_limit(club: Club, alice: User) -> None:
-    page = as_user(alice).get(club_url("members", club))
+    page = client_of(alice).get(club_url("members", club))
     assert "A club sends at most 30 invitations an hour." in page.text
 
 
@@ -181,9 +175,9 @@ def test_the_new_league_page_says_the_club_has_its_leagues(
     club: Club, alice: User, league: League
 ) -> None:
     new = reverse("leagues:new_league", kwargs={"club": club.slug})
-    assert "A club has at most 1 leagues." in as_user(alice).get(new).text
+    assert "A club has at most 1 leagues." in client_of(alice).get(new).text
 
-    response = as_user(alice).post(new, league_form())
+    response = client_of(alice).post(new, league_form())
 
     assert response.status_code == 409
     assert "A club has at most 1 leagues, and this one has them all" in response.text
