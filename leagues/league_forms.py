@@ -115,8 +115,8 @@ class LeagueForm(TableSettingsForm):
         if league is not None:
             del self.fields["slug"]  # an address stays what it was
         else:
-            most = bounds.leagues_per_club()
-            self.fields["slug"].help_text += f" A club has at most {most} leagues."
+            most = bounds.counted(bounds.leagues_per_club(), "league")
+            self.fields["slug"].help_text += f" A club has at most {most}."
         self.fields["games_in_round"].label = "Games per fixture"
         self.fields[
             "games_in_round"
@@ -223,8 +223,8 @@ class SeasonForm(forms.Form):
         super().__init__(*args, **kwargs)
         most = bounds.open_seasons_per_club()
         self.fields["starts_at"].help_text += (
-            f" A club runs at most {most} seasons at a time; one that cannot start at its "
-            "time waits for an organiser."
+            f" A club runs at most {bounds.counted(most, 'season')} at a time; one that "
+            "cannot start at its time waits for an organiser."
         )
 
     def clean(self) -> dict[str, Any]:

@@ -53,10 +53,11 @@ class InviteForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        most = bounds.counted(bounds.invitations_per_club_per_hour(), "invitation")
         self.fields["username"].help_text = (
-            f"A club sends at most {bounds.invitations_per_club_per_hour()} invitations an "
-            "hour. A member is e-mailed about the club's invitations once a day at most; "
-            "one invited again sooner finds it in their notifications."
+            f"A club sends at most {most} an hour. A member is e-mailed about the club's "
+            "invitations once a day at most; one invited again sooner finds it in their "
+            "notifications."
         )
 
 
@@ -72,7 +73,7 @@ class JoinRequestForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["message"].help_text = (
             "You may ask to join a club once a day, and at most "
-            f"{bounds.join_requests_per_hour()} clubs an hour."
+            f"{bounds.counted(bounds.join_requests_per_hour(), 'club')} an hour."
         )
 
 

@@ -50,12 +50,17 @@ def invitations_per_club_per_hour() -> int:
     return int(getattr(settings, "LEAGUES_INVITATIONS_PER_CLUB_PER_HOUR", 30))
 
 
+def counted(number: int, thing: str) -> str:
+    """``"1 league"``, ``"20 leagues"``."""
+    return f"{number} {thing}{'s' * (number != 1)}"
+
+
 def check_new_league(club: Club) -> None:
     """Refuse a league past the club's cap (``club`` locked by the caller)."""
     most = leagues_per_club()
     if League.objects.filter(club=club).count() >= most:
         raise Conflict(
-            f"A club has at most {most} leagues, and this one has them all: "
+            f"A club has at most {counted(most, 'league')}, and this one has them all: "
             "play a new competition as a new season of a league you have."
         )
 
@@ -66,7 +71,7 @@ def check_new_season(club: Club) -> None:
     unfinished = Season.objects.filter(league__club=club).exclude(status=Season.Status.FINISHED)
     if unfinished.count() >= most:
         raise Conflict(
-            f"A club runs at most {most} seasons at a time, and this one has {most} "
+            f"A club runs at most {counted(most, 'season')} at a time, and this one has {most} "
             "not finished: finish one before opening another."
         )
 
@@ -86,8 +91,8 @@ def check_join_request(club: Club, user: User, now: datetime) -> None:
     most = join_requests_per_hour()
     if mine.filter(created_at__gt=now - HOUR).count() >= most:
         raise TooMany(
-            f"You have asked to join {most} clubs in the last hour, the most a member may: "
-            "ask again later."
+            f"You have asked to join {counted(most, 'club')} in the last hour, the most a "
+            "member may: ask again later."
         )
     waiting = JoinRequest.objects.filter(club=club, status=Pending.PENDING).count()
     if waiting >= pending_requests_per_club():
@@ -102,7 +107,8 @@ def check_invitation(club: Club, now: datetime) -> None:
     most = invitations_per_club_per_hour()
     if ClubInvitation.objects.filter(club=club, created_at__gt=now - HOUR).count() >= most:
         raise TooMany(
-            f"A club sends at most {most} invitations an hour, and this one has: invite more later."
+            f"A club sends at most {counted(most, 'invitation')} an hour, and this one has: "
+            "invite more later."
         )
 
 

@@ -17,7 +17,7 @@ from accounts.models import User
 from games import mail
 from games.models import Notification, NotificationKind
 from leagues.errors import Conflict, TooMany
-from leagues.league_forms import LeagueForm, SeasonForm
+from leagues.league_forms import LeagueForm
 from leagues.models import Club, ClubInvitation, JoinRequest, League, Pending, Season
 from leagues.services import clubs
 from leagues.services.leagues import create_league
@@ -175,12 +175,12 @@ def test_the_new_league_page_says_the_club_has_its_leagues(
     club: Club, alice: User, league: League
 ) -> None:
     new = reverse("leagues:new_league", kwargs={"club": club.slug})
-    assert "A club has at most 1 leagues." in client_of(alice).get(new).text
+    assert "A club has at most 1 league." in client_of(alice).get(new).text
 
     response = client_of(alice).post(new, league_form())
 
     assert response.status_code == 409
-    assert "A club has at most 1 leagues, and this one has them all" in response.text
+    assert "A club has at most 1 league, and this one has them all" in response.text
     assert League.objects.filter(club=club).count() == 1
 
 
@@ -190,8 +190,13 @@ def test_a_club_runs_a_bounded_number_of_seasons_at_once(
 ) -> None:
     other = create_league(club, alice, "spring", league_values(league, "Spring"))
     open_season(league, alice)
+    page = reverse("leagues:league", kwargs={"club": club.slug, "league": other.slug})
+    assert "A club runs at most 1 season at a time" in client_of(alice).get(page).text
 
-    with pytest.raises(Conflict, match="A club runs at most 1 seasons at a time"):
+    with pytest.raises(Conflict, match="A club runs at most 1 season at a time"):
         open_season(other, alice)
+    response = client_of(alice).post(f"{page}seasons/new/", {})
+
+    assert response.status_code == 409
+    assert "finish one before opening another" in response.text
     assert Season.objects.filter(league__club=club).count() == 1
-    assert "A club runs at most 1 seasons at a time" in SeasonForm().fields["starts_at"].help_text
