@@ -258,6 +258,19 @@ CELERY_WORKER_CONSUMER = "config.celery_app:Consumer"
 GAMES_SWEEP_SECONDS = env.float("GAMES_SWEEP_SECONDS", default=5.0)
 # How long before a matchday's deadline its players with unfinished fixtures are reminded.
 LEAGUES_REMINDER_HOURS = env.int("LEAGUES_REMINDER_HOURS", default=24)
+# Clubs and leagues: what one club, and one member, may have or do at once or in an hour
+# (README, "Clubs and leagues"). They are counted from the rows, not from requests, so a
+# refusal is exact and nobody uses up another member's or club's allowance.
+LEAGUES_PER_CLUB = 20
+LEAGUES_OPEN_SEASONS_PER_CLUB = 10
+LEAGUES_JOIN_REQUESTS_PER_HOUR = 5
+LEAGUES_PENDING_REQUESTS_PER_CLUB = 50
+LEAGUES_INVITATIONS_PER_CLUB_PER_HOUR = 30
+# Seasons the beat job tries to start in one run, the longest due first; the rest are
+# tried by the next run (a season that cannot start is marked and left to its organisers).
+LEAGUES_STARTS_PER_RUN = 10
+# A matchday that could not open at its time is tried again after this long, not every run.
+LEAGUES_RETRY_MINUTES = 15
 # A vacation also counts against the allowance of each league season the member plays
 # (games calls it by name: games never imports leagues).
 GAMES_VACATION_POLICY = "leagues.services.vacations.check_allowance"

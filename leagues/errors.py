@@ -39,3 +39,9 @@ class Conflict(LeaguesError):
     """Not now: answered already, a member already, the owner still owns the club."""
 
     status = 409
+
+
+class TooMany(LeaguesError):
+    """Past a rate limit of a member or a club (``LEAGUES_*`` settings): later, not now."""
+
+    status = 429

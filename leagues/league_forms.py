@@ -25,6 +25,7 @@ from leagues.house_rules import (
     check_house_rules,
 )
 from leagues.models import TIEBREAKS, League, OnDeadline, OnWithdrawal, Scoring
+from leagues.services import bounds
 from leagues.slugs import CLUB_PAGE_WORDS
 
 RESERVED_SLUGS = CLUB_PAGE_WORDS | {"leagues", "new", "edit"}
@@ -113,6 +114,9 @@ class LeagueForm(TableSettingsForm):
         self.league = league
         if league is not None:
             del self.fields["slug"]  # an address stays what it was
+        else:
+            most = bounds.counted(bounds.leagues_per_club(), "league")
+            self.fields["slug"].help_text += f" A club has at most {most}."
         self.fields["games_in_round"].label = "Games per fixture"
         self.fields[
             "games_in_round"
@@ -214,6 +218,14 @@ class SeasonForm(forms.Form):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
         help_text="When matchday 1 opens. Empty: an organiser starts it.",
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        most = bounds.open_seasons_per_club()
+        self.fields["starts_at"].help_text += (
+            f" A club runs at most {bounds.counted(most, 'season')} at a time; one that "
+            "cannot start at its time waits for an organiser."
+        )
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

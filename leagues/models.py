@@ -328,6 +328,15 @@ class Season(HouseRules):
         null=True, blank=True, help_text="When the first matchday opens (empty: by hand)."
     )
     started_at = models.DateTimeField(null=True, blank=True)
+    start_failed_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the season could not start at its starts_at; the beat job leaves "
+        "it to an organiser from then on (starting it clears this).",
+    )
+    start_failure = models.TextField(
+        blank=True, help_text="Why the season could not start at its time."
+    )
     finished_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

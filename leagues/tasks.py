@@ -20,6 +20,8 @@ import logging
 from datetime import datetime
 
 from celery import shared_task
+from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Q
 from django.utils import timezone
 
@@ -34,7 +36,7 @@ from leagues.services.deadlines import (
 )
 from leagues.services.matchdays import open_matchday
 from leagues.services.season_end import close_season
-from leagues.services.season_start import start_season
+from leagues.services.season_start import mark_start_failed, start_season
 from leagues.services.seasons import NOT_STARTED
 
 logger = logging.getLogger(__name__)
@@ -65,35 +67,85 @@ def close_due_registrations(now: datetime) -> int:
 
 
 def start_due_seasons(now: datetime) -> list[int]:
-    """Start the seasons past their ``starts_at``; one that cannot start (nobody
-    registered, a division too small) waits for an organiser, who sees why on its
-    start page."""
-    due = Season.objects.filter(status__in=NOT_STARTED, starts_at__lte=now).order_by("starts_at")
+    """Start the seasons past their ``starts_at``, the longest due first, at most
+    ``LEAGUES_STARTS_PER_RUN`` a run (the rest are the next run's). One that cannot start
+    (nobody registered, a division too small) is marked with the reason and left to its
+    organisers, who are told: it is not tried again, so seasons that can never start do
+    not hold the places of those that can."""
+    due = Season.objects.filter(
+        status__in=NOT_STARTED, starts_at__lte=now, start_failed_at__isnull=True
+    ).order_by("starts_at", "pk")
     started = []
-    for season in due.select_related("league__club")[:BATCH]:
+    for season in due.select_related("league__club")[: starts_per_run()]:
         try:
             start_season(season, None, reason="the season's start time")
-        except (LeaguesError, TableError):
-            logger.warning("season %s: not started at its start time", season.pk, exc_info=True)
+        except LeaguesError as error:
+            failure = error.message
+        except TableError as error:
+            failure = f"A fixture's table could not be set up: {error.message}"
         else:
             started.append(season.pk)
+            continue
+        logger.warning("season %s: not started at its start time: %s", season.pk, failure)
+        mark_start_failed(season, failure, now)
     return started
 
 
+def starts_per_run() -> int:
+    """``LEAGUES_STARTS_PER_RUN``: seasons one run tries to start (10)."""
+    return int(getattr(settings, "LEAGUES_STARTS_PER_RUN", 10))
+
+
 def open_due_matchdays(now: datetime) -> list[int]:
-    """Open the scheduled matchdays of running seasons whose time has come."""
-    due = Matchday.objects.filter(
-        status=Matchday.Status.SCHEDULED, opens_at__lte=now, season__status=Season.Status.RUNNING
-    ).order_by("opens_at")
+    """Open the scheduled matchdays of running seasons whose time has come. One that
+    cannot open rests for ``LEAGUES_RETRY_MINUTES`` before it is tried again, so that
+    matchdays failing every run do not hold the places of those behind them."""
+    resting = _resting(OPENING, now)
+    due = (
+        Matchday.objects.filter(
+            status=Matchday.Status.SCHEDULED,
+            opens_at__lte=now,
+            season__status=Season.Status.RUNNING,
+        )
+        .exclude(pk__in=resting)
+        .order_by("opens_at", "pk")
+    )
     opened = []
     for matchday in due[:BATCH]:
         try:
             open_matchday(matchday)
         except (LeaguesError, TableError):
             logger.warning("matchday %s: not opened", matchday.pk, exc_info=True)
+            _rest(OPENING, matchday.pk, now)
         else:
             opened.append(matchday.pk)
     return opened
+
+
+OPENING = "leagues:resting:open-matchday"
+"""The cache's key of the matchdays resting after a failed opening: {id: until}."""
+
+
+def retry_minutes() -> int:
+    """``LEAGUES_RETRY_MINUTES``: how long a matchday that could not open rests (15)."""
+    return int(getattr(settings, "LEAGUES_RETRY_MINUTES", 15))
+
+
+def _resting(key: str, now: datetime) -> list[int]:
+    """The ids resting under ``key`` at ``now``. Kept in the cache: were it lost, each
+    would only be tried once more."""
+    until: dict[int, float] = cache.get(key) or {}
+    return [pk for pk, moment in until.items() if moment > now.timestamp()]
+
+
+def _rest(key: str, pk: int, now: datetime) -> None:
+    """Rest ``pk`` under ``key`` for ``LEAGUES_RETRY_MINUTES``. Two runs at once may each
+    write their own: a matchday then lost from the list is tried once more, no harm."""
+    until: dict[int, float] = cache.get(key) or {}
+    moment = now.timestamp()
+    until = {other: later for other, later in until.items() if later > moment}
+    until[pk] = moment + retry_minutes() * 60
+    cache.set(key, until, timeout=retry_minutes() * 60)
 
 
 def send_due_reminders(now: datetime) -> int:

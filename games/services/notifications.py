@@ -80,12 +80,15 @@ def create(
     subject: models.Model | None = None,
     key: str = "",
     deadline: datetime | None = None,
+    mail: bool = True,
 ) -> Notification | None:
     """Notify ``user_id`` of ``kind``: ``text`` (plain text) leading to ``link`` (a path).
 
     With a ``key`` the member gets it once: returns ``None`` if one with that key exists
-    already (a task delivered twice, a sweep and a task). Must run inside the
-    transaction that made it true: the header push and the email wait for its commit.
+    already (a task delivered twice, a sweep and a task). ``mail=False``: in the app
+    only, whatever the member's e-mail preference (one they were mailed about lately).
+    Must run inside the transaction that made it true: the header push and the email
+    wait for its commit.
     """
     if kind not in NotificationKind.values:
         raise ValueError(f"unknown kind of notification {kind!r}")
@@ -95,7 +98,7 @@ def create(
         "link": link,
         "subject": subject,
         "deadline": deadline,
-        "email": EMAIL_STATE[delivery_for(user_id, kind)],
+        "email": EMAIL_STATE[delivery_for(user_id, kind)] if mail else Notification.Email.OFF,
     }
     if key:
         notification, created = Notification.objects.get_or_create(

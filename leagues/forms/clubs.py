@@ -3,9 +3,12 @@ choice); the services check the rest (a free name, who may do it)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
 from leagues.models import Club
+from leagues.services import bounds
 from leagues.services.clubs import ASSIGNABLE, DESCRIPTION_LENGTH, MESSAGE_LENGTH, NAME_LENGTH
 from leagues.slugs import MAX_LENGTH
 
@@ -48,6 +51,15 @@ class InviteForm(forms.Form):
         widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "Username"}),
     )
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        most = bounds.counted(bounds.invitations_per_club_per_hour(), "invitation")
+        self.fields["username"].help_text = (
+            f"A club sends at most {most} an hour. A member is e-mailed about the club's "
+            "invitations once a day at most; one invited again sooner finds it in their "
+            "notifications."
+        )
+
 
 class JoinRequestForm(forms.Form):
     message = forms.CharField(
@@ -56,6 +68,13 @@ class JoinRequestForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         label="A word to the organisers (optional)",
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["message"].help_text = (
+            "You may ask to join a club once a day, and at most "
+            f"{bounds.counted(bounds.join_requests_per_hour(), 'club')} an hour."
+        )
 
 
 class RoleForm(forms.Form):

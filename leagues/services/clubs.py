@@ -40,10 +40,17 @@ from leagues.models import (
 )
 from leagues.rules import ORGANISING, RANK
 from leagues.selectors.clubs import club_of_link
+from leagues.services import bounds
 from leagues.slugs import CLUB_SLUGS_RESERVED, MAX_LENGTH, slug_for
 
 A = TypeVar("A", ClubInvitation, JoinRequest)
 NO_SUCH_CLUB = "There is no such club."
+# A taken name or address is refused in one sentence that neither echoes it nor says
+# whose it is: a private club's name and address are not confirmed to outsiders (an
+# address reserved for the site's own pages gets the same answer).
+NAME_TAKEN = "That name is not available: choose another."
+ADDRESS_TAKEN = "That address is not available: choose another."
+NAME_OR_ADDRESS_TAKEN = "That name or address is not available: choose another."
 NAME_LENGTH = Club._meta.get_field("name").max_length or 80
 DESCRIPTION_LENGTH = 2000
 MESSAGE_LENGTH = 500
@@ -70,9 +77,7 @@ def create_club(
                     name=name, slug=address, description=description, is_private=is_private
                 )
         except IntegrityError:
-            raise Conflict(
-                "A club of that name or address was created just now: choose another."
-            ) from None
+            raise Conflict(NAME_OR_ADDRESS_TAKEN) from None
         Membership.objects.create(club=club, user=creator, role=Role.OWNER)
     return club
 
@@ -89,7 +94,7 @@ def update_club(club: Club, by: User, *, name: str, description: str, is_private
             with transaction.atomic():
                 locked.save(update_fields=["name", "description", "is_private"])
         except IntegrityError:
-            raise Conflict("A club of that name was created just now: choose another.") from None
+            raise Conflict(NAME_TAKEN) from None
     return locked
 
 
@@ -108,7 +113,8 @@ def renew_invite_link(club: Club, by: User) -> Club:
 
 def invite(club: Club, by: User, username: str) -> ClubInvitation:
     """Invite the member called ``username``; they are notified once, with a link to
-    the invitation."""
+    the invitation, and e-mailed (as they chose) unless the club invited them within
+    the day already: an invitation withdrawn and sent again is not a second e-mail."""
     with transaction.atomic():
         locked = _lock(club)
         _acting(locked, by, ORGANISING, "invite members")
@@ -119,6 +125,9 @@ def invite(club: Club, by: User, username: str) -> ClubInvitation:
             raise Conflict(f"{user} is invited already.")
         if _pending(JoinRequest, locked, user) is not None:
             raise Conflict(f"{user} has asked to join: approve their request instead.")
+        now = timezone.now()
+        bounds.check_invitation(locked, now)
+        mailed = bounds.invited_within_a_day(locked, user, now)
         invitation = ClubInvitation.objects.create(club=locked, user=user, invited_by=by)
         notifications.create(
             user.pk,
@@ -127,6 +136,7 @@ def invite(club: Club, by: User, username: str) -> ClubInvitation:
             reverse("leagues:invitation", kwargs={"slug": locked.slug}),
             subject=invitation,
             key=f"{NotificationKind.CLUB_INVITATION}:invitation-{invitation.pk}",
+            mail=not mailed,
         )
     return invitation
 
@@ -190,6 +200,7 @@ def request_to_join(club: Club, user: User, message: str = "") -> JoinRequest:
             raise Conflict("You are invited already: accept the invitation to join.")
         if _pending(JoinRequest, locked, user) is not None:
             raise Conflict("You have asked already: an organiser will answer.")
+        bounds.check_join_request(locked, user, timezone.now())
         join_request = JoinRequest.objects.create(club=locked, user=user, message=message)
         link = reverse("leagues:members", kwargs={"slug": locked.slug})
         key = f"{NotificationKind.CLUB_NEWS}:request-{join_request.pk}"
@@ -457,7 +468,7 @@ def _check_name_free(name: str, besides: Club | None = None) -> None:
     if besides is not None:
         same = same.exclude(pk=besides.pk)
     if same.exists():
-        raise Conflict(f"A club called {name} exists already: choose another name.")
+        raise Conflict(NAME_TAKEN)
 
 
 def _checked_slug(slug: str) -> str:
@@ -467,7 +478,7 @@ def _checked_slug(slug: str) -> str:
             "An address is made of lower-case letters, digits and hyphens, like tile-club."
         )
     if slug in CLUB_SLUGS_RESERVED or Club.objects.filter(slug=slug).exists():
-        raise Conflict(f"The address /clubs/{slug}/ is taken: choose another.")
+        raise Conflict(ADDRESS_TAKEN)
     return slug
 
 

@@ -11,6 +11,7 @@ from leagues.errors import ORGANISERS_ONLY, Conflict, LeaguesError, NotAllowed
 from leagues.house_rules import HouseRulesError, check_house_rules
 from leagues.models import Club, League, Season
 from leagues.selectors.roles import is_organiser
+from leagues.services import bounds
 from leagues.services.seasons import NOT_STARTED
 
 DETAILS = ("name", "description")
@@ -18,17 +19,25 @@ DETAILS = ("name", "description")
 that links to its pages keep working)."""
 
 
+class AddressTaken(Conflict):
+    """The club has a league at that address already."""
+
+
 def create_league(club: Club, by: Any, slug: str, values: dict[str, Any]) -> League:
     """A new league of ``club`` at ``/clubs/<club>/<slug>/``; ``values``: its name,
-    description and each house rule. Raises :class:`LeaguesError`."""
+    description and each house rule. Raises :class:`LeaguesError` (also past the club's
+    cap of leagues, ``LEAGUES_PER_CLUB``)."""
     if not is_organiser(club, by):
         raise NotAllowed(ORGANISERS_ONLY)
     fields = _checked(values)
     try:
         with transaction.atomic():
+            # The club's row is locked so that two leagues created at once are counted
+            # one after the other against the club's cap.
+            bounds.check_new_league(Club.objects.select_for_update().get(pk=club.pk))
             return League.objects.create(club=club, slug=slug, **fields)
     except IntegrityError:
-        raise Conflict(f"The club has a league at the address {slug!r} already.") from None
+        raise AddressTaken(f"The club has a league at the address {slug!r} already.") from None
 
 
 def update_league(league: League, by: Any, values: dict[str, Any]) -> League:

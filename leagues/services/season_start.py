@@ -15,7 +15,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pghistory
+from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from games.models import NotificationKind
@@ -26,7 +28,7 @@ from leagues.house_rules import MAX_DIVISION_SIZE
 from leagues.models import Division, Entry, Fixture, FixtureSeat, Matchday, Season
 from leagues.promotion import divisions
 from leagues.scheduling import Schedule, ScheduleError, default_matchdays, schedule_season
-from leagues.selectors.roles import is_organiser
+from leagues.selectors.roles import is_organiser, organisers
 from leagues.services.matchdays import open_matchday
 from leagues.services.seasons import NOT_STARTED, season_path
 
@@ -109,7 +111,49 @@ def preview_start(
     Players not ranked come after, in the order they registered. Divisions are cut from
     the top (:func:`leagues.promotion.divisions`).
     """
-    now = now or timezone.now()
+    return _preview(season, _plan_divisions(season, ranking), now or timezone.now())
+
+
+def cached_preview(season: Season, now: datetime | None = None) -> StartPreview:
+    """:func:`preview_start` for the start page. Scheduling a big season takes seconds,
+    so its divisions and their schedules are computed once per version of the season's
+    registrations and house rules and kept in Django's cache; the dates and warnings,
+    which move with the clock, are worked out afresh. The start itself never reads the
+    cache: it plans again under the season's lock."""
+    key = f"leagues:start-plan:{season.pk}:{_plan_version(season)}"
+    plan: _Plan | None = cache.get(key)
+    if plan is None:
+        plan = _plan_divisions(season, None)
+        cache.set(key, plan, PLAN_SECONDS)
+    return _preview(season, plan, now or timezone.now())
+
+
+PLAN_SECONDS = 24 * 3600
+"""How long a cached plan is kept; a change of registrations or rules makes a new key
+before then."""
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """The costly part of a preview: the divisions with their schedules."""
+
+    divisions: tuple[DivisionPlan, ...]
+    matchdays: int
+    games_per_fixture: int
+
+
+def _plan_version(season: Season) -> str:
+    """Changes whenever what the plan is made of changes: every insert and update of the
+    season's entries and of the season itself (its house rules) is a history event with
+    a new, higher id (django-pghistory)."""
+    entry_events = Entry.pgh_event_model.objects.filter(season_id=season.pk)  # type: ignore[attr-defined]
+    season_events = Season.pgh_event_model.objects.filter(pgh_obj_id=season.pk)  # type: ignore[attr-defined]
+    entries = entry_events.aggregate(last=Max("pgh_id"))["last"]
+    rules = season_events.aggregate(last=Max("pgh_id"))["last"]
+    return f"{entries}-{rules}"
+
+
+def _plan_divisions(season: Season, ranking: Sequence[int] | None) -> _Plan:
     entries = list(
         season.entries.filter(status=Entry.Status.REGISTERED)
         .select_related("user", "substitute")
@@ -125,14 +169,18 @@ def preview_start(
         _plan(season, level, group, days, games, len(groups))
         for level, group in enumerate(groups, start=1)
     )
-    problems, warnings = _findings(season, plans, now)
+    return _Plan(plans, days, games)
+
+
+def _preview(season: Season, plan: _Plan, now: datetime) -> StartPreview:
+    problems, warnings = _findings(season, plan.divisions, now)
     return StartPreview(
         season=season,
-        divisions=plans,
-        matchdays=days,
+        divisions=plan.divisions,
+        matchdays=plan.matchdays,
         starts_at=now,
         matchday_days=season.matchday_days,
-        games_per_fixture=games,
+        games_per_fixture=plan.games_per_fixture,
         warnings=warnings,
         problems=problems,
     )
@@ -159,12 +207,38 @@ def start_season(
             raise Conflict(" ".join(preview.problems))
         _write(season, preview)
         season.status, season.started_at = Season.Status.RUNNING, preview.starts_at
-        season.save(update_fields=["status", "started_at"])
+        season.start_failed_at, season.start_failure = None, ""
+        season.save(update_fields=["status", "started_at", "start_failed_at", "start_failure"])
         # Registrations nobody approved in time do not play.
         season.entries.filter(status=Entry.Status.PENDING).update(status=Entry.Status.DECLINED)
         _announce(season, preview)
         open_matchday(season.matchdays.get(number=1))
     return season
+
+
+def mark_start_failed(season: Season, failure: str, now: datetime) -> bool:
+    """The beat job could not start ``season`` at its time: the season keeps the reason
+    and is left to its organisers, who are told (the season's page says why and what to
+    do; starting it from the preview clears the mark). Returns whether it was marked:
+    not when it started meanwhile (another run, an organiser) or was marked already."""
+    with transaction.atomic(), pghistory.context(reason="the season could not start at its time"):
+        locked = Season.objects.select_for_update(of=("self",)).select_related("league__club")
+        season = locked.get(pk=season.pk)
+        if season.status not in NOT_STARTED or season.start_failed_at is not None:
+            return False
+        season.start_failed_at, season.start_failure = now, failure
+        season.save(update_fields=["start_failed_at", "start_failure"])
+        for organiser in organisers(season.league.club):
+            notifications.create(
+                organiser.pk,
+                NotificationKind.LEAGUE_SEASON,
+                f"{season} could not start at its time: {failure} "
+                "Start it from its start page once it can.",
+                season_path(season),
+                subject=season,
+                key=f"league-season-{season.pk}-start-failed",
+            )
+    return True
 
 
 def _carried_order(entries: list[Entry]) -> list[int]:

@@ -21,8 +21,9 @@ from games.models import NotificationKind
 from games.services import notifications
 from leagues.conf import ensure_may_take_part
 from leagues.errors import ORGANISERS_ONLY, Conflict, NotAllowed
-from leagues.models import Entry, League, Season
+from leagues.models import Club, Entry, League, Season
 from leagues.selectors.roles import is_member, is_organiser
+from leagues.services import bounds
 
 NOT_STARTED = (Season.Status.REGISTRATION, Season.Status.READY)
 TAKING_PART = (Entry.Status.PENDING, Entry.Status.REGISTERED)
@@ -44,16 +45,20 @@ def open_season(
     starts_at: datetime | None = None,
 ) -> Season:
     """The league's next season, taking registrations, with the league's house rules as
-    they are now. Raises :class:`LeaguesError` while a season is unfinished."""
+    they are now. Raises :class:`LeaguesError` while a season is unfinished, or past the
+    club's cap of seasons not finished (``LEAGUES_OPEN_SEASONS_PER_CLUB``)."""
     if not is_organiser(league.club, by):
         raise NotAllowed(ORGANISERS_ONLY)
     try:
         with transaction.atomic(), pghistory.context(user=by.pk):
-            # The league's row is locked so that two organisers opening a season at once
-            # are served in turn: the second finds the first's season unfinished.
+            # The club's and the league's rows are locked so that two organisers opening
+            # a season at once are served in turn: the second finds the first's season
+            # unfinished, or counts it against the club's cap of open seasons.
+            club = Club.objects.select_for_update().get(pk=league.club_id)
             League.objects.select_for_update().get(pk=league.pk)
             if league.seasons.exclude(status=Season.Status.FINISHED).exists():
                 raise Conflict("The league's current season must finish before a new one opens.")
+            bounds.check_new_season(club)
             previous = league.seasons.filter(status=Season.Status.FINISHED).first()
             number = (league.seasons.aggregate(last=Max("number"))["last"] or 0) + 1
             season = Season.objects.create(

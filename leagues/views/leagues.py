@@ -34,9 +34,11 @@ def new_league(request: AuthenticatedRequest, club: str) -> HttpResponse:
         try:
             league = services.create_league(found, request.user, slug, form.house_rules())
         except LeaguesError as error:
-            # 409: the address is taken (the rules were checked by the form already).
+            # The address is taken, or the club has its most leagues (the rules were
+            # checked by the form already).
             refused = error
-            form.add_error("slug" if error.status == 409 else None, error.message)
+            taken = isinstance(error, services.AddressTaken)
+            form.add_error("slug" if taken else None, error.message)
         else:
             return redirect("leagues:league", club=found.slug, league=league.slug)
     context = {"club": found, "form": form}

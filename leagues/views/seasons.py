@@ -121,7 +121,7 @@ def _preview(
 ) -> HttpResponse:
     if season.status not in services.NOT_STARTED:
         return _page(request, season, "The season has started already.", status=409)
-    context = {"season": season, "preview": season_start.preview_start(season), "error": error}
+    context = {"season": season, "preview": season_start.cached_preview(season), "error": error}
     return render(request, "leagues/season_start.html", context, status=status)
 
 

@@ -3,10 +3,13 @@ link, requests to join, leaving, removing members, roles and ownership."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
+import time_machine
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import User
 from games import mail
@@ -48,15 +51,15 @@ def test_a_taken_address_gets_a_number_and_a_taken_name_is_refused(alice: User, 
     second = clubs.create_club(bob, "Tile-Club!")
 
     assert second.slug == "tile-club-2"
-    with pytest.raises(Conflict, match="A club called TILE CLUB exists already"):
+    with pytest.raises(Conflict, match="That name is not available"):
         clubs.create_club(bob, "TILE CLUB")
 
 
 def test_a_chosen_address_must_be_free_well_formed_and_not_a_page(alice: User) -> None:
     assert clubs.create_club(alice, "Tile Club", slug="tiles").slug == "tiles"
-    with pytest.raises(Conflict, match="/clubs/tiles/ is taken"):
+    with pytest.raises(Conflict, match="That address is not available"):
         clubs.create_club(alice, "Other", slug="tiles")
-    with pytest.raises(Conflict, match="/clubs/new/ is taken"):
+    with pytest.raises(Conflict, match="That address is not available"):
         clubs.create_club(alice, "Other", slug="new")
     with pytest.raises(LeaguesError, match="lower-case letters"):
         clubs.create_club(alice, "Other", slug="Not A Slug")
@@ -304,7 +307,8 @@ def test_declining_a_request_tells_the_member(club: Club, alice: User, bob: User
     assert notices(bob, NotificationKind.CLUB_NEWS)[0].text == (
         "Tile Club declined your request to join."
     )
-    clubs.request_to_join(club, bob)  # may ask again
+    with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
+        clubs.request_to_join(club, bob)  # may ask again, the next day
 
 
 def test_only_organisers_answer_requests(
@@ -431,8 +435,9 @@ def test_an_invitation_is_emailed_unless_it_was_answered_first(
     assert "/clubs/tile-club/invitation/" in email.body
 
     clubs.decline_invitation(club, bob)
-    clubs.invite(club, alice, "bob")
-    clubs.accept_invitation(club, bob)
+    with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
+        clubs.invite(club, alice, "bob")
+        clubs.accept_invitation(club, bob)
     [second] = notices(bob, NotificationKind.CLUB_INVITATION)[1:]
     assert mail.send_notification_email(second.pk) == "read"
 

@@ -91,8 +91,27 @@ def test_a_refused_new_club_shows_the_form_again_with_the_reason(club: Club, bob
     response = as_user(bob).post(reverse("leagues:new_club"), {"name": "tile club"})
 
     assert response.status_code == 400
-    assert "A club called tile club exists already" in response.content.decode()
+    assert "That name is not available" in response.content.decode()
     assert as_user(bob).post(reverse("leagues:new_club"), {"name": ""}).status_code == 400
+    assert Club.objects.count() == 1
+
+
+def test_the_new_club_form_does_not_confirm_a_private_clubs_name_or_address(
+    private_club: Club, bob: User
+) -> None:
+    """A private club's name and address get the one sentence any taken name gets: it
+    neither echoes them nor says that a club has them (finding 14)."""
+    new_club = reverse("leagues:new_club")
+    by_name = as_user(bob).post(new_club, {"name": private_club.name.upper()})
+    by_address = as_user(bob).post(new_club, {"name": "Other", "slug": private_club.slug})
+    reserved = as_user(bob).post(new_club, {"name": "Another", "slug": "new"})
+
+    assert by_name.status_code == by_address.status_code == reserved.status_code == 400
+    assert "That name is not available: choose another." in by_name.text
+    assert "That address is not available: choose another." in by_address.text
+    assert "That address is not available: choose another." in reserved.text
+    for response in (by_name, by_address):
+        assert "exists" not in response.text and f"/clubs/{private_club.slug}/" not in response.text
     assert Club.objects.count() == 1
 
 
