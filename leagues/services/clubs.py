@@ -200,6 +200,8 @@ def request_to_join(club: Club, user: User, message: str = "") -> JoinRequest:
             raise Conflict("You are invited already: accept the invitation to join.")
         if _pending(JoinRequest, locked, user) is not None:
             raise Conflict("You have asked already: an organiser will answer.")
+        # A suspended member could not be let in: asking would only trouble the organisers.
+        ensure_may_take_part(user, locked.pk, "join")
         bounds.check_join_request(locked, user, timezone.now())
         join_request = JoinRequest.objects.create(club=locked, user=user, message=message)
         link = reverse("leagues:members", kwargs={"slug": locked.slug})

@@ -17,7 +17,7 @@ from django.urls import reverse
 from accounts.models import User
 from games import services
 from games.errors import Barred
-from games.models import ChatMessage, Game, Seat, Table
+from games.models import ChatMessage, Game, Notification, Seat, Table
 from games.services import SeatPlan
 from games.table_settings import TableSettings
 from leagues.models import (
@@ -334,6 +334,22 @@ def test_a_suspended_member_cannot_accept_a_clubs_invitation(
     assert SUSPENDED in response.text and "cannot join this club" in response.text
     assert ClubInvitation.objects.get(club=club, user=sam).status == Pending.PENDING
     assert not Membership.objects.filter(club=club, user=sam).exists()
+
+
+@pytest.mark.parametrize("where", ["site", "club"])
+def test_a_suspended_member_cannot_ask_to_join_a_club(
+    running: RunningSeason, casual_game: Game, sam: User, site_moderator: User, where: str
+) -> None:
+    club = running.club
+    suspend(sam, casual_game, site_moderator, club=club if where == "club" else None)
+    told = Notification.objects.filter(user=running.organiser).count()
+
+    response = client_for(sam).post(club_url("request_to_join", club), {"message": "Hello!"})
+
+    assert response.status_code == 403
+    assert SUSPENDED in response.text and "cannot join this club" in response.text
+    assert not JoinRequest.objects.filter(club=club, user=sam).exists()
+    assert Notification.objects.filter(user=running.organiser).count() == told
 
 
 def test_an_organiser_cannot_let_in_a_suspended_member(
