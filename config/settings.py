@@ -265,6 +265,9 @@ GAMES_VACATION_POLICY = "leagues.services.vacations.check_allowance"
 # (or site) they are suspended from; games asks by name (it never imports moderation).
 GAMES_CHAT_POLICY = "moderation.policies.may_chat"
 GAMES_PLAY_POLICY = "moderation.policies.may_play"
+# Who sees a private club's fixture tables besides their players: the club's members
+# (leagues) and the site moderators of a case about the table (moderation).
+GAMES_SIGHT_POLICY = "moderation.policies.table_sight"
 
 # Moderation, telling (outcomes, appeals, the log): how many messages a member may write
 # in appeals a day, and how many entries the moderation log page shows at once.

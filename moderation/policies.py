@@ -1,4 +1,5 @@
-"""What a suspension keeps a member from doing, asked by games at the table.
+"""What a suspension keeps a member from doing, asked by games at the table; and who
+sees a private table (``GAMES_SIGHT_POLICY``, :func:`table_sight`).
 
 Games never imports moderation; it calls these by the dotted paths of the settings
 ``GAMES_CHAT_POLICY`` and ``GAMES_PLAY_POLICY`` (see :mod:`games.conf`). Each answers
@@ -11,6 +12,7 @@ are refused.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -18,8 +20,11 @@ from django.utils.formats import date_format
 
 from accounts.models import User
 from games.models import Table
+from games.rules import Sight
 from leagues.models import Fixture
-from moderation.models import Suspension
+from leagues.selectors.sight import table_sight as leagues_sight
+from moderation.models import Case, Suspension
+from moderation.rules import is_site_moderator
 
 
 def active_suspensions(user: User, now: datetime | None = None) -> QuerySet[Suspension]:
@@ -58,6 +63,19 @@ def may_play(user: User, table: Table) -> str | None:
     return None if suspension is None else _sentence(suspension, "play")
 
 
+def table_sight(user: Any, table: Table) -> Sight:
+    """``GAMES_SIGHT_POLICY``: what the leagues let ``user`` see of a private table (its
+    club's members, its players: :func:`leagues.selectors.sight.table_sight`), and a
+    site moderator the table (not its club's name) while a case about one of its games
+    exists, to take it. A club's moderators are its members already."""
+    sight = leagues_sight(user, table)
+    if sight >= Sight.TABLE:
+        return sight
+    if Case.objects.filter(game__table=table).exists() and is_site_moderator(user):
+        return Sight.TABLE
+    return sight
+
+
 def _sentence(suspension: Suspension, doing: str) -> str:
     where = f"the club {suspension.club}" if suspension.club_id else "this site"
     until = date_format(timezone.localtime(suspension.ends_at), "j F Y, H:i")
@@ -67,4 +85,4 @@ def _sentence(suspension: Suspension, doing: str) -> str:
     )
 
 
-__all__ = ["active_suspensions", "may_chat", "may_play", "suspension_at"]
+__all__ = ["active_suspensions", "may_chat", "may_play", "suspension_at", "table_sight"]

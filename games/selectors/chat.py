@@ -1,9 +1,14 @@
 """A table's chat as one member may read it.
 
-* A player of the table reads the table's messages (``audience`` players), never the
-  spectators' side talk.
-* Anyone else signed in (a spectator) reads the table's messages and the spectators'.
-* Nobody reads a message a moderator hid, or the messages of a member they muted.
+* Only who may see the table (:mod:`games.rules`) reads its chat at all.
+* A player of the table, and whoever sat at it, reads the table's messages (``audience``
+  players), never the spectators' side talk.
+* Anyone else who may see it (a spectator) reads the table's messages and the spectators'.
+* Nobody reads a message a moderator hid, or (in the panel) the messages of a member
+  they muted.
+
+:func:`may_read_message` asks the same of one message, for the pages that show one
+(moderation's report form).
 
 A line carries only what was typed and who typed it: chat shows nothing of a game.
 """
@@ -13,11 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db.models import QuerySet
 from django.urls import NoReverseMatch, reverse
 
 from accounts.models import User
 from games.conf import chat_policy
 from games.models import ChatMessage, ChatMute, Game, Seat, Table
+from games.rules import may_see, sat_at
 
 SHOWN = 100
 """The newest messages a panel shows."""
@@ -70,11 +77,9 @@ def table_chat(table: Table, user: User) -> TableChat:
         .order_by("muted__username")
         .values_list("muted_id", "muted__display_name", "muted__username")
     )
-    readable = ChatMessage.objects.filter(table=table, hidden_at__isnull=True).exclude(
+    readable = _readable(table.pk, user, is_player).exclude(
         author_id__in=[pk for pk, _, _ in muted]
     )
-    if is_player:
-        readable = readable.filter(audience=ChatMessage.Audience.PLAYERS)
     newest = list(readable.select_related("author").order_by("-created_at", "-pk")[:SHOWN])
     live = (
         table.status == Table.Status.PLAYING
@@ -88,6 +93,26 @@ def table_chat(table: Table, user: User) -> TableChat:
         spectators_apart=live and not is_player,
         refusal=_refusal(user, table),
     )
+
+
+def _readable(table_id: int, user: User, is_player: bool | None = None) -> QuerySet[ChatMessage]:
+    """The messages of the table ``user`` may read, if they may see it: none a moderator
+    hid, and only the table's (not the spectators' side) for whoever sits or sat at it.
+    ``is_player``: whether they hold a player's seat, if already read."""
+    readable = ChatMessage.objects.filter(table_id=table_id, hidden_at__isnull=True)
+    if is_player or sat_at(user, table_id):
+        readable = readable.filter(audience=ChatMessage.Audience.PLAYERS)
+    return readable
+
+
+def may_read_message(user: User, message: ChatMessage) -> bool:
+    """``user`` could read ``message`` at its table: they may see the table, a
+    moderator has not hidden it, and it is not the spectators' side talk to someone who
+    sits or sat at the table. Muting a member does not count: a muted member's message
+    may still be reported."""
+    if message.hidden_at is not None or not may_see(user, message.table):
+        return False
+    return _readable(message.table_id, user).filter(pk=message.pk).exists()
 
 
 def _refusal(user: User, table: Table) -> str | None:
