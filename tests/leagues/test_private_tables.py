@@ -9,25 +9,37 @@ or address.
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 import pytest
+from django.apps import apps
 from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games.models import ChatMessage, ChatMute, Game, Move, Seat, Table
+from games.models import ChatMessage, ChatMute, Game, Move, NotificationKind, Seat, Table
 from games.rules import HIDDEN_BELONGS_TO, Sight, table_sight
 from games.selectors import listing
-from games.services import chat
+from games.selectors.notifications import notification_list
+from games.services import chat, notifications
 from leagues.models import Club, Membership
 from leagues.services import clubs
+from leagues.services.matchdays import open_matchday
 from leagues.services.organiser import replace_player
 from tests.factories import UserFactory
 from tests.games.conftest import current_game
-from tests.leagues.conftest import RunningSeason, add_member, running_season
+from tests.leagues.conftest import (
+    RunningSeason,
+    add_member,
+    make_season,
+    running_season,
+    scheduled_fixture,
+)
 
 pytestmark = pytest.mark.django_db
+
+marking = import_module("leagues.migrations.0002_private_fixture_tables")
 
 LEAGUE_NAME = "Winter league, season 1"
 
@@ -286,9 +298,6 @@ def test_the_club_going_public_or_private_carries_its_tables_along(
 def test_opening_a_matchday_marks_a_private_clubs_tables(
     league_club: Club, alice: User, bob: User, carol: User
 ) -> None:
-    from leagues.services.matchdays import open_matchday
-    from tests.leagues.conftest import make_season, scheduled_fixture
-
     Club.objects.filter(pk=league_club.pk).update(is_private=True)
     season = make_season(league_club, [alice, bob, carol], seats=3)
     fixture = scheduled_fixture(season, 1, [alice, bob, carol])
@@ -298,3 +307,34 @@ def test_opening_a_matchday_marks_a_private_clubs_tables(
     fixture.refresh_from_db()
     assert fixture.table is not None
     assert fixture.table.private
+
+
+def test_a_notification_about_a_table_one_may_no_longer_see_has_no_link(
+    client: Client, private: RunningSeason, table: Table, mia: User
+) -> None:
+    link = reverse("games:table", args=[table.pk])
+    notifications.create(mia.pk, NotificationKind.CLUB_NEWS, "Come and watch.", link, subject=table)
+    game_link = reverse("games:game", args=[current_game(table).pk])
+    notifications.create(
+        mia.pk, NotificationKind.CLUB_NEWS, "The game.", game_link, subject=current_game(table)
+    )
+    before = [item.url for item in notification_list(mia)]
+    Membership.objects.filter(club=private.club, user=mia).delete()
+
+    assert sorted(before) == sorted([link, game_link])
+    assert [item.url for item in notification_list(mia)] == ["", ""]
+    page = signed_in(client, mia).get(reverse("games:notifications"))
+    assert link not in page.content.decode()
+    assert "Come and watch." in page.content.decode()
+
+
+def test_the_data_migration_marks_the_tables_of_private_clubs_fixtures(
+    private: RunningSeason, alice: User, bob: User
+) -> None:
+    public = running_season(alice, [bob, alice], slug="open-club")
+    Table.objects.update(private=False)
+
+    marking.mark_private(apps, None)
+
+    assert set(Table.objects.filter(private=True)) == {f.table for f in private.fixtures}
+    assert not Table.objects.filter(pk=public.fixtures[0].table_id, private=True).exists()
