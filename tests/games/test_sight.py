@@ -117,3 +117,12 @@ def test_a_message_is_read_by_whom_the_panel_shows_it_to(
         for message in (table_line, side_talk):
             assert may_read_message(reader, message) == (message.pk in shown)
     assert not may_read_message(alice, side_talk)
+
+
+def test_the_permission_asks_the_same_of_a_table_and_of_its_games(
+    private_game: Game, alice: User, carol: User
+) -> None:
+    assert alice.has_perm("games.view_table", private_game.table)
+    assert alice.has_perm("games.view_table", private_game)
+    assert not carol.has_perm("games.view_table", private_game.table)
+    assert not carol.has_perm("games.view_table", private_game)
