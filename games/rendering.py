@@ -46,7 +46,7 @@ from django.utils import timezone
 from accounts.models import User
 from engine.views import PlayerView, spectator_view, view_for
 from games.models import Game, Result, Seat, Table
-from games.rules import may_see
+from games.permissions import may_see
 from games.selectors.chat import table_chat
 from games.selectors.clock import game_clock
 from games.selectors.move_log import move_log

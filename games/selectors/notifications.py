@@ -17,7 +17,7 @@ from games.models import (
     NotificationPreference,
     Table,
 )
-from games.rules import may_see
+from games.permissions import may_see
 
 LIST_LIMIT = 50
 TURN_KINDS = (NotificationKind.YOUR_TURN, NotificationKind.TIME_RUNNING_OUT)

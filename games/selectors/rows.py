@@ -14,8 +14,8 @@ from datetime import datetime
 
 from accounts.models import User
 from games.models import Game, Seat, Table
+from games.permissions import belongs_to_for
 from games.queries import GameQuerySet
-from games.rules import belongs_to_for
 from games.selectors.results import GameResult, game_result
 from games.selectors.seats import in_seat_order
 

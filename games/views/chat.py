@@ -22,8 +22,8 @@ from django.views.decorators.http import require_POST
 
 from games.errors import GameActionError
 from games.parsing import BadInput, parse_number
+from games.permissions import visible_table
 from games.rendering import CHAT_TEMPLATE, render_chat_lines
-from games.rules import visible_table
 from games.services import chat
 from games.views.common import AuthenticatedRequest, status_of
 

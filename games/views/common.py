@@ -19,8 +19,8 @@ from accounts.models import User
 from games import errors
 from games.models import Game, Table
 from games.parsing import BadInput
+from games.permissions import may_see, visible_game
 from games.rendering import LIVE_PARTIALS, TEMPLATE, game_context
-from games.rules import may_see, visible_game
 from games.rules_summary import rules_summary
 from games.selectors.chat import table_chat
 from games.selectors.listing import turn_label
@@ -82,7 +82,7 @@ def table_or_404(
     request: AuthenticatedRequest, pk: int, tables: QuerySet[Table] | None = None
 ) -> Table:
     """The table ``pk`` (from ``tables``) as its page needs it; 404 when there is none
-    or the member may not see it (:mod:`games.rules`): a private club's table is not
+    or the member may not see it (:mod:`games.permissions`): a private club's table is not
     there for outsiders."""
     found = get_object_or_404(Table.objects.all() if tables is None else tables, pk=pk)
     if not may_see(request.user, found):
@@ -107,7 +107,7 @@ def ensure_sees_game(request: AuthenticatedRequest, pk: int) -> None:
 
 def game_page(request: AuthenticatedRequest, game: Game, status: int = 200) -> HttpResponse:
     """The table as ``request.user`` sees it: whoever may see the table may watch (the
-    caller asked :mod:`games.rules`); players see their own rack."""
+    caller asked :mod:`games.permissions`); players see their own rack."""
     table = game.table
     context = game_context(game, request.user)
     context["page"] = {

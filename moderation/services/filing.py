@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import ChatMessage, Game, Move
-from games.rules import may_see
+from games.permissions import may_see
 from games.selectors.chat import may_read_message
 from games.signals import send_after_commit
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound, TooMany

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
 from games.models import ChatMessage, Game
-from games.rules import Sight, belongs_to_shown, table_sight
+from games.permissions import Sight, belongs_to_shown, table_sight
 from games.selectors.chat import may_read_message
 from games.views.common import AuthenticatedRequest
 from moderation.errors import ModerationError, NotAllowed
@@ -30,7 +30,7 @@ def file(request: AuthenticatedRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
     sight = table_sight(request.user, game.table)
     if sight == Sight.NONE:
-        # A private club's game is not there for outsiders (games.rules).
+        # A private club's game is not there for outsiders (games.permissions).
         raise Http404("There is no such game.")
     if request.user.pk not in player_ids(game):
         return refused(request, NotAllowed("Only the game's players may report it."))

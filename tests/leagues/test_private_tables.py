@@ -19,7 +19,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from games.models import ChatMessage, ChatMute, Game, Move, NotificationKind, Seat, Table
-from games.rules import HIDDEN_BELONGS_TO, Sight, table_sight
+from games.permissions import HIDDEN_BELONGS_TO, Sight, table_sight
 from games.selectors import listing
 from games.selectors.notifications import notification_list
 from games.services import chat, notifications

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import ChatMessage, Game
-from games.rules import Sight, table_sight
+from games.permissions import Sight, table_sight
 from games.selectors.chat import may_read_message
 from leagues.models import Club
 from leagues.services import clubs
