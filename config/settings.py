@@ -281,6 +281,9 @@ GAMES_PLAY_POLICY = "moderation.policies.may_play"
 # ... and may not register for a season, join a club again, or be seated as a substitute
 # there (leagues asks by name too: it never imports moderation).
 LEAGUES_PLAY_POLICY = "moderation.policies.refusal"
+# Who sees a private club's fixture tables besides their players: the club's members
+# (leagues) and the site moderators of a case about the table (moderation).
+GAMES_SIGHT_POLICY = "moderation.policies.table_sight"
 
 # Moderation, telling (outcomes, appeals, the log): how many messages a member may write
 # in appeals a day, and how many entries the moderation log page shows at once.

@@ -13,11 +13,14 @@ from django.conf import settings
 from django.utils.module_loading import import_string
 
 if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
     from accounts.models import User
     from games.models import Table
 
 VacationPolicy = Callable[["User", datetime, datetime], "str | None"]
 TablePolicy = Callable[["User", "Table"], "str | None"]
+SightPolicy = Callable[["User | AnonymousUser", "Table"], int]
 
 DEFAULT_BOT_DELAY_SECONDS = (1.0, 2.5)
 
@@ -57,6 +60,17 @@ def chat_policy() -> TablePolicy | None:
 def play_policy() -> TablePolicy | None:
     """``GAMES_PLAY_POLICY``: as :func:`chat_policy`, for taking a seat and for moves."""
     return _table_policy("GAMES_PLAY_POLICY")
+
+
+def sight_policy() -> SightPolicy | None:
+    """``GAMES_SIGHT_POLICY``: the dotted path of what the apps above games add to the
+    sight of a private table (unset: nothing), called as ``policy(user, table)`` for a
+    table marked ``private``; it returns a :class:`games.permissions.Sight`. The leagues let a
+    private club's members see its fixtures' tables, and moderation adds the site
+    moderators of a case, without games knowing either."""
+    path = getattr(settings, "GAMES_SIGHT_POLICY", "")
+    policy: SightPolicy | None = import_string(path) if path else None
+    return policy
 
 
 def _table_policy(name: str) -> TablePolicy | None:

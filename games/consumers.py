@@ -5,7 +5,8 @@ then renders what its own user may see, with the page's own partials
 (:mod:`games.rendering`), and sends the HTML for htmx's websocket extension to swap in.
 Moves do not come through the socket: they are HTTP requests to the views.
 
-Any signed-in member may watch a game (a spectator sees no rack); visitors are refused.
+Whoever may see a game's table (:mod:`games.permissions`) may watch it (a spectator sees no
+rack); visitors, and outsiders of a private club's table, are refused.
 What a spectator sees does not depend on who watches, so after a move the spectators of a
 game connected to one process share one render (:class:`SpectatorRenders`).
 While the socket is open the member counts as looking at the game (:mod:`games.presence`,
@@ -37,7 +38,8 @@ from accounts.models import User
 from games import presence
 from games.conf import presence_seconds
 from games.live import chat_group, game_group, user_group
-from games.models import Game, Seat, Table
+from games.models import Game, Seat
+from games.permissions import visible_game, visible_table
 from games.rendering import render_building_notice, render_chat_lines, render_live_fragments
 from games.selectors.header import HeaderCounts
 from games.selectors.seats import table_seats
@@ -264,10 +266,11 @@ class GameConsumer(SlotConsumer):
 
 def _is_seated(game_id: int, user: User) -> tuple[int, bool] | None:
     """The game's table and whether ``user`` plays in the game; ``None`` if there is no
-    such game."""
-    table_id = Game.objects.filter(pk=game_id).values_list("table_id", flat=True).first()
-    if table_id is None:
+    such game or ``user`` may not see its table (:mod:`games.permissions`)."""
+    game = visible_game(user, game_id)
+    if game is None:
         return None
+    table_id = game.table_id
     plays = Seat.objects.filter(table_id=table_id, user=user, kind=Seat.Kind.PLAYER).exists()
     return table_id, plays
 
@@ -305,8 +308,9 @@ class TableChatConsumer(SlotConsumer):
         if user is None or not user.is_authenticated:
             await self.close()
             return
-        exists = await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)()
-        if not exists or not await self.take_slot(user):
+        # A missing table and one the member may not see are refused alike.
+        found = await database_sync_to_async(visible_table)(user, self.table_id)
+        if found is None or not await self.take_slot(user):
             await self.close()
             return
         self.user: User = user

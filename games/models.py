@@ -108,6 +108,13 @@ class Table(models.Model):
     belongs_to_link = models.CharField(
         max_length=200, blank=True, help_text="A path on this site to what it is part of."
     )
+    # Set by an app above games (a private club's fixture), so that lists can leave the
+    # table out in SQL; who sees it is answered by games.permissions.table_sight.
+    private = models.BooleanField(
+        default=False,
+        help_text="Seen only by those who sit or sat at it and those the sight policy "
+        "lets in (GAMES_SIGHT_POLICY), e.g. a private club's members.",
+    )
     rematch_of = models.ForeignKey(
         "self",
         on_delete=models.SET_NULL,

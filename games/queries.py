@@ -32,6 +32,14 @@ class TableQuerySet(models.QuerySet["Table"]):
     def finished(self) -> TableQuerySet:
         return self.filter(status="finished")
 
+    def visible_to(self, user: User) -> TableQuerySet:
+        """Tables every member may see, and the private ones where ``user`` sits or sat
+        (a seat, or one a bot took over from them): what a list may show them. Those a
+        private club's members see besides are found on the club's own pages."""
+        sat = Q(seats__user=user) | Q(seats__replaced_user=user)
+        mine = self.model.objects.filter(sat).values("pk")
+        return self.filter(Q(private=False) | Q(pk__in=mine))
+
     def with_member(self, user: User) -> TableQuerySet:
         """Tables where ``user`` sits or is invited."""
         return self.filter(seats__user=user).distinct()
@@ -62,6 +70,10 @@ class GameQuerySet(models.QuerySet["Game"]):
 
     def finished(self) -> GameQuerySet:
         return self.filter(status="finished")
+
+    def on_public_tables(self) -> GameQuerySet:
+        """Games of tables that are not private: what anyone may be shown to watch."""
+        return self.filter(table__private=False)
 
     def played_by(self, user: User) -> GameQuerySet:
         """Games at tables where ``user`` has taken a seat."""

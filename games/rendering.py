@@ -46,6 +46,7 @@ from django.utils import timezone
 from accounts.models import User
 from engine.views import PlayerView, spectator_view, view_for
 from games.models import Game, Result, Seat, Table
+from games.permissions import may_see
 from games.selectors.chat import table_chat
 from games.selectors.clock import game_clock
 from games.selectors.move_log import move_log
@@ -151,9 +152,10 @@ CHAT_TEMPLATE = "games/_chat.html"
 
 def render_chat_lines(table_id: int, user: User) -> str:
     """The table's chat as ``user`` may read it, ready for an out-of-band swap (empty if
-    the table is gone)."""
+    the table is gone, or they may no longer see it: a socket opened while they were a
+    private club's member reads nothing once they are not)."""
     table = Table.objects.filter(pk=table_id).first()
-    if table is None:
+    if table is None or not may_see(user, table):
         return ""
     context = {"chat": table_chat(table, user), "oob": True}
     return render_to_string(f"{CHAT_TEMPLATE}#lines", context)

@@ -1,4 +1,5 @@
-"""What a suspension keeps a member from doing: one answer, asked at every door.
+"""What a suspension keeps a member from doing: one answer, asked at every door;
+and who sees a private table (``GAMES_SIGHT_POLICY``, :func:`table_sight`).
 
 :func:`refusal` answers whether a member's suspension keeps them from ``doing`` something
 where ``club`` is concerned: ``None`` to allow, or the sentence that refuses. A suspension
@@ -16,6 +17,7 @@ Lower apps never import moderation; they ask by the dotted path of a setting:
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -23,8 +25,11 @@ from django.utils.formats import date_format
 
 from accounts.models import User
 from games.models import Table
+from games.permissions import Sight
 from leagues.models import Fixture
-from moderation.models import Suspension
+from leagues.selectors.sight import table_sight as leagues_sight
+from moderation.models import Case, Suspension
+from moderation.rules import is_site_moderator
 
 DOINGS = {
     "play": "play here",
@@ -95,6 +100,19 @@ def _club_of(table: Table) -> int | None:
     )
 
 
+def table_sight(user: Any, table: Table) -> Sight:
+    """``GAMES_SIGHT_POLICY``: what the leagues let ``user`` see of a private table (its
+    club's members, its players: :func:`leagues.selectors.sight.table_sight`), and a
+    site moderator the table (not its club's name) while a case about one of its games
+    exists, to take it. A club's moderators are its members already."""
+    sight = leagues_sight(user, table)
+    if sight >= Sight.TABLE:
+        return sight
+    if Case.objects.filter(game__table=table).exists() and is_site_moderator(user):
+        return Sight.TABLE
+    return sight
+
+
 def _sentence(suspension: Suspension, doing: str) -> str:
     where = f"the club {suspension.club}" if suspension.club_id else "this site"
     until = date_format(timezone.localtime(suspension.ends_at), "j F Y, H:i")
@@ -117,4 +135,5 @@ __all__ = [
     "may_play",
     "refusal",
     "suspension_at",
+    "table_sight",
 ]

@@ -1,9 +1,14 @@
 """A table's chat as one member may read it.
 
+* Only who may see the table (:mod:`games.permissions`) reads its chat at all.
 * A player of the table reads the table's messages (``audience`` players), never the
   spectators' side talk.
-* Anyone else signed in (a spectator) reads the table's messages and the spectators'.
-* Nobody reads a message a moderator hid, or the messages of a member they muted.
+* Anyone else who may see it (a spectator) reads the table's messages and the spectators'.
+* Nobody reads a message a moderator hid, or (in the panel) the messages of a member
+  they muted.
+
+:func:`may_read_message` asks the same of one message, for the pages that show one
+(moderation's report form).
 
 A line carries only what was typed and who typed it: chat shows nothing of a game.
 """
@@ -13,11 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db.models import QuerySet
 from django.urls import NoReverseMatch, reverse
 
 from accounts.models import User
 from games.conf import chat_policy
 from games.models import ChatMessage, ChatMute, Game, Seat, Table
+from games.permissions import may_see
 
 SHOWN = 100
 """The newest messages a panel shows."""
@@ -62,19 +69,15 @@ class TableChat:
 
 
 def table_chat(table: Table, user: User) -> TableChat:
-    """The chat of ``table`` as ``user`` (a signed-in member) may read it."""
-    is_player = Seat.objects.filter(table=table, user=user, kind=Seat.Kind.PLAYER).exists()
+    """The chat of ``table`` as ``user`` (a signed-in member who may see it) may read it."""
+    is_player = _is_player(table.pk, user)
     muted = list(
         ChatMute.objects.filter(muter=user)
         .select_related("muted")
         .order_by("muted__username")
         .values_list("muted_id", "muted__display_name", "muted__username")
     )
-    readable = ChatMessage.objects.filter(table=table, hidden_at__isnull=True).exclude(
-        author_id__in=[pk for pk, _, _ in muted]
-    )
-    if is_player:
-        readable = readable.filter(audience=ChatMessage.Audience.PLAYERS)
+    readable = _readable(table.pk, is_player).exclude(author_id__in=[pk for pk, _, _ in muted])
     newest = list(readable.select_related("author").order_by("-created_at", "-pk")[:SHOWN])
     live = (
         table.status == Table.Status.PLAYING
@@ -88,6 +91,30 @@ def table_chat(table: Table, user: User) -> TableChat:
         spectators_apart=live and not is_player,
         refusal=_refusal(user, table),
     )
+
+
+def _is_player(table_id: int, user: User) -> bool:
+    return Seat.objects.filter(table_id=table_id, user=user, kind=Seat.Kind.PLAYER).exists()
+
+
+def _readable(table_id: int, is_player: bool) -> QuerySet[ChatMessage]:
+    """The messages of the table a reader who may see it reads: none a moderator hid,
+    and only the table's (not the spectators' side) for a player."""
+    readable = ChatMessage.objects.filter(table_id=table_id, hidden_at__isnull=True)
+    if is_player:
+        readable = readable.filter(audience=ChatMessage.Audience.PLAYERS)
+    return readable
+
+
+def may_read_message(user: User, message: ChatMessage) -> bool:
+    """``user`` could read ``message`` at its table: they may see the table, a
+    moderator has not hidden it, and it is not the spectators' side talk to someone who
+    plays at the table. Muting a member does not count: a muted member's message may
+    still be reported."""
+    if message.hidden_at is not None or not may_see(user, message.table):
+        return False
+    readable = _readable(message.table_id, _is_player(message.table_id, user))
+    return readable.filter(pk=message.pk).exists()
 
 
 def _refusal(user: User, table: Table) -> str | None:

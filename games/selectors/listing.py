@@ -16,6 +16,7 @@ from accounts.models import User
 from engine.round import Tally
 from engine.ruleset import Ruleset
 from games.models import Game, Result, Seat, Table
+from games.permissions import belongs_to_for
 from games.queries import TableQuerySet
 from games.rules_summary import RulesSummary, rules_summary
 from games.selectors.rows import GameRow, game_rows
@@ -97,6 +98,7 @@ def table_summary(table: Table, user: User, tally: Tally | None = None) -> Table
         if tally is None:
             tally = Result.objects.counting().of_table(table).tally(table)
         winner = next((s.name for s in summaries if s.number == tally.winner), None)
+    belongs_to, belongs_to_link = belongs_to_for(table, user)
     return TableSummary(
         id=table.pk,
         status=table.status,
@@ -117,8 +119,8 @@ def table_summary(table: Table, user: User, tally: Tally | None = None) -> Table
         can_join=any(s.takeable for s in summaries),
         winner_name=winner,
         current_game_id=current_game_id(table.pk),
-        belongs_to=table.belongs_to,
-        belongs_to_link=table.belongs_to_link,
+        belongs_to=belongs_to,
+        belongs_to_link=belongs_to_link,
         is_creator=table.creator_id == user.pk,
     )
 
@@ -131,7 +133,7 @@ def current_game_id(table_id: int) -> int | None:
 
 def open_tables(user: User) -> list[TableSummary]:
     """Tables waiting for players where ``user`` may take a seat."""
-    return _summaries(Table.objects.joinable_by(user), user)
+    return _summaries(Table.objects.joinable_by(user).visible_to(user), user)
 
 
 def waiting_tables(user: User) -> list[TableSummary]:
@@ -168,9 +170,10 @@ def my_games(user: User) -> list[GameRow]:
 
 
 def games_to_watch(user: User) -> list[GameRow]:
-    """Games in play at tables where ``user`` has no seat."""
+    """Games in play at tables where ``user`` has no seat; never a private table's."""
     mine = Table.objects.filter(seats__user=user).values("pk")
-    games = Game.objects.active().exclude(table__in=mine).order_by("-turn_started_at")
+    games = Game.objects.active().on_public_tables().exclude(table__in=mine)
+    games = games.order_by("-turn_started_at")
     return game_rows(games, user, LIST_LIMIT)
 
 

@@ -6,8 +6,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.contrib.contenttypes.models import ContentType
+
 from accounts.models import User
-from games.models import Delivery, Game, Notification, NotificationKind, NotificationPreference
+from games.models import (
+    Delivery,
+    Game,
+    Notification,
+    NotificationKind,
+    NotificationPreference,
+    Table,
+)
+from games.permissions import may_see
 
 LIST_LIMIT = 50
 TURN_KINDS = (NotificationKind.YOUR_TURN, NotificationKind.TIME_RUNNING_OUT)
@@ -68,6 +78,7 @@ def notification_list(user: User, limit: int = LIST_LIMIT) -> list[NotificationI
     one is shown.
     """
     rows = list(Notification.objects.filter(user=user)[: limit * 2])
+    unseen = _unseen_tables(user, rows)
     turns = _current_turns([row.subject_id for row in rows if row.kind in TURN_KINDS])
     shown: list[NotificationItem] = []
     games_shown: set[int | None] = set()
@@ -79,8 +90,25 @@ def notification_list(user: User, limit: int = LIST_LIMIT) -> list[NotificationI
             if row.subject_id in games_shown:
                 continue
             games_shown.add(row.subject_id)
-        shown.append(_item(row))
+        shown.append(_item(row, link=row.pk not in unseen))
     return shown[:limit]
+
+
+def _unseen_tables(user: User, rows: list[Notification]) -> set[int]:
+    """The rows about a table (or its game) that ``user`` may no longer see (a private
+    club they left): their link would lead to a 404, so none is made."""
+    kinds = ContentType.objects.get_for_models(Table, Game)
+    table_type, game_type = kinds[Table].pk, kinds[Game].pk
+    tables = {r.pk: r.subject_id for r in rows if r.subject_type_id == table_type}
+    games = {r.pk: r.subject_id for r in rows if r.subject_type_id == game_type}
+    if games:
+        table_of_game = dict(
+            Game.objects.filter(pk__in=games.values()).values_list("pk", "table_id")
+        )
+        tables |= {pk: table_of_game.get(game_id or 0) for pk, game_id in games.items()}
+    private = Table.objects.filter(pk__in=set(tables.values()) - {None}, private=True)
+    hidden = {table.pk for table in private if not may_see(user, table)}
+    return {pk for pk, table_id in tables.items() if table_id in hidden}
 
 
 def _current_turns(game_ids: list[int | None]) -> dict[int, int]:
@@ -91,13 +119,13 @@ def _current_turns(game_ids: list[int | None]) -> dict[int, int]:
     return dict(Game.objects.active().filter(pk__in=ids).values_list("pk", "turn_number"))
 
 
-def _item(row: Notification) -> NotificationItem:
+def _item(row: Notification, link: bool = True) -> NotificationItem:
     return NotificationItem(
         id=row.pk,
         kind=row.kind,
         kind_label=row.kind_label,
         text=row.text,
-        url=row.link,
+        url=row.link if link else "",
         deadline=row.deadline,
         created_at=row.created_at,
         read=row.read_at is not None,

@@ -14,6 +14,7 @@ from datetime import datetime
 
 from accounts.models import User
 from games.models import Game, Seat, Table
+from games.permissions import belongs_to_for
 from games.queries import GameQuerySet
 from games.selectors.results import GameResult, game_result
 from games.selectors.seats import in_seat_order
@@ -79,6 +80,7 @@ def game_row(game: Game, viewer: User | None, seats: Sequence[Seat] | None = Non
     (:func:`game_rows`) or one query."""
     seats = in_seat_order(game.table) if seats is None else seats
     table = game.table
+    belongs_to, belongs_to_link = belongs_to_for(table, viewer)
     return GameRow(
         id=game.pk,
         table_id=game.table_id,
@@ -93,8 +95,8 @@ def game_row(game: Game, viewer: User | None, seats: Sequence[Seat] | None = Non
         clock_label=table.get_clock_display(),
         players=tuple(seat.occupant_name for seat in seats),
         me=None if viewer is None else _seat_of(viewer, seats),
-        belongs_to=table.belongs_to,
-        belongs_to_link=table.belongs_to_link,
+        belongs_to=belongs_to,
+        belongs_to_link=belongs_to_link,
     )
 
 

@@ -22,6 +22,7 @@ from games import signals
 from games.conf import chat_burst, chat_per_day
 from games.errors import ChatRefused, ChatTooFast, NotFound
 from games.models import ChatMessage, ChatMute, Game, Seat, Table
+from games.permissions import may_see
 from games.services.locking import ensure_may_chat, lock_member
 
 MAX_LENGTH = 500
@@ -57,6 +58,9 @@ def say(table_id: int, user: User, text: str) -> ChatMessage:
             table = Table.objects.get(pk=table_id)
         except Table.DoesNotExist:
             raise NotFound("There is no such table.") from None
+        if not may_see(user, table):
+            # A private table is not there for those who may not see it.
+            raise NotFound("There is no such table.")
         # One member's messages are counted one at a time: two sent at once from two
         # tabs cannot both slip under the limit.
         lock_member(user.pk)

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_POST
 
 from games.errors import GameActionError
 from games.parsing import BadInput, parse_number
+from games.permissions import visible_table
 from games.rendering import CHAT_TEMPLATE, render_chat_lines
 from games.services import chat
 from games.views.common import AuthenticatedRequest, status_of
@@ -35,6 +36,9 @@ def chat_action(view: Action) -> View:
 
     @wraps(view)
     def wrapper(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+        if visible_table(request.user, pk) is None:
+            # A missing table and one the member may not see answer alike.
+            return _refuse(request, "There is no such table.", 404)
         try:
             view(request, pk)
         except BadInput as error:

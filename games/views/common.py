@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -16,8 +17,9 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import User
 from games import errors
-from games.models import Game
+from games.models import Game, Table
 from games.parsing import BadInput
+from games.permissions import may_see, visible_game
 from games.rendering import LIVE_PARTIALS, TEMPLATE, game_context
 from games.rules_summary import rules_summary
 from games.selectors.chat import table_chat
@@ -70,9 +72,34 @@ def refuse(
     if status == 403:
         raise PermissionDenied(error.message)
     messages.error(request, error.message)
-    return game_page(
-        request, get_object_or_404(Game.objects.select_related("table"), pk=game_id), status
-    )
+    return game_page(request, game_or_404(request, game_id), status)
+
+
+def table_or_404(
+    request: AuthenticatedRequest, pk: int, tables: QuerySet[Table] | None = None
+) -> Table:
+    """The table ``pk`` (from ``tables``) as its page needs it; 404 when there is none
+    or the member may not see it (:mod:`games.permissions`): a private club's table is not
+    there for outsiders."""
+    found = get_object_or_404(Table.objects.all() if tables is None else tables, pk=pk)
+    if not may_see(request.user, found):
+        raise Http404("There is no such table.")
+    return found
+
+
+def game_or_404(request: AuthenticatedRequest, pk: int) -> Game:
+    """The game ``pk`` with its table; 404 as :func:`table_or_404`."""
+    found = visible_game(request.user, pk)
+    if found is None:
+        raise Http404("There is no such game.")
+    return found
+
+
+def ensure_sees_game(request: AuthenticatedRequest, pk: int) -> None:
+    """Raise :class:`~games.errors.NotFound` (answered 404 before anything is done) when
+    game ``pk`` does not exist or the member may not see it."""
+    if visible_game(request.user, pk) is None:
+        raise errors.NotFound("There is no such game.")
 
 
 def message_response(error: errors.GameActionError) -> HttpResponse:
@@ -93,8 +120,8 @@ def refusal_page(request: AuthenticatedRequest, error: errors.GameActionError) -
 
 
 def game_page(request: AuthenticatedRequest, game: Game, status: int = 200) -> HttpResponse:
-    """The table as ``request.user`` sees it: anyone signed in may watch; players see
-    their own rack."""
+    """The table as ``request.user`` sees it: whoever may see the table may watch (the
+    caller asked :mod:`games.permissions`); players see their own rack."""
     table = game.table
     context = game_context(game, request.user)
     context["page"] = {

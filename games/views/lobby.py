@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -27,6 +27,7 @@ from games.views.common import (
     message_response,
     refusal_page,
     status_of,
+    table_or_404,
 )
 
 
@@ -100,7 +101,7 @@ def table(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     htmx polls the seats while the table waits; once the round starts, members go to
     their game.
     """
-    found = get_object_or_404(Table.objects.with_seats().select_related("creator"), pk=pk)
+    found = table_or_404(request, pk, Table.objects.with_seats().select_related("creator"))
     summary = listing.table_summary(found, request.user)
     if request.htmx and found.status != Table.Status.OPEN and summary.is_member:
         return client_redirect(request, reverse("games:current", kwargs={"pk": pk}))
@@ -127,7 +128,7 @@ def _table_page(
 def _refused(request: AuthenticatedRequest, pk: int, error: GameActionError) -> HttpResponse:
     """The table page again, with the reason: nothing changed."""
     messages.error(request, error.message)
-    found = get_object_or_404(Table.objects.with_seats().select_related("creator"), pk=pk)
+    found = table_or_404(request, pk, Table.objects.with_seats().select_related("creator"))
     summary = listing.table_summary(found, request.user)
     return _table_page(request, found, summary, status=status_of(error))
 
@@ -137,6 +138,7 @@ def _refused(request: AuthenticatedRequest, pk: int, error: GameActionError) -> 
 @answers_bad_input
 def join(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """Sit at the table: at seat number ``seat``, or at the first open one."""
+    table_or_404(request, pk)
     seat = parse_optional_number(request.POST.get("seat"), high=MAX_SEATS - 1)
     try:
         joined = services.join_table(pk, request.user, seat)
@@ -157,6 +159,7 @@ def change_seat(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """The creator of a waiting table makes an empty seat open, a bot's, or an
     invitation (``seat``: its number; ``occupant``: open, bot-easy, bot-normal,
     bot-strong or invite, with ``username``)."""
+    table_or_404(request, pk)
     number = parse_number(request.POST.get("seat"), high=MAX_SEATS - 1)
     try:
         plan = _seat_plan(request.POST.get("occupant", ""), request.POST.get("username", ""))
@@ -188,6 +191,7 @@ def _seat_plan(occupant: str, username: str) -> services.SeatPlan:
 @require_POST
 def cancel(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """The creator calls off their table while it waits for players."""
+    table_or_404(request, pk)
     try:
         services.cancel_table(pk, request.user)
     except NotFound as error:
@@ -222,6 +226,7 @@ def play_now(request: AuthenticatedRequest) -> HttpResponse:
 @limit_posts("new_table_per_member", key="user")
 def play_again(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """A finished table's player asks for another round with the same seats."""
+    table_or_404(request, pk)
     try:
         again = services.play_again(pk, request.user)
     except NotFound as error:
@@ -243,7 +248,7 @@ def _seated_at(request: AuthenticatedRequest, table: Table) -> HttpResponse:
 @require_safe
 def current(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """The table's latest game (the one being played, or the last one)."""
-    found = get_object_or_404(Table, pk=pk)
+    found = table_or_404(request, pk)
     latest = listing.current_game_id(found.pk)
     if latest is None:
         return redirect("games:table", pk=pk)

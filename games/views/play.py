@@ -14,7 +14,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.views.decorators.http import require_POST, require_safe
 
 from accounts.models import User
@@ -24,7 +24,14 @@ from games.forms import DiscardForm, MoveForm, PickForm, RiverForm, TableJSONFor
 from games.models import Game
 from games.rendering import TEMPLATE
 from games.services import help as solver_help
-from games.views.common import AuthenticatedRequest, fragments, game_page, refuse
+from games.views.common import (
+    AuthenticatedRequest,
+    ensure_sees_game,
+    fragments,
+    game_or_404,
+    game_page,
+    refuse,
+)
 
 View = Callable[..., HttpResponse]
 
@@ -35,6 +42,8 @@ def game_action(view: View) -> View:
     @wraps(view)
     def wrapper(request: AuthenticatedRequest, pk: int, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
+            # Outsiders of a private table learn nothing, not even why a move is wrong.
+            ensure_sees_game(request, pk)
             return view(request, pk, *args, **kwargs)
         except GameActionError as error:
             return refuse(request, pk, error)
@@ -62,8 +71,9 @@ def _version(
 @login_required
 @require_safe
 def game(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    """The table: anyone signed in may watch; players see their own rack."""
-    return game_page(request, get_object_or_404(Game.objects.select_related("table"), pk=pk))
+    """The table: whoever may see it may watch (:mod:`games.permissions`); players see their
+    own rack."""
+    return game_page(request, game_or_404(request, pk))
 
 
 @game_action
@@ -166,6 +176,7 @@ def use_hint(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 def hint(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """The solver's best play for the player's rack, for the help panel."""
     try:
+        ensure_sees_game(request, pk)
         found = solver_help.hint(pk, request.user)
     except GameActionError as error:
         return refuse(request, pk, error)

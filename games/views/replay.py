@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from games.errors import HelpBusy, NotFound
@@ -12,7 +12,7 @@ from games.models import Game
 from games.parsing import parse_optional_number
 from games.selectors.analysis import turn_analysis
 from games.selectors.replay import ReplayFrame, replay_frame
-from games.views.common import AuthenticatedRequest, answers_bad_input
+from games.views.common import AuthenticatedRequest, answers_bad_input, game_or_404
 
 
 @login_required
@@ -42,7 +42,7 @@ def analysis(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 
 
 def _frame(request: AuthenticatedRequest, pk: int) -> tuple[Game, ReplayFrame]:
-    game = get_object_or_404(Game.objects.select_related("table"), pk=pk)
+    game = game_or_404(request, pk)
     step = parse_optional_number(request.GET.get("turn")) or 0
     try:
         return game, replay_frame(game, step)

@@ -25,7 +25,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Notification, NotificationKind
+from games.models import Notification, NotificationKind, Table
 from games.services import notifications
 from leagues.conf import ensure_may_take_part
 from leagues.errors import Conflict, LeaguesError, NotAllowed, NotFound
@@ -95,7 +95,15 @@ def update_club(club: Club, by: User, *, name: str, description: str, is_private
                 locked.save(update_fields=["name", "description", "is_private"])
         except IntegrityError:
             raise Conflict(NAME_TAKEN) from None
+        mark_fixture_tables(locked)
     return locked
+
+
+def mark_fixture_tables(club: Club) -> int:
+    """Mark the tables of ``club``'s fixtures private as the club is, or not (how many
+    changed): who may see them follows the club's setting (:mod:`leagues.selectors.sight`)."""
+    tables = Table.objects.filter(fixture__matchday__season__league__club=club)
+    return tables.exclude(private=club.is_private).update(private=club.is_private)
 
 
 def renew_invite_link(club: Club, by: User) -> Club:

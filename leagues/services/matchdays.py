@@ -4,7 +4,8 @@ told; and a fixture whose table's round is over is finished.
 A fixture's table is created by :func:`games.services.lobby.create_table` with every
 seat taken by the fixture's players in seat order, so its round starts at once on the
 season's table settings. The table names the fixture (``belongs_to``) and links to the
-season's page; games knows nothing more of leagues.
+season's page; a private club's table is marked ``private``; games knows nothing more
+of leagues.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from games.services import notifications
 from games.services.lobby import create_table
 from games.table_settings import TableSettings
 from leagues.errors import Conflict
-from leagues.models import Entry, Fixture, FixtureSeat, Matchday, Season
+from leagues.models import Club, Entry, Fixture, FixtureSeat, Matchday, Season
 from leagues.selectors.roles import organisers
 from leagues.selectors.seasons import seats_in_order
 from leagues.services.seasons import season_path
@@ -48,23 +49,36 @@ def open_matchday(matchday: Matchday) -> Matchday:
         if creator is None:
             raise Conflict("The club has no organiser to set up the tables.")
         settings = TableSettings.from_dict(season.table_settings)
+        # Read under the club's lock: a change of the club's privacy waits for these
+        # tables, or these read it changed, so no table keeps the old setting.
+        private = (
+            Club.objects.select_for_update()
+            .filter(pk=season.league.club_id)
+            .values_list("is_private", flat=True)
+            .get()
+        )
         fixtures = matchday.fixtures.filter(table__isnull=True).order_by("pk")
         fixtures = fixtures.prefetch_related(seats_in_order())
         for fixture in fixtures:
-            _set_up(fixture, matchday, creator, settings)
+            _set_up(fixture, matchday, creator, settings, private)
         matchday.status = Matchday.Status.OPEN
         matchday.save(update_fields=["status"])
     return matchday
 
 
-def _set_up(fixture: Fixture, matchday: Matchday, creator: Any, settings: TableSettings) -> None:
+def _set_up(
+    fixture: Fixture, matchday: Matchday, creator: Any, settings: TableSettings, private: bool
+) -> None:
     season = matchday.season
     seats: list[FixtureSeat] = list(fixture.seats.all())
     plans = [seat_plan_for(seat.entry) for seat in seats]
     table = create_table(creator, settings, plans, seated_by_authority=True)
     table.belongs_to = f"{season.league.name}, season {season.number}, matchday {matchday.number}"
     table.belongs_to_link = season_path(season)
-    table.save(update_fields=["belongs_to", "belongs_to_link"])
+    # A private club's fixture is seen by its members and players only (games.permissions,
+    # leagues.selectors.sight); the flag lets games' lists leave it out.
+    table.private = private
+    table.save(update_fields=["belongs_to", "belongs_to_link", "private"])
     fixture.table, fixture.status = table, Fixture.Status.PLAYING
     fixture.save(update_fields=["table", "status"])
     deadline = fixture.deadline or matchday.deadline

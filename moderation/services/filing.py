@@ -19,6 +19,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import ChatMessage, Game, Move
+from games.permissions import may_see
+from games.selectors.chat import may_read_message
 from games.signals import send_after_commit
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound, TooMany
 from moderation.models import Case, Category, LogEntry, Report, Ruling
@@ -54,6 +56,8 @@ def file_game_report(game_id: int, filer: User, filing: Filing) -> Report:
         game = Game.objects.select_for_update().select_related("table").filter(pk=game_id).first()
         if game is None:
             raise NotFound("There is no such game.")
+        if not may_see(filer, game.table):
+            raise NotFound("There is no such game.")
         players = player_ids(game)
         if filer.pk not in players:
             raise NotAllowed("Only the game's players may report it.")
@@ -79,15 +83,13 @@ def file_message_report(message_id: int, filer: User, category: str, text: str) 
         if game is None:
             raise NotFound("There is no such message.")
         game = Game.objects.select_for_update().select_related("table").get(pk=game.pk)
-        players = player_ids(game)
-        if message.audience == ChatMessage.Audience.SPECTATORS and filer.pk in players:
-            # The players never read the spectators' side of the chat.
+        if not may_read_message(filer, message):
+            # Only a message the filer could read at its table: a hidden one, the
+            # spectators' side to a player, a private table's to an outsider are not there.
             raise NotFound("There is no such message.")
         if message.author_id == filer.pk:
             raise ModerationError("That is your own message.")
         _check_not_suspended(filer, game)
-        if message.hidden_at is not None:
-            raise Conflict("A moderator has hidden this message already.")
         if category not in MESSAGE_CATEGORIES:
             raise ModerationError(
                 "A message can be reported as abusive chat, suspected collusion or other."

@@ -6,13 +6,15 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
 from games.models import ChatMessage, Game
+from games.permissions import Sight, belongs_to_shown, table_sight
+from games.selectors.chat import may_read_message
 from games.views.common import AuthenticatedRequest
-from moderation.errors import ModerationError, NotAllowed, NotFound
+from moderation.errors import ModerationError, NotAllowed
 from moderation.forms import GameReportForm, MessageReportForm
 from moderation.models import Report
 from moderation.rules import player_ids
@@ -26,6 +28,10 @@ from moderation.views.common import refused
 def file(request: AuthenticatedRequest, game_id: int) -> HttpResponse:
     """GET: the report form of a game (its players only); POST: file it."""
     game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
+    sight = table_sight(request.user, game.table)
+    if sight == Sight.NONE:
+        # A private club's game is not there for outsiders (games.permissions).
+        raise Http404("There is no such game.")
     if request.user.pk not in player_ids(game):
         return refused(request, NotAllowed("Only the game's players may report it."))
     form = GameReportForm(game, request.user, request.POST or None)
@@ -40,7 +46,8 @@ def file(request: AuthenticatedRequest, game_id: int) -> HttpResponse:
             except ModerationError as error:
                 form.add_error(None, str(error))
                 status = error.status
-    context = {"form": form, "game": game}
+    belongs_to, _ = belongs_to_shown(game.table, sight)
+    context = {"form": form, "game": game, "belongs_to": belongs_to}
     return render(request, "moderation/file.html", context, status=status)
 
 
@@ -48,11 +55,13 @@ def file(request: AuthenticatedRequest, game_id: int) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def file_message(request: AuthenticatedRequest, message_id: int) -> HttpResponse:
     """GET: the report form of a chat message; POST: file it."""
-    message = get_object_or_404(ChatMessage.objects.select_related("author"), pk=message_id)
-    # The players never read the spectators' side of the chat (the service checks again).
-    spectators = message.audience == ChatMessage.Audience.SPECTATORS
-    if spectators and message.game and request.user.pk in player_ids(message.game):
-        return refused(request, NotFound("There is no such message."))
+    message = get_object_or_404(
+        ChatMessage.objects.select_related("author", "table"), pk=message_id
+    )
+    # Only a message the member could read at its table (not hidden, not the spectators'
+    # side to a player, a table they may see) is shown here; the service checks again.
+    if not may_read_message(request.user, message):
+        raise Http404("There is no such message.")
     form: forms.Form = MessageReportForm(request.POST or None)
     status = 200
     if request.method == "POST":

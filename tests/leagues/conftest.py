@@ -111,6 +111,11 @@ def running_season(
         _fixture(matchday, division, entries[start : start + seats], games)
         for start in range(0, len(entries), seats)
     ]
+    # As opening a matchday marks them: a private club's fixture tables are private.
+    if clubs.mark_fixture_tables(club):
+        for fixture in fixtures:
+            assert fixture.table is not None
+            fixture.table.refresh_from_db(fields=["private"])
     return RunningSeason(
         club, season, division, matchday, entries, fixtures, organiser, list(players)
     )

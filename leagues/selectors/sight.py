@@ -1,0 +1,38 @@
+"""Who sees a private club's fixture tables: the leagues' part of ``GAMES_SIGHT_POLICY``
+(:mod:`games.permissions` asks it, by name, of every table marked ``private``).
+
+* The club's members see the table and what it belongs to (the league, the club's
+  address): :attr:`~games.permissions.Sight.FULL`.
+* A player of the fixture (an entry's member or its substitute), still in the club or
+  not, sees the table but not the club: :attr:`~games.permissions.Sight.TABLE`.
+* Anyone else: nothing, as the club's own pages answer them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q
+
+from games.models import Table
+from games.permissions import Sight
+from leagues.models import Club, FixtureSeat, Membership
+
+
+def table_sight(user: Any, table: Table) -> Sight:
+    """``GAMES_SIGHT_POLICY`` of the leagues: how much of ``table`` ``user`` sees."""
+    if not getattr(user, "is_authenticated", False):
+        return Sight.NONE
+    club_id = (
+        Club.objects.filter(leagues__seasons__matchdays__fixtures__table=table)
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if club_id is None:
+        return Sight.NONE
+    if Membership.objects.filter(club_id=club_id, user=user).exists():
+        return Sight.FULL
+    seats = FixtureSeat.objects.filter(fixture__table=table)
+    if seats.filter(Q(entry__user=user) | Q(entry__substitute=user)).exists():
+        return Sight.TABLE
+    return Sight.NONE

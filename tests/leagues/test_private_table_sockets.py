@@ -1,0 +1,64 @@
+"""The websockets of a private club's fixture table: the game's and the table chat's
+refuse an outsider (the handshake is closed), and let the club's members and the players
+in (security review wave 2, finding 1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+
+from accounts.models import User
+from config.routing import websocket_urlpatterns
+from games.models import Game, Table
+from leagues.services import clubs
+from tests.factories import UserFactory
+from tests.games.conftest import current_game
+from tests.games.test_consumers import _close_thread_connections, db
+from tests.leagues.conftest import running_season
+
+__all__ = ["_close_thread_connections"]
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+def outsider() -> User:
+    user = UserFactory(username="mallory")
+    clubs.create_club(user, "Other Club")
+    return user
+
+
+async def connects(path: str, user: Any) -> bool:
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
+    communicator.scope["user"] = user
+    connected, _ = await communicator.connect()
+    await communicator.disconnect()
+    return connected
+
+
+async def private_table(*players: User) -> tuple[Table, Game]:
+    season = await db(running_season)(players[0], players[1:], private=True, slug="back-room")
+    table: Table = season.fixtures[0].table
+    return table, await db(current_game)(table)
+
+
+async def test_an_outsider_is_refused_by_the_game_and_chat_sockets(
+    alice: User, bob: User, dave: User, erin: User
+) -> None:
+    table, game = await private_table(alice, bob, dave, erin, alice)
+    mallory = await db(outsider)()
+
+    assert not await connects(f"/ws/games/{game.pk}/", mallory)
+    assert not await connects(f"/ws/tables/{table.pk}/chat/", mallory)
+
+
+async def test_a_player_and_a_member_of_the_club_are_let_in(
+    alice: User, bob: User, dave: User, erin: User
+) -> None:
+    table, game = await private_table(alice, bob, dave, erin, alice)
+
+    assert await connects(f"/ws/games/{game.pk}/", bob)
+    assert await connects(f"/ws/games/{game.pk}/", erin)
+    assert await connects(f"/ws/tables/{table.pk}/chat/", erin)
