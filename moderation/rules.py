@@ -7,7 +7,9 @@ permissions of moderation.
   moderate the cases of the club's league games.
 * Conflict of interest is enforced, not advised: nobody may take a case about a game they
   sat at, a case they filed, or one whose parties include someone they share a league
-  division with in the game's season. :func:`conflicts` says which, in sentences.
+  division with in the game's season (taking part in it in any way: an entry, a
+  substitute's seat, a seat handed over to a bot, a fixture played). :func:`conflicts`
+  says which, in sentences.
 
 ``user.has_perm("moderation.view_case", case)`` asks the first two;
 ``moderation.take_case`` adds the third.
@@ -17,14 +19,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
 from rules.permissions import add_perm
 from rules.predicates import Predicate
 
 from accounts.models import User
 from games.models import Game, Result, Seat
-from leagues.models import Entry, Fixture, Membership
+from leagues.models import Fixture, Membership
 from leagues.rules import MODERATING
+from leagues.selectors.participation import shared_division
 from moderation.models import SITE_MODERATORS, Case, Report
 
 
@@ -108,18 +110,14 @@ def conflicts(user: User, case: Case) -> list[str]:
 
 def _shared_division(user: User, case: Case, others: set[int]) -> str | None:
     """The name of a division of the game's season where ``user`` and one of ``others``
-    (the other parties) both play: one query."""
+    (the other parties) both take part, in any way (an entry, a substitute's seat now or
+    earlier, a seat handed over to a bot, a fixture played:
+    :mod:`leagues.selectors.participation`): one query."""
     if case.fixture_id is None or not others:
         return None
     season = Fixture.objects.filter(pk=case.fixture_id).values("matchday__season_id")
-    mine = Entry.objects.filter(season_id__in=season, user=user).exclude(division=None)
-    entry = (
-        Entry.objects.filter(season_id__in=season, division_id__in=mine.values("division_id"))
-        .filter(Q(user_id__in=others) | Q(substitute_id__in=others))
-        .select_related("division")
-        .first()
-    )
-    return None if entry is None or entry.division is None else entry.division.name
+    division = shared_division(user, others, season)
+    return None if division is None else division.name
 
 
 def _moderates(user: Any, case: Case) -> bool:
