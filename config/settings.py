@@ -268,6 +268,9 @@ GAMES_PLAY_POLICY = "moderation.policies.may_play"
 # ... and may not register for a season, join a club again, or be seated as a substitute
 # there (leagues asks by name too: it never imports moderation).
 LEAGUES_PLAY_POLICY = "moderation.policies.refusal"
+# Moderation: an organiser may not change the score of a game they are a party to a case
+# about; leagues asks by name (it never imports moderation).
+LEAGUES_PARTY_POLICY = "moderation.rules.party_to_game"
 
 # Moderation, telling (outcomes, appeals, the log): how many messages a member may write
 # in appeals a day, and how many entries the moderation log page shows at once.

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
 from rules.permissions import add_perm
 from rules.predicates import Predicate
 
@@ -75,6 +76,16 @@ def moderated_club_ids(user: Any) -> set[int]:
 def party_ids(case: Case) -> set[int]:
     """The case's parties: who sat at the game, who filed it, and whom it accuses."""
     return _parties(case, seated_user_ids(case), _filer_ids(case))
+
+
+def party_to_game(user: User, game: Game) -> str | None:
+    """``LEAGUES_PARTY_POLICY``: why ``user`` may not change ``game``'s result as an
+    organiser, being a party to a case about it (they filed it or it accuses them; who
+    sat at the game the leagues know themselves), or ``None``: one query."""
+    cases = Case.objects.filter(game_id=game.pk).filter(
+        Q(accused_id=user.pk) | Q(reports__filer_id=user.pk)
+    )
+    return "You are a party to a case about this game." if cases.exists() else None
 
 
 def _filer_ids(case: Case) -> set[int]:
