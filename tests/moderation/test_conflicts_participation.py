@@ -26,10 +26,12 @@ from moderation.models import Case
 from moderation.rules import conflicts
 from moderation.services import claims
 from tests.factories import UserFactory
-from tests.leagues.conftest import RunningSeason
+from tests.leagues.conftest import RunningSeason, olga
 from tests.moderation.conftest import finished_league_game, open_case
 
 pytestmark = pytest.mark.django_db
+
+__all__ = ["olga"]  # a second organiser, who plays nowhere, seats the substitutes
 
 SHARED = "You share Division 1 with a party of the case."
 
@@ -66,20 +68,20 @@ def test_a_moderator_in_no_division_may_take_the_case(case: Case, sub: User) -> 
 
 
 def test_a_moderator_playing_as_a_substitute_shares_the_division(
-    running: RunningSeason, case: Case, sub: User, erin: User
+    running: RunningSeason, case: Case, sub: User, erin: User, olga: User
 ) -> None:
-    replace_player(running.entries[2], sub, running.organiser, "Erin is away.")
+    replace_player(running.entries[2], sub, olga, "Erin is away.")
     assert_in_conflict(sub, case)
 
 
 def test_an_earlier_substitute_still_shares_the_division(
-    running: RunningSeason, case: Case, sub: User
+    running: RunningSeason, case: Case, sub: User, olga: User
 ) -> None:
     erin_entry = running.entries[2]
-    replace_player(erin_entry, sub, running.organiser, "Erin is away.")
+    replace_player(erin_entry, sub, olga, "Erin is away.")
     frank = UserFactory(username="frank")
     Membership.objects.create(club=running.club, user=frank)
-    replace_player(erin_entry, frank, running.organiser, "Sub is away too.")
+    replace_player(erin_entry, frank, olga, "Sub is away too.")
     erin_entry.refresh_from_db()
     assert erin_entry.substitute == frank
     assert_in_conflict(sub, case)
@@ -111,9 +113,9 @@ def test_a_moderator_credited_with_a_result_shares_the_division(
 
 
 def test_the_substitute_is_refused_the_claim_and_the_evidence_by_url(
-    running: RunningSeason, case: Case, sub: User, client: Client
+    running: RunningSeason, case: Case, sub: User, client: Client, olga: User
 ) -> None:
-    replace_player(running.entries[2], sub, running.organiser, "Erin is away.")
+    replace_player(running.entries[2], sub, olga, "Erin is away.")
     client.force_login(sub)
     claimed = client.post(reverse("moderation:claim", args=[case.pk]))
     assert claimed.status_code == 403
@@ -124,10 +126,10 @@ def test_the_substitute_is_refused_the_claim_and_the_evidence_by_url(
 
 
 def test_the_division_and_the_fixture_list_every_way_of_taking_part(
-    running: RunningSeason, sub: User, erin: User, alice: User, bob: User
+    running: RunningSeason, sub: User, erin: User, alice: User, bob: User, olga: User
 ) -> None:
     fixture = _erin_alice(running)
-    replace_player(running.entries[2], sub, running.organiser, "Erin is away.")
+    replace_player(running.entries[2], sub, olga, "Erin is away.")
     season = running.season.pk
     assert list(divisions_of(sub, season)) == [running.division]
     assert shared_division(sub, {bob.pk}, season) == running.division
@@ -137,9 +139,9 @@ def test_the_division_and_the_fixture_list_every_way_of_taking_part(
 
 
 def test_the_shared_division_is_one_query(
-    running: RunningSeason, sub: User, bob: User, django_assert_num_queries: Any
+    running: RunningSeason, sub: User, bob: User, django_assert_num_queries: Any, olga: User
 ) -> None:
-    replace_player(running.entries[2], sub, running.organiser, "Erin is away.")
+    replace_player(running.entries[2], sub, olga, "Erin is away.")
     with django_assert_num_queries(1):
         assert shared_division(sub, {bob.pk}, running.season.pk) == running.division
     with django_assert_num_queries(1):
