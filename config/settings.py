@@ -284,6 +284,9 @@ LEAGUES_PLAY_POLICY = "moderation.policies.refusal"
 # Who sees a private club's fixture tables besides their players: the club's members
 # (leagues) and the site moderators of a case about the table (moderation).
 GAMES_SIGHT_POLICY = "moderation.policies.table_sight"
+# Moderation: an organiser may not change the score of a game they are a party to a case
+# about; leagues asks by name (it never imports moderation).
+LEAGUES_PARTY_POLICY = "moderation.rules.party_to_game"
 
 # Moderation, telling (outcomes, appeals, the log): how many messages a member may write
 # in appeals a day, and how many entries the moderation log page shows at once.

@@ -13,8 +13,10 @@ from leagues.errors import NotAllowed
 
 if TYPE_CHECKING:
     from accounts.models import User
+    from games.models import Game
 
 ClubPolicy = Callable[["User", "int | None", str], "str | None"]
+PartyPolicy = Callable[["User", "Game"], "str | None"]
 
 
 def play_policy() -> ClubPolicy | None:
@@ -36,3 +38,14 @@ def ensure_may_take_part(user: User, club_id: int, doing: str) -> None:
     refusal = policy(user, club_id, doing) if policy is not None else None
     if refusal:
         raise NotAllowed(refusal)
+
+
+def party_policy() -> PartyPolicy | None:
+    """``LEAGUES_PARTY_POLICY``: the dotted path of the function that says whether a
+    member is a party to a case about a game (unset: nobody is), called as
+    ``policy(user, game)``; it returns ``None``, or the sentence that says so. An
+    organiser who is a party may not adjust the game's score. Moderation sets it without
+    leagues knowing moderation."""
+    path = getattr(settings, "LEAGUES_PARTY_POLICY", "")
+    policy: PartyPolicy | None = import_string(path) if path else None
+    return policy

@@ -518,6 +518,63 @@ class FixtureSeat(models.Model):
         return f"seat {self.number} of fixture {self.fixture_id}: {self.entry.user}"
 
 
+@pghistory.track()
+class ScoreAdjustment(models.Model):
+    """An organiser's change of what one seat scored in a finished game of a fixture: a
+    ruling in all but name. It waits ``proposed`` for a second organiser or moderator of
+    the club (one who plays in no way in the fixture, nor is a party to a case about the
+    game), who confirms or declines it; where nobody else could, it is applied at once.
+    Applying it supersedes the seat's result row (the result rows keep the old one);
+    this row keeps who proposed it, who decided it, and why."""
+
+    class Status(models.TextChoices):
+        PROPOSED = "proposed", "Awaiting a second organiser"
+        CONFIRMED = "confirmed", "Confirmed by a second organiser"
+        DECLINED = "declined", "Declined by a second organiser"
+        APPLIED = "applied", "Applied at once: nobody else could confirm it"
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="adjustments")
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="adjustments")
+    game = models.ForeignKey("games.Game", on_delete=models.PROTECT, related_name="+")
+    seat = models.PositiveSmallIntegerField(help_text="The engine's seat, from 0.")
+    score_before = models.IntegerField(help_text="The seat's score when it was proposed.")
+    score = models.IntegerField(help_text="The score it sets.")
+    reason = models.TextField(max_length=500)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PROPOSED)
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The second organiser or moderator who confirmed or declined it.",
+    )
+    decision_note = models.TextField(blank=True, max_length=500)
+    created_at = models.DateTimeField()
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["season_id", "-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=models.Q(status="proposed"),
+                name="leagues_adjustment_one_proposed_per_game",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(decided_by__isnull=True)
+                | ~models.Q(decided_by=models.F("proposed_by")),
+                name="leagues_adjustment_decided_by_another",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"score of seat {self.seat + 1} in game {self.game_id}: {self.score}"
+
+
 def new_calendar_token() -> str:
     """A calendar feed address's secret part."""
     return secrets.token_urlsafe(24)

@@ -3,7 +3,7 @@
 from django.urls import path
 
 import games.urls  # noqa: F401  (registers the "id" converter: digits within a bigint)
-from leagues.views import clubs, leagues, organiser, player, seasons, standings
+from leagues.views import adjustments, clubs, leagues, organiser, player, seasons, standings
 
 app_name = "leagues"
 
@@ -79,6 +79,21 @@ urlpatterns = [
         "<slug:club>/<slug:league>/<id:number>/organiser/fixtures/<id:fixture>/result/",
         organiser.adjust_score,
         name="adjust_score",
+    ),
+    path(
+        "<slug:club>/<slug:league>/<id:number>/organiser/adjustments/<id:pk>/",
+        adjustments.adjustment,
+        name="adjustment",
+    ),
+    path(
+        "<slug:club>/<slug:league>/<id:number>/organiser/adjustments/<id:pk>/confirm/",
+        adjustments.confirm,
+        name="confirm_adjustment",
+    ),
+    path(
+        "<slug:club>/<slug:league>/<id:number>/organiser/adjustments/<id:pk>/decline/",
+        adjustments.decline,
+        name="decline_adjustment",
     ),
     path(
         "<slug:club>/<slug:league>/<id:number>/organiser/entries/<id:entry>/substitute/",

@@ -7,7 +7,9 @@ permissions of moderation.
   moderate the cases of the club's league games.
 * Conflict of interest is enforced, not advised: nobody may take a case about a game they
   sat at, a case they filed, or one whose parties include someone they share a league
-  division with in the game's season. :func:`conflicts` says which, in sentences.
+  division with in the game's season (taking part in it in any way: an entry, a
+  substitute's seat, a seat handed over to a bot, a fixture played). :func:`conflicts`
+  says which, in sentences.
 
 ``user.has_perm("moderation.view_case", case)`` asks the first two;
 ``moderation.take_case`` adds the third.
@@ -23,8 +25,9 @@ from rules.predicates import Predicate
 
 from accounts.models import User
 from games.models import Game, Result, Seat
-from leagues.models import Entry, Fixture, Membership
+from leagues.models import Fixture, Membership
 from leagues.rules import MODERATING
+from leagues.selectors.participation import shared_division
 from moderation.models import SITE_MODERATORS, Case, Report
 
 
@@ -75,6 +78,16 @@ def party_ids(case: Case) -> set[int]:
     return _parties(case, seated_user_ids(case), _filer_ids(case))
 
 
+def party_to_game(user: User, game: Game) -> str | None:
+    """``LEAGUES_PARTY_POLICY``: why ``user`` may not change ``game``'s result as an
+    organiser, being a party to a case about it (they filed it or it accuses them; who
+    sat at the game the leagues know themselves), or ``None``: one query."""
+    cases = Case.objects.filter(game_id=game.pk).filter(
+        Q(accused_id=user.pk) | Q(reports__filer_id=user.pk)
+    )
+    return "You are a party to a case about this game." if cases.exists() else None
+
+
 def _filer_ids(case: Case) -> set[int]:
     return set(Report.objects.filter(case=case).values_list("filer_id", flat=True))
 
@@ -108,18 +121,14 @@ def conflicts(user: User, case: Case) -> list[str]:
 
 def _shared_division(user: User, case: Case, others: set[int]) -> str | None:
     """The name of a division of the game's season where ``user`` and one of ``others``
-    (the other parties) both play: one query."""
+    (the other parties) both take part, in any way (an entry, a substitute's seat now or
+    earlier, a seat handed over to a bot, a fixture played:
+    :mod:`leagues.selectors.participation`): one query."""
     if case.fixture_id is None or not others:
         return None
     season = Fixture.objects.filter(pk=case.fixture_id).values("matchday__season_id")
-    mine = Entry.objects.filter(season_id__in=season, user=user).exclude(division=None)
-    entry = (
-        Entry.objects.filter(season_id__in=season, division_id__in=mine.values("division_id"))
-        .filter(Q(user_id__in=others) | Q(substitute_id__in=others))
-        .select_related("division")
-        .first()
-    )
-    return None if entry is None or entry.division is None else entry.division.name
+    division = shared_division(user, others, season)
+    return None if division is None else division.name
 
 
 def _moderates(user: Any, case: Case) -> bool:

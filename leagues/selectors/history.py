@@ -1,9 +1,10 @@
 """A season's history: every recorded change to its rows and its fixtures' results.
 
 Two sources, read together newest first: the pghistory events of the season's own
-rows (the season, its divisions, entries, matchdays and fixtures: one event per insert
-and update, with the context of the request or job that made it: who and why), and the
-result rows that superseded others in its fixtures' games (a ruling: who, when, why).
+rows (the season, its divisions, entries, matchdays, fixtures and organisers' score
+changes: one event per insert and update, with the context of the request or job that
+made it: who and why), and the result rows that superseded others in its fixtures'
+games (a ruling: who, when, why).
 
 A page is chosen first from a union of the sources' keys and times (one indexed query,
 ``LIMIT``ed), and only that page's rows are then read in full, with the event before
@@ -25,7 +26,7 @@ from django.utils.formats import date_format
 
 from accounts.models import User
 from games.models import Result
-from leagues.models import Division, Entry, Fixture, Matchday, Season
+from leagues.models import Division, Entry, Fixture, Matchday, ScoreAdjustment, Season
 
 PER_PAGE = 25
 TRACKED: dict[str, type[models.Model]] = {
@@ -34,10 +35,11 @@ TRACKED: dict[str, type[models.Model]] = {
     "entry": Entry,
     "matchday": Matchday,
     "fixture": Fixture,
+    "adjustment": ScoreAdjustment,
 }
 RESULT = "result"
 # What a change of these fields is not worth showing (bookkeeping, or the id itself).
-UNSHOWN = {"id", "created_at", "registered_at"}
+UNSHOWN = {"id", "created_at", "registered_at", "decided_at"}
 LONGEST_VALUE = 80
 
 
@@ -82,6 +84,7 @@ def _event_rows(season: Season) -> dict[str, models.QuerySet[Any]]:
         "fixture": events["fixture"].filter(
             matchday_id__in=Matchday.objects.filter(season=season).values("pk")
         ),
+        "adjustment": events["adjustment"].filter(season_id=season.pk),
     }
 
 
@@ -166,6 +169,8 @@ def _subject(kind: str, event: Any, names: Mapping[Any, str]) -> str:
         return f"Entry of {names.get(event.user_id, 'a member')}"
     if kind == "matchday":
         return f"Matchday {event.number}"
+    if kind == "adjustment":
+        return f"Score change {event.id} (seat {event.seat + 1})"
     where = f"table {event.table_id}" if event.table_id else f"fixture {event.id}"
     return f"Fixture at {where}"
 
@@ -212,6 +217,8 @@ def _user_ids(events: Iterable[Any], previous: Iterable[Any]) -> set[int]:
                 context.get("user"),
                 getattr(event, "user_id", None),
                 getattr(event, "substitute_id", None),
+                getattr(event, "proposed_by_id", None),
+                getattr(event, "decided_by_id", None),
             )
             if isinstance(value, int)
         )

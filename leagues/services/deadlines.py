@@ -35,7 +35,8 @@ from accounts.models import User
 from games.models import Game, Move, NotificationKind, Seat, Table
 from games.services import notifications
 from games.services.adjudication import stop_round
-from leagues.errors import Conflict, LeaguesError
+from leagues.conflicts import playing_in
+from leagues.errors import Conflict, LeaguesError, NotAllowed
 from leagues.models import Entry, Fixture, Matchday, OnDeadline
 
 UNFINISHED = (Fixture.Status.SCHEDULED, Fixture.Status.PLAYING)
@@ -329,11 +330,27 @@ def close_matchday(matchday: Matchday, by: User | None, reason: str) -> Matchday
             return locked
         if locked.status != Matchday.Status.OPEN:
             raise Conflict("Only an open matchday can be closed.")
+        if by is not None:
+            _check_not_closing_own(locked, by)
         for fixture_id in _unfinished_ids(locked):
             _settle(fixture_id)
         locked.status = Matchday.Status.CLOSED
         locked.save(update_fields=["status"])
     return locked
+
+
+def _check_not_closing_own(matchday: Matchday, by: User) -> None:
+    """Closing early settles the organiser's own fixtures still in time "as they stand"
+    (or by their rule): an organiser who plays in one leaves that to the deadline, or to
+    another organiser."""
+    now = timezone.now()
+    early = [f for f in _unfinished(matchday) if due_at(f) > now]
+    reasons = playing_in(by, early)
+    if reasons:
+        raise NotAllowed(
+            " ".join(reasons) + " It is still in time: the matchday closes at its deadline, "
+            "or another organiser closes it."
+        )
 
 
 def close_due_matchday(matchday_id: int, now: datetime) -> Matchday | None:

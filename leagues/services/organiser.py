@@ -1,10 +1,11 @@
-"""Organisers' tools: a later deadline, a fixture moved, a substitute seated, a score
-adjusted. Each takes the organiser and their reason, which go into the history of the
-rows it changes (pghistory's context) or the result rows it writes, and each is one
-transaction with the rows it changes locked.
+"""Organisers' tools: a later deadline, a fixture moved, a substitute seated (a score
+adjusted: :mod:`leagues.services.adjustments`). Each takes the organiser and their
+reason, which go into the history of the rows it changes (pghistory's context), and each
+is one transaction with the rows it changes locked.
 
-Who may use them is the views' question (the club's organisers); these check only that
-the change makes sense.
+Who may use them is the views' question (the club's organisers); these check that the
+change makes sense, and that the organiser does not decide a fixture they play in
+(:mod:`leagues.conflicts`).
 """
 
 from __future__ import annotations
@@ -16,13 +17,12 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
-from games.errors import InvalidRuling
-from games.models import Game, NotificationKind, Result, Seat, Table
+from games.models import NotificationKind, Seat, Table
 from games.services import notifications
 from games.services.lobby import replace_seat_player
-from games.services.results import SeatCorrection, supersede
 from leagues.conf import ensure_may_take_part
-from leagues.errors import Conflict, LeaguesError, NotFound
+from leagues.conflicts import fixture_conflicts, playing_in, refuse_conflicts
+from leagues.errors import Conflict, LeaguesError, NotAllowed
 from leagues.models import Entry, Fixture, FixtureSeat, Matchday, Membership, Season
 from leagues.services.deadlines import (
     UNFINISHED,
@@ -78,6 +78,7 @@ def reschedule_fixture(fixture: Fixture, deadline: datetime, by: User, reason: s
         )
         if matchday.status == Matchday.Status.CLOSED or locked.status not in UNFINISHED:
             raise Conflict("Only an unfinished fixture of a matchday not yet closed can be moved.")
+        refuse_conflicts(fixture_conflicts(by, locked))
         if deadline <= matchday.opens_at:
             raise LeaguesError("The new deadline must come after the matchday opens.")
         locked.deadline = deadline
@@ -98,6 +99,7 @@ def replace_player(entry: Entry, substitute: User, by: User, reason: str) -> Ent
     seats of its fixtures being played are handed over. Results already played stay the
     entry's, as every result does (standings count seats through their entries)."""
     why = _reason(reason)
+    _check_organiser_free(entry, substitute, by)
     with transaction.atomic(), audited(why, by):
         # The season's lock serialises substitutions in it: two organisers seating the
         # same member for two entries at once would both find them free.
@@ -127,6 +129,24 @@ def replace_player(entry: Entry, substitute: User, by: User, reason: str) -> Ent
             subject=season,
         )
     return locked
+
+
+def _check_organiser_free(entry: Entry, substitute: User, by: User) -> None:
+    """An organiser seats nobody in a game in play that they play in, and does not seat
+    themself in one (they would read its rack)."""
+    fixtures = list(
+        Fixture.objects.filter(
+            seats__entry=entry,
+            status=Fixture.Status.PLAYING,
+            table__status__in=[Table.Status.OPEN, Table.Status.PLAYING],
+        ).order_by("pk")
+    )
+    if substitute.pk == by.pk and fixtures:
+        raise NotAllowed(
+            f"You would take a seat in a game in play at table {fixtures[0].table_id}: "
+            "another organiser seats you."
+        )
+    refuse_conflicts(playing_in(by, fixtures))
 
 
 def _check_substitute(season: Season, entry: Entry, substitute: User) -> None:
@@ -164,20 +184,3 @@ def _seats_in_play(entry: Entry, previous: User) -> list[FixtureSeat]:
         ).values_list("table_id", "number")
     }
     return [seat for seat in seats if (seat.fixture.table_id, seat.number) in held]
-
-
-def adjust_score(
-    season: Season, game_id: int, seat: int, score: int, by: User, reason: str
-) -> list[Result]:
-    """Set what seat ``seat`` scored in a finished game of the season's fixtures, through
-    the results service (a ruling superseding the current row; the round's totals and
-    the standings follow from the rows). Returns the game's current rows."""
-    why = _reason(reason)
-    if not Game.objects.filter(pk=game_id, table__fixture__matchday__season=season).exists():
-        raise NotFound("That game is not one of this season's fixtures.")
-    try:
-        return supersede(
-            game_id, {seat: SeatCorrection(score=score)}, Result.Source.RULING, why, by
-        )
-    except InvalidRuling as error:
-        raise LeaguesError(error.message) from error

@@ -24,12 +24,13 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from accounts.models import User
 from games.views.common import AuthenticatedRequest
 from leagues.errors import ORGANISERS_ONLY, LeaguesError, NotAllowed
-from leagues.models import Entry, Fixture, Matchday, Season
-from leagues.rules import ORGANISING, role_in
+from leagues.models import Entry, Fixture, Matchday, ScoreAdjustment, Season
+from leagues.rules import MODERATING, ORGANISING, role_in
+from leagues.selectors.adjustments import adjustments_of, waiting
 from leagues.selectors.history import season_history
 from leagues.selectors.organiser import fixture_results, organiser_page
 from leagues.selectors.standings import visible_season
-from leagues.services import deadlines, season_end
+from leagues.services import adjustments, deadlines, season_end
 from leagues.services import organiser as tools
 
 
@@ -72,28 +73,44 @@ class ScoreForm(forms.Form):
 # --- who may see and act -----------------------------------------------------------------
 
 
-def _organised_season(request: HttpRequest, club: str, league: str, number: int) -> Season:
+MODERATORS_ONLY = "Only the club's organisers and moderators may do that."
+
+
+def _season_of_staff(
+    request: HttpRequest, club: str, league: str, number: int, roles: frozenset[str], refusal: str
+) -> Season:
     season = visible_season(request.user, club, league, number)
-    if role_in(request.user, season) not in ORGANISING:
-        raise NotAllowed(ORGANISERS_ONLY)
+    if role_in(request.user, season) not in roles:
+        raise NotAllowed(refusal)
     return season
 
 
-def organisers_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """The view gets the season of the URL, for the club's organisers only (others get
-    the refusal page; visitors are sent to log in)."""
+def _staff_only(
+    roles: frozenset[str], refusal: str
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """The view gets the season of the URL, for the club's members of ``roles`` only
+    (others get the refusal page; visitors are sent to log in)."""
 
-    @wraps(view)
-    def wrapped(
-        request: AuthenticatedRequest, club: str, league: str, number: int, **kwargs: Any
-    ) -> HttpResponse:
-        try:
-            season = _organised_season(request, club, league, number)
-        except LeaguesError as error:
-            return _refused(request, error)
-        return view(request, season, **kwargs)
+    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def wrapped(
+            request: AuthenticatedRequest, club: str, league: str, number: int, **kwargs: Any
+        ) -> HttpResponse:
+            try:
+                season = _season_of_staff(request, club, league, number, roles, refusal)
+            except LeaguesError as error:
+                return _refused(request, error)
+            return view(request, season, **kwargs)
 
-    return login_required(wrapped)
+        return login_required(wrapped)
+
+    return decorator
+
+
+organisers_only = _staff_only(ORGANISING, ORGANISERS_ONLY)
+"""The club's owner and organisers: the organisers' tools."""
+moderators_only = _staff_only(MODERATING, MODERATORS_ONLY)
+"""The club's owner, organisers and moderators: deciding an organiser's score change."""
 
 
 def _page_url(season: Season) -> str:
@@ -111,9 +128,8 @@ def organiser(request: AuthenticatedRequest, season: Season) -> HttpResponse:
 
 
 def _render_page(request: AuthenticatedRequest, season: Season, status: int = 200) -> HttpResponse:
-    return render(
-        request, "leagues/organiser_season.html", {"page": organiser_page(season)}, status=status
-    )
+    context = {"page": organiser_page(season), "waiting": waiting(season)}
+    return render(request, "leagues/organiser_season.html", context, status=status)
 
 
 def _refused(request: HttpRequest, error: LeaguesError) -> HttpResponse:
@@ -290,27 +306,44 @@ def replace_player(request: AuthenticatedRequest, season: Season, entry: int) ->
 @organisers_only
 @require_http_methods(["GET", "HEAD", "POST"])
 def adjust_score(request: AuthenticatedRequest, season: Season, fixture: int) -> HttpResponse:
-    """GET: the fixture's games and their results; POST: set one seat's score."""
+    """GET: the fixture's games, their results and score changes; POST: propose one
+    seat's score (applied at once where nobody else could confirm it)."""
     adjusted = get_object_or_404(Fixture, matchday__season=season, pk=fixture)
     form = ScoreForm(request.POST or None)
+    made: list[ScoreAdjustment] = []
     status = _submit(
         request,
         form,
-        lambda data: tools.adjust_score(
-            season, data["game"], data["seat"], data["score"], request.user, data["reason"]
+        lambda data: made.append(
+            adjustments.propose(
+                season, data["game"], data["seat"], data["score"], request.user, data["reason"]
+            )
         ),
         lambda error: form.add_error(None, error.message),
     )
     if status is None:
-        messages.success(request, "The score is adjusted; the standings follow.")
+        messages.success(request, _proposed_text(made[0]))
         return redirect(request.path)
     context = {
         "season": season,
         "fixture": adjusted,
         "games": fixture_results(adjusted),
+        "adjustments": adjustments_of(season).filter(fixture=adjusted),
         "form": form,
     }
     return render(request, "leagues/organiser_result.html", context, status=status)
+
+
+def _proposed_text(adjustment: ScoreAdjustment) -> str:
+    if adjustment.status == ScoreAdjustment.Status.APPLIED:
+        return (
+            "The score is adjusted at once: nobody else in the club could confirm it. "
+            "The standings follow."
+        )
+    return (
+        "Your score change waits for a second organiser or moderator of the club: "
+        "the standings change once one confirms it."
+    )
 
 
 # --- history -----------------------------------------------------------------------------

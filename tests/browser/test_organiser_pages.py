@@ -1,5 +1,7 @@
 """The organisers' page of a season in a real browser: the close preview comes in by htmx,
-the confirmation closes the matchday, and the history shows why."""
+the confirmation closes the matchday, and the history shows why; a score change one
+organiser proposes waits until a second one confirms it from the page that shows what
+it changes."""
 
 from __future__ import annotations
 
@@ -9,9 +11,14 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
-from tests.browser.test_games import log_in
+from games.models import Game, Result
+from games.services.adjudication import stop_round
+from leagues.models import Membership, Role
+from tests.browser.test_games import log_in, other_page
 from tests.factories import UserFactory
 from tests.leagues.conftest import running_season
+
+__all__ = ["other_page"]
 
 SHOTS = os.environ.get("SCREENSHOTS_DIR")
 
@@ -25,10 +32,12 @@ def shot(page: Page, name: str) -> None:
 def test_an_organiser_closes_a_matchday_from_its_preview(page: Page, size: tuple[int, int]) -> None:
     page.set_viewport_size({"width": size[0], "height": size[1]})
     alice: User = UserFactory(username="alice", display_name="Alice")
+    # Alice organises and plays in no fixture: she may close the matchday early.
     players = [
-        UserFactory(username=name, display_name=name.title()) for name in ("bob", "dave", "erin")
+        UserFactory(username=name, display_name=name.title())
+        for name in ("bob", "dave", "erin", "frank")
     ]
-    running_season(alice, [*players, alice])
+    running_season(alice, players)
     log_in(page, alice)
     tag = "desktop" if size[0] > 400 else "phone"
 
@@ -46,3 +55,49 @@ def test_an_organiser_closes_a_matchday_from_its_preview(page: Page, size: tuple
     page.goto("/clubs/tile-club/winter/1/history/")
     expect(page.get_by_text("Why: Everyone agreed to stop.").first).to_be_visible()
     shot(page, f"history-{tag}")
+
+
+def test_a_score_change_waits_for_a_second_organiser_who_confirms_it(
+    page: Page, other_page: Page
+) -> None:
+    alice: User = UserFactory(username="alice", display_name="Alice")
+    players = [
+        UserFactory(username=name, display_name=name.title()) for name in ("bob", "dave", "erin")
+    ]
+    running = running_season(alice, [*players, alice])
+    olga: User = UserFactory(username="olga", display_name="Olga")
+    Membership.objects.create(club=running.club, user=olga, role=Role.ORGANISER)
+    bob_dave = running.fixtures[0]
+    assert bob_dave.table_id is not None
+    stop_round(bob_dave.table_id)
+    game = Game.objects.get(table_id=bob_dave.table_id, number=1)
+
+    # Alice proposes bob's score in bob-dave (she plays erin-alice, not this fixture).
+    log_in(page, alice)
+    page.goto(f"/clubs/tile-club/winter/1/organiser/fixtures/{bob_dave.pk}/result/")
+    page.get_by_label("Seat").select_option("0")
+    page.get_by_label("New score").fill("77")
+    page.get_by_label("Reason").fill("The rack was counted twice.")
+    page.get_by_role("button", name="Adjust").click()
+    expect(page.get_by_text("waits for a second organiser or moderator")).to_be_visible()
+    expect(page.get_by_role("link", name="Game 1, seat 1:")).to_be_visible()
+    shot(page, "adjustment-proposed")
+    assert Result.objects.current().get(game=game, seat=0).score != 77
+
+    # Olga finds it on the organisers' page, reads what it changes, and confirms it.
+    log_in(other_page, olga)
+    other_page.goto("/clubs/tile-club/winter/1/organiser/")
+    waiting = other_page.locator("#waiting-adjustments")
+    expect(waiting.get_by_text("proposed by Alice")).to_be_visible()
+    waiting.get_by_role("link").first.click()
+    expect(other_page.get_by_role("heading", name="What it changes")).to_be_visible()
+    expect(other_page.get_by_text("→ 77").first).to_be_visible()
+    shot(other_page, "adjustment-to-confirm")
+    other_page.get_by_role("button", name="Confirm").click()
+    expect(other_page.get_by_text("You confirmed the score change")).to_be_visible()
+    expect(other_page.locator("#adjustment-status")).to_contain_text("Confirmed")
+    assert Result.objects.current().get(game=game, seat=0).score == 77
+
+    # Alice's page of the fixture shows it confirmed.
+    page.reload()
+    expect(page.get_by_text("Confirmed by a second organiser")).to_be_visible()

@@ -153,6 +153,15 @@ def running(alice: User, bob: User, dave: User, erin: User) -> RunningSeason:
     return running_season(alice, [bob, dave, erin, alice])
 
 
+@pytest.fixture
+def olga(running: RunningSeason) -> User:
+    """A second organiser of ``running``'s club who plays in no way in its season: free
+    to decide any of its fixtures (alice plays erin-alice)."""
+    user = UserFactory(username="olga", display_name="Olga")
+    Membership.objects.create(club=running.club, user=user, role=Role.ORGANISER)
+    return user
+
+
 # --- clubs with a member of each role ---------------------------------------------------
 
 

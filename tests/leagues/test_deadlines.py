@@ -139,9 +139,11 @@ def test_the_preview_lists_each_fixture_and_the_warnings(running: RunningSeason)
     assert Fixture.objects.get(pk=running.fixtures[0].pk).status == Fixture.Status.PLAYING
 
 
-def test_closing_settles_every_unfinished_fixture_and_closes_once(running: RunningSeason) -> None:
-    closed = close_matchday(running.matchday, running.organiser, "Everyone agreed.")
-    again = close_matchday(running.matchday, running.organiser, "Again.")
+def test_closing_settles_every_unfinished_fixture_and_closes_once(
+    running: RunningSeason, olga: User
+) -> None:
+    closed = close_matchday(running.matchday, olga, "Everyone agreed.")
+    again = close_matchday(running.matchday, olga, "Again.")
 
     assert closed.status == again.status == Matchday.Status.CLOSED
     statuses = set(
@@ -150,7 +152,7 @@ def test_closing_settles_every_unfinished_fixture_and_closes_once(running: Runni
     assert statuses == {Fixture.Status.SETTLED}
     history = running.matchday.events.order_by("pgh_id").last()  # type: ignore[attr-defined]
     assert history.pgh_context.metadata["reason"] == "Everyone agreed."
-    assert history.pgh_context.metadata["user"] == running.organiser.pk
+    assert history.pgh_context.metadata["user"] == olga.pk
 
 
 def test_a_close_needs_a_reason_and_an_open_matchday(running: RunningSeason) -> None:
@@ -164,16 +166,17 @@ def test_a_close_needs_a_reason_and_an_open_matchday(running: RunningSeason) -> 
 
 @pytest.mark.django_db(transaction=True)
 def test_two_closes_at_once_settle_each_fixture_once(
-    alice: User, bob: User, dave: User, erin: User
+    alice: User, bob: User, carol: User, dave: User, erin: User
 ) -> None:
-    season = running_season(alice, [bob, dave, erin, alice])
+    # Carol organises and plays in no fixture (alice plays erin-alice).
+    season = running_season(carol, [bob, dave, erin, alice])
     errors: list[BaseException] = []
     start = threading.Barrier(2)
 
     def close() -> None:
         try:
             start.wait()
-            close_matchday(season.matchday, alice, "At once.")
+            close_matchday(season.matchday, carol, "At once.")
         except BaseException as error:
             errors.append(error)
         finally:

@@ -12,24 +12,27 @@ from accounts.models import User
 from games.models import Game
 from games.services.adjudication import stop_round
 from leagues.selectors.history import PER_PAGE, season_history
+from leagues.services.adjustments import propose
 from leagues.services.deadlines import close_matchday
-from leagues.services.organiser import adjust_score, extend_deadline
+from leagues.services.organiser import extend_deadline
 from tests.leagues.conftest import RunningSeason
 
 pytestmark = pytest.mark.django_db
 
 
-def test_it_lists_changes_with_who_what_and_why_newest_first(running: RunningSeason) -> None:
+def test_it_lists_changes_with_who_what_and_why_newest_first(
+    running: RunningSeason, olga: User
+) -> None:
     alice = running.organiser
     extend_deadline(running.matchday, running.matchday.deadline + timedelta(days=1), alice, "Snow.")
-    close_matchday(running.matchday, alice, "All played out.")
+    close_matchday(running.matchday, olga, "All played out.")
 
     items = list(season_history(running.season).object_list)
 
     # The test is one transaction, so every event has its time (PostgreSQL's NOW()).
     assert [i.at for i in items] == sorted((i.at for i in items), reverse=True)
     newest = next(i for i in items if i.what == "Matchday 1" and i.why == "All played out.")
-    assert newest.who == "Alice"
+    assert newest.who == "Olga"
     assert [(c.field, c.before, c.after) for c in newest.changes] == [("Status", "Open", "Closed")]
     extended = next(i for i in items if i.why == "Snow.")
     assert extended.changes[0].field == "Deadline"
@@ -41,12 +44,16 @@ def test_a_superseded_result_is_in_the_history(running: RunningSeason) -> None:
     assert table_id is not None
     stop_round(table_id)
     game = Game.objects.get(table_id=table_id, number=1)
-    adjust_score(running.season, game.pk, 0, 7, running.organiser, "Counted twice.")
+    propose(running.season, game.pk, 0, 7, running.organiser, "Counted twice.")
 
-    ruling = next(i for i in season_history(running.season) if i.why == "Counted twice.")
+    items = [i for i in season_history(running.season) if i.why == "Counted twice."]
+    ruling = next(i for i in items if i.what.startswith("Result of"))
 
     assert ruling.who == "Alice" and ruling.what.startswith("Result of Bob in game 1")
     assert ruling.changes[0].field == "Score" and ruling.changes[0].after == "7"
+    # The score change itself is in the history too: proposed, then applied at once.
+    change = [i for i in items if i.what.startswith("Score change")]
+    assert {i.action for i in change} == {"created", "changed"}
 
 
 def test_it_is_paginated(running: RunningSeason) -> None:

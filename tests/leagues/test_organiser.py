@@ -12,8 +12,8 @@ from games.models import Game, Result, Seat
 from games.services.adjudication import stop_round
 from leagues.errors import LeaguesError
 from leagues.models import Entry, Fixture, Matchday, Membership, Role
+from leagues.services.adjustments import propose
 from leagues.services.organiser import (
-    adjust_score,
     extend_deadline,
     replace_player,
     reschedule_fixture,
@@ -89,9 +89,9 @@ def test_a_score_is_adjusted_through_a_ruling(running: RunningSeason, bob: User)
     stop_round(table_id)
     game = Game.objects.get(table_id=table_id, number=1)
 
-    rows = adjust_score(running.season, game.pk, 1, 42, running.organiser, "Miscounted rack.")
+    propose(running.season, game.pk, 1, 42, running.organiser, "Miscounted rack.")
 
-    seat_1 = next(row for row in rows if row.seat == 1)
+    seat_1 = Result.objects.current().get(game=game, seat=1)
     assert (seat_1.score, seat_1.source, seat_1.reason) == (
         42,
         Result.Source.RULING,
@@ -102,10 +102,10 @@ def test_a_score_is_adjusted_through_a_ruling(running: RunningSeason, bob: User)
 
 def test_a_score_outside_the_season_or_unchanged_is_refused(running: RunningSeason) -> None:
     with pytest.raises(LeaguesError):
-        adjust_score(running.season, 10**9, 0, 1, running.organiser, "x")
+        propose(running.season, 10**9, 0, 1, running.organiser, "x")
     table_id = running.fixtures[0].table_id
     assert table_id is not None
     game = Game.objects.get(table_id=table_id, number=1)
     with pytest.raises(LeaguesError):  # the game is not finished
-        adjust_score(running.season, game.pk, 0, 1, running.organiser, "x")
+        propose(running.season, game.pk, 0, 1, running.organiser, "x")
     assert not Fixture.objects.filter(status=Fixture.Status.SETTLED).exists()

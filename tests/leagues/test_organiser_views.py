@@ -48,8 +48,10 @@ def test_the_organiser_sees_the_matchday_its_fixtures_and_players(running: Runni
         assert reverse("leagues:withdraw", args=[entry.pk]) in page
 
 
-def test_the_close_preview_then_the_confirmation_closes_it(running: RunningSeason) -> None:
-    client = as_user(running.organiser)
+def test_the_close_preview_then_the_confirmation_closes_it(
+    running: RunningSeason, olga: User
+) -> None:
+    client = as_user(olga)
     preview = client.get(url("close_matchday", 1), headers={"HX-Request": "true"})
     assert preview.status_code == 200
     assert b"scored as it stands" in preview.content and b"<html" not in preview.content

@@ -13,8 +13,8 @@ from django.utils import timezone
 from accounts.models import User
 from games import services
 from games.models import Notification, NotificationKind
-from leagues.errors import LeaguesError
-from leagues.models import Division, Entry, Fixture, Matchday, Season
+from leagues.errors import LeaguesError, NotAllowed
+from leagues.models import Division, Entry, Fixture, Matchday, Role, Season
 from leagues.services.season_end import close_season, final_order, preview_close_season
 from tests.factories import UserFactory
 from tests.games.conftest import current_game
@@ -49,6 +49,15 @@ def two_divisions(alice: User, bob: User, dave: User, erin: User) -> RunningSeas
         season=season, number=2, opens_at=now + timedelta(days=2), deadline=now + timedelta(days=9)
     )
     return running
+
+
+@pytest.fixture
+def closer(two_divisions: RunningSeason) -> User:
+    """An organiser of the club who plays in no fixture: closing the season early would
+    settle alice's own fixture, which she may not decide."""
+    user = UserFactory(username="olga", display_name="Olga")
+    two_divisions.club.memberships.create(user=user, role=Role.ORGANISER)
+    return user
 
 
 def finish_all_but_the_last(running: RunningSeason) -> None:
@@ -106,25 +115,27 @@ def test_closing_settles_finishes_and_proposes_the_next_season_with_promotion(
     assert told.count() == 8 and "You are registered for season 2" in told.first().text  # type: ignore[union-attr]
 
 
-def test_a_withdrawn_player_is_not_carried_over(two_divisions: RunningSeason, alice: User) -> None:
+def test_a_withdrawn_player_is_not_carried_over(two_divisions: RunningSeason, closer: User) -> None:
     gone = two_divisions.entries[-1]
     Entry.objects.filter(pk=gone.pk).update(status=Entry.Status.WITHDRAWN)
 
-    following = close_season(two_divisions.season, alice, "End of the season.")
+    following = close_season(two_divisions.season, closer, "End of the season.")
 
     assert following is not None
     assert not following.entries.filter(user=gone.user).exists()
     assert following.entries.count() == 7
 
 
-def test_closing_needs_a_reason_and_happens_once(two_divisions: RunningSeason, alice: User) -> None:
+def test_closing_needs_a_reason_and_happens_once(
+    two_divisions: RunningSeason, closer: User
+) -> None:
     with pytest.raises(LeaguesError):
-        close_season(two_divisions.season, alice, "  ")
+        close_season(two_divisions.season, closer, "  ")
     assert two_divisions.season.status == Season.Status.RUNNING
 
-    close_season(two_divisions.season, alice, "Done.")
+    close_season(two_divisions.season, closer, "Done.")
     with pytest.raises(LeaguesError):
-        close_season(two_divisions.season, alice, "Done again.")
+        close_season(two_divisions.season, closer, "Done again.")
     with pytest.raises(LeaguesError):
         preview_close_season(Season.objects.get(pk=two_divisions.season.pk))
     assert Season.objects.filter(league=two_divisions.season.league).count() == 2
@@ -140,10 +151,19 @@ def close_url(running: RunningSeason) -> str:
     )
 
 
-def test_the_organiser_sees_the_preview_then_closes(
-    two_divisions: RunningSeason, alice: User, client: Client
+def test_an_organiser_does_not_close_early_a_season_they_play_in(
+    two_divisions: RunningSeason, alice: User
 ) -> None:
-    client.force_login(alice)
+    with pytest.raises(NotAllowed, match="You play in the fixture at table"):
+        close_season(two_divisions.season, alice, "Done.")
+    assert Season.objects.get(pk=two_divisions.season.pk).status == Season.Status.RUNNING
+    assert not Fixture.objects.filter(status=Fixture.Status.SETTLED).exists()
+
+
+def test_the_organiser_sees_the_preview_then_closes(
+    two_divisions: RunningSeason, closer: User, client: Client
+) -> None:
+    client.force_login(closer)
 
     page = client.get(close_url(two_divisions))
     assert page.status_code == 200

@@ -1,0 +1,166 @@
+"""The score change pages (review wave 2, finding 5): the request of the review answers
+403 with its sentence and changes nothing; a proposal waits on its page, with Confirm and
+Decline for a second organiser or moderator, the reasons for anyone else; and the
+organisers' other tools refuse the organiser's own fixtures. For the organisers, a
+member, another club's member, a visitor and the wrong method."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import User
+from games.models import Game, Result
+from games.services.adjudication import stop_round
+from leagues.models import Club, Fixture, Matchday, Membership, Role, ScoreAdjustment
+from tests.factories import UserFactory
+from tests.leagues.conftest import RunningSeason
+
+pytestmark = pytest.mark.django_db
+
+SEASON = ["tile-club", "winter", 1]
+
+
+def url(name: str, *more: int) -> str:
+    return reverse(f"leagues:{name}", args=[*SEASON, *more])
+
+
+def as_user(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def finished_game(fixture: Fixture) -> Game:
+    assert fixture.table_id is not None
+    stop_round(fixture.table_id)
+    return Game.objects.get(table_id=fixture.table_id, number=1)
+
+
+def scores(game: Game) -> list[tuple[int, int]]:
+    return list(Result.objects.filter(game=game).values_list("pk", "score"))
+
+
+def test_alice_owner_and_seat_1_cannot_set_her_own_score(running: RunningSeason) -> None:
+    # The review's request: alice, the owner, sits in seat 1 of erin-alice.
+    fixture = running.fixtures[1]
+    game = finished_game(fixture)
+    before = scores(game)
+
+    response = as_user(running.organiser).post(
+        url("adjust_score", fixture.pk),
+        {"game": game.pk, "seat": 1, "score": 9999, "reason": "typo"},
+    )
+
+    assert response.status_code == 403
+    assert "You play in this game&#x27;s fixture." in response.content.decode()
+    assert scores(game) == before
+
+
+def test_a_proposal_waits_on_its_page_for_a_second_organiser(
+    running: RunningSeason, olga: User, bob: User
+) -> None:
+    fixture = running.fixtures[0]
+    game = finished_game(fixture)
+    before = scores(game)
+    alice = as_user(running.organiser)
+
+    proposed = alice.post(
+        url("adjust_score", fixture.pk),
+        {"game": game.pk, "seat": 0, "score": 99, "reason": "Miscounted."},
+        follow=True,
+    )
+
+    assert "waits for a second organiser" in proposed.content.decode()
+    assert scores(game) == before
+    change = ScoreAdjustment.objects.get()
+    season_page = as_user(olga).get(url("organiser")).content.decode()
+    assert "Score changes awaiting a second organiser" in season_page
+    assert url("adjustment", change.pk) in season_page
+    # The proposer reads why not; the second organiser gets the buttons and the preview.
+    own = alice.get(url("adjustment", change.pk)).content.decode()
+    assert "not the one who proposed it" in own and "Confirm</button>" not in own
+    page = as_user(olga).get(url("adjustment", change.pk)).content.decode()
+    assert "Confirm</button>" in page and "Decline</button>" in page and "→" in page
+    # A member may not open it; the wrong method is refused.
+    assert as_user(bob).get(url("adjustment", change.pk)).status_code == 403
+    assert as_user(olga).get(url("confirm_adjustment", change.pk)).status_code == 405
+    assert as_user(bob).post(url("confirm_adjustment", change.pk)).status_code == 403
+
+    confirmed = as_user(olga).post(url("confirm_adjustment", change.pk))
+
+    assert confirmed.status_code == 302
+    assert Result.objects.current().get(game=game, seat=0).score == 99
+    assert ScoreAdjustment.objects.get().status == ScoreAdjustment.Status.CONFIRMED
+
+
+def test_a_decline_needs_a_note_and_changes_nothing(running: RunningSeason, olga: User) -> None:
+    fixture = running.fixtures[0]
+    game = finished_game(fixture)
+    before = scores(game)
+    as_user(running.organiser).post(
+        url("adjust_score", fixture.pk),
+        {"game": game.pk, "seat": 0, "score": 99, "reason": "Miscounted."},
+    )
+    change = ScoreAdjustment.objects.get()
+    client = as_user(olga)
+
+    assert client.post(url("decline_adjustment", change.pk), {"note": ""}).status_code == 400
+    declined = client.post(url("decline_adjustment", change.pk), {"note": "It was right."})
+
+    assert declined.status_code == 302
+    assert scores(game) == before
+    assert ScoreAdjustment.objects.get().status == ScoreAdjustment.Status.DECLINED
+    again = client.post(url("confirm_adjustment", change.pk))
+    assert again.status_code == 409 and scores(game) == before
+
+
+def test_another_clubs_member_and_a_visitor_never_reach_it(
+    running: RunningSeason, olga: User, client: Client
+) -> None:
+    fixture = running.fixtures[0]
+    game = finished_game(fixture)
+    as_user(running.organiser).post(
+        url("adjust_score", fixture.pk),
+        {"game": game.pk, "seat": 0, "score": 99, "reason": "Miscounted."},
+    )
+    change = ScoreAdjustment.objects.get()
+    otto = UserFactory(username="otto")
+    Membership.objects.create(club=Club.objects.create(name="O", slug="o"), user=otto)
+    assert as_user(otto).post(url("confirm_adjustment", change.pk)).status_code == 403
+    Club.objects.filter(pk=running.club.pk).update(is_private=True)
+    assert as_user(otto).get(url("adjustment", change.pk)).status_code == 404
+    response = client.post(url("confirm_adjustment", change.pk))
+    assert response.status_code == 302 and "/login" in response["Location"]
+    assert ScoreAdjustment.objects.get().status == ScoreAdjustment.Status.PROPOSED
+
+
+def test_the_other_tools_refuse_the_organisers_own_fixture(running: RunningSeason) -> None:
+    alice = as_user(running.organiser)
+    own = running.fixtures[1]
+
+    closed = alice.post(url("close_matchday", 1), {"reason": "Early."})
+    moved = alice.post(
+        url("reschedule", own.pk),
+        {
+            "deadline": (timezone.now() + timedelta(days=5)).strftime("%Y-%m-%dT%H:%M"),
+            "reason": "x",
+        },
+    )
+    frank = UserFactory(username="frank")
+    Membership.objects.create(club=running.club, user=frank, role=Role.MEMBER)
+    replaced = alice.post(
+        url("replace_player", running.entries[2].pk), {"username": "frank", "reason": "Slow."}
+    )
+
+    for response in (closed, moved, replaced):
+        assert response.status_code == 403
+        assert "You play in the fixture at table" in response.content.decode()
+    assert Matchday.objects.get(pk=running.matchday.pk).status == Matchday.Status.OPEN
+    assert Fixture.objects.get(pk=own.pk).deadline is None
+    running.entries[2].refresh_from_db()
+    assert running.entries[2].substitute is None
