@@ -163,6 +163,9 @@ class GameConsumer(SlotConsumer):
     chat: str | None = None
     # A member without a seat at the table; seats do not change once the round started.
     spectating = False
+    # A spectator of a private table: their sight is asked again before each push, since
+    # they may leave the club (or the case that let them in may go) while the page is open.
+    on_sufferance = False
     # The newest version this connection has rendered: older or repeated news is skipped.
     rendered_version = -1
     heartbeat: asyncio.Task[None] | None = None
@@ -178,9 +181,10 @@ class GameConsumer(SlotConsumer):
             await self.close()
             return
         self.user: User = user
-        self.table_id, plays = seated
+        self.table_id, plays, private = seated
         if not plays:
             self.spectating = True
+            self.on_sufferance = private
             spectator_renders.join(self.game_id)
         self.group = game_group(self.game_id)
         self.chat = chat_group(self.table_id)
@@ -217,7 +221,7 @@ class GameConsumer(SlotConsumer):
 
     async def game_changed(self, event: dict[str, Any]) -> None:
         version = event.get("version", 0)
-        if version <= self.rendered_version:
+        if version <= self.rendered_version or not await self._still_sees():
             return
         if self.spectating:
             await self._send(await spectator_renders.render(self.game_id, version))
@@ -226,7 +230,18 @@ class GameConsumer(SlotConsumer):
 
     async def game_clock(self, event: dict[str, Any]) -> None:
         """The turn's deadline moved, or a seat changed hands, without a move."""
-        await self._send_game()
+        if await self._still_sees():
+            await self._send_game()
+
+    async def _still_sees(self) -> bool:
+        """Whether this connection's user may still see the table; a spectator of a
+        private table who no longer may is disconnected, and told nothing more."""
+        if not self.on_sufferance:
+            return True
+        if await database_sync_to_async(visible_table)(self.user, self.table_id) is not None:
+            return True
+        await self.close()
+        return False
 
     async def chat_changed(self, event: dict[str, Any]) -> None:
         """The table's chat changed: this user's reading of it."""
@@ -264,15 +279,16 @@ class GameConsumer(SlotConsumer):
         await self.send(text_data=html)
 
 
-def _is_seated(game_id: int, user: User) -> tuple[int, bool] | None:
-    """The game's table and whether ``user`` plays in the game; ``None`` if there is no
-    such game or ``user`` may not see its table (:mod:`games.permissions`)."""
+def _is_seated(game_id: int, user: User) -> tuple[int, bool, bool] | None:
+    """The game's table, whether ``user`` plays in the game and whether the table is
+    private; ``None`` if there is no such game or ``user`` may not see its table
+    (:mod:`games.permissions`)."""
     game = visible_game(user, game_id)
     if game is None:
         return None
     table_id = game.table_id
     plays = Seat.objects.filter(table_id=table_id, user=user, kind=Seat.Kind.PLAYER).exists()
-    return table_id, plays
+    return table_id, plays, game.table.private
 
 
 def _render_game(game_id: int, user: User | None, version: int | None = None) -> Rendered | None:

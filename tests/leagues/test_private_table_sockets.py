@@ -12,10 +12,13 @@ from channels.testing import WebsocketCommunicator
 
 from accounts.models import User
 from config.routing import websocket_urlpatterns
+from games import services
 from games.models import Game, Table
+from leagues.models import Membership, Role
 from leagues.services import clubs
 from tests.factories import UserFactory
 from tests.games.conftest import current_game
+from tests.games.players import user_at
 from tests.games.test_consumers import _close_thread_connections, db
 from tests.leagues.conftest import running_season
 
@@ -62,3 +65,23 @@ async def test_a_player_and_a_member_of_the_club_are_let_in(
     assert await connects(f"/ws/games/{game.pk}/", bob)
     assert await connects(f"/ws/games/{game.pk}/", erin)
     assert await connects(f"/ws/tables/{table.pk}/chat/", erin)
+
+
+async def test_a_spectating_member_removed_from_the_club_is_told_nothing_more(
+    alice: User, bob: User, dave: User, erin: User
+) -> None:
+    table, game = await private_table(alice, bob, dave, erin, alice)
+    sam = await db(UserFactory)(username="sam")
+    club = await db(lambda: table.fixture.division.season.league.club)()
+    await db(Membership.objects.create)(club=club, user=sam, role=Role.MEMBER)
+    socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/games/{game.pk}/")
+    socket.scope["user"] = sam
+    assert (await socket.connect())[0]
+    await socket.receive_from()
+
+    await db(clubs.remove_member)(club, alice, sam.pk)
+    mover = await db(user_at)(game, game.current_seat)
+    await db(services.draw)(game.pk, mover, 0)
+
+    assert (await socket.receive_output())["type"] == "websocket.close"
+    await socket.wait()
