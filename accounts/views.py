@@ -16,6 +16,7 @@ from django.views.generic.edit import FormView
 from accounts.forms import PasswordResetForm, ProfileForm, SignUpForm
 from accounts.limits import limit_posts
 from accounts.models import User
+from accounts.signals import password_changed
 
 
 class AuthenticatedRequest(HttpRequest):
@@ -43,7 +44,10 @@ class LoginView(SiteFormView, auth_views.LoginView):
 
 
 class PasswordChangeView(SiteFormView, auth_views.PasswordChangeView):
-    pass
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        password_changed.send(sender=User, user=form.user)
+        return response
 
 
 class PasswordResetView(SiteFormView, auth_views.PasswordResetView):
@@ -51,7 +55,10 @@ class PasswordResetView(SiteFormView, auth_views.PasswordResetView):
 
 
 class PasswordResetConfirmView(SiteFormView, auth_views.PasswordResetConfirmView):
-    pass
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        password_changed.send(sender=User, user=form.user)
+        return response
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -6,6 +6,7 @@ class LeaguesConfig(AppConfig):
     verbose_name = "Leagues"
 
     def ready(self) -> None:
+        from accounts.signals import password_changed
         from games import signals
         from leagues import receivers
 
@@ -15,6 +16,9 @@ class LeaguesConfig(AppConfig):
         signals.round_finished.connect(receivers.standings_changed, dispatch_uid="leagues-round")
         signals.results_superseded.connect(
             receivers.standings_changed, dispatch_uid="leagues-ruling"
+        )
+        password_changed.connect(
+            receivers.calendar_after_password_change, dispatch_uid="leagues-calendar"
         )
         # A fixture is finished when its table's round is.
         signals.round_finished.connect(

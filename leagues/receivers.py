@@ -11,6 +11,7 @@ from typing import Any
 from leagues.consumers import publish_season_changed
 from leagues.models import Fixture
 from leagues.selectors.standings import forget_season
+from leagues.services.calendar import renew_calendar_token_if_any
 from leagues.services.matchdays import finish_fixture
 from leagues.services.withdrawals import forfeit_withdrawn_seats
 
@@ -42,3 +43,9 @@ def forfeit_for_withdrawn_players(sender: type, game_id: int, table_id: int, **k
 def fixture_finished(sender: type, table_id: int, **kwargs: Any) -> None:
     """A fixture's table finished its round: the fixture is finished."""
     finish_fixture(table_id)
+
+
+def calendar_after_password_change(sender: type, user: Any, **kwargs: Any) -> None:
+    """The member changed or reset their password: their calendar feed's secret address
+    is renewed too (the old one answers 404)."""
+    renew_calendar_token_if_any(user)

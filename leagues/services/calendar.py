@@ -17,3 +17,11 @@ def renew_calendar_token(user: User) -> str:
     token = new_calendar_token()
     CalendarToken.objects.update_or_create(user=user, defaults={"token": token})
     return token
+
+
+def renew_calendar_token_if_any(user: User) -> None:
+    """A new secret for ``user``'s feed address if they have one (after a password
+    change: the address travels in calendar apps and access logs, and whoever took over
+    the account may have copied it)."""
+    if CalendarToken.objects.filter(user=user).exists():
+        renew_calendar_token(user)

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.contrib.auth.tokens import default_token_generator
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
 from accounts.models import User
 from games.models import Vacation
 from leagues.models import CalendarToken, Club
+from leagues.services.calendar import calendar_token
 from leagues.services.withdrawals import withdraw
 from tests.factories import UserFactory
 from tests.leagues.conftest import make_season, open_fixture, scheduled_fixture
@@ -103,3 +107,67 @@ def test_after_withdrawing_the_season_shows_it_without_play_links(
     assert reverse("games:current", kwargs={"pk": fixture.table_id}) not in page
     assert reverse("leagues:withdraw", kwargs={"pk": entry.pk}) not in page
     assert "vacation days used" not in page
+
+
+NEW_PASSWORD = "a-new-secret-2026"
+
+
+def _feed_status(client: Client, token: str) -> int:
+    return client.get(reverse("leagues:calendar_feed", kwargs={"token": token})).status_code
+
+
+def test_changing_the_password_renews_the_calendar_address(
+    alice: User, alice_client: Client
+) -> None:
+    alice.set_password("the-old-secret-1")
+    alice.save()
+    alice_client.force_login(alice)
+    old = calendar_token(alice)
+
+    response = alice_client.post(
+        reverse("password_change"),
+        {
+            "old_password": "the-old-secret-1",
+            "new_password1": NEW_PASSWORD,
+            "new_password2": NEW_PASSWORD,
+        },
+    )
+
+    assert response.status_code == 302
+    new = CalendarToken.objects.get(user=alice).token
+    assert new != old
+    assert _feed_status(Client(), old) == 404
+    assert _feed_status(Client(), new) == 200
+
+
+def test_resetting_the_password_renews_the_calendar_address(alice: User, client: Client) -> None:
+    old = calendar_token(alice)
+    uid = urlsafe_base64_encode(force_bytes(alice.pk))
+    link = reverse(
+        "password_reset_confirm",
+        kwargs={"uidb64": uid, "token": default_token_generator.make_token(alice)},
+    )
+    form = client.get(link)["Location"]
+
+    response = client.post(form, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+
+    assert response.status_code == 302
+    assert CalendarToken.objects.get(user=alice).token != old
+    assert _feed_status(client, old) == 404
+
+
+def test_a_member_without_a_calendar_address_is_given_none_by_a_new_password(
+    alice: User, alice_client: Client
+) -> None:
+    alice.set_password("the-old-secret-1")
+    alice.save()
+    alice_client.force_login(alice)
+    alice_client.post(
+        reverse("password_change"),
+        {
+            "old_password": "the-old-secret-1",
+            "new_password1": NEW_PASSWORD,
+            "new_password2": NEW_PASSWORD,
+        },
+    )
+    assert not CalendarToken.objects.filter(user=alice).exists()
