@@ -246,3 +246,25 @@ def test_a_case_whose_owner_is_a_party_escalates_past_them_to_the_site(
     assert case.escalation == Case.Escalation.SITE
     told = Notification.objects.filter(kind=NotificationKind.MODERATION_QUEUE)
     assert list(told.values_list("user", flat=True)) == [site_moderator.pk]
+
+
+# --- the queue ----------------------------------------------------------------------------
+
+
+def test_a_party_sees_their_case_in_the_queue_but_not_how_many_reported_it(
+    running: RunningSeason,
+    league_game: Game,
+    league_fixture: Fixture,
+    bob: User,
+    dave: User,
+    erin: User,
+    club_moderator: User,
+) -> None:
+    give_role(running, dave, Role.MODERATOR)
+    case = open_case(league_game, bob, Category.STALLING, fixture=league_fixture, accused=dave)
+    Report.objects.create(case=case, filer=erin, text="Me too.", created_at=timezone.now())
+    queue = logged_in(dave).get(reverse("moderation:queue")).content.decode()
+    assert f'data-case="{case.pk}"' in queue
+    assert "The case is about you." in queue
+    assert "2 filers" not in queue
+    assert "2 filers" in logged_in(club_moderator).get(reverse("moderation:queue")).content.decode()
