@@ -268,3 +268,31 @@ def test_a_party_sees_their_case_in_the_queue_but_not_how_many_reported_it(
     assert "The case is about you." in queue
     assert "2 filers" not in queue
     assert "2 filers" in logged_in(club_moderator).get(reverse("moderation:queue")).content.decode()
+
+
+# --- the moderators' names ----------------------------------------------------------------
+
+
+def test_the_parties_read_the_moderators_not_their_names(
+    running: RunningSeason, league_game: Game, league_fixture: Fixture, bob: User
+) -> None:
+    maud = UserFactory(username="maud", display_name="Maud")
+    Membership.objects.create(club=running.club, user=maud, role=Role.MODERATOR)
+    case = open_case(league_game, bob, Category.BUG, fixture=league_fixture)
+    apply_ruling(case, maud, Ruling.Kind.DISMISS, note="Nothing seen.")
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        appeal = appeals.open_appeal(case.pk, bob, "Please look again.")
+        appeals.write(appeal.pk, maud, "We replayed turn 3.")
+    pages = [
+        reverse("moderation:appeal_new", args=[case.pk]),
+        reverse("moderation:appeal", args=[appeal.pk]),
+        reverse("moderation:case", args=[case.pk]),
+    ]
+    for url in pages:
+        page = logged_in(bob).get(url)
+        assert page.status_code == 200
+        assert "Maud" not in page.content.decode(), url
+    thread = logged_in(bob).get(pages[1]).content.decode()
+    assert "The moderators" in thread and "We replayed turn 3." in thread
+    moderators = logged_in(maud).get(pages[1]).content.decode()
+    assert "Maud (moderator)" in moderators
