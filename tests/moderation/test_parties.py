@@ -23,7 +23,8 @@ from django.utils import timezone
 from accounts.models import User
 from games.models import Game, Notification, NotificationKind
 from leagues.models import Fixture, Membership, Role
-from moderation.models import SITE_MODERATORS, Appeal, Case, Category, Report, Ruling
+from moderation.errors import NotFound
+from moderation.models import SITE_MODERATORS, Appeal, AppealMessage, Case, Category, Report, Ruling
 from moderation.rules import is_party, party_cases, party_ids
 from moderation.services import appeals
 from moderation.services.escalation import escalate_overdue
@@ -296,3 +297,19 @@ def test_the_parties_read_the_moderators_not_their_names(
     assert "The moderators" in thread and "We replayed turn 3." in thread
     moderators = logged_in(maud).get(pages[1]).content.decode()
     assert "Maud (moderator)" in moderators
+
+
+def test_a_moderator_with_a_conflict_reads_an_appeal_and_is_told_why_they_may_not_answer(
+    case: Case, alice: User, bob: User, dave: User, running: RunningSeason
+) -> None:
+    # Alice owns the club and plays in the parties' division: a conflict, no party.
+    url = reverse("moderation:appeal", args=[appeal_of(case, bob).pk])
+    page = logged_in(alice).get(url).content.decode()
+    assert "you have a conflict of interest in its case" in page
+    refused = logged_in(alice).post(url, {"text": "Noted."})
+    assert refused.status_code == 403
+    assert "You share Division 1 with a party of the case." in refused.content.decode()
+    give_role(running, dave, Role.MODERATOR)  # a party: no such appeal, even by the service
+    with pytest.raises(NotFound):
+        appeals.write(appeal_of(case, bob).pk, dave, "Noted.")
+    assert AppealMessage.objects.filter(appeal__case=case).count() == 2
