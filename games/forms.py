@@ -18,7 +18,7 @@ from engine.ruleset import Ruleset, RulesetError
 from games.clock import CORRESPONDENCE_TURN_SECONDS, DAY, LIVE_TURN_SECONDS
 from games.errors import TableError
 from games.models import BotLevel, Delivery, NotificationKind, Preset, Table
-from games.parsing import BadInput, JSONTextField, NumberField, parse_number
+from games.parsing import BadInput, DayField, JSONTextField, NumberField, parse_number
 from games.selectors.listing import turn_label
 from games.services import NEW_SET, RACK, SeatPlan
 from games.table_settings import TableSettings
@@ -369,7 +369,7 @@ class PreferencesForm(forms.Form):
 
 class VacationForm(forms.Form):
     days = NumberField(label="Days", min_value=1, max_value=366, initial=3)
-    starts_on = forms.DateField(
+    starts_on = DayField(
         label="Starting on",
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),

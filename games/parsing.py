@@ -1,11 +1,13 @@
-"""Strict reading of what a request sends: numbers and JSON.
+"""Strict reading of what a request sends: numbers, JSON and dates.
 
 Python's ``int()`` and ``str.isdigit()`` accept far more than a page ever sends: ``"²"``
 passes ``isdigit()`` and then fails ``int()``, ``"٣"`` is 3, ``"1_000"`` is 1000, and a
 5,000-digit number either fails or reaches the database as an out-of-range id. Every
 number a view takes from the URL, the query string or a form goes through
 :func:`parse_number`; every JSON body through :func:`parse_json`. Both raise
-:class:`BadInput`, which a view answers with 400 and no change.
+:class:`BadInput`, which a view answers with 400 and no change. A form's day or moment
+is a :class:`DayField` or a :class:`MomentField`: within :data:`FIRST_DAY` and
+:data:`LAST_DAY`, so that the day after it, or a deadline's reminder, is still a date.
 
 >>> parse_number("42")
 42
@@ -24,6 +26,7 @@ games.parsing.BadInput: The data is nested too deeply.
 from __future__ import annotations
 
 import json
+from datetime import date, datetime
 from typing import Any
 
 from django import forms
@@ -38,6 +41,13 @@ MAX_JSON_CHARS = 20_000
 
 MAX_JSON_DEPTH = 4
 """A table is a list of sets, each a list of tiles: two levels; room to spare."""
+
+FIRST_DAY = date(2000, 1, 1)
+LAST_DAY = date(2999, 12, 31)
+"""The days a form accepts. No day of the site's past or future lies outside them, and
+the calendar's last days overflow what follows them (9999-12-31 and one day more)."""
+
+OUT_OF_RANGE = "Choose a {what} from 1 January 2000 to 31 December 2999."
 
 
 class BadInput(ValueError):
@@ -114,6 +124,25 @@ class NumberField(forms.IntegerField):
             return parse_number(str(value))
         except BadInput as error:
             raise forms.ValidationError(error.message, code="invalid") from None
+
+
+class DayField(forms.DateField):
+    """A form's day, from :data:`FIRST_DAY` to :data:`LAST_DAY`."""
+
+    def validate(self, value: Any) -> None:
+        super().validate(value)
+        if isinstance(value, date) and not FIRST_DAY <= value <= LAST_DAY:
+            raise forms.ValidationError(OUT_OF_RANGE.format(what="day"), code="out_of_range")
+
+
+class MomentField(forms.DateTimeField):
+    """A form's moment, on a day from :data:`FIRST_DAY` to :data:`LAST_DAY` (read in
+    the current time zone, as the field reads the moment itself)."""
+
+    def validate(self, value: Any) -> None:
+        super().validate(value)
+        if isinstance(value, datetime) and not FIRST_DAY <= value.date() <= LAST_DAY:
+            raise forms.ValidationError(OUT_OF_RANGE.format(what="moment"), code="out_of_range")
 
 
 class JSONTextField(forms.CharField):

@@ -15,6 +15,7 @@ from django import forms
 from django.utils import timezone
 
 from games.forms import TableSettingsForm
+from games.parsing import MomentField
 from games.table_settings import TableSettings
 from leagues.house_rules import (
     DEFAULTS,
@@ -206,13 +207,13 @@ def initial_for_new() -> dict[str, Any]:
 class SeasonForm(forms.Form):
     """A new season's dates, both optional (empty: an organiser acts by hand)."""
 
-    registration_closes_at = forms.DateTimeField(
+    registration_closes_at = MomentField(
         label="Registration closes",
         required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
         help_text="Empty: an organiser closes it, or it closes when the season starts.",
     )
-    starts_at = forms.DateTimeField(
+    starts_at = MomentField(
         label="Season starts",
         required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),

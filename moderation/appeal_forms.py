@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 
 from accounts.models import User
+from games.parsing import DayField
 from leagues.models import Club
 from moderation.models import LogEntry
 from moderation.selectors.log import LogFilters, filter_clubs
@@ -56,12 +57,8 @@ class LogFilterForm(forms.Form):
         empty_label="Any club",
     )
     actor = forms.CharField(label="Who (username)", required=False, max_length=150)
-    since = forms.DateField(
-        label="From", required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
-    until = forms.DateField(
-        label="To", required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    since = DayField(label="From", required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    until = DayField(label="To", required=False, widget=forms.DateInput(attrs={"type": "date"}))
 
     def __init__(self, user: User, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

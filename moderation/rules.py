@@ -11,15 +11,20 @@ permissions of moderation.
   substitute's seat, a seat handed over to a bot, a fixture played). :func:`conflicts`
   says which, in sentences.
 
+* A party to a case (:func:`is_party`: who sat at the game, filed it, or is accused)
+  reads it as a party whatever their role: the parties' outcome page and their own
+  reports and appeals, never its log, the other parties' appeals or its proposals.
+
 ``user.has_perm("moderation.view_case", case)`` asks the first two;
-``moderation.take_case`` adds the third.
+``moderation.read_case`` adds the party rule (every read of a moderator's material asks
+it); ``moderation.take_case`` adds the conflicts of interest.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from rules.permissions import add_perm
 from rules.predicates import Predicate
 
@@ -99,6 +104,27 @@ def _parties(case: Case, seated: set[int], filers: set[int]) -> set[int]:
     return ids
 
 
+def party_cases(user: Any) -> QuerySet[Case]:
+    """The cases ``user`` is a party to: :func:`party_ids` asked from the member's side,
+    in SQL, so that a list leaves them out in its query (each subquery reads an index on
+    the member)."""
+    if not getattr(user, "is_authenticated", False):
+        return Case.objects.none()
+    tables = Seat.objects.filter(Q(user=user) | Q(replaced_user=user)).values("table_id")
+    credited = Result.objects.filter(member=user).values("game_id")
+    filed = Report.objects.filter(filer=user).values("case_id")
+    return Case.objects.filter(
+        Q(accused=user) | Q(pk__in=filed) | Q(game__table_id__in=tables) | Q(game_id__in=credited)
+    )
+
+
+def is_party(user: Any, case: Case) -> bool:
+    """Whether ``user`` is a party to ``case``: the one question every moderation read
+    asks before it shows a moderator's material (a party reads their case as a party,
+    whatever their role in the club or the site)."""
+    return party_cases(user).filter(pk=case.pk).exists()
+
+
 def conflicts(user: User, case: Case) -> list[str]:
     """Why ``user`` may not take ``case``, in sentences (empty: no conflict).
 
@@ -141,10 +167,12 @@ def _has_no_conflict(user: Any, case: Case) -> bool:
 
 moderates = Predicate(_moderates)
 has_no_conflict = Predicate(_has_no_conflict)
+is_no_party = Predicate(lambda user, case: not is_party(user, case))
 
 
 PERMISSIONS = {
     "moderation.view_case": moderates,
+    "moderation.read_case": moderates & is_no_party,
     "moderation.take_case": moderates & has_no_conflict,
 }
 # rules does not annotate add_perm.

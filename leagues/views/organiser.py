@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.models import User
+from games.parsing import MomentField
 from games.views.common import AuthenticatedRequest
 from leagues.errors import ORGANISERS_ONLY, LeaguesError, NotAllowed
 from leagues.models import Entry, Fixture, Matchday, ScoreAdjustment, Season
@@ -46,7 +47,7 @@ class CloseForm(forms.Form):
 
 
 class DeadlineForm(forms.Form):
-    deadline = forms.DateTimeField(
+    deadline = MomentField(
         label="New deadline", widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
     )
     reason = ReasonField()

@@ -1,8 +1,9 @@
 """Reads of appeals: the moderators' queue, one thread, and a case's appeals.
 
-Who sees an appeal: its appellant, and the moderators who may view its case (site
-moderators every case, a club's moderators the cases of its league games). Anyone else
-is answered as if it did not exist.
+Who sees an appeal: its appellant, and the moderators who may read its case (site
+moderators every case, a club's moderators the cases of its league games, a party to the
+case none but their own: ``moderation.read_case``). Anyone else is answered as if it did
+not exist.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from accounts.models import User
 from leagues.models import Membership
 from leagues.rules import MODERATING
 from moderation.models import Appeal, AppealMessage, Case, Ruling
-from moderation.rules import is_site_moderator, party_ids
+from moderation.rules import is_site_moderator, party_cases, party_ids
 
 PER_PAGE = 25
 
@@ -45,6 +46,12 @@ def moderated_cases(user: User) -> QuerySet[Case]:
     return Case.objects.filter(club_id__in=clubs)
 
 
+def readable_cases(user: User) -> QuerySet[Case]:
+    """The cases whose appeals ``user`` reads as a moderator: those they moderate, less
+    those they are a party to."""
+    return moderated_cases(user).exclude(pk__in=party_cases(user).values("pk"))
+
+
 def moderates_any(user: User) -> bool:
     """Whether ``user`` moderates anything at all (site or some club)."""
     return is_site_moderator(user) or (
@@ -61,10 +68,11 @@ class QueueItem:
 
 
 def appeals_queue(user: User, page: int | str | None = 1) -> Page[QueueItem]:
-    """The open appeals of the cases ``user`` moderates, the longest waiting first
-    (appeals the moderators answered last come after every waiting one, oldest first)."""
+    """The open appeals of the cases ``user`` moderates and is no party to, the longest
+    waiting first (appeals the moderators answered last come after every waiting one,
+    oldest first)."""
     appeals = (
-        Appeal.objects.filter(status=Appeal.Status.OPEN, case__in=moderated_cases(user))
+        Appeal.objects.filter(status=Appeal.Status.OPEN, case__in=readable_cases(user))
         .select_related("appellant", "case__game", "case__club")
         .order_by(F("waiting_since").asc(nulls_last=True), "opened_at", "pk")
     )
@@ -95,7 +103,8 @@ def _last_messages(appeal_ids: list[int]) -> dict[int, str]:
 
 
 def visible_appeal(user: User, appeal_id: int) -> Appeal:
-    """The appeal, for its appellant or a moderator of its case; else 404."""
+    """The appeal, for its appellant or a moderator of its case who is no party to it;
+    else 404."""
     appeal = (
         Appeal.objects.select_related("appellant", "case__game", "case__club")
         .filter(pk=appeal_id)
@@ -103,7 +112,7 @@ def visible_appeal(user: User, appeal_id: int) -> Appeal:
     )
     if appeal is None:
         raise Http404("There is no such appeal.")
-    if appeal.appellant_id != user.pk and not user.has_perm("moderation.view_case", appeal.case):
+    if appeal.appellant_id != user.pk and not user.has_perm("moderation.read_case", appeal.case):
         raise Http404("There is no such appeal.")
     return appeal
 
@@ -148,16 +157,17 @@ def appeal_state(user: User, case: Case) -> AppealState:
 
 
 def case_appeals(user: User, case: Case) -> list[Appeal]:
-    """A case's appeals as ``user`` may see them: all of them for its moderators, their
-    own for a party, none for anyone else."""
+    """A case's appeals as ``user`` may see them: all of them for its moderators who are
+    no party to it, their own for a party, none for anyone else."""
     appeals = Appeal.objects.filter(case=case).select_related("appellant")
-    if user.has_perm("moderation.view_case", case):
+    if user.has_perm("moderation.read_case", case):
         return list(appeals.order_by("opened_at", "pk"))
     return list(appeals.filter(Q(appellant=user)).order_by("opened_at", "pk"))
 
 
 def waiting_count(user: User) -> int:
-    """How many appeals of the cases ``user`` moderates wait for an answer."""
+    """How many appeals of the cases ``user`` moderates (and is no party to) wait for an
+    answer."""
     return Appeal.objects.filter(
-        status=Appeal.Status.OPEN, waiting_since__isnull=False, case__in=moderated_cases(user)
+        status=Appeal.Status.OPEN, waiting_since__isnull=False, case__in=readable_cases(user)
     ).count()

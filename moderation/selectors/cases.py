@@ -12,7 +12,7 @@ from django.db.models import QuerySet
 from accounts.models import User
 from moderation.errors import NotFound
 from moderation.models import Case, LogEntry, Report
-from moderation.rules import party_ids
+from moderation.rules import is_party
 from moderation.selectors.queue import QueueEntry, queue_entry
 
 
@@ -43,13 +43,12 @@ def case_page(case_id: int, user: User) -> CasePage:
     if case is None:
         raise NotFound("There is no such case.")
     reports = case.reports.select_related("filer", "message").order_by("created_at", "pk")
-    parties = party_ids(case)
     # A moderator who is a party (sat at the game, filed, or is accused) reads the case
     # as a party: not who else reported, nor the moderators' log and proposals.
-    if user.pk not in parties and user.has_perm("moderation.view_case", case):
+    if user.has_perm("moderation.read_case", case):
         log = list(case.log.select_related("actor").order_by("at", "pk"))
         return CasePage(case, True, list(reports), queue_entry(case, user), log)
-    if user.pk not in parties:
+    if not is_party(user, case):
         raise NotFound("There is no such case.")
     return CasePage(case, False, list(reports.filter(filer=user)), None, [])
 

@@ -5,7 +5,10 @@ Who sees what:
 * site moderators: every entry;
 * a club's owner: every entry of their club's cases (``LogEntry.club``);
 * any other moderator: the entries of *their* cases, those they claimed or acted on as a
-  moderator (claimed, ruled, answered an appeal, opened the evidence...).
+  moderator (claimed, ruled, answered an appeal, opened the evidence...);
+* whatever their role, nobody reads the entries of a case they are a party to
+  (:func:`moderation.rules.party_cases`): they carry who reported, what, the appeals'
+  words and the proposals; the parties' outcome page is theirs.
 
 Anyone else may not open the log (:func:`may_read_log`). Entries are only read here;
 the table itself refuses every change (database triggers).
@@ -25,7 +28,7 @@ from accounts.models import User
 from leagues.models import Club, Membership, Role
 from leagues.rules import MODERATING
 from moderation.models import Case, LogEntry
-from moderation.rules import is_site_moderator
+from moderation.rules import is_site_moderator, party_cases
 from moderation.selectors.appeals import moderates_any
 
 MODERATOR_ACTIONS = (
@@ -55,8 +58,8 @@ def owned_clubs(user: User) -> QuerySet[Club]:
 
 
 def visible_entries(user: User) -> QuerySet[LogEntry]:
-    """The entries ``user`` may read, newest first."""
-    entries = LogEntry.objects.all()
+    """The entries ``user`` may read (those about no case stay for whoever reads them)."""
+    entries = LogEntry.objects.exclude(case_id__in=party_cases(user).values("pk"))
     if is_site_moderator(user):
         return entries
     acted_on = LogEntry.objects.filter(

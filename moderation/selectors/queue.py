@@ -20,7 +20,7 @@ from accounts.models import User
 from games.models import Game
 from leagues.models import Fixture
 from moderation.models import Case, Category
-from moderation.rules import conflicts, is_site_moderator, moderated_club_ids
+from moderation.rules import conflicts, is_site_moderator, moderated_club_ids, party_cases
 
 POINTS_PER_SEVERITY = 10
 POINTS_PER_FILER = 10
@@ -38,6 +38,7 @@ class Reason:
 
     text: str
     points: int
+    about_filers: bool = False
 
 
 @dataclass
@@ -105,15 +106,14 @@ def claim_lapsed(case: Case, now: datetime | None = None) -> bool:
 def queue(user: User, now: datetime | None = None) -> list[QueueEntry]:
     """The open cases ``user`` moderates, highest priority first (oldest first on a tie)."""
     now = now or timezone.now()
-    cases = (
-        moderated_cases(user)
-        .filter(status=Case.Status.OPEN)
-        .select_related(
-            "game__table", "claimed_by", "accused", "fixture__matchday", "club", "message"
-        )
-        .annotate(filer_count=Count("reports"), filer_weight=Sum("reports__weight"))
-    )
-    entries = [_entry(case, user, now) for case in cases]
+    open_cases = moderated_cases(user).filter(status=Case.Status.OPEN)
+    cases = open_cases.select_related(
+        "game__table", "claimed_by", "accused", "fixture__matchday", "club", "message"
+    ).annotate(filer_count=Count("reports"), filer_weight=Sum("reports__weight"))
+    # A party sees their case listed (and why they may not take it), not how many
+    # reported it: one query for the viewer's cases among them.
+    theirs = set(party_cases(user).filter(pk__in=open_cases).values_list("pk", flat=True))
+    entries = [_entry(case, user, now, party=case.pk in theirs) for case in cases]
     entries.sort(key=lambda entry: (-entry.priority, entry.case.opened_at, entry.case.pk))
     return entries
 
@@ -129,14 +129,18 @@ def queue_entry(case: Case, user: User, now: datetime | None = None) -> QueueEnt
     return _entry(annotated, user, now or timezone.now())
 
 
-def _entry(case: Case, user: User, now: datetime) -> QueueEntry:
+def _entry(case: Case, user: User, now: datetime, party: bool = False) -> QueueEntry:
     filers: int = getattr(case, "filer_count", 0)
     weight = round(float(getattr(case, "filer_weight", 0.0) or 0.0), 2)
+    reasons = priority_reasons(case, filers, weight, now)
+    if party:
+        filers, weight = 0, 0.0
+        reasons = [reason for reason in reasons if not reason.about_filers]
     return QueueEntry(
         case=case,
         filers=filers,
         weight=weight,
-        reasons=priority_reasons(case, filers, weight, now),
+        reasons=reasons,
         holder=claim_holder(case, now),
         conflicts=conflicts(user, case),
     )
@@ -147,7 +151,7 @@ def priority_reasons(case: Case, filers: int, weight: float, now: datetime) -> l
     severity = len(Category.values) - Category.values.index(case.category)
     reasons = [
         Reason(f"{case.get_category_display()} (severity {severity} of 6)", severity * 10),
-        Reason(_filers_text(filers, weight), round(weight * POINTS_PER_FILER)),
+        Reason(_filers_text(filers, weight), round(weight * POINTS_PER_FILER), about_filers=True),
     ]
     hours = int((now - case.opened_at).total_seconds() // 3600)
     if hours:

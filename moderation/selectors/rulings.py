@@ -28,24 +28,27 @@ class SeatNow:
 
 
 def visible_case(user: Any, case_id: int) -> Case:
-    """The case, if ``user`` moderates it; else :class:`NotFound` (as if none)."""
+    """The case, if ``user`` moderates it and is no party to it; else :class:`NotFound`
+    (as if none: a party reads the case hub's party view and the outcome page)."""
     case = (
         Case.objects.select_related("game__table", "club", "fixture__matchday__season__league")
         .filter(pk=case_id)
         .first()
     )
-    if case is None or not user.has_perm("moderation.view_case", case):
+    if case is None or not user.has_perm("moderation.read_case", case):
         raise NotFound("No such case.")
     return case
 
 
 def visible_ruling(user: Any, ruling_id: int) -> Ruling:
+    """The ruling, for a moderator of its case who is no party to it (a party reads
+    what took effect on the outcome page, never a proposal); else :class:`NotFound`."""
     ruling = (
         Ruling.objects.select_related("case__game", "by", "confirmed_by", "target", "supersedes")
         .filter(pk=ruling_id)
         .first()
     )
-    if ruling is None or not user.has_perm("moderation.view_case", ruling.case):
+    if ruling is None or not user.has_perm("moderation.read_case", ruling.case):
         raise NotFound("No such ruling.")
     return ruling
 

@@ -30,6 +30,7 @@ from games.signals import send_after_commit
 from moderation import signals
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound, TooMany
 from moderation.models import Appeal, AppealMessage, Case, LogEntry
+from moderation.rules import conflicts
 from moderation.selectors.appeals import appellant_ids, last_applied_at
 
 LONGEST_TEXT = 4000
@@ -160,13 +161,14 @@ def _lock_appeal(appeal_id: int) -> tuple[Appeal, Case]:
 
 def _role(appeal: Appeal, case: Case, user: User) -> bool:
     """Whether ``user`` writes in ``appeal`` as a moderator (else as its appellant);
-    anyone else is told there is no such appeal, or that a conflict keeps them out."""
+    a moderator with a conflict is told which; anyone else, another party of the case
+    included, that there is no such appeal."""
     if user.pk == appeal.appellant_id:
         return False
     if user.has_perm("moderation.take_case", case):
         return True
-    if user.has_perm("moderation.view_case", case):
-        raise NotAllowed("You may not answer this appeal: you are a party to its case.")
+    if user.has_perm("moderation.read_case", case):
+        raise NotAllowed(f"You may not answer this appeal: {' '.join(conflicts(user, case))}")
     raise NotFound("There is no such appeal.")
 
 

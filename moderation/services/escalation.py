@@ -3,8 +3,9 @@ the club's owner (a club's case), and open that long again, to the site moderato
 casual game's case goes to them at once). Each escalation is logged and notified.
 
 Conflict of interest holds here too: an owner (or a site moderator) who may not take the
-case (:func:`moderation.rules.conflicts`) is not the one it escalates to; a club's case
-whose owners all have a conflict goes to the site moderators at once."""
+case (:func:`moderation.rules.conflicts`: a party to it above all) is not the one it
+escalates to; a club's case whose owners all have a conflict goes to the site moderators
+at once."""
 
 from __future__ import annotations
 

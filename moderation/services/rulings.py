@@ -150,12 +150,13 @@ def _lock_proposed(ruling_id: int, by: User) -> tuple[Ruling, Case]:
     if not by.has_perm("moderation.view_case", case):
         raise NotFound("No such ruling.")
     ruling = Ruling.objects.select_for_update().get(pk=ruling_id)
+    # A conflict is said before the ruling's state: a party learns nothing of it.
+    if ruling.by_id != by.pk and not by.has_perm("moderation.take_case", case):
+        raise NotAllowed(" ".join(conflicts(by, case)) or "You may not take this case.")
     if ruling.status != Ruling.Status.PROPOSED:
         raise Conflict(f"This ruling is {ruling.get_status_display().lower()} already.")
     if ruling.by_id == by.pk:
         raise NotAllowed("A second moderator confirms a ruling, not the one who proposed it.")
-    if not by.has_perm("moderation.take_case", case):
-        raise NotAllowed(" ".join(conflicts(by, case)) or "You may not take this case.")
     return ruling, case
 
 

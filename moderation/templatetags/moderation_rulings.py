@@ -23,7 +23,7 @@ def case_rulings(context: template.Context, case: Case) -> dict[str, Any]:
     # reads as a party); elsewhere the permission does.
     moderator = context.get("viewer_is_moderator")
     if moderator is None:
-        moderator = user.has_perm("moderation.view_case", case)
+        moderator = user.has_perm("moderation.read_case", case)
     rulings = rulings_of(case)
     if not moderator:
         taken = (Ruling.Status.APPLIED, Ruling.Status.SUPERSEDED)

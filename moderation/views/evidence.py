@@ -16,7 +16,7 @@ from moderation.models import Category
 from moderation.selectors.collusion import pair_histories
 from moderation.selectors.evidence import game_evidence
 from moderation.selectors.solver_lines import solver_lines
-from moderation.services.evidence import open_evidence
+from moderation.services.evidence import evidence_case, open_evidence
 
 
 @login_required
@@ -26,23 +26,30 @@ def evidence(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """``?turn=N``: the page opened at turn N (htmx: that turn's panel alone);
     ``&part=turns`` (htmx): the list of every turn, with the solver's lines answered so
     far, which the page asks for again until every line is in."""
+    # Every refusal comes before the opening is marked: a refused request neither
+    # renews the claim nor logs an opening.
     try:
-        case = open_evidence(pk, request.user)
+        case = evidence_case(pk, request.user)
     except ModerationError as error:
         # Everyone but the case's moderator: as if there were no such page.
         raise Http404(str(error)) from None
     part = request.GET.get("part", "")
     if part not in ("", "turns"):
         raise BadInput("There is no such part of the evidence.")
+    asked = parse_optional_number(request.GET.get("turn"))
     try:
         found = game_evidence(case.game)
     except GameError:
         # Only a game whose state was changed by hand (a test position) gets here.
         raise Http404("This game's record cannot be replayed.") from None
+    try:
+        case = open_evidence(pk, request.user)
+    except ModerationError as error:
+        # The claim changed hands since the door above.
+        raise Http404(str(error)) from None
     lines = solver_lines(
         [turn.replay for turn in found.turns], case.game_id, _solver_seconds(request, part)
     )
-    asked = parse_optional_number(request.GET.get("turn"))
     step = max(1, min(asked or 1, len(found.turns))) if found.turns else 0
     turn = found.turn(step)
     names = found.names

@@ -11,7 +11,7 @@ from accounts.models import User
 from games import services
 from games.models import ChatMessage, Game
 from leagues.models import Fixture
-from moderation.models import Case, Category
+from moderation.models import Case, Category, LogEntry
 from moderation.selectors.collusion import pair_histories
 from moderation.selectors.evidence import game_evidence
 from moderation.selectors.solver_lines import solver_lines
@@ -139,3 +139,26 @@ def test_a_collusion_case_shows_the_pairs_history_in_the_club(
     assert game.winner == bob.display_name
     assert "The pair&#x27;s history" in html or "The pair's history" in html
     assert f"{dave.display_name} and {bob.display_name}" in html
+
+
+@pytest.mark.parametrize(
+    "query", ["part=zzz", "turn=-1", "turn=99999999999999999999", "turn=²", "part=turns&turn=x"]
+)
+def test_a_refused_request_neither_renews_the_claim_nor_logs_an_opening(
+    league_game: Game, league_fixture: Fixture, bob: User, club_moderator: User, query: str
+) -> None:
+    case = claim(open_case(league_game, bob, fixture=league_fixture), club_moderator)
+    before = _rows(case)
+    response = _as(club_moderator).get(f"{evidence_url(case)}?{query}")
+    assert response.status_code == 400
+    assert _rows(case) == before
+
+
+def _rows(case: Case) -> tuple[object, ...]:
+    """The case's row, its history and its log: what an opening of the evidence writes."""
+    events = Case.pgh_event_model.objects.filter(pgh_obj_id=case.pk)  # type: ignore[attr-defined]
+    return (
+        Case.objects.filter(pk=case.pk).values().get(),
+        list(events.values_list("pk", flat=True)),
+        list(LogEntry.objects.filter(case=case).values_list("pk", flat=True)),
+    )

@@ -200,3 +200,16 @@ def test_reading_the_log_changes_nothing_and_the_table_still_refuses_changes(
     ):
         cursor.execute("DELETE FROM moderation_logentry WHERE id = %s", [target.pk])
     assert LogEntry.objects.filter(pk=target.pk).exists()
+
+
+@pytest.mark.parametrize(
+    "day", ["9999-12-31", "0001-01-01", "1899-12-31", "3000-01-01", "10000-01-01", "2026-02-30"]
+)
+@pytest.mark.parametrize("field", ["since", "until"])
+def test_a_day_out_of_range_answers_400_with_a_sentence(
+    site_moderator: User, field: str, day: str
+) -> None:
+    response = logged_in(site_moderator).get(URL, {field: day})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "Enter a valid date" in html or "Choose a day from 1 January 2000" in html
