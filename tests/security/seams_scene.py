@@ -72,7 +72,7 @@ class SeasonPlace:
     entry: Entry | None = None
 
 
-@dataclass
+@dataclass(repr=False)
 class SeamsScene:
     users: dict[str, User]
     clubs: dict[str, Club]
@@ -83,6 +83,11 @@ class SeamsScene:
     cases: dict[str, Case]
     rulings: dict[str, Ruling]
     appeals: dict[str, Appeal]
+
+    def __repr__(self) -> str:
+        # Hypothesis prints its fixtures with a failing example: the scene is the same
+        # for every example, described in this module's docstring.
+        return "SeamsScene(the seams' scene)"
 
 
 def _user(username: str) -> User:
