@@ -105,10 +105,11 @@ def _running(
     League.objects.filter(pk=season.league_id).update(name=name)
     season.refresh_from_db()
     fixtures = [scheduled_fixture(season, 1, players[n : n + 2]) for n in (0, 2)]
-    matchday = open_matchday(fixtures[0].matchday)
     entry = season.entries.get(user=players[-1])
     if substitute is not None:
+        # Before the matchday opens: an organiser seats nobody in a fixture they play.
         organiser.replace_player(entry, substitute, club_owner(club), "Away all month.")
+    matchday = open_matchday(fixtures[0].matchday)
     for row in (*fixtures, entry):
         row.refresh_from_db()
     return SeasonPlace(season, matchday, fixtures, entry)
@@ -143,7 +144,7 @@ def build() -> SeamsScene:
     names = [
         *("outsider", "rival", "member", "player", "substitute", "accused", "filer"),
         *("owner", "moderator", "site_moderator", "suspended", "club_suspended"),
-        *("quinn", "alice", "bob", "carol", "erin"),
+        *("quinn", "mila", "alice", "bob", "carol", "erin"),
     ]
     u = {name: _user(name.replace("_", "")) for name in names}
     u["site_moderator"].groups.add(Group.objects.get_or_create(name=SITE_MODERATORS)[0])
@@ -162,6 +163,8 @@ def build() -> SeamsScene:
         ("accused", Role.MODERATOR),
         ("substitute", Role.MODERATOR),
         ("moderator", Role.MODERATOR),
+        # A second moderator free of conflicts in case 1, so that its suspension waits.
+        ("mila", Role.MODERATOR),
     ]:
         Membership.objects.create(club=p, user=u[name], role=role)
 

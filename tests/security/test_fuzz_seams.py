@@ -332,6 +332,7 @@ def _season_kwargs(place: s.SeasonPlace, params: set[str]) -> dict[str, Any] | N
         if place.fixtures
         else None,
         "entry": place.entry.pk if place.entry else None,
+        "pk": MISSING,  # an organiser's score change awaiting a second: none here
     }
     kwargs = {param: values[param] for param in params}
     return None if None in kwargs.values() else kwargs
