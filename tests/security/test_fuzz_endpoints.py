@@ -26,32 +26,28 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
-from urllib.parse import urlencode
 
 import pytest
 import time_machine
-from django.conf import settings as django_settings
 from django.db import transaction
 from django.http import HttpResponse
 from django.test import Client, override_settings
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import reverse
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from accounts.models import User
 from games.models import Game, Move, Vacation
-from games.parsing import MAX_ID
 from games.services import vacations
 from leagues.services import clubs
 from tests.factories import UserFactory
 from tests.games.players import user_at
-from tests.games.views_support import HTMX, client_for, hidden_from, tiles_in
+from tests.games.views_support import client_for, hidden_from, tiles_in
+from tests.security.fuzzing import ENDPOINTS, METHODS, SAFE, Endpoint, send, unlimited, values
 
 pytestmark = pytest.mark.django_db
 
-METHODS = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]
-SAFE = {"GET", "HEAD", "OPTIONS"}
 VIEWERS = ["mover", "waiter", "outsider", "visitor", "staff"]
 
 # The fields each endpoint reads as a number or as JSON, and with which method.
@@ -97,29 +93,6 @@ FIELDS = sorted(
     | {"tile", "username", "password", "email", "new_password1", "starts_on", "seats", "x"}
 )
 STRICT_NUMBER = re.compile(r"[0-9]{1,19}")
-
-
-@dataclass(frozen=True)
-class Endpoint:
-    name: str
-    route: str
-    params: tuple[str, ...]
-
-
-def _walk(patterns: list[Any], prefix: str = "", namespace: str = "") -> Iterator[Endpoint]:
-    for pattern in patterns:
-        if isinstance(pattern, URLResolver):
-            if pattern.namespace == "admin":
-                continue  # Django's own admin, not a page of the club
-            inner = pattern.namespace or namespace
-            yield from _walk(pattern.url_patterns, prefix + str(pattern.pattern), inner)
-        elif isinstance(pattern, URLPattern) and pattern.name:
-            name = f"{namespace}:{pattern.name}" if namespace else pattern.name
-            params = tuple(getattr(pattern.pattern, "converters", {}))
-            yield Endpoint(name, prefix + str(pattern.pattern), params)
-
-
-ENDPOINTS = sorted(_walk(get_resolver().url_patterns), key=lambda endpoint: endpoint.name)
 
 
 def test_the_fuzzed_endpoints_are_every_page_of_the_club() -> None:
@@ -191,26 +164,6 @@ def scene(position: Game, carol: User) -> Scene:
 # --- requests --------------------------------------------------------------------------
 
 
-def malformed_numbers() -> st.SearchStrategy[str]:
-    return st.one_of(
-        st.sampled_from(["²", "٣", "1_0", "-1", " 1", "1e3", "0x10", "", "null", "1.5"]),
-        st.integers(min_value=MAX_ID, max_value=10**40).map(str),
-        st.integers(min_value=1, max_value=6000).map(lambda n: "9" * n),
-        st.text(max_size=12),
-    )
-
-
-def values() -> st.SearchStrategy[str]:
-    return st.one_of(
-        malformed_numbers(),
-        st.integers(min_value=0, max_value=300).map(str),
-        st.sampled_from(["rack", "new", "R7", "K1", "J", "O13", "X99", "[]", '[["K1"]]']),
-        st.integers(min_value=1, max_value=20_000).map(lambda n: "[" * n + "]" * n),
-        st.integers(min_value=1, max_value=40_000).map(lambda n: '[["' + "R7" * n + '"]]'),
-        st.text(max_size=40),
-    )
-
-
 READ_FIELDS: dict[str, tuple[str, set[str]]] = {}
 for (_name, _method), _fields in (*NUMBER_FIELDS.items(), *JSON_FIELDS.items()):
     READ_FIELDS[_name] = (_method, READ_FIELDS.get(_name, (_method, set()))[1] | _fields)
@@ -244,20 +197,10 @@ def requests(draw: st.DrawFn) -> dict[str, Any]:
     }
 
 
-def send(scene: Scene, request: dict[str, Any]) -> HttpResponse:
+def send_to(scene: Scene, request: dict[str, Any]) -> HttpResponse:
     client = scene.client(request["viewer"])
     path = scene.address(request["endpoint"], request["mangled_id"])
-    method, data = request["method"], request["data"]
-    extra = HTMX if request["htmx"] else {}
-    if method in SAFE:
-        query = f"?{urlencode(data)}" if data else ""
-        response: HttpResponse = client.generic(method, path + query, **extra)
-    else:
-        body = urlencode(data)
-        response = client.generic(
-            method, path, body, content_type="application/x-www-form-urlencoded", **extra
-        )
-    return response
+    return send(client, request["method"], path, request["data"], request["htmx"])
 
 
 # --- what must hold --------------------------------------------------------------------
@@ -326,7 +269,7 @@ def may_change_the_game(scene: Scene, request: dict[str, Any], version: int) -> 
 def check(scene: Scene, request: dict[str, Any]) -> None:
     game = scene.game
     before = snapshot(game)
-    response = send(scene, request)
+    response = send_to(scene, request)
     status = response.status_code
     described = (
         f"{request['method']} {request['endpoint'].name} as {request['viewer']} "
@@ -354,11 +297,6 @@ def frozen_clock() -> Iterator[None]:
     # The turn's deadline must not pass while the examples run.
     with time_machine.travel(timezone.now(), tick=False):
         yield
-
-
-def unlimited() -> dict[str, str]:
-    """Rate limits have tests of their own; here they would only cut the fuzzing short."""
-    return {name: "100000/h" for name in django_settings.RATE_LIMITS}
 
 
 def run(scene: Scene, request: dict[str, Any]) -> None:
