@@ -390,9 +390,10 @@ RATELIMIT_VIEW = "accounts.views.rate_limited"
 # visitor of a proxy started without --proxy-headers, shares one.
 WEBSOCKETS_PER_MEMBER = env.int("WEBSOCKETS_PER_MEMBER", default=20)
 WEBSOCKETS_PER_ADDRESS = env.int("WEBSOCKETS_PER_ADDRESS", default=500)
-# A slot is counted for at most this long, so a process that died with open sockets
-# cannot keep them for ever; every new connection renews it.
-WEBSOCKET_SLOT_SECONDS = 3600
+# An open socket's slot counts this long after its last heartbeat (the consumers beat
+# every third of it), so the slots of a process that stopped without closing its
+# sockets lapse within it.
+WEBSOCKET_SLOT_SECONDS = env.float("WEBSOCKET_SLOT_SECONDS", default=60)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

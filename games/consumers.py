@@ -135,22 +135,55 @@ snapshots = GameSnapshots()
 class SlotConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     """A consumer that holds one of its member's and its address's websocket slots
     (:class:`accounts.limits.SocketSlots`) while it is open: past the limit a new socket
-    is refused, so no member or address can open connections without end."""
+    is refused, so no member or address can open connections without end.
+
+    Its heartbeat refreshes the slots while the socket is open. A process that stops
+    without running ``disconnect`` (daphne on SIGTERM, any process on SIGKILL) beats no
+    more, and its slots lapse by themselves.
+    """
 
     slot: tuple[int, str] | None = None
+    heartbeat: asyncio.Task[None] | None = None
 
     async def take_slot(self, user: User) -> bool:
         client = self.scope.get("client") or ("unknown", 0)
         slot = (user.pk, str(client[0]))
-        if not await sync_to_async(SocketSlots.take, thread_sensitive=False)(*slot):
+        taken = await sync_to_async(SocketSlots.take, thread_sensitive=False)(
+            *slot, self.channel_name
+        )
+        if not taken:
             return False
         self.slot = slot
+        self.heartbeat = asyncio.create_task(self._beat_while_open())
         return True
 
+    def heartbeat_seconds(self) -> float:
+        """Well within a slot's lifetime, so an open socket's slots never lapse."""
+        return SocketSlots.seconds() / 3
+
+    async def _beat_while_open(self) -> None:
+        while True:
+            await asyncio.sleep(self.heartbeat_seconds())
+            await self.beat()
+
+    async def beat(self) -> None:
+        """The socket is still open."""
+        if self.slot is not None:
+            await sync_to_async(SocketSlots.refresh, thread_sensitive=False)(
+                *self.slot, self.channel_name
+            )
+
     async def give_slot_back(self) -> None:
+        if self.heartbeat is not None:
+            heartbeat, self.heartbeat = self.heartbeat, None
+            heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await heartbeat
         if self.slot is not None:
             slot, self.slot = self.slot, None
-            await sync_to_async(SocketSlots.give_back, thread_sensitive=False)(*slot)
+            await sync_to_async(SocketSlots.give_back, thread_sensitive=False)(
+                *slot, self.channel_name
+            )
 
 
 class GameConsumer(SlotConsumer):
@@ -168,7 +201,6 @@ class GameConsumer(SlotConsumer):
     on_sufferance = False
     # The newest version this connection has rendered: older or repeated news is skipped.
     rendered_version = -1
-    heartbeat: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -176,11 +208,15 @@ class GameConsumer(SlotConsumer):
         seated = None
         if user is not None and user.is_authenticated:
             seated = await database_sync_to_async(_is_seated)(self.game_id, user)
-        if seated is None or not await self.take_slot(user):
+        if seated is None:
             # Closing before accepting refuses the handshake (HTTP 403).
             await self.close()
             return
+        # Before the slot: its heartbeat marks this user present.
         self.user: User = user
+        if not await self.take_slot(user):
+            await self.close()
+            return
         self.table_id, plays, private = seated
         if not plays:
             self.spectating = True
@@ -192,7 +228,6 @@ class GameConsumer(SlotConsumer):
         await self.channel_layer.group_add(self.chat, self.channel_name)
         await self.accept()
         await self._mark_present()
-        self.heartbeat = asyncio.create_task(self._keep_present())
         # A reconnecting browser may have missed pushes: start from the current state,
         # the chat with it (one message, as before the chat was there).
         rendered = await database_sync_to_async(_render_game)(self.game_id, self.user)
@@ -202,6 +237,7 @@ class GameConsumer(SlotConsumer):
         await self._send(rendered)
 
     async def disconnect(self, code: int) -> None:
+        was_present = self.slot is not None
         await self.give_slot_back()
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -210,10 +246,7 @@ class GameConsumer(SlotConsumer):
         if self.spectating:
             self.spectating = False
             spectator_renders.leave(self.game_id)
-        if self.heartbeat is not None:
-            self.heartbeat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.heartbeat
+        if was_present:
             await sync_to_async(presence.mark_absent)(self.game_id, self.user.pk, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -252,12 +285,14 @@ class GameConsumer(SlotConsumer):
     async def _mark_present(self) -> None:
         await sync_to_async(presence.mark_present)(self.game_id, self.user.pk, self.channel_name)
 
-    async def _keep_present(self) -> None:
-        # Refreshed well within its lifetime, so an open page never lapses; a page whose
-        # server died stops being refreshed and lapses by itself.
-        while True:
-            await asyncio.sleep(presence_seconds() / 3)
-            await self._mark_present()
+    def heartbeat_seconds(self) -> float:
+        # The presence is refreshed well within its lifetime too; a page whose server
+        # died stops being refreshed and lapses by itself.
+        return min(super().heartbeat_seconds(), presence_seconds() / 3)
+
+    async def beat(self) -> None:
+        await super().beat()
+        await self._mark_present()
 
     async def game_building(self, event: dict[str, Any]) -> None:
         seat = event.get("seat")

@@ -5,10 +5,10 @@ from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
+import time_machine
 from asgiref.sync import sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
-from django.core.cache import cache
 from django.db import connections
 from django.test import Client, override_settings
 from django.urls import reverse
@@ -128,24 +128,43 @@ async def test_members_at_one_address_share_its_sockets(game: Game, alice: User,
         await socket.disconnect()
 
 
-@override_settings(WEBSOCKET_SLOT_SECONDS=60)
-def test_slots_a_dead_process_held_expire() -> None:
-    # A process that died after taking slots never gives them back: the counters go
-    # away on their own.
-    assert SocketSlots.take(7, HOME)
-    assert SocketSlots.take(7, HOME)
+@override_settings(WEBSOCKET_SLOT_SECONDS=60, WEBSOCKETS_PER_MEMBER=2)
+def test_slots_a_dead_process_held_lapse_and_a_refused_attempt_extends_nothing() -> None:
+    # A process that died after taking slots never gives them back nor refreshes them.
+    with time_machine.travel(1_000_000, tick=False) as clock:
+        assert SocketSlots.take(7, HOME, "dead-1")
+        clock.shift(30)
+        assert SocketSlots.take(7, HOME, "dead-2")
+        assert not SocketSlots.take(7, HOME, "retry")
+        clock.shift(29)
+        assert not SocketSlots.take(7, HOME, "retry")
 
-    client = cache._cache.get_client(write=False)  # type: ignore[attr-defined]
-    for key in ("ws-slots:member:7", f"ws-slots:address:{HOME}"):
-        redis_key = cache.make_and_validate_key(key)
-        assert cache.get(key) == 2
-        assert 0 < client.ttl(redis_key) <= 60
+        # The first lapses 60 s after it was taken, whatever was tried meanwhile.
+        clock.shift(2)
+        assert SocketSlots.held(7, HOME) == (1, 1)
+        assert SocketSlots.take(7, HOME, "alive")
+        assert not SocketSlots.take(7, HOME, "retry")
+        clock.shift(30)
+        assert SocketSlots.take(7, HOME, "alive-too")
+
+
+@override_settings(WEBSOCKET_SLOT_SECONDS=60, WEBSOCKETS_PER_MEMBER=1)
+def test_a_refreshed_slot_stays_taken() -> None:
+    with time_machine.travel(1_000_000, tick=False) as clock:
+        assert SocketSlots.take(9, HOME, "open")
+        for _ in range(5):
+            clock.shift(20)
+            SocketSlots.refresh(9, HOME, "open")
+            assert not SocketSlots.take(9, HOME, "another")
+
+        SocketSlots.give_back(9, HOME, "open")
+        assert SocketSlots.take(9, HOME, "another")
 
 
 def test_giving_back_more_than_taken_leaves_no_debt() -> None:
-    SocketSlots.give_back(8, ELSEWHERE)
-    assert SocketSlots.take(8, ELSEWHERE)
-    SocketSlots.give_back(8, ELSEWHERE)
-    SocketSlots.give_back(8, ELSEWHERE)
+    SocketSlots.give_back(8, ELSEWHERE, "never-taken")
+    assert SocketSlots.take(8, ELSEWHERE, "once")
+    SocketSlots.give_back(8, ELSEWHERE, "once")
+    SocketSlots.give_back(8, ELSEWHERE, "once")
 
-    assert cache.get("ws-slots:member:8") == 0
+    assert SocketSlots.held(8, ELSEWHERE) == (0, 0)
