@@ -38,6 +38,11 @@ class MailItem:
     deadline: datetime | None
     kind: str
 
+    @property
+    def about_a_turn(self) -> bool:
+        """Whether its deadline is the end of the member's turn (else: a fixture's)."""
+        return self.kind in TURN_KINDS
+
 
 def skip_reason(notification: Notification) -> str | None:
     """Why ``notification`` should not be emailed now, or ``None`` to send it."""
@@ -84,6 +89,22 @@ def send_notification_email(notification_id: int) -> str:
         notification.emailed_at = timezone.now()
         notification.save(update_fields=["email", "emailed_at"])
         return "sent"
+
+
+def give_up_on(notification_id: int, reason: str) -> bool:
+    """Its email could not be sent, and will not be tried again: the notification says
+    so, with ``reason`` (a phrase the member reads), rather than stay pending. Whether
+    it was still pending."""
+    failed = Notification.objects.filter(pk=notification_id, email=Notification.Email.PENDING)
+    changed = failed.update(email=Notification.Email.FAILED, email_error=reason[:200])
+    return changed > 0
+
+
+def give_up_on_digest(user_id: int, reason: str) -> int:
+    """As :func:`give_up_on`, for the notifications waiting for ``user_id``'s digest;
+    returns how many."""
+    waiting = Notification.objects.filter(user_id=user_id, email=Notification.Email.DIGEST)
+    return waiting.update(email=Notification.Email.FAILED, email_error=reason[:200])
 
 
 def users_awaiting_digest() -> list[int]:

@@ -684,6 +684,7 @@ class Notification(models.Model):
         SENT = "sent", "Sent"
         SKIPPED = "skipped", "Not sent (seen, watched or out of date)"
         OFF = "off", "Not wanted"
+        FAILED = "failed", "Could not be sent"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
@@ -710,6 +711,11 @@ class Notification(models.Model):
     read_at = models.DateTimeField(null=True, blank=True)
     email = models.CharField(max_length=10, choices=Email.choices, default=Email.OFF)
     emailed_at = models.DateTimeField(null=True, blank=True)
+    email_error = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="Why its email could not be sent (email=failed), as the member reads it.",
+    )
 
     class Meta:
         ordering = ["-created_at", "-pk"]

@@ -64,6 +64,8 @@ class NotificationItem:
     deadline: datetime | None
     created_at: datetime
     read: bool
+    # Why its email could not be sent ("" unless it failed).
+    email_error: str = ""
 
 
 def unread_count(user: User) -> int:
@@ -129,4 +131,5 @@ def _item(row: Notification, link: bool = True) -> NotificationItem:
         deadline=row.deadline,
         created_at=row.created_at,
         read=row.read_at is not None,
+        email_error=row.email_error if row.email == Notification.Email.FAILED else "",
     )
