@@ -21,6 +21,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django_ratelimit.core import is_ratelimited
 from django_ratelimit.exceptions import Ratelimited
+from redis.commands.core import Script
 from redis.exceptions import RedisError
 
 View = Callable[..., Any]
@@ -119,7 +120,8 @@ class SocketSlots:
         limits = (settings.WEBSOCKETS_PER_MEMBER, settings.WEBSOCKETS_PER_ADDRESS)
         arguments = (connection, now, now + cls.seconds(), cls._key_lifetime(), *limits)
         try:
-            taken = _redis_client().eval(cls._TAKE, 2, *cls._keys(user_id, address), *arguments)
+            take = _script(settings.REDIS_URL, cls._TAKE)
+            taken = take(keys=cls._keys(user_id, address), args=arguments)
         except RedisError:
             # As for the rate limits: Redis out of reach for a moment refuses no one.
             logger.warning("Websocket slots of member %s not counted: Redis unavailable", user_id)
@@ -171,6 +173,12 @@ class SocketSlots:
 @lru_cache(maxsize=4)
 def _redis(url: str) -> redis.Redis:
     return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+
+
+@lru_cache(maxsize=4)
+def _script(url: str, source: str) -> Script:
+    """``source`` loaded once into Redis, then called by its hash."""
+    return _redis(url).register_script(source)
 
 
 def _redis_client() -> redis.Redis:
