@@ -18,6 +18,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+import redis
 from django.conf import settings
 from django.db import connection
 from yarl import URL
@@ -76,6 +77,16 @@ def daphnes(static_root: Path, tmp_path: Path) -> Iterator[Daphnes]:
             print(path.read_text(errors="replace"))  # shown when the test fails
 
 
+def redis_clients() -> int:
+    """Connections to the test's Redis database (the daphnes' and this process's)."""
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        database = client.connection_pool.connection_kwargs.get("db", 0)
+        return sum(1 for entry in client.client_list() if int(entry["db"]) == int(database))
+    finally:
+        client.close()
+
+
 class Member:
     """One member's browser: the sockets of their open pages."""
 
@@ -128,8 +139,12 @@ def test_a_stopped_processs_slots_lapse_within_a_heartbeat_period(
 
     async def scenario() -> float:
         try:
-            for _ in range(LIMIT):
+            assert await member.open(first)
+            connected = redis_clients()
+            for _ in range(LIMIT - 1):
                 assert await member.open(first)
+            # The sockets share their process's Redis client: no connection each.
+            assert redis_clients() <= connected + 1
             # The count is shared: the other process refuses one more.
             assert not await member.open(second)
             # Held past several heartbeats: the open sockets' slots do not lapse.
