@@ -3,6 +3,7 @@ be sent is tried again later, then left marked failed with its reason, which the
 reads in their list: never silently pending."""
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -146,3 +147,17 @@ def member_page(user: User) -> str:
     response = client.get(reverse("games:notifications"))
     assert response.status_code == 200
     return response.text
+
+
+def test_a_digest_says_a_fixtures_deadline_as_its_due_date_not_a_turns_end(
+    alice: User, mailoutbox: list[Any]
+) -> None:
+    matchday = notice(alice, NotificationKind.LEAGUE_MATCHDAY, email="digest")
+    matchday.deadline = datetime(2026, 3, 6, 18, 0, tzinfo=UTC)
+    matchday.save(update_fields=["deadline"])
+
+    tasks.send_digest.delay(alice.pk)
+
+    (email,) = mailoutbox
+    assert f"- {matchday.text} Due by Friday 6 March, 18:00 UTC." in email.body
+    assert "Your turn ends" not in email.body
