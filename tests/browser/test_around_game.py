@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from games import services
-from games.models import Table
+from games.models import Notification, Table
 from games.services import SeatPlan
 from games.table_settings import TableSettings
 from tests.browser.test_games import alice, bob, log_in, other_page
@@ -112,6 +112,26 @@ def test_a_your_turn_notice_names_the_turn_and_leaves_once_the_turn_has_passed(
     services.draw(game.pk, alice, game.version)
 
     expect(notices).to_have_count(0)
+
+
+def test_a_notice_whose_mail_failed_says_why(page: Page, alice: User) -> None:
+    Notification.objects.create(
+        user=alice,
+        kind="league_matchday",
+        text="Matchday 2 of Spring is open.",
+        link="/games/",
+        email=Notification.Email.FAILED,
+        email_error="the mail server did not take it after 6 tries (SMTPServerDisconnected)",
+    )
+    log_in(page, alice)
+    page.goto("/games/notifications/")
+
+    notice = page.locator("#notification-list li", has_text="Matchday 2 of Spring")
+    expect(notice.locator(".notice-error")).to_have_text(
+        "We could not e-mail this notice: the mail server did not take it after 6 tries "
+        "(SMTPServerDisconnected)."
+    )
+    expect(notice.locator(".notice-error")).to_be_visible()
 
 
 # --- the new table form ------------------------------------------------------------------
