@@ -179,8 +179,8 @@ def sweep_turn_reminders() -> int:
 
 
 # A mail server that refuses a mail or cannot be reached (OSError: smtplib's errors are
-# among them) is tried again after about 30 s, then 60, 120... (random within each, so a
-# server coming back is not hit by every waiting mail at once). A mail that cannot be
+# among them) is tried again after a random wait of up to 30 s, then 60, 120... (random,
+# so a server coming back is not hit by every waiting mail at once). A mail that cannot be
 # written (a template missing) fails at once: trying again would change nothing.
 MAIL_RETRIES = 5
 MAIL_BACKOFF_SECONDS = 30
