@@ -376,10 +376,10 @@ _LOG_UNCHANGED = " AND ".join(
     ),
     pgtrigger.Protect(name="moderation_log_no_delete", operation=pgtrigger.Delete),
     # The seal: when the transaction that wrote an entry commits, the entry takes the
-    # next place in the chain and its digest (moderation.log_chain.link). It runs at
-    # commit (deferred) so that the lock is the last one a transaction takes: two
-    # moderators' transactions, each holding a case or a game the other wants, cannot
-    # wait on each other for it. The lock makes the chain one line.
+    # next place in the chain and its digest (moderation.log_chain.link). The lock makes
+    # the chain one line. It is taken at commit (deferred), after the transaction's
+    # work, so a moderator's transaction never waits for it while holding a case or a
+    # game that another, already committing, still wants.
     pgtrigger.Trigger(
         name="moderation_log_seal",
         operation=pgtrigger.Insert,

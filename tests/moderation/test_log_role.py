@@ -3,23 +3,25 @@ granted what the app needs (``manage.py grant_app_role``), reads and appends to 
 moderation log, whose entries are sealed into the chain, and is refused everything that
 rewrote the log in the review: UPDATE, DELETE, TRUNCATE, ALTER TABLE ... DISABLE TRIGGER,
 ``session_replication_role``. What the owner changes behind the app's back,
-``verify_moderation_log`` names."""
+``verify_moderation_log`` names. Transactions writing at once still make one chain."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from types import SimpleNamespace
 
 import psycopg
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connection
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 from psycopg.types.json import Jsonb
 
 from moderation import log_chain
 from moderation.models import LogEntry
 from moderation.selectors.log_chain import verify
+from tests.races import race
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -127,3 +129,20 @@ def test_the_command_names_an_entry_the_owner_changed_behind_the_apps_back(
     with pytest.raises(CommandError, match=f"broken at entry {entries[1]} ") as raised:
         call_command("verify_moderation_log")
     assert raised.value.returncode == 1
+
+
+def test_the_chain_stays_one_line_when_many_write_at_once() -> None:
+    def three_entries() -> None:
+        with transaction.atomic():
+            for n in range(3):
+                LogEntry.objects.create(
+                    at=timezone.now(), action=LogEntry.Action.FILED, summary=f"Entry {n}."
+                )
+                time.sleep(0.01)  # the transactions interleave their inserts
+
+    done = race(*[three_entries] * 6, refusal=DatabaseError, name=str)
+    assert done == ["ok"] * 6
+    state = verify()
+    assert state.intact and state.entries == 18
+    positions = sorted(LogEntry.objects.values_list("position", flat=True))
+    assert positions == list(range(1, 19))
