@@ -43,10 +43,10 @@ def test_the_confirming_moderator_opens_the_evidence_from_the_ruling_page(
     case = open_case(league_game, dave, Category.BUG, fixture=league_fixture)
     case.claimed_by, case.claimed_at = club_moderator, timezone.now()
     case.save(update_fields=["claimed_by", "claimed_at"])
-    ruling = rule(case.pk, club_moderator, Ruling.Kind.VOID, "Dave's play was refused by a bug.")
-    assert ruling.status == Ruling.Status.PROPOSED
     second = UserFactory(username="max", display_name="Max")
     Membership.objects.create(club=running.club, user=second, role=Role.MODERATOR)
+    ruling = rule(case.pk, club_moderator, Ruling.Kind.VOID, "Dave's play was refused by a bug.")
+    assert ruling.status == Ruling.Status.PROPOSED
 
     log_in(page, second)
     page.goto(f"/moderation/rulings/{ruling.pk}/")
