@@ -16,10 +16,14 @@ league games; nobody may take a case they are a party to.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pghistory
 import pgtrigger
 from django.conf import settings
 from django.db import models
+
+from moderation import log_chain
 
 SITE_MODERATORS = "Site moderators"
 """The name of the staff group whose members moderate every case of the site."""
@@ -348,17 +352,64 @@ class AppealMessage(models.Model):
         return f"message of {self.author} in appeal {self.appeal_id}"
 
 
+LOG_CHAIN_LOCK = 7_361_726_601
+"""The transaction-level advisory lock under which entries are sealed into the chain."""
+
+_LOG_CONTENT = ("id", "at", "actor_id", "action", "case_id", "club_id", "summary", "reason")
+_LOG_UNCHANGED = " AND ".join(
+    f'OLD."{column}" IS NOT DISTINCT FROM NEW."{column}"' for column in (*_LOG_CONTENT, "changes")
+)
+
+
 @pgtrigger.register(
-    # Nobody changes or deletes the log, not even through SQL: the database refuses.
-    pgtrigger.Protect(name="moderation_log_no_update", operation=pgtrigger.Update),
+    # Nobody changes or deletes the log, not even through SQL: the database refuses. The
+    # one update let through is the seal below (or the migration that sealed the entries
+    # written before the chain): an entry not yet in the chain gets its place and
+    # digests, its content unchanged.
+    pgtrigger.Protect(
+        name="moderation_log_no_update",
+        operation=pgtrigger.Update,
+        condition=pgtrigger.Condition(
+            f'NOT (OLD."position" IS NULL AND {_LOG_UNCHANGED} AND '
+            '(OLD."content_digest" = \'\' OR OLD."content_digest" = NEW."content_digest"))'
+        ),
+    ),
     pgtrigger.Protect(name="moderation_log_no_delete", operation=pgtrigger.Delete),
+    # The seal: when the transaction that wrote an entry commits, the entry takes the
+    # next place in the chain and its digest (moderation.log_chain.link). The lock makes
+    # the chain one line. It is taken at commit (deferred), after the transaction's
+    # work, so a moderator's transaction never waits for it while holding a case or a
+    # game that another, already committing, still wants.
+    pgtrigger.Trigger(
+        name="moderation_log_seal",
+        operation=pgtrigger.Insert,
+        when=pgtrigger.After,
+        timing=pgtrigger.Deferred,
+        declare=[("last_position", "bigint"), ("last_digest", "text")],
+        func=f"""
+            IF NEW."content_digest" = '' THEN
+                RAISE EXCEPTION 'A moderation log entry is written with its content digest.';
+            END IF;
+            PERFORM pg_advisory_xact_lock({LOG_CHAIN_LOCK});
+            SELECT "position", "digest" INTO last_position, last_digest
+                FROM "moderation_logentry" WHERE "position" IS NOT NULL
+                ORDER BY "position" DESC LIMIT 1;
+            UPDATE "moderation_logentry" SET
+                "position" = COALESCE(last_position, 0) + 1,
+                "digest" = encode(sha256(convert_to(
+                    COALESCE(last_digest, '') || NEW."content_digest", 'UTF8')), 'hex')
+                WHERE "id" = NEW."id";
+            RETURN NULL;
+        """,
+    ),
 )
 class LogEntry(models.Model):
     """One thing done in moderation: who, when, what, why, and what it changed.
 
     Inserted once and never changed or deleted: database triggers refuse every UPDATE and
     DELETE of the table (even by raw SQL), and the foreign keys PROTECT, so nothing it
-    names can be deleted from under it either.
+    names can be deleted from under it either. Each entry is chained to the one before
+    it by a hash (:mod:`moderation.log_chain`), so a change made anyway shows.
     """
 
     class Action(models.TextChoices):
@@ -398,6 +449,25 @@ class LogEntry(models.Model):
     summary = models.CharField(max_length=300, help_text="What was done, in a sentence.")
     reason = models.TextField(blank=True)
     changes = models.JSONField(default=dict, blank=True, help_text="What it changed.")
+    content_digest = models.CharField(
+        max_length=64,
+        blank=True,
+        editable=False,
+        help_text="The SHA-256 of its content (moderation.log_chain.canonical).",
+    )
+    position = models.PositiveBigIntegerField(
+        null=True,
+        blank=True,
+        unique=True,
+        editable=False,
+        help_text="Its place in the chain, given when the transaction that wrote it commits.",
+    )
+    digest = models.CharField(
+        max_length=64,
+        blank=True,
+        editable=False,
+        help_text="The SHA-256 of the previous entry's digest and its content digest.",
+    )
 
     class Meta:
         ordering = ["-at", "-pk"]
@@ -408,3 +478,10 @@ class LogEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.get_action_display()}: {self.summary}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # The content digest is taken as the entry is written; the database seals it
+        # into the chain at commit.
+        if self._state.adding:
+            self.content_digest = log_chain.content_digest(self)
+        super().save(*args, **kwargs)

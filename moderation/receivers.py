@@ -19,8 +19,15 @@ def case_filed(sender: type, report_id: int, joined: bool = False, **kwargs: Any
 def ruling_applied(
     sender: type, ruling_id: int, superseded_id: int | None = None, **kwargs: Any
 ) -> None:
-    """A ruling took effect: its case's parties are told, with its reason."""
+    """A ruling took effect: its case's parties are told, with its reason, and the
+    moderator who proposed it, if a second one confirmed it."""
     outcomes.tell_outcome(ruling_id, superseded_id)
+    outcomes.tell_proposer(ruling_id)
+
+
+def ruling_declined(sender: type, ruling_id: int, **kwargs: Any) -> None:
+    """A proposal was declined: the moderator who proposed it is told why."""
+    outcomes.tell_proposer(ruling_id)
 
 
 def appeal_changed(sender: type, appeal_id: int, by_moderator: bool, **kwargs: Any) -> None:
@@ -31,4 +38,5 @@ def appeal_changed(sender: type, appeal_id: int, by_moderator: bool, **kwargs: A
 def connect() -> None:
     signals.case_filed.connect(case_filed, dispatch_uid="moderation.telling.report-received")
     signals.ruling_applied.connect(ruling_applied, dispatch_uid="moderation.telling.outcome")
+    signals.ruling_declined.connect(ruling_declined, dispatch_uid="moderation.telling.declined")
     signals.appeal_changed.connect(appeal_changed, dispatch_uid="moderation.telling.appeal")

@@ -15,9 +15,14 @@ permissions of moderation.
   reads it as a party whatever their role: the parties' outcome page and their own
   reports and appeals, never its log, the other parties' appeals or its proposals.
 
+* The evidence (every rack) opens to whoever decides, read only: the moderator who
+  claimed the case, a second moderator asked to confirm a proposed ruling of it, and
+  whoever answers an open appeal of it; never to someone with a conflict.
+
 ``user.has_perm("moderation.view_case", case)`` asks the first two;
 ``moderation.read_case`` adds the party rule (every read of a moderator's material asks
-it); ``moderation.take_case`` adds the conflicts of interest.
+it); ``moderation.take_case`` adds the conflicts of interest; ``moderation.open_evidence``
+adds who decides.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from games.models import Game, Result, Seat
 from leagues.models import Fixture, Membership
 from leagues.rules import MODERATING
 from leagues.selectors.participation import shared_division
-from moderation.models import SITE_MODERATORS, Case, Report
+from moderation.models import SITE_MODERATORS, Appeal, Case, Report, Ruling
 
 
 def is_site_moderator(user: Any) -> bool:
@@ -165,15 +170,29 @@ def _has_no_conflict(user: Any, case: Case) -> bool:
     return not conflicts(user, case)
 
 
+def _decides(user: Any, case: Case) -> bool:
+    """Whether ``user`` has a decision to make in ``case``: they hold its claim, a
+    ruling of it proposed by another waits for their confirmation, or an appeal of it
+    waits for an answer."""
+    if case.claimed_by_id is not None and case.claimed_by_id == user.pk:
+        return True
+    proposed = Ruling.objects.filter(case=case, status=Ruling.Status.PROPOSED)
+    if proposed.exclude(by_id=user.pk).exists():
+        return True
+    return Appeal.objects.filter(case=case, status=Appeal.Status.OPEN).exists()
+
+
 moderates = Predicate(_moderates)
 has_no_conflict = Predicate(_has_no_conflict)
 is_no_party = Predicate(lambda user, case: not is_party(user, case))
+decides = Predicate(_decides)
 
 
 PERMISSIONS = {
     "moderation.view_case": moderates,
     "moderation.read_case": moderates & is_no_party,
     "moderation.take_case": moderates & has_no_conflict,
+    "moderation.open_evidence": moderates & has_no_conflict & decides,
 }
 # rules does not annotate add_perm.
 for _name, _predicate in PERMISSIONS.items():

@@ -26,6 +26,10 @@ ruling_proposed = Signal()
 """A ruling waits for a second moderator's confirmation (sender: ``Ruling``): ``case_id``,
 ``ruling_id``."""
 
+ruling_declined = Signal()
+"""A second moderator declined a proposed ruling (sender: ``Ruling``): ``case_id``,
+``ruling_id``; the reason is in the log."""
+
 ruling_applied = Signal()
 """A ruling took effect (sender: ``Ruling``): ``case_id``, ``ruling_id``; ``superseded_id``:
 the earlier ruling it undid, or ``None``."""

@@ -10,7 +10,7 @@ from accounts.models import User
 from games.models import Result
 from games.selectors.seats import seat_names
 from moderation.errors import NotFound
-from moderation.models import Case, Ruling
+from moderation.models import Case, LogEntry, Ruling
 from moderation.rules import conflicts, party_ids
 
 
@@ -105,3 +105,21 @@ def may_rule(user: Any, case: Case) -> bool:
 
 def case_rulings(case: Case) -> list[Ruling]:
     return list(case.rulings.select_related("by", "confirmed_by", "target").order_by("created_at"))
+
+
+def decline_reasons(case: Case) -> dict[int, str]:
+    """Why each declined ruling of ``case`` was declined, by ruling id: the second
+    moderator's words, as the log keeps them."""
+    declined = LogEntry.objects.filter(case=case, action=LogEntry.Action.DECLINED)
+    return {
+        int(ruling_id): reason
+        for ruling_id, reason in declined.values_list("changes__ruling", "reason")
+        if ruling_id is not None
+    }
+
+
+def rulings_with_reasons(case: Case, moderator: bool = True) -> list[tuple[Ruling, str]]:
+    """The case's rulings, each with why it was declined (empty if it was not); the
+    reasons are the moderators' to read, like the proposals."""
+    why = decline_reasons(case) if moderator else {}
+    return [(ruling, why.get(ruling.pk, "")) for ruling in case_rulings(case)]

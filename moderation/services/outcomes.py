@@ -14,7 +14,9 @@ The outcome of a ruling goes to
 
 each with the ruling's kind and its note (the reason, written for the parties) and a
 link to the case's outcome page, where they read it whole and may appeal. The
-moderators who made or confirmed the ruling are not told of their own work.
+moderators who made or confirmed the ruling are not told of their own work as parties;
+the one who proposed a ruling is told when a second moderator confirms it or declines
+it, with the reason (:func:`tell_proposer`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from games.models import NotificationKind
 from games.services import notifications
 from moderation.models import Appeal, Case, Report, Ruling
 from moderation.rules import seated_user_ids
+from moderation.selectors.rulings import decline_reasons
 
 NOTE_EXCERPT = 160
 
@@ -56,6 +59,37 @@ def tell_outcome(ruling_id: int, superseded_id: int | None = None) -> int:
             )
             told += created is not None
     return told
+
+
+def tell_proposer(ruling_id: int) -> bool:
+    """Tell the moderator who proposed ruling ``ruling_id`` that a second moderator
+    confirmed it (it is applied) or declined it (with the reason); once. False when
+    nobody answered it yet, or it was told already."""
+    ruling = (
+        Ruling.objects.select_related("case", "confirmed_by")
+        .filter(pk=ruling_id)
+        .exclude(confirmed_by=None)
+        .exclude(status=Ruling.Status.PROPOSED)
+        .first()
+    )
+    if ruling is None:
+        return False
+    what = f"your ruling in case {ruling.case_id} ({ruling.get_kind_display().lower()})"
+    if ruling.status == Ruling.Status.DECLINED:
+        why = decline_reasons(ruling.case).get(ruling.pk, "")
+        text = f"{ruling.confirmed_by} declined {what}: nothing of it happens. Why: {excerpt(why)}"
+    else:
+        text = f"{ruling.confirmed_by} confirmed {what}: it is applied."
+    with transaction.atomic():
+        told = notifications.create(
+            ruling.by_id,
+            NotificationKind.MODERATION_QUEUE,
+            text,
+            reverse("moderation:ruling", args=[ruling.pk]),
+            subject=ruling,
+            key=f"moderation-ruling-answered:{ruling.pk}",
+        )
+    return told is not None
 
 
 def tell_report_received(report_id: int, joined: bool) -> bool:

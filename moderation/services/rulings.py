@@ -127,6 +127,7 @@ def decline(ruling_id: int, by: User, note: str, now: datetime | None = None) ->
             now,
             reason=note.strip(),
         )
+        send_after_commit(signals.ruling_declined, Ruling, case_id=case.pk, ruling_id=ruling.pk)
     return ruling
 
 

@@ -8,8 +8,7 @@ from typing import Any
 from django import template
 
 from moderation.models import Case, Ruling
-from moderation.selectors.rulings import case_rulings as rulings_of
-from moderation.selectors.rulings import may_rule
+from moderation.selectors.rulings import may_rule, rulings_with_reasons
 
 register = template.Library()
 
@@ -24,10 +23,10 @@ def case_rulings(context: template.Context, case: Case) -> dict[str, Any]:
     moderator = context.get("viewer_is_moderator")
     if moderator is None:
         moderator = user.has_perm("moderation.read_case", case)
-    rulings = rulings_of(case)
+    rulings = rulings_with_reasons(case, moderator)
     if not moderator:
         taken = (Ruling.Status.APPLIED, Ruling.Status.SUPERSEDED)
-        rulings = [ruling for ruling in rulings if ruling.status in taken]
+        rulings = [(ruling, why) for ruling, why in rulings if ruling.status in taken]
     return {
         "case": case,
         "rulings": rulings,

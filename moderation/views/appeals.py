@@ -154,6 +154,8 @@ def _appeal_page(
         "is_appellant": is_appellant,
         "moderator_view": not is_appellant,
         "may_answer": may_answer,
+        # Whoever answers reads the evidence, read only, while the appeal is open.
+        "may_open_evidence": may_answer and user.has_perm("moderation.open_evidence", found.case),
         "may_write": found.status == Appeal.Status.OPEN and (is_appellant or may_answer),
         "form": form,
         "close_form": close_form,

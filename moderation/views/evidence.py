@@ -1,4 +1,5 @@
-"""The evidence page of a case: for the moderator who claimed it, and nobody else."""
+"""The evidence page of a case: for whoever decides in it (its claimer, a second moderator
+asked to confirm a ruling, whoever answers an appeal), read only; nobody else."""
 
 from __future__ import annotations
 

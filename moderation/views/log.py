@@ -12,6 +12,7 @@ from django.views.decorators.http import require_safe
 from games.views.common import AuthenticatedRequest
 from moderation.appeal_forms import LogFilterForm
 from moderation.selectors.log import LogFilters, log_page, may_read_log
+from moderation.selectors.log_chain import verify
 
 
 @login_required
@@ -33,5 +34,5 @@ def log(request: AuthenticatedRequest) -> HttpResponse:
             status = 400
     entries = log_page(request.user, filters, page_number) if status == 200 else None
     query = params.urlencode()
-    context = {"form": form, "entries": entries, "query": query}
+    context = {"form": form, "entries": entries, "query": query, "chain": verify()}
     return render(request, "moderation/log.html", context, status=status)

@@ -119,7 +119,7 @@ def new_ruling(request: HttpRequest, case_id: int) -> HttpResponse:
         "values": request.POST,
         "preview": shown,
         "may_rule": reads.may_rule(user, case),
-        "rulings": reads.case_rulings(case),
+        "rulings": reads.rulings_with_reasons(case),
     }
     return render(request, TEMPLATE, context, status=status)
 
@@ -147,6 +147,9 @@ def ruling(request: HttpRequest, ruling_id: int) -> HttpResponse:
         "preview": what,
         "may_supersede": shown.status == Ruling.Status.APPLIED
         and reads.may_rule(request.user, shown.case),
+        # Whoever is asked to confirm reads the evidence too, read only.
+        "may_open_evidence": request.user.has_perm("moderation.open_evidence", shown.case),
+        "declined_because": reads.decline_reasons(shown.case).get(shown.pk, ""),
     }
     return render(request, "moderation/ruling.html", context)
 

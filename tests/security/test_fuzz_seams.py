@@ -123,8 +123,11 @@ ALLOWED: dict[tuple[str, str], frozenset[str]] = {
     **{("moderation:case", c): READERS[c] | PARTIES[c] for c in PARTIES},
     **{("moderation:rule", c): READERS[c] for c in PARTIES},
     **{("moderation:appeal_new", c): PARTIES[c] for c in PARTIES},
-    ("moderation:evidence", "case 1"): frozenset({"moderator"}),  # its claimer
-    ("moderation:evidence", "case 2"): frozenset({"moderator"}),  # who decided it
+    # Whoever decides: case 1's claimer and the second moderator its proposal waits for
+    # (the owner and the substitute have conflicts); case 2's open appeal, whoever may
+    # answer it.
+    ("moderation:evidence", "case 1"): frozenset({"moderator", "site_moderator"}),
+    ("moderation:evidence", "case 2"): READERS["case 2"],
     ("moderation:evidence", "case 3"): NOBODY,  # unclaimed
     ("moderation:claim", "case 1"): frozenset({"moderator"}),  # renews her claim
     ("moderation:claim", "case 2"): NOBODY,
