@@ -307,6 +307,8 @@ MODERATION_EVIDENCE_TURN_SECONDS = 0.25
 MODERATION_EVIDENCE_SECONDS = 3.0
 MODERATION_EVIDENCE_FIRST_SECONDS = 0.5
 # Periodic jobs (deadline sweeps) are registered here by the apps that own them.
+# How often the beat job walks the moderation log's hash chain (the log page shows when).
+MODERATION_LOG_CHECK_SECONDS = env.float("MODERATION_LOG_CHECK_SECONDS", default=600.0)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "games-sweep-expired-turns": {
         "task": "games.tasks.sweep_expired_turns",
@@ -327,6 +329,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "moderation.tasks.sweep_cases",
         "schedule": 60.0,
         "options": {"expires": 60.0},
+    },
+    # The whole log's hash chain, walked in a worker; the log page shows its last answer.
+    "moderation-check-log-chain": {
+        "task": "moderation.tasks.check_log_chain",
+        "schedule": MODERATION_LOG_CHECK_SECONDS,
+        "options": {"expires": MODERATION_LOG_CHECK_SECONDS},
     },
     "games-daily-digests": {
         "task": "games.tasks.send_daily_digests",

@@ -1,14 +1,20 @@
 """Checking the moderation log's hash chain (:mod:`moderation.log_chain`): every entry,
 in its place, must carry the digest its content and the previous entry's digest give.
 
-Read by ``manage.py verify_moderation_log`` and the moderation log page.
+Walked whole by ``manage.py verify_moderation_log`` and by the beat job
+``moderation.tasks.check_log_chain``, which keeps its answer (:func:`last_check`) for the
+moderation log page: a page never walks a log that only grows.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
+from django.core.cache import cache
 from django.db.models import F
+from django.utils import timezone
 
 from moderation import log_chain
 from moderation.models import LogEntry
@@ -37,6 +43,34 @@ class ChainState:
             f"The log's chain is broken at entry {entry.pk} ({entry.at:%Y-%m-%d %H:%M} UTC, "
             f"{entry.get_action_display().lower()}): {self.why}"
         )
+
+
+CHECK_KEY = "moderation:log-chain-check"
+
+
+@dataclass(frozen=True)
+class ChainCheck:
+    """What the last walk of the chain found, and when: what the log page shows."""
+
+    intact: bool
+    sentence: str
+    checked_at: datetime
+
+
+def last_check() -> ChainCheck | None:
+    """The last check the beat job kept, or ``None`` before the first."""
+    kept: dict[str, Any] | None = cache.get(CHECK_KEY)
+    if not kept:
+        return None
+    return ChainCheck(kept["intact"], kept["sentence"], kept["checked_at"])
+
+
+def keep_check(state: ChainState) -> ChainCheck:
+    """Keep ``state`` as the last check (until the next one replaces it)."""
+    check = ChainCheck(state.intact, state.sentence(), timezone.now())
+    kept = {"intact": check.intact, "sentence": check.sentence, "checked_at": check.checked_at}
+    cache.set(CHECK_KEY, kept, timeout=None)
+    return check
 
 
 def verify() -> ChainState:

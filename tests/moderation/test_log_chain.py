@@ -15,6 +15,7 @@ from django.apps import apps
 from django.core.management import CommandError, call_command
 from django.db import ProgrammingError, connection, transaction
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -23,6 +24,7 @@ from games.models import Game
 from moderation import log_chain
 from moderation.models import Case, Category, LogEntry
 from moderation.selectors.log_chain import verify
+from moderation.tasks import check_log_chain
 from tests.moderation.conftest import open_case
 
 pytestmark = pytest.mark.django_db
@@ -168,10 +170,20 @@ def test_the_log_page_shows_the_chain_intact_then_where_it_broke(
     client = Client()
     client.force_login(site_moderator)
     page = client.get(reverse("moderation:log")).content.decode()
+    assert 'data-log-chain="unchecked"' in page
+    check_log_chain.delay()
+    page = client.get(reverse("moderation:log")).content.decode()
     assert 'data-log-chain="intact"' in page
     assert "The log&#x27;s chain is intact, 3 entries." in page
     with as_the_owner_behind_the_apps_back():
         LogEntry.objects.filter(pk=three[0].pk).update(reason="Nobody said why.")
+    # The page shows the last walk of the chain, not a walk of its own.
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(reverse("moderation:log")).content.decode()
+    assert 'data-log-chain="intact"' in page
+    walks = [q["sql"] for q in queries.captured_queries if '"position" ASC NULLS LAST' in q["sql"]]
+    assert walks == []
+    check_log_chain.delay()
     page = client.get(reverse("moderation:log")).content.decode()
     assert 'data-log-chain="broken"' in page
     assert f"broken at entry {three[0].pk} (" in page
