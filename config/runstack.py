@@ -239,12 +239,13 @@ CELERY = [sys.executable, "-m", "celery", "--app", "config.celery_app", "--quiet
 WORKER_QUEUES = ("main", "bots")
 
 
-def worker_command(queue: str, concurrency: int = 2) -> list[str]:
+def worker_command(queue: str, concurrency: int = 2, node: str = "%h") -> list[str]:
     """The command of a Celery worker serving ``queue`` ("main" or "bots", see
-    CELERY_TASK_QUEUES in the settings), as the README's deployment notes give it."""
+    CELERY_TASK_QUEUES in the settings), as the README's deployment notes give it, on the
+    machine ``node`` (its host name, by default)."""
     prefixed = os.environ.get("CELERY_QUEUE_PREFIX", "") + queue
     return [
-        *(*CELERY, "worker", "--queues", prefixed, "--hostname", f"{queue}@%h"),
+        *(*CELERY, "worker", "--queues", prefixed, "--hostname", f"{queue}@{node}"),
         *("--concurrency", str(concurrency), "--loglevel", "INFO"),
         # Nothing here uses worker events or remote control: without them a worker
         # starts a second sooner (mingle waits for other workers' answers), which is
