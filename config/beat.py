@@ -59,7 +59,8 @@ class LockedScheduler(RedBeatScheduler):  # type: ignore[misc]
         # celery-redbeat looks for its settings under their own names; Django's CELERY_
         # namespace hides them (CELERY_REDBEAT_REDIS_URL), and it would warn and leave
         # the Redis options out.
-        app.conf.update({name: app.conf.get(name) for name in REDBEAT_SETTINGS})
+        named = {name: app.conf.get(name) for name in REDBEAT_SETTINGS}
+        app.conf.update({name: value for name, value in named.items() if value is not None})
         super().__init__(app, *args, **kwargs)
 
     def tick(self, *args: Any, **kwargs: Any) -> float:
