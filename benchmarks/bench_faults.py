@@ -4,27 +4,36 @@ Run ``make bench-faults`` (or ``scripts/test-env.sh .venv/bin/python
 benchmarks/bench_faults.py``): it needs ``DATABASE_URL`` (PostgreSQL). It works in a
 database of its own, ``<database>_bench_faults``, made afresh and dropped at the end,
 and starts a redis-server of its own on a free port (it restarts it: never the shared
-one). daphne, the two Celery workers and beat run as `make run` starts them, with DEBUG
-off and collected static files, as deployed.
+one). daphne runs as `make run` starts it, with DEBUG off and collected static files, as
+deployed; Celery as on two nodes: a "main" worker and a beat on each (one beat sends, the
+other stands by), and a bots' worker.
 
 ``--games`` live two-player tables with ``--turn-seconds`` turns are in play. In each,
 the two players' browsers (HTTP, as htmx posts) draw in turn after a pause of 0 to 2 x
 ``--think`` s; a player sometimes lets a turn run out (``--idle``, never twice in a
-row, so nobody forfeits), so deadlines fire all through the run. Meanwhile, every
-``--duration`` / (faults + 1) s, one fault in turn:
+row, so nobody forfeits), so deadlines fire all through the run. First, ``--node-at`` s
+after the games start:
 
-- *worker*: SIGKILL to both Celery workers and their pools at once, then a restart, as
+- *node*: SIGKILL to node A's beat (the one sending) and its "main" worker together, which
+  holds about half of the first turns' timeout tasks (Redis would hand them out again
+  only after its hour of visibility timeout); node A stays down for ``--node-down`` s,
+  past the first turns' deadlines, then comes back. Node B's beat must take over and its
+  sweeps end those turns.
+
+Then, every (time left) / (faults + 1) s, one fault in turn:
+
+- *worker*: SIGKILL to every Celery worker and its pool at once, then a restart, as
   a supervisor would;
 - *redis*: SIGKILL to Redis, restarted a second later, empty (queued tasks, Channels
   groups are gone);
 - *database*: ``pg_terminate_backend`` on every connection to the bench's database (the
   web processes' pools, the workers', beat's).
 
-``--rounds`` of the three. Meanwhile the bench acts as the supervisor: a worker that
-stops on its own is started again, and counted. Once the clients stop, the stack runs on
-for a turn's length, so the turns left open run out too; then every game is checked
-against its move log. Missed deadlines, if any, are put down to the fault made while
-their turn was late.
+``--rounds`` of the three (0: the node fault alone). Meanwhile the bench acts as the
+supervisor: a worker that stops on its own is started again, and counted. Once the
+clients stop, the stack runs on for a turn's length, so the turns left open run out
+too; then every game is checked against its move log. Missed deadlines, if any, are
+put down to the fault made while their turn was late.
 
 A move is lost if its player was answered 200 and the log lacks it, doubled if a turn
 holds two draws of its player. Each turn's deadline is read from the database while the
@@ -77,6 +86,9 @@ BENCH_SUFFIX = "_bench_faults"
 POLL_SECONDS = 2.0
 MISSED_AFTER_SWEEP = 5.0
 """A deadline is missed when its turn outlives it by the sweep interval and this."""
+NODE_DOWN_PAST_TURN = 20.0
+"""Node A stays down this long past a turn: past the moment its first turns' deadlines
+would count as missed (the sweep interval and the margin above) had nothing ended them."""
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -84,15 +96,30 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--games", type=int, default=50, help="games in play at once")
     parser.add_argument("--turn-seconds", type=int, default=10, help="live turns' length")
     parser.add_argument("--duration", type=float, default=180.0, help="seconds of play")
-    parser.add_argument("--rounds", type=int, default=3, help="times each fault is made")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="times each fault is made (0: the node fault only)"
+    )
     parser.add_argument("--think", type=float, default=1.5, help="mean pause before a move")
+    parser.add_argument(
+        "--node-at", type=float, default=2.0, help="seconds into play when node A is lost"
+    )
+    parser.add_argument(
+        "--node-down",
+        type=float,
+        default=None,
+        help="seconds node A stays down (default: a turn and 20 s more)",
+    )
     parser.add_argument("--idle", type=float, default=0.25, help="share of turns let run out")
     parser.add_argument("--web-processes", type=int, default=web_processes())
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep-db", action="store_true", help="leave the database for a look")
     args = parser.parse_args(argv)
-    if args.games < 1 or args.rounds < 1 or args.turn_seconds < 10:
-        parser.error("at least one game and one round; turns of 10 s at least")
+    if args.games < 1 or args.rounds < 0 or args.turn_seconds < 10:
+        parser.error("at least one game; turns of 10 s at least")
+    if args.node_down is None:
+        args.node_down = args.turn_seconds + NODE_DOWN_PAST_TURN
+    if args.node_at + args.node_down >= args.duration:
+        parser.error("node A must be back before the end of play (--duration)")
     return args
 
 
@@ -291,6 +318,21 @@ class Stack:
         self.redis.stop()
 
 
+def lose_node(stack: Stack) -> float:
+    """Node A's beat and main worker killed; returns once node B's beat has taken over,
+    when they were killed (a monotonic time)."""
+    assert stack.celery is not None
+    stack.celery.kill_node("nodeA")
+    killed = time.monotonic()
+    stack.celery.beats["nodeB"].wait_for_line(stack.celery.TOOK_LOCK, timeout=60)
+    return killed
+
+
+def restore_node(stack: Stack) -> None:
+    assert stack.celery is not None
+    stack.celery.restart_node("nodeA")
+
+
 def kill_workers(stack: Stack) -> None:
     assert stack.celery is not None
     stack.celery.kill_workers()
@@ -319,8 +361,9 @@ def make_faults(
     the supervisor: a Celery worker that stops on its own is started again (and noted).
     It runs until the returned event is set."""
     schedule = FAULTS * args.rounds
-    gap = args.duration / (len(schedule) + 1)
     started = time.monotonic()
+    node_back = args.node_at + args.node_down
+    gap = (args.duration - node_back) / (len(schedule) + 1)
     stop = threading.Event()
 
     def supervise_until(moment: float) -> None:
@@ -332,8 +375,17 @@ def make_faults(
             stop.wait(0.5)
 
     def run() -> None:
+        supervise_until(started + args.node_at)
+        began = datetime.now(UTC)
+        lost_at = lose_node(stack)
+        print(f"  {lost_at - started:5.1f} s: node fault (A's beat and main worker killed)")
+        print(f"  {time.monotonic() - started:5.1f} s: B's beat took over", flush=True)
+        supervise_until(started + node_back)
+        restore_node(stack)
+        done.append(Fault("node", began, datetime.now(UTC)))
+        print(f"  {time.monotonic() - started:5.1f} s: node A back", flush=True)
         for index, (name, fault) in enumerate(schedule, start=1):
-            supervise_until(started + index * gap)
+            supervise_until(started + node_back + index * gap)
             at, began = time.monotonic() - started, datetime.now(UTC)
             fault(stack)
             done.append(Fault(name, began, datetime.now(UTC)))
@@ -362,6 +414,9 @@ class Verdict:
     timeouts: int
     missed_after: Counter[str]
     """Missed deadlines by the fault made while their turn was late ("none": no fault)."""
+    while_node_down: list[float]
+    """The lateness of each turn whose deadline came while node A was down (negative: the
+    turn ended by a move before it)."""
 
 
 def blame(faults: list[Fault], deadline: datetime, end: datetime) -> str:
@@ -408,16 +463,24 @@ def check(
     open_turns = set(playing.values_list("pk", "turn_number"))
     now = timezone.now()
     lateness = []
+    node_down = _node_down(faults)
+    while_down: list[float] = []
     missed_after: Counter[str] = Counter()
     for (game, turn), deadline in deadlines.items():
         end = now if (game, turn) in open_turns else ended.get((game, turn), now)
         late = (end - deadline).total_seconds()
         lateness.append(late)
+        if any(down.began <= deadline <= down.ended for down in node_down):
+            while_down.append(late)
         if late > sweep + MISSED_AFTER_SWEEP:
             missed_after[blame(faults, deadline, end)] += 1
     timeouts = sum(1 for move in moves if move[3] == Move.By.TIMEOUT)
     missed = sum(missed_after.values())
-    return Verdict(lost, doubled, missed, max([0.0, *lateness]), timeouts, missed_after)
+    return Verdict(lost, doubled, missed, max([0.0, *lateness]), timeouts, missed_after, while_down)
+
+
+def _node_down(faults: list[Fault]) -> list[Fault]:
+    return [fault for fault in faults if fault.name == "node"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -446,7 +509,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(
             f"bench-faults: PostgreSQL {urlsplit(bench_db).path.lstrip('/')}, its own Redis on "
             f"port {stack.redis.port}, daphne ({args.web_processes} processes), Celery workers "
-            f"main and bots, beat (sweeps every {settings.GAMES_SWEEP_SECONDS:g} s); "
+            f"main on nodes A and B and bots, a beat on each node (sweeps every "
+            f"{settings.GAMES_SWEEP_SECONDS:g} s); "
             f"{args.games} games, turns of {args.turn_seconds} s; logs in {work}",
             flush=True,
         )
@@ -478,6 +542,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"load average {os.getloadavg()[1]:.1f} on {os.cpu_count()} cores",
         flush=True,
     )
+    # Turns that ran out (the others were ended by a move before their deadline).
+    down = sorted(late for late in verdict.while_node_down if late >= 0)
+    if down:
+        print(
+            f"node fault: {len(down)} turns ran out while node A was down; lateness "
+            f"p50 {down[len(down) // 2]:.1f} s, max {down[-1]:.1f} s; "
+            f"missed {verdict.missed_after['node']}"
+        )
     if verdict.missed:
         blamed = ", ".join(
             f"{count} after a {name} fault" for name, count in verdict.missed_after.items()

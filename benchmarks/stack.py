@@ -18,7 +18,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from config.runstack import (
-    CELERY,
+    beat_command,
     daphne_command,
     free_port,
     http_answers,
@@ -288,55 +288,87 @@ class RedisServer:
 
 
 class Celery:
-    """The Celery processes as `make run` starts them: a worker for the "main" queue, one
-    for the bots' and beat. :meth:`kill_workers`, :meth:`restart_workers` and
-    :meth:`revive` do to them what a crash and a supervisor do."""
+    """The Celery processes of two nodes, as `make run` starts them on each: a worker for
+    the "main" queue and a beat on node A and on node B (beat A starts first and sends;
+    beat B stands by, see :mod:`config.beat`), and one worker for the bots' queue.
+    :meth:`kill_workers`, :meth:`kill_node` and :meth:`revive` do to them what a crash
+    and a supervisor do."""
 
     READY = " ready."
-    QUEUES = ("main", "bots")
+    TOOK_LOCK = "beat: took the lock"
+    NODES = ("nodeA", "nodeB")
+    WORKERS = (("main", "nodeA"), ("main", "nodeB"), ("bots", "nodeA"))
 
     def __init__(self, env: Mapping[str, str], work: Path) -> None:
         self.env, self.work = env, work
-        self.starts = dict.fromkeys(self.QUEUES, 0)
-        self.workers = {queue: self._start(queue) for queue in self.QUEUES}
-        schedule = work / "celerybeat-schedule"
-        beat = [*CELERY, "beat", "--loglevel", "INFO", "--schedule", str(schedule)]
-        self.beat = Child("celery beat", beat, env, work / "beat.log", own_group=True)
+        self.starts = dict.fromkeys(self.WORKERS, 0)
+        self.down: set[str] = set()
+        """Nodes made to fail: the supervisor leaves their processes down."""
+        self.workers = {slot: self._start(slot) for slot in self.WORKERS}
+        self.beats: dict[str, Child] = {}
+        for node in self.NODES:
+            self.beats[node] = self._start_beat(node)
+            if node == self.NODES[0]:
+                self.beats[node].wait_for_line(self.TOOK_LOCK)
         self._wait_ready()
 
-    def _start(self, queue: str) -> Child:
-        self.starts[queue] += 1
-        log = self.work / f"worker-{queue}.log"
-        name = f"celery worker ({queue})"
-        return Child(name, worker_command(queue), self.env, log, own_group=True)
+    def _start(self, slot: tuple[str, str]) -> Child:
+        self.starts[slot] += 1
+        queue, node = slot
+        log = self.work / f"worker-{queue}-{node}.log"
+        name = f"celery worker ({queue}@{node})"
+        return Child(name, worker_command(queue, node=node), self.env, log, own_group=True)
+
+    def _start_beat(self, node: str) -> Child:
+        log = self.work / f"beat-{node}.log"
+        return Child(f"celery beat ({node})", beat_command(), self.env, log, own_group=True)
 
     def _wait_ready(self) -> None:
-        for queue, worker in self.workers.items():
-            worker.wait_for_line(self.READY, count=self.starts[queue])
+        for slot, worker in self.workers.items():
+            if slot[1] not in self.down:
+                worker.wait_for_line(self.READY, count=self.starts[slot])
 
     def kill_workers(self) -> None:
         for worker in self.workers.values():
-            worker.kill()
+            if worker.process.poll() is None:
+                worker.kill()
 
     def restart_workers(self) -> None:
-        # One after the other, the clocks' worker first: starting together on a busy
+        # One after the other, the clocks' workers first: starting together on a busy
         # machine, each would take twice as long.
-        for queue in self.QUEUES:
-            self.workers[queue] = self._start(queue)
+        for slot in self.WORKERS:
+            self.workers[slot] = self._start(slot)
             self._wait_ready()
+
+    def kill_node(self, node: str) -> None:
+        """SIGKILL to the node's beat and "main" worker at once, as when its machine
+        fails; they stay down until :meth:`restart_node`."""
+        self.down.add(node)
+        self.beats[node].kill()
+        self.workers["main", node].kill()
+
+    def restart_node(self, node: str) -> None:
+        self.down.discard(node)
+        self.beats[node] = self._start_beat(node)
+        self.workers["main", node] = self._start(("main", node))
+        self._wait_ready()
 
     def revive(self) -> list[str]:
-        """Start again, as a supervisor would, any worker that stopped on its own;
-        returns their names."""
-        stopped = [q for q, worker in self.workers.items() if worker.process.poll() is not None]
-        for queue in stopped:
-            self.workers[queue] = self._start(queue)
+        """Start again, as a supervisor would, any worker that stopped on its own (on a
+        node that is up); returns their names."""
+        stopped = [
+            slot
+            for slot, worker in self.workers.items()
+            if slot[1] not in self.down and worker.process.poll() is not None
+        ]
+        for slot in stopped:
+            self.workers[slot] = self._start(slot)
         if stopped:
             self._wait_ready()
-        return [self.workers[queue].name for queue in stopped]
+        return [self.workers[slot].name for slot in stopped]
 
     def stop(self) -> None:
-        for child in (*self.workers.values(), self.beat):
+        for child in (*self.workers.values(), *self.beats.values()):
             child.stop()
 
 

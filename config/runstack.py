@@ -12,7 +12,9 @@ creates the demo accounts (on the embedded database only) and starts the app.
 PORT (default 8000) is where daphne listens, on 127.0.0.1, in WEB_PROCESSES processes
 (one per core by default). One Celery worker serves the "main" queue (turn deadlines,
 sweeps, mail), another the bots' turns, so a bot that thinks long never holds up a
-clock. Ctrl-C stops every process it started, PostgreSQL last.
+clock. Beat is the one of every node (:mod:`config.beat`): started with others on the
+same Redis, it stands by and takes over if the sending one stops. Ctrl-C stops every
+process it started, PostgreSQL last.
 """
 
 from __future__ import annotations
@@ -237,12 +239,13 @@ CELERY = [sys.executable, "-m", "celery", "--app", "config.celery_app", "--quiet
 WORKER_QUEUES = ("main", "bots")
 
 
-def worker_command(queue: str, concurrency: int = 2) -> list[str]:
+def worker_command(queue: str, concurrency: int = 2, node: str = "%h") -> list[str]:
     """The command of a Celery worker serving ``queue`` ("main" or "bots", see
-    CELERY_TASK_QUEUES in the settings), as the README's deployment notes give it."""
+    CELERY_TASK_QUEUES in the settings), as the README's deployment notes give it, on the
+    machine ``node`` (its host name, by default)."""
     prefixed = os.environ.get("CELERY_QUEUE_PREFIX", "") + queue
     return [
-        *(*CELERY, "worker", "--queues", prefixed, "--hostname", f"{queue}@%h"),
+        *(*CELERY, "worker", "--queues", prefixed, "--hostname", f"{queue}@{node}"),
         *("--concurrency", str(concurrency), "--loglevel", "INFO"),
         # Nothing here uses worker events or remote control: without them a worker
         # starts a second sooner (mingle waits for other workers' answers), which is
@@ -253,18 +256,22 @@ def worker_command(queue: str, concurrency: int = 2) -> list[str]:
     ]
 
 
+def beat_command() -> list[str]:
+    """The command of Celery beat, as the README's deployment notes give it: one on every
+    node, the schedule and a lock in Redis (:mod:`config.beat`), so nothing is kept on disk."""
+    return [*CELERY, "beat", "--loglevel", "INFO"]
+
+
 def start_app(stack: Stack, port: int) -> socket.socket:
     """daphne (:func:`web_processes` of them), the two Celery workers and beat; returns
     the listening socket, which the launcher keeps open while they run."""
     listener = listening_socket(port)
-    RUN_DIR.mkdir(exist_ok=True)  # beat's schedule, also when Redis is not embedded
     daphne = daphne_command(listener, "config.asgi:application", "--access-log", "-")
     for number in range(1, web_processes() + 1):
         stack.start(f"daphne {number}", daphne, pass_fds=(listener.fileno(),))
     for queue in WORKER_QUEUES:
         stack.start(f"celery worker ({queue})", worker_command(queue))
-    schedule = RUN_DIR / "celerybeat-schedule"
-    stack.start("celery beat", [*CELERY, "beat", "--loglevel", "INFO", "--schedule", str(schedule)])
+    stack.start("celery beat", beat_command())
     return listener
 
 

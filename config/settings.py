@@ -306,6 +306,17 @@ MODERATION_REPORTS_PER_DAY = 5
 MODERATION_EVIDENCE_TURN_SECONDS = 0.25
 MODERATION_EVIDENCE_SECONDS = 3.0
 MODERATION_EVIDENCE_FIRST_SECONDS = 0.5
+# Beat runs on every node (README, "Deployment"): celery-redbeat keeps the schedule in
+# Redis, and a lock there lets one beat send while the others stand by
+# (config.beat.LockedScheduler). The sending beat renews the lock at each tick, at least
+# every second; a standby beat takes it once it lapses, so a beat killed with its node is
+# replaced within CELERY_REDBEAT_LOCK_TIMEOUT seconds, and the sweeps carry on.
+CELERY_BEAT_SCHEDULER = "config.beat.LockedScheduler"
+CELERY_BEAT_MAX_LOOP_INTERVAL = 1
+CELERY_REDBEAT_REDIS_URL = REDIS_URL
+CELERY_REDBEAT_REDIS_OPTIONS = {"socket_timeout": 5, "socket_connect_timeout": 5}
+CELERY_REDBEAT_KEY_PREFIX = f"{_queue_prefix}redbeat:"
+CELERY_REDBEAT_LOCK_TIMEOUT = 5
 # Periodic jobs (deadline sweeps) are registered here by the apps that own them.
 # How often the beat job walks the moderation log's hash chain (the log page shows when).
 MODERATION_LOG_CHECK_SECONDS = env.float("MODERATION_LOG_CHECK_SECONDS", default=600.0)

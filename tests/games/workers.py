@@ -163,8 +163,7 @@ class Beat(Process):
     ready_marker = "Configuration ->"  # its banner (its log lines are quietened)
 
     def __init__(self, prefix: str, log: Path, *, redis_url: str | None = None) -> None:
-        schedule = log.with_suffix(".schedule")
-        command = [*CELERY, "beat", "--loglevel", "INFO", "--schedule", str(schedule)]
+        command = [*CELERY, "beat", "--loglevel", "INFO"]
         super().__init__(command, stack_env(prefix, redis_url), log)
 
 
