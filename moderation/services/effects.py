@@ -257,6 +257,11 @@ def _take_back_rewind(game_id: int, effects: Effects, now: datetime) -> Effects:
     return {"restored": int(effects["rewound"]), "restore_move": game.version}
 
 
+def _said(row: Result) -> tuple[int, int, bool, int, bool]:
+    """What a result row says: score, rack value, win, place, and whether it counts."""
+    return (row.score, row.rack_value, row.is_winner, row.place, row.source != Result.Source.VOID)
+
+
 def _restore_results(
     game_id: int, results: Mapping[str, list[int]], by: User, reason: str, now: datetime
 ) -> None:
@@ -264,9 +269,11 @@ def _restore_results(
     row it found (the played ones come back as ``restored``: they correct nothing)."""
     now_rows = current_rows(game_id)
     pairs = {int(seat): ids for seat, ids in results.items()}
-    if any(now_rows[seat].pk != after for seat, (_, after) in pairs.items()):
+    old = Result.objects.in_bulk([pk for pair in pairs.values() for pk in pair])
+    # Compared by what the rows say, not by their ids: a later ruling undone since
+    # gave back these values in rows of its own.
+    if any(_said(now_rows[seat]) != _said(old[after]) for seat, (_, after) in pairs.items()):
         raise Conflict("A later ruling changed this game's result since: supersede that one first.")
-    old = Result.objects.in_bulk([before for before, _ in pairs.values()])
     restored = {seat: old[before] for seat, (before, _) in pairs.items()}
     corrections = {
         seat: SeatCorrection(

@@ -15,6 +15,7 @@ from games.errors import GameHeld
 from games.models import Game, Notification, NotificationKind
 from moderation.errors import Conflict
 from moderation.models import Case, Category, LogEntry, Ruling
+from moderation.services.previews import preview
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
 from tests.leagues.conftest import RunningSeason
@@ -23,6 +24,8 @@ from tests.moderation.conftest import open_case
 from tests.moderation.test_rulings import claimed, league_case
 
 pytestmark = pytest.mark.django_db
+
+PAUSED = "Paused by a moderator while a case is looked into"
 
 __all__ = ["league_case"]
 
@@ -233,3 +236,34 @@ def test_a_pause_superseding_a_ruling_of_a_decided_case_opens_it_again(
     assert pause.effects["undoing"] == {"reopened": True}
     with pytest.raises(Conflict, match="holds the game's clocks already"):
         ruled(case, site_moderator, Ruling.Kind.PAUSE)
+
+
+def test_a_paused_game_says_so_and_offers_no_move(
+    played_on: Game, alice: User, bob: User, site_moderator: User
+) -> None:
+    case = claimed(open_case(played_on, bob, Category.COLLUSION), site_moderator)
+    mover = user_at(played_on, played_on.current_seat or 0)
+    page = Client()
+    page.force_login(mover)
+    before = page.get(reverse("games:game", args=[played_on.pk])).content.decode()
+    assert "Your turn" in before and PAUSED not in before
+    ruled(case, site_moderator, Ruling.Kind.PAUSE)
+    shown = page.get(reverse("games:game", args=[played_on.pk])).content.decode()
+    assert PAUSED in shown and "Your turn" not in shown and "Draw a tile" not in shown
+    assert "data-deadline" not in shown.split('id="game-status"')[1].split("</section>")[0]
+    listed = page.get(reverse("games:your_move")).content.decode()
+    assert PAUSED in listed
+
+
+def test_the_preview_says_what_happens_to_the_clocks(
+    played_on: Game, bob: User, site_moderator: User
+) -> None:
+    case = claimed(open_case(played_on, bob, Category.COLLUSION), site_moderator)
+    pausing = preview(case, site_moderator, Ruling.Kind.PAUSE, "Looking into it.")
+    assert "clocks stop" in pausing.clocks
+    assert not world(played_on)["held"]
+    ruled(case, site_moderator, Ruling.Kind.PAUSE)
+    deciding = preview(case, site_moderator, Ruling.Kind.WARN, "Careful.", target=bob)
+    assert "run again" in deciding.clocks
+    assert any("warn" in line.lower() or "decided" in line for line in deciding.effects)
+    assert world(played_on)["held"]
