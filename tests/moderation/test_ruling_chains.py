@@ -267,3 +267,22 @@ def test_the_preview_says_what_happens_to_the_clocks(
     assert "run again" in deciding.clocks
     assert any("warn" in line.lower() or "decided" in line for line in deciding.effects)
     assert world(played_on)["held"]
+
+
+def test_the_log_says_each_effect_in_words(
+    league_case: Case, club_moderator: User, dave: User
+) -> None:
+    suspend = ruled(
+        league_case,
+        club_moderator,
+        Ruling.Kind.SUSPEND,
+        target=dave,
+        details={"scope": "club", "days": 3},
+    )
+    ruled(league_case, club_moderator, Ruling.Kind.DISMISS, supersedes_id=suspend.pk)
+    page = Client()
+    page.force_login(club_moderator)
+    shown = page.get(reverse("moderation:log")).content.decode()
+    assert "Dave was suspended from the club" in shown
+    assert "Dave&#x27;s suspension was lifted." in shown
+    assert "effects: [" not in shown
