@@ -152,7 +152,7 @@ def test_a_rewind_ruling_superseded_at_once_restores_the_game_exactly(
     page = Client()
     page.force_login(site_moderator)
     shown = page.get(reverse("moderation:ruling", args=[regret.pk])).content.decode()
-    assert "The rewind to turn 1 was taken back" in shown
+    assert "supersedes: the rewind to turn 1 was taken back" in shown
     # Superseding the dismissal undoes only the dismissal: it found the game as it was
     # before the rewind, and leaves it so (the rewind stays undone).
     ruled(casual_case, site_moderator, Ruling.Kind.DISMISS, supersedes_id=regret.pk)
