@@ -214,6 +214,62 @@ def game_places(score_mode: str, scores: Sequence[int], winner: int | None) -> t
     return _places(len(scores), key)
 
 
+@dataclass(frozen=True)
+class Forfeit:
+    """One game's result once a seat forfeits it: scores, winner and places by seat."""
+
+    scores: tuple[int, ...]
+    winner: int | None
+    places: tuple[int, ...]
+
+
+def forfeit(score_mode: str, scores: Sequence[int], winner: int | None, seat: int) -> Forfeit:
+    """``seat`` forfeits a finished game: it loses its win and takes the last place,
+    below every other seat, and scores the game's worst score (the lowest, or the
+    highest penalty).
+
+    Under ``zero_sum`` what the forfeiter loses goes to the winner, as a loser's rack
+    does (R9.2): to the seat that won, or, when the forfeiter had won, to the best of
+    the others, who wins instead; the game still sums to what it summed to. Under
+    ``penalty_only`` nothing is shared (penalties are not a transfer) and a seat that
+    wins instead of the forfeiter scores what a winner scores, 0. The other seats keep
+    their order.
+
+    >>> forfeit("zero_sum", (125, -125), winner=0, seat=0)
+    Forfeit(scores=(-125, 125), winner=1, places=(2, 1))
+    >>> forfeit("zero_sum", (100, -100, 0), winner=0, seat=2)
+    Forfeit(scores=(200, -100, -100), winner=0, places=(1, 2, 3))
+    >>> forfeit("penalty_only", (0, 12, 30), winner=0, seat=0)
+    Forfeit(scores=(30, 0, 30), winner=1, places=(3, 1, 2))
+    """
+    players = len(scores)
+    if not 0 <= seat < players or players < 2:
+        raise RoundError(f"no seat {seat} among {players} to forfeit")
+    penalty = score_mode == "penalty_only"
+    new = list(scores)
+    new[seat] = max(scores) if penalty else min(scores)
+    others = [s for s in range(players) if s != seat]
+    sign = 1 if penalty else -1
+    best = min(others, key=lambda s: (s != winner, sign * scores[s], s))
+    gets = best if winner is None or winner == seat else winner
+    if penalty:
+        if winner == seat:
+            new[gets] = 0
+    else:
+        new[gets] += scores[seat] - new[seat]
+    now_winner = None if winner is None else gets
+    order = game_places(
+        score_mode,
+        [new[s] for s in others],
+        None if now_winner is None else others.index(now_winner),
+    )
+    places = [0] * players
+    for index, s in enumerate(others):
+        places[s] = order[index]
+    places[seat] = players
+    return Forfeit(tuple(new), now_winner, tuple(places))
+
+
 def _places(seats: int, key: Callable[[int], tuple[int, int]]) -> tuple[int, ...]:
     """Places from 1 by ``key`` (smaller is better), equal keys sharing a place."""
     keys = [key(seat) for seat in range(seats)]

@@ -446,6 +446,9 @@ class Result(AppendOnlyModel):
         # A voided game counts for nobody: its rows stay (a later ruling may restore
         # them), but round totals and league standings read only counting rows.
         VOID = "void", "Void (counts for nobody)"
+        # The played result back, when the ruling that changed it is undone: the rows
+        # are new (history stays), but they correct nothing.
+        RESTORED = "restored", "Played (restored)"
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="results")
     seat = models.PositiveSmallIntegerField()

@@ -9,6 +9,9 @@ from dataclasses import dataclass
 from engine.state import Termination
 from games.models import Game, Result
 
+AS_PLAYED = (Result.Source.PLAYED, Result.Source.RESTORED)
+"""The sources of rows that say what was played (a correction undone restores them)."""
+
 
 @dataclass(frozen=True)
 class GameResult:
@@ -20,6 +23,7 @@ class GameResult:
     rack_values: tuple[int, ...]
     scores: tuple[int, ...]
     ruled: bool
+    void: bool
 
 
 def game_result(game: Game, rows: Sequence[Result] | None = None) -> GameResult | None:
@@ -36,5 +40,6 @@ def game_result(game: Game, rows: Sequence[Result] | None = None) -> GameResult 
         winner=next((row.seat for row in rows if row.is_winner), None),
         rack_values=tuple(row.rack_value for row in rows),
         scores=tuple(row.score for row in rows),
-        ruled=any(row.source != Result.Source.PLAYED for row in rows),
+        ruled=any(row.source not in AS_PLAYED for row in rows),
+        void=any(row.source == Result.Source.VOID for row in rows),
     )

@@ -34,6 +34,8 @@ class GameRow:
     current_seat: int | None
     turn_started_at: datetime
     turn_deadline: datetime | None
+    held: bool
+    """A moderator paused the game while a case is looked into: nobody moves, no clock runs."""
     clock: str
     clock_label: str
     players: tuple[str, ...]
@@ -91,6 +93,7 @@ def game_row(game: Game, viewer: User | None, seats: Sequence[Seat] | None = Non
         current_seat=game.current_seat,
         turn_started_at=game.turn_started_at,
         turn_deadline=game.turn_deadline,
+        held=game.held_at is not None,
         clock=table.clock,
         clock_label=table.get_clock_display(),
         players=tuple(seat.occupant_name for seat in seats),

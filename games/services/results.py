@@ -48,6 +48,9 @@ class SeatCorrection:
     score: int | None = None
     rack_value: int | None = None
     is_winner: bool | None = None
+    place: int | None = None
+    """Given by a ruling that places seats itself (a forfeit puts its seat last, an
+    undoing puts every seat back where it was); then the seats it leaves out keep theirs."""
 
 
 def record_played(game: Game, state: GameState, now: datetime) -> Game | None:
@@ -96,8 +99,9 @@ def supersede(
     value, win or place changes gets a new row superseding its current one (places are
     worked out again for the whole game). ``source`` void voids the game (every seat's
     row is written again, counting for nobody); any other source on a voided game
-    makes it count again. Every row written carries ``source``,
-    ``reason`` and ``by``. Raises :class:`~games.errors.InvalidRuling` (nothing
+    makes it count again; source restored puts the played result back (a ruling that
+    changed it undone): the rows no longer count as a correction. Every row written
+    carries ``source``, ``reason`` and ``by``. Raises :class:`~games.errors.InvalidRuling` (nothing
     changed) for an unfinished game, an unknown seat, a played source, an empty reason
     or a ruling that changes nothing.
     """
@@ -187,8 +191,13 @@ def _corrected(
         winner = new_winners[0]
     elif winner is not None and corrections.get(winner, SeatCorrection()).is_winner is False:
         winner = None
-    places = game_places(score_mode, [scores[s] for s in seats], winner)
-    return {s: (scores[s], racks[s], s == winner, places[i]) for i, s in enumerate(seats)}
+    places = dict(
+        zip(seats, game_places(score_mode, [scores[s] for s in seats], winner), strict=True)
+    )
+    if any(change.place is not None for change in corrections.values()):
+        places = {s: current[s].place for s in seats}
+        places.update({s: c.place for s, c in corrections.items() if c.place is not None})
+    return {s: (scores[s], racks[s], s == winner, places[s]) for s in seats}
 
 
 def _members(table: Table) -> dict[int, int]:

@@ -2,7 +2,8 @@
 ruling changed, for whom, and why.
 
 A correction is a *current* result row that is not the played one (a ruling's row,
-``source`` not ``played``): the result rows say it all, so this reads them only and
+``source`` neither ``played`` nor ``restored``, the played result put back when the
+ruling that changed it was undone): the result rows say it all, so this reads them only and
 knows nothing of moderation (which writes them through ``games.services.results``).
 An organiser's adjustment of a score writes such rows too, and is shown the same way:
 a correction by a ruling of the club.
@@ -17,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from games.models import Result
+from games.selectors.results import AS_PLAYED
 from leagues.models import Fixture, FixtureSeat, Season
 
 
@@ -66,7 +68,7 @@ def season_corrections(season: Season) -> SeasonCorrections:
     rows = (
         Result.objects.current()
         .filter(game__table_id__in=list(fixtures))
-        .exclude(source=Result.Source.PLAYED)
+        .exclude(source__in=AS_PLAYED)
         .select_related("game", "member", "supersedes")
         .order_by("game__table_id", "game__number", "seat")
     )

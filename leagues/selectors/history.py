@@ -252,7 +252,9 @@ def _ruling_item(row: Result) -> HistoryItem:
         at=row.created_at,
         who=str(row.decided_by) if row.decided_by is not None else "The site",
         what=f"Result of {seat} in game {row.game.number} at table {row.game.table_id}",
-        action=f"corrected ({row.get_source_display().lower()})",
+        action="restored as played"
+        if row.source == Result.Source.RESTORED
+        else f"corrected ({row.get_source_display().lower()})",
         changes=[Change(name, str(a), str(b)) for name, a, b in pairs if a != b],
         why=row.reason,
     )

@@ -16,7 +16,7 @@ from leagues.rules import MODERATING
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound
 from moderation.models import SITE_MODERATORS, Case, Ruling
 from moderation.rules import conflicts, is_site_moderator, party_ids
-from moderation.services.effects import RESULT_KINDS, current_rows
+from moderation.services.effects import RESULT_KINDS, current_rows, holds
 
 LONGEST_SUSPENSION_DAYS = 365
 LARGEST_SCORE = 10_000
@@ -80,8 +80,8 @@ def checked_details(
     if kind == Ruling.Kind.PAUSE:
         if game.is_over:
             raise ModerationError("The game is over: there is no clock to pause.")
-        if game.held_at is not None:
-            raise Conflict("The game's clocks are paused already.")
+        if holds(case):
+            raise Conflict("This case holds the game's clocks already.")
         return {}
     if kind == Ruling.Kind.SUSPEND:
         return _suspension_details(case, by, details)

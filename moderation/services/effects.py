@@ -1,16 +1,23 @@
-"""What each kind of ruling does to the game, its results and its members, and how a
-later ruling undoes exactly that.
+"""What each kind of ruling does to the game, its results, its case and its members, and
+how a later ruling undoes exactly that.
 
 A ruling's :attr:`~moderation.models.Ruling.effects` record what applying it changed,
 in ids and small values: the result rows current before and after for each seat it
-changed (``results``), whether it held or released the game's clocks, the suspension it
-created. Undoing reads them back: the seats get new rows with the values of the rows
-that were current before (the results service writes them, so the round and the league
-standings follow, as they did when it was applied), a hold is released, a suspension
-lifted. The rows in between stay, superseded, for the audit. A rewind is taken back by
-one more logged move that restores the game as it was just before it
-(:func:`games.services.rewinds.restore`), only while nobody has moved since; and a
-ruling that took one back is undone by rewinding again, on the same condition.
+changed (``results``), the suspension it created, the rewind it logged, whether it
+decided its case, and what that did to the game's clocks. A ruling that supersedes
+another records under ``undoing`` what undoing that one changed: shown, never replayed.
+
+Rulings compose: a ruling's effects are worked out against the state *after* the ruling
+it supersedes is undone, so undoing it restores exactly what it found, whatever came
+before it in the chain. Undoing reads the record back: the seats get new rows with the
+values and places of the rows that were current before (the results service writes
+them, so the round and the league standings follow), a suspension is lifted, a rewind
+taken back (one more logged move, :func:`games.services.rewinds.restore`, only while
+nobody has moved since), and a case it decided is open again.
+
+Clocks are not an effect of their own: a game is held exactly while an open case has
+an applied pause (:func:`holding_cases`), and :func:`sync_clocks` makes the game say so
+after every change. Deciding one case releases only that case's hold.
 
 These run inside the ruling's transaction (:mod:`moderation.services.rulings`), with the
 case row locked; the results service and the clock hold lock the game row themselves.
@@ -23,7 +30,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db.models import QuerySet
+
 from accounts.models import User
+from engine.round import forfeit
 from games.errors import GameActionError, InvalidRuling
 from games.models import Game, Result
 from games.services.holds import hold_clocks, release_clocks
@@ -58,23 +68,37 @@ def corrections_for(
             for seat in rows
         }
     if kind == Ruling.Kind.FORFEIT:
-        return {int(details["seat"]): forfeit_correction(int(details["seat"]), rows, score_mode)}
+        return forfeit_corrections(int(details["seat"]), rows, score_mode)
     return {}
 
 
-def forfeit_correction(seat: int, rows: Mapping[int, Result], score_mode: str) -> SeatCorrection:
-    """The seat that forfeits loses its win and scores no better than any seat of the
-    game (the lowest score, or the highest penalty), so it takes the last place; the
-    other seats keep what they scored."""
-    scores = [row.score for row in rows.values()]
-    worst = max(scores) if score_mode == "penalty_only" else min(scores)
-    return SeatCorrection(score=worst, is_winner=False)
+def forfeit_corrections(
+    seat: int, rows: Mapping[int, Result], score_mode: str
+) -> dict[int, SeatCorrection]:
+    """Every seat's result once ``seat`` forfeits, by the engine's scoring
+    (:func:`engine.round.forfeit`): the forfeiter last, a zero-sum game still zero-sum."""
+    seats = sorted(rows)
+    winner = next((s for s in seats if rows[s].is_winner), None)
+    result = forfeit(
+        score_mode,
+        [rows[s].score for s in seats],
+        None if winner is None else seats.index(winner),
+        seats.index(seat),
+    )
+    return {
+        s: SeatCorrection(
+            score=result.scores[i],
+            is_winner=result.winner == i,
+            place=result.places[i],
+        )
+        for i, s in enumerate(seats)
+    }
 
 
 @dataclass(frozen=True)
 class Snapshot:
-    """What a ruling may change, as it stands: the game's current result rows, whether
-    its clocks are held, and the member's suspensions in force."""
+    """What a ruling may change, as it stands: the game's current result rows and
+    whether its clocks are held."""
 
     rows: dict[int, Result]
     held: bool
@@ -85,11 +109,10 @@ class Snapshot:
         return cls(current_rows(game_id), held)
 
 
-def effects_between(before: Snapshot, after: Snapshot, done: Effects, undone: Effects) -> Effects:
-    """The effects record of a ruling: what differs between the two snapshots, what
-    :func:`do` reported (a suspension created, a rewind), and what :func:`undo`
-    reported (the suspensions lifted, a rewind taken back)."""
-    effects: Effects = {**done, **undone}
+def effects_between(before: Snapshot, after: Snapshot, reported: Effects) -> Effects:
+    """What differs between the two snapshots (the seats given new rows, the clocks),
+    with what :func:`do` or :func:`undo` reported (a suspension, a rewind, the case)."""
+    effects: Effects = dict(reported)
     results = {
         str(seat): [before.rows[seat].pk, row.pk]
         for seat, row in sorted(after.rows.items())
@@ -104,15 +127,43 @@ def effects_between(before: Snapshot, after: Snapshot, done: Effects, undone: Ef
     return effects
 
 
+def holding_cases(game_id: int) -> QuerySet[Case]:
+    """The cases that hold ``game_id``: open, with a pause applied."""
+    return Case.objects.filter(
+        game_id=game_id,
+        status=Case.Status.OPEN,
+        rulings__kind=Ruling.Kind.PAUSE,
+        rulings__status=Ruling.Status.APPLIED,
+    ).distinct()
+
+
+def holds(case: Case) -> bool:
+    """Whether ``case`` holds its game's clocks now."""
+    return holding_cases(case.game_id).filter(pk=case.pk).exists()
+
+
+def sync_clocks(game_id: int, now: datetime) -> None:
+    """Hold the game while any open case holds it, and only then: a hold is the case's,
+    and the game's clocks follow the holds there are (a finished game has none)."""
+    game = Game.objects.get(pk=game_id)
+    wanted = not game.is_over and holding_cases(game_id).exists()
+    if wanted and game.held_at is None:
+        hold_clocks(game_id, now)
+    elif not wanted and game.held_at is not None:
+        release_clocks(game_id, now)
+
+
 def do(ruling: Ruling, case: Case, now: datetime) -> Effects:
     """Do what ``ruling`` says (its details checked already). Returns what the
-    snapshots do not show: the suspension it created, the turn it rewound to."""
+    snapshots do not show: the suspension it created, the turn it rewound to, that its
+    case holds the game (a pause: once applied, :func:`sync_clocks` stops the clocks
+    unless another case holds them already)."""
     kind = ruling.kind
     try:
         if kind in RESULT_KINDS:
             _change_results(ruling, case, now)
         elif kind == Ruling.Kind.PAUSE:
-            hold_clocks(case.game_id, now)
+            return {"holds": True}
         elif kind == Ruling.Kind.REWIND:
             game = rewind(case.game_id, int(ruling.details["turn"]), now)
             return {"rewound": int(ruling.details["turn"]), "rewind_move": game.version}
@@ -144,20 +195,17 @@ def _suspend(ruling: Ruling, case: Case, now: datetime) -> Suspension:
     )
 
 
-def release_hold(game_id: int, now: datetime) -> None:
-    """The case is decided: a game its pause held runs again (nothing if not held)."""
-    release_clocks(game_id, now)
-
-
 REWIND_KEPT = (
     "A rewind cannot be undone: the game has been played on from the turn it "
     "went back to. Rule on the game as it now stands instead."
 )
 
 
-def undo(earlier: Ruling, by: User, reason: str, now: datetime) -> Effects:
-    """Undo what ``earlier`` changed. Returns what the snapshots will not show: the
-    suspensions the undoing lifted (``lifted``), a rewind it took back (``restored``).
+def undo(earlier: Ruling, case: Case, by: User, reason: str, now: datetime) -> Effects:
+    """Undo what ``earlier`` itself changed (never what undoing the ruling before it
+    did: that one stays undone). Returns what the snapshots will not show: the
+    suspensions lifted (``lifted``), a rewind taken back (``restored``), the case
+    opened again (``reopened``). The caller brings the clocks in line afterwards.
 
     Refused (:class:`Conflict`) when a later ruling changed the same rows since: that
     one must be undone first, or the undoing would not restore what was; and for a
@@ -165,35 +213,37 @@ def undo(earlier: Ruling, by: User, reason: str, now: datetime) -> Effects:
     to take back; older records without the rewind's move are refused too).
     """
     effects = earlier.effects or {}
-    game_id = earlier.case.game_id
     undone: Effects = {}
     try:
         if effects.get("rewound"):
-            undone.update(_take_back_rewind(game_id, effects, now))
-        if effects.get("restored"):
-            # A ruling that took back one rewind and did another: the game is back
-            # before both by now, right after the restore just logged.
-            after = undone.get("restore_move", effects["restore_move"])
-            undone.update(_rewind_again(game_id, int(effects["restored"]), after, now))
+            undone.update(_take_back_rewind(case.game_id, effects, now))
         if effects.get("results"):
-            _restore_results(earlier, by, reason, now)
-        if effects.get("held"):
-            release_clocks(game_id, now)
-        if effects.get("released"):
-            game = Game.objects.get(pk=game_id)
-            if not game.is_over and game.held_at is None:
-                hold_clocks(game_id, now)
+            _restore_results(case.game_id, effects["results"], by, reason, now)
     except GameActionError as error:
         raise ModerationError(error.message) from error
-    if effects.get("lifted"):
-        # Lifted by the ruling undone: they are in force again (until they end).
-        Suspension.objects.filter(pk__in=effects["lifted"]).update(lifted_at=None)
     lifting = Suspension.objects.filter(pk__in=effects.get("suspended", []), lifted_at=None)
     lifted = list(lifting.values_list("pk", flat=True))
     lifting.update(lifted_at=now)
     if lifted:
         undone["lifted"] = lifted
+    if effects.get("decided"):
+        undone.update(_reopen(case))
     return undone
+
+
+def _reopen(case: Case) -> Effects:
+    """The case the undone ruling decided is open again, as it found it."""
+    if (
+        Case.objects.filter(game_id=case.game_id, category=case.category, status=Case.Status.OPEN)
+        .exclude(pk=case.pk)
+        .exists()
+    ):
+        raise Conflict(
+            "Undoing this ruling would open its case again, and the game has another "
+            "open case of the same kind: decide that one first."
+        )
+    Case.objects.filter(pk=case.pk).update(status=Case.Status.OPEN, decided_at=None)
+    return {"reopened": True}
 
 
 def _take_back_rewind(game_id: int, effects: Effects, now: datetime) -> Effects:
@@ -207,28 +257,35 @@ def _take_back_rewind(game_id: int, effects: Effects, now: datetime) -> Effects:
     return {"restored": int(effects["rewound"]), "restore_move": game.version}
 
 
-def _rewind_again(game_id: int, turn: int, after: int, now: datetime) -> Effects:
-    """Rewind again, to ``turn``, the game whose rewind was taken back by move
-    ``after``, if nobody has moved since."""
-    try:
-        game = rewind(game_id, turn, now, after=after)
-    except InvalidRuling as error:
-        raise Conflict(error.message) from None
-    return {"rewound": turn, "rewind_move": game.version}
+def _said(row: Result) -> tuple[int, int, bool, int, bool]:
+    """What a result row says: score, rack value, win, place, and whether it counts."""
+    return (row.score, row.rack_value, row.is_winner, row.place, row.source != Result.Source.VOID)
 
 
-def _restore_results(earlier: Ruling, by: User, reason: str, now: datetime) -> None:
-    game_id = earlier.case.game_id
+def _restore_results(
+    game_id: int, results: Mapping[str, list[int]], by: User, reason: str, now: datetime
+) -> None:
+    """Give each seat the ruling changed a new row with the values and the place of the
+    row it found (the played ones come back as ``restored``: they correct nothing)."""
     now_rows = current_rows(game_id)
-    pairs = {int(seat): ids for seat, ids in earlier.effects["results"].items()}
-    if any(now_rows[seat].pk != after for seat, (_, after) in pairs.items()):
+    pairs = {int(seat): ids for seat, ids in results.items()}
+    old = Result.objects.in_bulk([pk for pair in pairs.values() for pk in pair])
+    # Compared by what the rows say, not by their ids: a later ruling undone since
+    # gave back these values in rows of its own.
+    if any(_said(now_rows[seat]) != _said(old[after]) for seat, (_, after) in pairs.items()):
         raise Conflict("A later ruling changed this game's result since: supersede that one first.")
-    old = Result.objects.in_bulk([before for before, _ in pairs.values()])
     restored = {seat: old[before] for seat, (before, _) in pairs.items()}
     corrections = {
-        seat: SeatCorrection(score=row.score, rack_value=row.rack_value, is_winner=row.is_winner)
+        seat: SeatCorrection(
+            score=row.score, rack_value=row.rack_value, is_winner=row.is_winner, place=row.place
+        )
         for seat, row in restored.items()
     }
-    was_void = any(row.source == Result.Source.VOID for row in restored.values())
-    source = Result.Source.VOID if was_void else Result.Source.RULING
+    sources = {row.source for row in restored.values()}
+    if Result.Source.VOID in sources:
+        source = Result.Source.VOID
+    elif sources <= {Result.Source.PLAYED, Result.Source.RESTORED}:
+        source = Result.Source.RESTORED
+    else:
+        source = Result.Source.RULING
     supersede(game_id, corrections, source, reason, by, now)

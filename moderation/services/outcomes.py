@@ -133,8 +133,14 @@ def _recipients(ruling: Ruling) -> dict[int, tuple[str, str]]:
     told: dict[int, tuple[str, str]] = {}
     for user_id in seated_user_ids(case):
         told[user_id] = (NotificationKind.MODERATION_OUTCOME, f"A ruling in your {where}")
+    # A pause decides nothing: the filer hears that the case is still being looked into.
+    filed = (
+        f"A moderator paused {where} while your report is looked into: the case is still open"
+        if ruling.kind == Ruling.Kind.PAUSE
+        else f"Your report on {where} was decided"
+    )
     for user_id in Report.objects.filter(case=case).values_list("filer_id", flat=True):
-        told[user_id] = (NotificationKind.MODERATION_CASE, f"Your report on {where} was decided")
+        told[user_id] = (NotificationKind.MODERATION_CASE, filed)
     for accused_id in (case.accused_id, ruling.target_id):
         if accused_id is not None:
             told[accused_id] = (

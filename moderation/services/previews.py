@@ -18,13 +18,14 @@ from typing import Any
 from django.db import transaction
 
 from accounts.models import User
-from games.models import Result
+from games.models import Game, Result
 from games.selectors.seats import seat_names
 from leagues.models import Division
 from leagues.promotion import movable
 from leagues.selectors.standings import DivisionStandings, compute_season
 from leagues.standings import Row
 from moderation.models import Case, Ruling
+from moderation.selectors.effects import in_words
 from moderation.services.effects import current_rows
 from moderation.services.rulings import confirm, make
 
@@ -77,6 +78,10 @@ class Preview:
     standings: list[StandingLine] = field(default_factory=list)
     proposed: bool = False
     """Whether the ruling will wait for a second moderator's confirmation."""
+    clocks: str = ""
+    """What happens to the game's clocks, for a game in play ("" once it is over)."""
+    effects: list[str] = field(default_factory=list)
+    """Everything the ruling would do, in the words its page and the log will use."""
 
     @property
     def standings_change(self) -> bool:
@@ -100,9 +105,9 @@ def preview(
     """What ``by``'s ruling would change in ``case``. Raises the ruling's own refusals."""
     from moderation.services.checks import needs_second
 
-    def run() -> bool:
+    def run() -> tuple[bool, Ruling]:
         ruling = make(case.pk, by, kind, note, details, target, supersedes_id, None, True)
-        return needs_second(case, kind, ruling.supersedes, by)
+        return needs_second(case, kind, ruling.supersedes, by), ruling
 
     return _compared(case, run)
 
@@ -111,24 +116,27 @@ def preview_confirmation(ruling: Ruling, by: User) -> Preview:
     """What confirming the proposed ``ruling`` would change, as ``by`` (the second
     moderator) would confirm it. Raises the confirmation's own refusals."""
 
-    def run() -> bool:
-        confirm(ruling.pk, by)
-        return False
+    def run() -> tuple[bool, Ruling]:
+        return False, confirm(ruling.pk, by)
 
     return _compared(ruling.case, run)
 
 
-def _compared(case: Case, run: Callable[[], bool]) -> Preview:
+def _compared(case: Case, run: Callable[[], tuple[bool, Ruling]]) -> Preview:
     """The game and its division before and after ``run`` (which returns whether the
-    ruling waits for a second moderator), run in a savepoint that is rolled back."""
+    ruling waits for a second moderator, and the ruling), run in a savepoint that is
+    rolled back."""
     before_rows = _seat_values(case.game_id)
     before_standings = _division(case)
+    held_before = _held(case.game_id)
     result: dict[str, Any] = {}
     try:
         with transaction.atomic():
-            result["proposed"] = run()
+            result["proposed"], ruling = run()
             result["after_rows"] = _seat_values(case.game_id)
             result["after_standings"] = _division(case)
+            result["clocks"] = _clocks(held_before, _held(case.game_id))
+            result["effects"] = in_words(ruling.effects or {})
             raise _RollBack
     except _RollBack:
         pass
@@ -138,12 +146,35 @@ def _compared(case: Case, run: Callable[[], bool]) -> Preview:
         for seat in range(len(names))
         if seat in before_rows or seat in result["after_rows"]
     ]
-    out = Preview(seats=seats, proposed=result["proposed"])
+    out = Preview(
+        seats=seats,
+        proposed=result["proposed"],
+        clocks=result["clocks"],
+        effects=result["effects"],
+    )
     if before_standings is not None and result["after_standings"] is not None:
         out.division = before_standings[0].name
         out.promotion = before_standings[1]
         out.standings = _lines(before_standings, result["after_standings"])
     return out
+
+
+def _held(game_id: int) -> bool | None:
+    """Whether the game is held; ``None`` once it is over (it has no clock)."""
+    game = Game.objects.only("held_at", "status").get(pk=game_id)
+    return None if game.is_over else game.held_at is not None
+
+
+def _clocks(before: bool | None, after: bool | None) -> str:
+    if before is None or after is None:
+        return ""
+    if after and not before:
+        return "The game's clocks stop: nobody moves while this case is open."
+    if before and not after:
+        return "The game's clocks run again: no open case holds the game any more."
+    if before:
+        return "The game's clocks stay stopped: an open case still holds the game."
+    return "The game's clocks keep running."
 
 
 def _seat_values(game_id: int) -> dict[int, tuple[int, int, bool, bool]]:

@@ -29,6 +29,7 @@ from moderation import signals
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound
 from moderation.models import Case, LogEntry, Ruling
 from moderation.rules import conflicts
+from moderation.selectors.effects import in_words
 from moderation.services import effects
 from moderation.services.checks import check_moderator, checked_details, needs_second
 
@@ -79,7 +80,7 @@ def make(
             raise Conflict(
                 "A ruling of this case awaits a second moderator: confirm or decline it first."
             )
-        checked = checked_details(case, by, kind, details or {}, target)
+        checked = _checked(case, by, kind, details or {}, target, earlier, now)
         ruling = Ruling.objects.create(
             case=case,
             kind=kind,
@@ -131,6 +132,37 @@ def decline(ruling_id: int, by: User, note: str, now: datetime | None = None) ->
     return ruling
 
 
+class _Undone(Exception):
+    """Raised to leave the savepoint in which a superseded ruling was undone for a look."""
+
+
+def _checked(
+    case: Case,
+    by: User,
+    kind: str,
+    details: Mapping[str, Any],
+    target: User | None,
+    earlier: Ruling | None,
+    now: datetime,
+) -> dict[str, Any]:
+    """The ruling's details checked against the game as the ruling will find it: with
+    the ruling it supersedes undone (in a savepoint rolled back at once), so that a
+    void superseding a void, or a pause superseding a pause, is judged rightly; an
+    undoing that cannot be done is refused here already."""
+    if earlier is None:
+        return checked_details(case, by, kind, details, target)
+    found: dict[str, Any] = {}
+    try:
+        with transaction.atomic():
+            effects.undo(earlier, case, by, "(checked before the ruling)", now)
+            Ruling.objects.filter(pk=earlier.pk).update(status=Ruling.Status.SUPERSEDED)
+            found["details"] = checked_details(case, by, kind, details, target)
+            raise _Undone
+    except _Undone:
+        pass
+    return dict(found["details"])
+
+
 def _lock_case(case_id: int) -> Case:
     case = (
         Case.objects.select_for_update(of=("self",))
@@ -174,14 +206,21 @@ def _earlier(case: Case, supersedes_id: int | None) -> Ruling | None:
 
 def _apply(ruling: Ruling, case: Case, now: datetime) -> Ruling:
     """Undo what the superseded ruling did, do what this one says, decide the case,
-    and record exactly what changed (so that it too can be undone)."""
-    before = effects.Snapshot.of(case.game_id)
-    undone: effects.Effects = {}
+    bring the clocks in line with the case holds, and record exactly what changed.
+
+    The ruling's own effects are measured from the state *after* the superseded one is
+    undone: that is the state it found, and what undoing it must give back. (Measured
+    before the undoing, they would bring back what the superseded ruling did.)"""
     earlier = ruling.supersedes
+    undoing: effects.Effects = {}
     if earlier is not None:
-        undone = effects.undo(earlier, ruling.by, ruling.note, now)
+        start = effects.Snapshot.of(case.game_id)
+        undone = effects.undo(earlier, case, ruling.by, ruling.note, now)
         earlier.status = Ruling.Status.SUPERSEDED
         earlier.save(update_fields=["status"])
+        case.refresh_from_db(fields=["status", "decided_at"])
+        effects.sync_clocks(case.game_id, now)
+        undoing = effects.effects_between(start, effects.Snapshot.of(case.game_id), undone)
         _log(
             case,
             ruling.by,
@@ -189,21 +228,34 @@ def _apply(ruling: Ruling, case: Case, now: datetime) -> Ruling:
             f"Superseded: {_describe(earlier)}",
             ruling,
             now,
+            {"undone": earlier.pk, "effects": in_words(undoing)},
         )
+    if ruling.kind == Ruling.Kind.PAUSE and case.status != Case.Status.OPEN:
+        raise Conflict("The case is decided: a pause holds a game only while its case is open.")
+    before = effects.Snapshot.of(case.game_id)
     done = effects.do(ruling, case, now)
-    if ruling.kind not in LEAVES_CASE_OPEN:
-        # The case is decided: a game its pause held runs again.
-        if before.held:
-            effects.release_hold(case.game_id, now)
-        if case.status == Case.Status.OPEN:
-            case.status, case.decided_at = Case.Status.DECIDED, now
-            case.save(update_fields=["status", "decided_at"])
-    ruling.effects = effects.effects_between(
-        before, effects.Snapshot.of(case.game_id), done, undone
-    )
+    if ruling.kind not in LEAVES_CASE_OPEN and case.status == Case.Status.OPEN:
+        # The case is decided: its hold on the game goes with it (another open
+        # case's hold stays).
+        case.status, case.decided_at = Case.Status.DECIDED, now
+        case.save(update_fields=["status", "decided_at"])
+        done["decided"] = True
     ruling.status, ruling.applied_at = Ruling.Status.APPLIED, now
-    ruling.save(update_fields=["effects", "status", "applied_at", "confirmed_by"])
-    _log(case, ruling.by, LogEntry.Action.RULED, _describe(ruling), ruling, now, ruling.effects)
+    ruling.save(update_fields=["status", "applied_at", "confirmed_by"])
+    effects.sync_clocks(case.game_id, now)
+    ruling.effects = effects.effects_between(before, effects.Snapshot.of(case.game_id), done)
+    if undoing:
+        ruling.effects["undoing"] = undoing
+    ruling.save(update_fields=["effects"])
+    _log(
+        case,
+        ruling.by,
+        LogEntry.Action.RULED,
+        _describe(ruling),
+        ruling,
+        now,
+        {**ruling.effects, "effects": in_words(ruling.effects)},
+    )
     send_after_commit(
         signals.ruling_applied,
         Ruling,

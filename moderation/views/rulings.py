@@ -21,6 +21,7 @@ from accounts.models import User
 from moderation.errors import ModerationError
 from moderation.models import Case, Ruling
 from moderation.selectors import rulings as reads
+from moderation.selectors.effects import in_words
 from moderation.services import rulings as service
 from moderation.services.previews import Preview, preview, preview_confirmation
 from moderation.views.common import refused
@@ -143,6 +144,7 @@ def ruling(request: HttpRequest, ruling_id: int) -> HttpResponse:
         "ruling": shown,
         "case": shown.case,
         "seats": reads.seats_now(shown.case),
+        "effect_lines": in_words(shown.effects or {}),
         "may_confirm": may_confirm,
         "preview": what,
         "may_supersede": shown.status == Ruling.Status.APPLIED

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.actions import Draw, Pass
 from engine.game import apply, new_game
-from engine.round import GameScores, Round, RoundError, Tally, game_places
+from engine.round import GameScores, Round, RoundError, Tally, forfeit, game_places
 from engine.ruleset import Ruleset
 from engine.state import GameState, Termination
 
@@ -142,3 +144,28 @@ def test_a_round_of_real_games_sums_to_zero() -> None:
         assert state.outcome.termination is Termination.POOL_EMPTY_BLOCKED
         games.append(GameScores(state.outcome.scores, state.outcome.winner))
     assert sum(Tally.of("zero_sum", 3, games).totals) == 0
+
+
+@given(
+    mode=st.sampled_from(["zero_sum", "penalty_only"]),
+    scores=st.lists(st.integers(-300, 300), min_size=2, max_size=4),
+    data=st.data(),
+)
+def test_a_forfeit_puts_its_seat_last_and_keeps_the_game_s_sum(
+    mode: str, scores: list[int], data: st.DataObject
+) -> None:
+    players = len(scores)
+    seat = data.draw(st.integers(0, players - 1))
+    winner = data.draw(st.none() | st.integers(0, players - 1))
+    result = forfeit(mode, scores, winner, seat)
+    assert result.places[seat] == players
+    assert all(result.places[s] < players for s in range(players) if s != seat)
+    assert result.winner != seat
+    if mode == "zero_sum":
+        assert sum(result.scores) == sum(scores)
+        assert result.scores[seat] == min(scores)
+    else:
+        assert result.scores[seat] == max(scores)
+    assert (result.winner is None) == (winner is None)
+    with pytest.raises(RoundError):
+        forfeit(mode, scores, winner, players)

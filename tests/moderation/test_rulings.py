@@ -128,9 +128,11 @@ def test_a_forfeit_puts_one_seat_last_and_the_others_stand(
     winner = next(seat for seat, values in played.items() if values[2])
     ruled(league_case, club_moderator, Ruling.Kind.FORFEIT, details={"seat": winner})
     after = rows(league_game)
-    assert after[winner][2] is False
-    assert after[winner][0] == min(values[0] for values in played.values())
-    assert after[1 - winner][0] == played[1 - winner][0]
+    other = 1 - winner
+    # The forfeiter is last, below the other seat, which wins; zero-sum stays zero-sum.
+    assert after[winner][:3] == (min(v[0] for v in played.values()), 2, False)
+    assert after[other][1:3] == (1, True)
+    assert sum(v[0] for v in after.values()) == sum(v[0] for v in played.values())
 
 
 def test_only_the_claiming_moderator_without_a_conflict_may_rule(
@@ -184,7 +186,7 @@ def test_a_warning_names_a_party_and_decides_the_case(
 ) -> None:
     ruling = ruled(league_case, club_moderator, Ruling.Kind.WARN, target=dave)
     assert ruling.target == dave
-    assert ruling.effects == {}
+    assert ruling.effects == {"decided": True}
     league_case.refresh_from_db()
     assert league_case.status == Case.Status.DECIDED
 
@@ -200,6 +202,7 @@ def test_a_decided_case_takes_only_rulings_that_supersede(
 def test_a_ruling_undone_only_in_the_order_it_was_made(
     league_case: Case, league_game: Game, club_moderator: User
 ) -> None:
+    played = {seat: values[:3] for seat, values in rows(league_game).items()}
     first = ruled(league_case, club_moderator, Ruling.Kind.VOID)
     second = ruled(
         league_case,
@@ -212,8 +215,9 @@ def test_a_ruling_undone_only_in_the_order_it_was_made(
     with pytest.raises(Conflict, match="applied"):
         rule(league_case.pk, club_moderator, Ruling.Kind.DISMISS, "Again.", supersedes_id=first.pk)
     ruled(league_case, club_moderator, Ruling.Kind.DISMISS, supersedes_id=second.pk)
-    # Undoing the second brings back what was before it: the void game.
-    assert {values[3] for values in rows(league_game).values()} == {"void"}
+    # Undoing the second brings back what it found: the void undone, the played result.
+    assert {values[3] for values in rows(league_game).values()} == {"restored"}
+    assert {seat: values[:3] for seat, values in rows(league_game).items()} == played
 
 
 @pytest.fixture

@@ -71,13 +71,13 @@ def test_a_pause_holds_the_game_until_the_case_is_decided(
     casual_case: Case, casual_game: Game, site_moderator: User
 ) -> None:
     pause = ruled(casual_case, site_moderator, Ruling.Kind.PAUSE)
-    assert pause.effects == {"held": True}
+    assert pause.effects == {"held": True, "holds": True}
     casual_case.refresh_from_db()
     assert casual_case.status == Case.Status.OPEN
     with pytest.raises(GameHeld):
         services.draw(casual_game.pk, user_at(casual_game, 0), casual_game.version)
     decided = ruled(casual_case, site_moderator, Ruling.Kind.DISMISS)
-    assert decided.effects == {"released": True}
+    assert decided.effects == {"released": True, "decided": True}
     casual_game.refresh_from_db()
     assert casual_game.held_at is None
     services.draw(casual_game.pk, user_at(casual_game, 0), casual_game.version)
@@ -136,7 +136,7 @@ def test_a_rewind_ruling_superseded_at_once_restores_the_game_exactly(
         ruled(casual_case, site_moderator, Ruling.Kind.REWIND, details={"turn": 3})
     version = casual_game.version
     ruling = rewound(casual_case, site_moderator, casual_game, 1)
-    assert ruling.effects == {"rewound": 1, "rewind_move": version + 1}
+    assert ruling.effects == {"rewound": 1, "rewind_move": version + 1, "decided": True}
     assert casual_game.turn_number == 1
     regret = ruled(casual_case, site_moderator, Ruling.Kind.DISMISS, supersedes_id=ruling.pk)
     casual_game.refresh_from_db()
@@ -145,20 +145,21 @@ def test_a_rewind_ruling_superseded_at_once_restores_the_game_exactly(
     assert casual_game.turn_deadline is not None  # the restored turn has a fresh clock
     log = [move.action["type"] for move in casual_game.moves.order_by("seq")]
     assert log == ["draw", "draw", "rewind", "restore"]
-    assert regret.effects == {"restored": 1, "restore_move": casual_game.version}
+    assert regret.effects == {
+        "decided": True,
+        "undoing": {"restored": 1, "restore_move": casual_game.version, "reopened": True},
+    }
     page = Client()
     page.force_login(site_moderator)
     shown = page.get(reverse("moderation:ruling", args=[regret.pk])).content.decode()
-    assert "Rewind taken back" in shown and "before the rewind to turn 1" in shown
-    # And that ruling too can be undone: the game is rewound again, exactly; and so on.
-    again = ruled(casual_case, site_moderator, Ruling.Kind.DISMISS, supersedes_id=regret.pk)
-    casual_game.refresh_from_db()
-    assert casual_game.turn_number == 1 and again.effects["rewound"] == 1
-    ruled(casual_case, site_moderator, Ruling.Kind.DISMISS, supersedes_id=again.pk)
+    assert "supersedes: the rewind to turn 1 was taken back" in shown
+    # Superseding the dismissal undoes only the dismissal: it found the game as it was
+    # before the rewind, and leaves it so (the rewind stays undone).
+    ruled(casual_case, site_moderator, Ruling.Kind.DISMISS, supersedes_id=regret.pk)
     casual_game.refresh_from_db()
     assert (casual_game.state, casual_game.turn_number, casual_game.current_seat) == before
     log = [move.action["type"] for move in casual_game.moves.order_by("seq")]
-    assert log == ["draw", "draw", "rewind", "restore", "rewind", "restore"]
+    assert log == ["draw", "draw", "rewind", "restore"]
 
 
 def test_a_rewind_ruling_cannot_be_undone_once_a_move_was_made(
@@ -178,15 +179,16 @@ def test_a_rewind_ruling_cannot_be_undone_once_a_move_was_made(
     assert casual_game.moves.order_by("-seq").first().action == {"type": "draw"}  # type: ignore[union-attr]
 
 
-def test_a_rewind_superseding_a_rewind_is_undone_back_to_the_first(
+def test_a_rewind_superseding_a_rewind_is_undone_back_to_what_it_found(
     casual_case: Case, casual_game: Game, site_moderator: User
 ) -> None:
     drawn_twice(casual_game)
+    at_turn_3 = casual_game.state
     first = rewound(casual_case, site_moderator, casual_game, 2)
-    at_turn_2 = casual_game.state
     second = rewound(casual_case, site_moderator, casual_game, 1, supersedes_id=first.pk)
     assert casual_game.turn_number == 1
     ruled(casual_case, site_moderator, Ruling.Kind.DISMISS, supersedes_id=second.pk)
     casual_game.refresh_from_db()
-    assert casual_game.turn_number == 2 and casual_game.state == at_turn_2
+    # The second rewind found the game with the first one taken back: turn 3.
+    assert casual_game.turn_number == 3 and casual_game.state == at_turn_3
     assert casual_game.engine_state() == casual_game.replay_state()

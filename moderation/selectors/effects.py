@@ -1,0 +1,84 @@
+"""A ruling's effects in words, for its page and the moderation log.
+
+The record (:attr:`~moderation.models.Ruling.effects`, written by
+:mod:`moderation.services.effects`) holds ids and small values; these sentences say what
+they did: whose result changed and how, who was suspended until when or had a
+suspension lifted, what happened to the case and to the game's clocks, and what undoing
+the superseded ruling changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.models import Result
+from moderation.models import Suspension
+
+
+def in_words(effects: Mapping[str, Any]) -> list[str]:
+    """A ruling's effects as sentences, for its page and the log: its own first, then
+    what undoing the ruling it superseded changed."""
+    lines = _own_words(effects)
+    undoing = effects.get("undoing") or {}
+    if undoing:
+        lines += [
+            f"Undoing the ruling it supersedes: {line[0].lower()}{line[1:]}"
+            for line in _own_words(undoing)
+        ]
+    return lines
+
+
+def _own_words(effects: Mapping[str, Any]) -> list[str]:
+    lines: list[str] = []
+    if effects.get("restored"):
+        lines.append(
+            f"The rewind to turn {effects['restored']} was taken back: "
+            "the game is as it was before it."
+        )
+    if effects.get("rewound"):
+        lines.append(f"The game went back to the start of turn {effects['rewound']}.")
+    results = effects.get("results") or {}
+    rows = Result.objects.select_related("member").in_bulk(
+        [pk for pair in results.values() for pk in pair]
+    )
+    for seat, (before, after) in sorted(results.items(), key=lambda item: int(item[0])):
+        if before in rows and after in rows:
+            lines.append(_result_words(int(seat), rows[before], rows[after]))
+    for suspension in Suspension.objects.filter(pk__in=effects.get("suspended", [])).select_related(
+        "user", "club"
+    ):
+        where = f"the club {suspension.club}" if suspension.club_id else "the whole site"
+        lines.append(
+            f"{suspension.user} was suspended from {where} "
+            f"until {suspension.ends_at:%a %d %b %Y, %H:%M} UTC."
+        )
+    for suspension in Suspension.objects.filter(pk__in=effects.get("lifted", [])).select_related(
+        "user"
+    ):
+        lines.append(f"{suspension.user}'s suspension was lifted.")
+    if effects.get("decided"):
+        lines.append("The case was decided.")
+    if effects.get("reopened"):
+        lines.append("The case was open again.")
+    if effects.get("held"):
+        lines.append("The game's clocks stopped: the case holds the game while it is open.")
+    elif effects.get("holds"):
+        lines.append(
+            "The case holds the game while it is open (its clocks were stopped already, "
+            "by another open case)."
+        )
+    if effects.get("released"):
+        lines.append("The game's clocks run again: no open case holds the game.")
+    return lines
+
+
+def _result_words(seat: int, before: Result, after: Result) -> str:
+    who = str(after.member) if after.member is not None else f"Seat {seat + 1}"
+
+    def told(row: Result) -> str:
+        if row.source == Result.Source.VOID:
+            return "void"
+        return f"{row.score} points, place {row.place}{', winner' if row.is_winner else ''}"
+
+    return f"{who}'s result: {told(before)} → {told(after)}."
