@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0013_table_private"),
+        ("games", "0014_notification_email_failed"),
     ]
 
     operations = [
