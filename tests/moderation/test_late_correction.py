@@ -73,13 +73,7 @@ def test_a_rulings_preview_after_the_close_shows_the_final_order_and_that_promot
     league_case: Case, league_game: Game, running: RunningSeason, club_moderator: User
 ) -> None:
     _close(running)
-    shown = preview(
-        league_case,
-        club_moderator,
-        Ruling.Kind.SET_RESULT,
-        "Scored wrongly.",
-        details=_swap(league_game),
-    )
+    shown = _preview(league_case, league_game, club_moderator)
     moved = {line.name for line in shown.standings if line.rank_before != line.rank_after}
     assert moved == {"Bob", "Dave"}
     assert "is closed: this ruling changes its final standings" in shown.after_close
@@ -90,13 +84,7 @@ def test_a_rulings_preview_after_the_close_shows_the_final_order_and_that_promot
 def test_a_rulings_preview_before_the_close_says_nothing_of_it(
     league_case: Case, league_game: Game, club_moderator: User
 ) -> None:
-    shown = preview(
-        league_case,
-        club_moderator,
-        Ruling.Kind.SET_RESULT,
-        "Scored wrongly.",
-        details=_swap(league_game),
-    )
+    shown = _preview(league_case, league_game, club_moderator)
     assert shown.after_close == ""
 
 
