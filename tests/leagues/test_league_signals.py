@@ -16,8 +16,9 @@ from django.db import transaction
 from accounts.models import User
 from games.models import Notification
 from leagues import signals
-from leagues.models import Club, Entry, Fixture, Membership, Role, Season
+from leagues.models import Club, Entry, Fixture, Membership, Role, ScoreAdjustment, Season
 from leagues.selectors.standings import cache_key, season_standings
+from leagues.services.adjustments import propose
 from leagues.services.deadlines import close_matchday, settle_fixture
 from leagues.services.organiser import extend_deadline, replace_player, reschedule_fixture
 from leagues.services.season_end import close_season
@@ -25,6 +26,7 @@ from leagues.services.seasons import season_path
 from leagues.services.withdrawals import withdraw
 from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason, make_season, open_fixture, scheduled_fixture
+from tests.leagues.test_adjustment_views import finished_game
 
 pytestmark = pytest.mark.django_db
 
@@ -184,3 +186,37 @@ def test_a_refresh_survives_when_only_a_later_savepoint_rolls_back(
         settle_fixture(fixture, alice, "Nobody came.")
 
     assert refreshes == [season.pk]
+
+
+def test_a_score_change_refreshes_its_season_once_and_says_who_made_it(
+    running: RunningSeason, announced: Announced, refreshes: list[int]
+) -> None:
+    game = finished_game(running.fixtures[0])
+    season_standings(running.season)
+    adjusted: list[int] = []
+
+    def note(sender: type, adjustment_id: int, **kwargs: Any) -> None:
+        adjusted.append(adjustment_id)
+
+    signals.score_adjusted.connect(note, dispatch_uid="test-adjusted")
+    try:
+        with announced():
+            # Nobody else in the club could confirm it: it applies at once.
+            change = propose(running.season, game.pk, 0, 77, running.organiser, "Miscounted.")
+    finally:
+        signals.score_adjusted.disconnect(dispatch_uid="test-adjusted")
+
+    assert change.status == ScoreAdjustment.Status.APPLIED
+    assert adjusted == [change.pk]
+    assert refreshes == [running.season.pk] and not _cached(running.season)
+
+
+def test_a_fixture_whose_round_ends_is_finished_and_refreshes_its_season(
+    running: RunningSeason, announced: Announced, refreshes: list[int]
+) -> None:
+    fixture = running.fixtures[0]
+    with announced():
+        finished_game(fixture)  # the round is stopped: its table is finished
+
+    assert Fixture.objects.get(pk=fixture.pk).status == Fixture.Status.FINISHED
+    assert running.season.pk in refreshes
