@@ -61,9 +61,9 @@ def fixture_finished(sender: type, table_id: int, **kwargs: Any) -> None:
     finish_fixture(table_id)
 
 
-def tell_of_withdrawal(sender: type, entry_id: int, **kwargs: Any) -> None:
-    """A player withdrew: those who share an unfinished fixture with them are told."""
-    tell_the_others(entry_id)
+def tell_of_withdrawal(sender: type, entry_id: int, fixture_ids: list[int], **kwargs: Any) -> None:
+    """A player withdrew: those who shared an unfinished fixture with them are told."""
+    tell_the_others(entry_id, fixture_ids)
 
 
 def tell_of_substitution(sender: type, entry_id: int, substitute_id: int, **kwargs: Any) -> None:

@@ -31,7 +31,8 @@ entry_withdrawn = Signal()
 """A player left a season (sender: ``Entry``): their seats go on by the season's rule.
 
 ``season_id``, ``entry_id``; ``user_id``: the entry's member; ``by_id``: who withdrew
-them (the player, or an organiser)."""
+them (the player, or an organiser); ``fixture_ids``: their fixtures unfinished when they
+withdrew."""
 
 player_substituted = Signal()
 """An organiser seated a substitute for an entry from now on (sender: ``Entry``).

@@ -61,6 +61,13 @@ def withdraw(entry: Entry, by: User, reason: str = "") -> Entry:
         _check_may_withdraw(entry)
         entry.status, entry.withdrawn_at = Entry.Status.WITHDRAWN, timezone.now()
         entry.save(update_fields=["status", "withdrawn_at"])
+        # Read before the rule applies: a forfeit may end a round, and finish its fixture
+        # before the others are told of the withdrawal.
+        unfinished = list(
+            entry.fixture_seats.filter(fixture__status__in=UNFINISHED).values_list(
+                "fixture_id", flat=True
+            )
+        )
         for seat in _open_seats(entry):
             _apply_rule(entry.season, seat)
         announce(
@@ -70,6 +77,7 @@ def withdraw(entry: Entry, by: User, reason: str = "") -> Entry:
             entry_id=entry.pk,
             user_id=entry.user_id,
             by_id=by.pk,
+            fixture_ids=unfinished,
         )
     return entry
 
@@ -147,15 +155,16 @@ def _forfeit_game_in_play(table_id: int, seat_number: int) -> None:
         return
 
 
-def tell_the_others(entry_id: int) -> None:
-    """Every player who shares an unfinished fixture with the withdrawn entry hears of it
-    once (after the withdrawal's commit: :data:`leagues.signals.entry_withdrawn`)."""
+def tell_the_others(entry_id: int, fixture_ids: list[int]) -> None:
+    """Every player who shared an unfinished fixture (``fixture_ids``) with the withdrawn
+    entry hears of it once (after the withdrawal's commit:
+    :data:`leagues.signals.entry_withdrawn`)."""
     entry = Entry.objects.select_related("season__league", "user").filter(pk=entry_id).first()
     if entry is None or entry.status != Entry.Status.WITHDRAWN:
         return
     season = entry.season
     others = (
-        FixtureSeat.objects.filter(fixture__seats__entry=entry, fixture__status__in=UNFINISHED)
+        FixtureSeat.objects.filter(fixture_id__in=fixture_ids)
         .exclude(entry=entry)
         .exclude(entry__status=Entry.Status.WITHDRAWN)
         .select_related("entry__user", "entry__substitute")
