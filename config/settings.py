@@ -258,6 +258,7 @@ CELERY_WORKER_CONSUMER = "config.celery_app:Consumer"
 GAMES_SWEEP_SECONDS = env.float("GAMES_SWEEP_SECONDS", default=5.0)
 # How long before a matchday's deadline its players with unfinished fixtures are reminded.
 LEAGUES_REMINDER_HOURS = env.int("LEAGUES_REMINDER_HOURS", default=24)
+LEAGUES_CLOSE_GRACE_HOURS = env.int("LEAGUES_CLOSE_GRACE_HOURS", default=48)
 # Clubs and leagues: what one club, and one member, may have or do at once or in an hour
 # (README, "Clubs and leagues"). They are counted from the rows, not from requests, so a
 # refusal is exact and nobody uses up another member's or club's allowance.

@@ -9,13 +9,27 @@ class LeaguesConfig(AppConfig):
         from accounts.signals import password_changed
         from games import signals
         from leagues import receivers
+        from leagues import signals as facts
 
-        # A fixture's standings change when one of its games ends, when its round ends
-        # (the fixture is then complete), and when a ruling corrects a result.
+        # A fixture's standings change when one of its games ends and when a ruling
+        # corrects a result (the end of its round finishes the fixture: a fact of ours).
         signals.game_finished.connect(receivers.standings_changed, dispatch_uid="leagues-game")
-        signals.round_finished.connect(receivers.standings_changed, dispatch_uid="leagues-round")
         signals.results_superseded.connect(
             receivers.standings_changed, dispatch_uid="leagues-ruling"
+        )
+        # After the close, a ruling's result is told to those it concerns.
+        signals.results_superseded.connect(
+            receivers.late_correction, dispatch_uid="leagues-late-correction"
+        )
+        # The leagues' own facts: one refresh of the season per transaction.
+        facts.season_changed.connect(
+            receivers.refresh_standings, dispatch_uid="leagues-refresh-standings"
+        )
+        facts.entry_withdrawn.connect(
+            receivers.tell_of_withdrawal, dispatch_uid="leagues-tell-withdrawal"
+        )
+        facts.player_substituted.connect(
+            receivers.tell_of_substitution, dispatch_uid="leagues-tell-substitution"
         )
         password_changed.connect(
             receivers.calendar_after_password_change, dispatch_uid="leagues-calendar"

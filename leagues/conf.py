@@ -4,6 +4,7 @@ site may override its default (the README lists them)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -49,3 +50,9 @@ def party_policy() -> PartyPolicy | None:
     path = getattr(settings, "LEAGUES_PARTY_POLICY", "")
     policy: PartyPolicy | None = import_string(path) if path else None
     return policy
+
+
+def close_grace() -> timedelta:
+    """``LEAGUES_CLOSE_GRACE_HOURS``: how long after its last deadline at the earliest a
+    season's announced close comes (48): disputes may still be filed until then."""
+    return timedelta(hours=int(getattr(settings, "LEAGUES_CLOSE_GRACE_HOURS", 48)))

@@ -1,7 +1,9 @@
 """Live standings: one Channels group per season, ``season-<id>``.
 
 A group message says only that the season changed (``{"type": "season.changed"}``):
-a game of it ended or a result was superseded (:mod:`leagues.receivers`). Each open
+:data:`leagues.signals.season_changed`, once per season per transaction (a game of it
+ended, a result was superseded, a player withdrew or was substituted, fixtures were
+settled or moved, the season closed: :mod:`leagues.receivers`). Each open
 standings page then fetches its tables again with htmx, through the view, which checks
 again who may see them: the socket sends one element whose ``hx-trigger="load"`` makes
 the page ask. No standings travel through Redis.

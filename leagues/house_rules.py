@@ -16,6 +16,7 @@ from games.errors import TableError
 from games.rules_summary import RulesSummary, rules_summary
 from games.selectors.listing import turn_label
 from games.table_settings import TableSettings
+from leagues.conf import close_grace
 from leagues.models import TIEBREAKS, HouseRules, OnDeadline, OnWithdrawal, Scoring
 from leagues.scheduling import SEATS
 
@@ -158,6 +159,7 @@ def house_rules_in_words(holder: HouseRules) -> HouseRulesInWords:
             ("Withdrawals", OnWithdrawal(holder.on_withdrawal).label),
             ("Vacations", f"{holder.vacation_days} days a season"),
             ("Divisions", _division_words(holder)),
+            ("Season close", _close_words()),
             (
                 "Registration",
                 "An organiser approves each one"
@@ -166,6 +168,15 @@ def house_rules_in_words(holder: HouseRules) -> HouseRulesInWords:
             ),
         ),
         rules=rules_summary(settings.ruleset(players=holder.seats), settings.preset),
+    )
+
+
+def _close_words() -> str:
+    hours = int(close_grace().total_seconds() // 3600)
+    grace = f"{hours // 24} days" if hours % 24 == 0 and hours >= 48 else f"{hours} hours"
+    return (
+        "When an organiser confirms it, or at a close announced in advance, at least "
+        f"{grace} after the last deadline; disputes may be reported until then"
     )
 
 

@@ -338,6 +338,13 @@ class Season(HouseRules):
         blank=True, help_text="Why the season could not start at its time."
     )
     finished_at = models.DateTimeField(null=True, blank=True)
+    closes_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the beat job closes the season: announced by an organiser from the "
+        "close preview, at least the grace period after its last deadline (empty: only an "
+        "organiser's confirmation closes it).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -412,6 +419,12 @@ class Entry(models.Model):
     )
     registered_at = models.DateTimeField(auto_now_add=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
+    final_rank = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Where the player finished in their division when the season closed, as "
+        "they were told (a later ruling does not change it; the standings show it).",
+    )
 
     class Meta:
         ordering = ["season_id", "division_id", "seed", "pk"]

@@ -1,4 +1,5 @@
-"""What follows in the leagues app from the facts of play (:mod:`games.signals`).
+"""What follows in the leagues app from the facts of play (:mod:`games.signals`) and from
+the leagues' own facts (:mod:`leagues.signals`).
 
 Connected in :meth:`leagues.apps.LeaguesConfig.ready`. Receivers run after the commit of
 the fact and take ids, like the games app's own (:mod:`games.receivers`).
@@ -13,7 +14,10 @@ from leagues.models import Fixture
 from leagues.selectors.standings import forget_season
 from leagues.services.calendar import renew_calendar_token_if_any
 from leagues.services.matchdays import finish_fixture
-from leagues.services.withdrawals import forfeit_withdrawn_seats
+from leagues.services.organiser import tell_substitute
+from leagues.services.season_end import tell_of_late_correction
+from leagues.services.withdrawals import forfeit_withdrawn_seats, tell_the_others
+from leagues.signals import refresh_after_commit
 
 
 def _season_of_table(table_id: int) -> int | None:
@@ -25,13 +29,25 @@ def _season_of_table(table_id: int) -> int | None:
 
 
 def standings_changed(sender: type, table_id: int, **kwargs: Any) -> None:
-    """A game of a fixture ended, or a ruling changed one's result: the season's cached
-    standings go, and its open standings pages refresh. Tables that are no fixture
-    (most of them) cost one indexed look-up."""
+    """A game of a fixture ended, or a ruling changed one's result: the season changed
+    (:data:`leagues.signals.season_changed`). Tables that are no fixture (most of them)
+    cost one indexed look-up."""
     season_id = _season_of_table(table_id)
     if season_id is not None:
-        forget_season(season_id)
-        publish_season_changed(season_id)
+        refresh_after_commit(season_id)
+
+
+def late_correction(sender: type, table_id: int, game_id: int, **kwargs: Any) -> None:
+    """A ruling changed a result: if it is of a closed season's fixture, its players and
+    those whose final place it changes are told (any other table: nothing)."""
+    tell_of_late_correction(table_id, game_id)
+
+
+def refresh_standings(sender: type, season_id: int, **kwargs: Any) -> None:
+    """What the season's standings read changed: its cached standings go, and its open
+    standings pages fetch their tables again."""
+    forget_season(season_id)
+    publish_season_changed(season_id)
 
 
 def forfeit_for_withdrawn_players(sender: type, game_id: int, table_id: int, **kwargs: Any) -> None:
@@ -43,6 +59,16 @@ def forfeit_for_withdrawn_players(sender: type, game_id: int, table_id: int, **k
 def fixture_finished(sender: type, table_id: int, **kwargs: Any) -> None:
     """A fixture's table finished its round: the fixture is finished."""
     finish_fixture(table_id)
+
+
+def tell_of_withdrawal(sender: type, entry_id: int, fixture_ids: list[int], **kwargs: Any) -> None:
+    """A player withdrew: those who shared an unfinished fixture with them are told."""
+    tell_the_others(entry_id, fixture_ids)
+
+
+def tell_of_substitution(sender: type, entry_id: int, substitute_id: int, **kwargs: Any) -> None:
+    """A substitute was seated: they are told whom they play for, and where."""
+    tell_substitute(entry_id, substitute_id)
 
 
 def calendar_after_password_change(sender: type, user: Any, **kwargs: Any) -> None:

@@ -9,9 +9,11 @@ sent, a fixture settled, a matchday closed) is found done and not done again.
 
 The steps of a season that come at a moment (registration closing, the season
 starting, a matchday opening) belong here too, each a step of :func:`run_seasons`
-calling its service for what is due; and a season whose last matchday is closed is
-closed (:func:`leagues.services.season_end.close_season`: its final standings, the next
-season proposed with promotion and relegation).
+calling its service for what is due; and a season whose close an organiser announced is
+closed when that moment comes (:func:`leagues.services.season_end.close_announced_season`:
+its final standings, the next season proposed with promotion and relegation). Closing a
+season's last matchday never closes the season: that waits for the organiser's
+confirmation or the announced close, so a late dispute can still be settled.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from leagues.services.deadlines import (
     reminder_window,
 )
 from leagues.services.matchdays import open_matchday
-from leagues.services.season_end import close_season
+from leagues.services.season_end import close_announced_season
 from leagues.services.season_start import mark_start_failed, start_season
 from leagues.services.seasons import NOT_STARTED
 
@@ -50,14 +52,14 @@ BATCH = 50
 def run_seasons() -> None:
     """Close registrations, start seasons and open matchdays whose time has come; send
     the reminders that are due and settle what is past its deadline; close the seasons
-    whose every matchday is closed, proposing the next."""
+    whose announced close has come, proposing the next."""
     now = timezone.now()
     close_due_registrations(now)
     start_due_seasons(now)
     open_due_matchdays(now)
     send_due_reminders(now)
     close_due_matchdays(now)
-    close_finished_seasons()
+    close_announced_seasons(now)
 
 
 def close_due_registrations(now: datetime) -> int:
@@ -181,21 +183,18 @@ def close_due_matchdays(now: datetime) -> list[int]:
     return served
 
 
-SEASON_OVER = "Every matchday of the season is closed."
-
-
-def close_finished_seasons() -> list[int]:
-    """Close the running seasons whose every matchday is closed; returns them. A second
-    run finds them finished (``close_season`` locks the season and refuses a season no
-    longer under way), so two runs at once close each once."""
-    done = Season.objects.filter(status=Season.Status.RUNNING, matchdays__isnull=False).exclude(
-        matchdays__status__in=(Matchday.Status.SCHEDULED, Matchday.Status.OPEN)
-    )
+def close_announced_seasons(now: datetime) -> list[int]:
+    """Close the running seasons whose announced close has come; returns them. A season
+    whose last matchday closed waits for its organiser's confirmation or its announced
+    close: the beat job never closes one on its own account. A second run finds them
+    finished (``close_season`` locks the season and refuses a season no longer under
+    way), so two runs at once close each once."""
+    due = Season.objects.filter(status=Season.Status.RUNNING, closes_at__lte=now)
     closed = []
-    for season in done.distinct().order_by("pk")[:BATCH]:
+    for pk in list(due.order_by("closes_at", "pk").values_list("pk", flat=True)[:BATCH]):
         try:
-            close_season(season, None, SEASON_OVER)
+            close_announced_season(pk, now)
         except LeaguesError:
             continue
-        closed.append(season.pk)
+        closed.append(pk)
     return closed

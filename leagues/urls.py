@@ -105,6 +105,11 @@ urlpatterns = [
         organiser.close_season,
         name="close_season",
     ),
+    path(
+        "<slug:club>/<slug:league>/<id:number>/organiser/close/announce/",
+        organiser.announce_close,
+        name="announce_close",
+    ),
     path("<slug:club>/<slug:league>/<id:number>/history/", organiser.history, name="history"),
     path(f"{SEASON}standings/", standings.standings, name="standings"),
     path(

@@ -9,12 +9,11 @@ the seat plays it for the entry.
 
 **Cache.** The computed standings of a season are cached (Django's cache), and so is
 each division's rendered crosstable, so that open pages refreshing at once after a game
-share one computation. :func:`forget_season` is the one way to drop them:
-**every write that changes what the standings read must call it** with the season's id
-(it waits for the write's transaction to commit). Today :mod:`leagues.receivers` calls
-it when a fixture's game ends, its round ends, or a ruling supersedes a result; the
-services that change fixtures (create, settle, reschedule, reseat) or entries
-(withdraw, substitute, move between divisions) must call it too.
+share one computation. :func:`forget_season` is the one way to drop them, and only
+:func:`leagues.receivers.refresh_standings` calls it: a writer announces its fact
+(:mod:`leagues.signals`; a game's end or a ruling is a fact of :mod:`games.signals`),
+and :data:`leagues.signals.season_changed` follows once per season per transaction,
+after its commit. A writer never forgets the cache itself.
 """
 
 from __future__ import annotations
@@ -29,7 +28,6 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
-from django.db import transaction
 from django.http import Http404
 
 from accounts.models import User
@@ -265,16 +263,10 @@ def crosstable_key(season_id: int, division: DivisionStandings) -> str:
 
 
 def forget_season(season_id: int) -> None:
-    """Drop everything cached of a season's standings: the one entry point.
-
-    Call it from every write that changes a season's fixtures, entries or results.
-    Inside a transaction it drops them now *and* once the transaction commits: a page
-    read between the write and its commit sees (and may cache) the old rows, and that
-    copy must not outlive the commit. Outside one, at once.
-    """
-    key = cache_key(season_id)
-    cache.delete(key)
-    transaction.on_commit(lambda: cache.delete(key))
+    """Drop everything cached of a season's standings: the one entry point, called by
+    the receiver of :data:`leagues.signals.season_changed` after the fact's commit (a
+    page that read the old rows before the commit and cached them loses that copy)."""
+    cache.delete(cache_key(season_id))
 
 
 def season_results(season: Season) -> list[GameLine]:

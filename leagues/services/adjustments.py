@@ -5,14 +5,16 @@ way) or is a party to a case about (:mod:`leagues.conflicts`); otherwise the cha
 stored ``proposed`` and waits for a second organiser or moderator of the club free of
 those conflicts, who confirms it (:func:`confirm`: it is applied) or declines it
 (:func:`decline`: nothing changes). Where nobody else could decide it, it is applied at
-once, and the organiser is told so. Applying it supersedes the seat's result row through
-the results service (the old row stays); the round's totals and the standings follow
-from the rows. The proposer and the game's players are told of the outcome, and every
-step is in the season's history (the adjustment's own events, and the result rows).
+once, and the organiser is told so. Once the season is closed every score change is
+refused: its results change only through a moderation ruling. Applying it supersedes the
+seat's result row through the results service (the old row stays); the round's totals
+and the standings follow from the rows. The proposer and the game's players are told of
+the outcome, and every step is in the season's history (the adjustment's own events, and
+the result rows).
 
 Lock order: the fixture row, then the adjustment row, then (the results service) the
-game and its table. The fixture lock orders two organisers proposing for one game, and
-a confirmation with a decline of the same proposal.
+game and its table. The fixture lock orders two organisers proposing for one game, and a
+confirmation with a decline of the same proposal.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from leagues.models import Division, Entry, Fixture, ScoreAdjustment, Season
 from leagues.selectors.adjustments import deciders, why_not_decide
 from leagues.selectors.standings import compute_season
 from leagues.services.deadlines import audited
+from leagues.signals import announce, score_adjusted
 
 Status = ScoreAdjustment.Status
 
@@ -69,6 +72,7 @@ def propose(
         )
         if fixture is None:
             raise NotFound("That game is not one of this season's fixtures.")
+        _refuse_closed(season)
         game = Game.objects.get(pk=game_id)
         refuse_conflicts(game_conflicts(by, game, fixture))
         if ScoreAdjustment.objects.filter(game=game, status=Status.PROPOSED).exists():
@@ -130,6 +134,18 @@ def decline(
     return adjustment
 
 
+def _refuse_closed(season: Season) -> None:
+    """After the close the standings are final: promotion was applied and the players
+    told their rank. A result then changes only through a moderation ruling, whose
+    preview shows its effect on the final order."""
+    status = Season.objects.filter(pk=season.pk).values_list("status", flat=True).first()
+    if status == Season.Status.FINISHED:
+        raise Conflict(
+            f"{season} is closed: its results are final and change only through a "
+            "moderators' ruling. Report the game to the moderators if it needs correcting."
+        )
+
+
 def _current_score(game: Game, seat: int) -> int:
     current = {row.seat: row for row in Result.objects.current().of_game(game)}
     if not game.is_over or not current:
@@ -161,6 +177,7 @@ def _lock_proposed(adjustment_id: int, by: User) -> ScoreAdjustment:
 
 def _apply(adjustment: ScoreAdjustment, by: User | None, now: datetime) -> ScoreAdjustment:
     """Supersede the seat's result row, and record and tell who decided it."""
+    _refuse_closed(adjustment.season)
     # A ruling (or another organiser) may have changed the game since it was proposed:
     # the second organiser confirmed a change from the score they were shown.
     if _current_score(adjustment.game, adjustment.seat) != adjustment.score_before:
@@ -182,6 +199,15 @@ def _apply(adjustment: ScoreAdjustment, by: User | None, now: datetime) -> Score
     adjustment.status = Status.APPLIED if by is None else Status.CONFIRMED
     adjustment.decided_by, adjustment.decided_at = by, now
     adjustment.save(update_fields=["status", "decided_by", "decided_at"])
+    announce(
+        score_adjusted,
+        ScoreAdjustment,
+        adjustment.season_id,
+        refresh=False,
+        adjustment_id=adjustment.pk,
+        game_id=adjustment.game_id,
+        seat=adjustment.seat,
+    )
     if by is None:
         text = f"{adjustment.proposed_by} changed {_describe(adjustment)}: {adjustment.reason}"
     else:

@@ -38,6 +38,7 @@ from games.services.adjudication import stop_round
 from leagues.conflicts import playing_in
 from leagues.errors import Conflict, LeaguesError, NotAllowed
 from leagues.models import Entry, Fixture, Matchday, OnDeadline
+from leagues.signals import announce, fixture_settled
 
 UNFINISHED = (Fixture.Status.SCHEDULED, Fixture.Status.PLAYING)
 DEADLINE_PASSED = "The matchday's deadline passed."
@@ -238,6 +239,7 @@ def _settle(fixture_id: int) -> Fixture:
         # Its round ended just before; the receiver that says so has not run yet.
         fixture.status = Fixture.Status.FINISHED
         fixture.save(update_fields=["status"])
+        _announce_settled(fixture)
         return fixture
     if table is None or table.status == Table.Status.OPEN:
         fixture.note = NEVER_STARTED
@@ -250,7 +252,18 @@ def _settle(fixture_id: int) -> Fixture:
         fixture.note = settlement_note(stopped.games_in_round, games, _forfeiter(stopped))
     fixture.status = Fixture.Status.SETTLED
     fixture.save(update_fields=["status", "note"])
+    _announce_settled(fixture)
     return fixture
+
+
+def _announce_settled(fixture: Fixture) -> None:
+    announce(
+        fixture_settled,
+        Fixture,
+        fixture.matchday.season_id,
+        fixture_id=fixture.pk,
+        matchday_id=fixture.matchday_id,
+    )
 
 
 def _forfeiter(table: Table) -> str | None:
@@ -277,6 +290,9 @@ class ClosePreview:
     settlements: list[Settlement]
     finished: int
     warnings: list[str]
+    then: str = ""
+    """What follows for the season: said for its last matchday (closing it never closes
+    the season)."""
 
 
 def preview_close_matchday(matchday: Matchday, now: datetime | None = None) -> ClosePreview:
@@ -296,6 +312,26 @@ def preview_close_matchday(matchday: Matchday, now: datetime | None = None) -> C
         settlements=settlements,
         finished=len(fixtures) - len(unfinished),
         warnings=warnings,
+        then=_what_follows(matchday),
+    )
+
+
+def _what_follows(matchday: Matchday) -> str:
+    """For the season's last matchday: what closing it leads to, and what it does not."""
+    season = matchday.season
+    if season.matchdays.filter(number__gt=matchday.number).exists():
+        return ""
+    if season.closes_at is not None:
+        return (
+            "This is the season's last matchday. Closing it does not close the season: the "
+            f"season closes as announced, on {when(season.closes_at)}, when its standings "
+            "become final and promotion and relegation are applied; until then disputes may "
+            "still be reported."
+        )
+    return (
+        "This is the season's last matchday. Closing it does not close the season: its "
+        "standings become final, with promotion and relegation, only when an organiser "
+        "closes the season from its own preview (or announces its close there)."
     )
 
 

@@ -20,12 +20,14 @@ from games.models import NotificationKind, Table
 from games.services import notifications
 from games.services.lobby import create_table
 from games.table_settings import TableSettings
+from leagues import signals
 from leagues.errors import Conflict
 from leagues.models import Club, Entry, Fixture, FixtureSeat, Matchday, Season
 from leagues.selectors.roles import organisers
 from leagues.selectors.seasons import seats_in_order
 from leagues.services.seasons import season_path
 from leagues.services.withdrawals import seat_plan_for
+from leagues.signals import announce
 
 
 def open_matchday(matchday: Matchday) -> Matchday:
@@ -104,7 +106,7 @@ def finish_fixture(table_id: int) -> bool:
     with transaction.atomic():
         fixture = (
             Fixture.objects.select_for_update(of=("self",))
-            .select_related("table")
+            .select_related("table", "matchday")
             .filter(table_id=table_id, status=Fixture.Status.PLAYING)
             .order_by("pk")
             .first()
@@ -115,4 +117,7 @@ def finish_fixture(table_id: int) -> bool:
             return False
         fixture.status = Fixture.Status.FINISHED
         fixture.save(update_fields=["status"])
+        announce(
+            signals.fixture_finished, Fixture, fixture.matchday.season_id, fixture_id=fixture.pk
+        )
         return True

@@ -31,6 +31,8 @@ from leagues.services.deadlines import (
     notify_players,
     when,
 )
+from leagues.services.seasons import season_path
+from leagues.signals import announce, fixtures_changed, player_substituted
 
 
 def _reason(reason: str) -> str:
@@ -59,6 +61,13 @@ def extend_deadline(matchday: Matchday, deadline: datetime, by: User, reason: st
         for fixture in fixtures:
             text = f"{deadline_text(fixture, deadline)} The deadline was extended."
             notify_players(fixture, text, deadline, key=f"league-extended:fixture-{fixture.pk}")
+        announce(
+            fixtures_changed,
+            Fixture,
+            locked.season_id,
+            matchday_id=locked.pk,
+            fixture_ids=list(locked.fixtures.filter(deadline=None).values_list("pk", flat=True)),
+        )
     return locked
 
 
@@ -90,6 +99,13 @@ def reschedule_fixture(fixture: Fixture, deadline: datetime, by: User, reason: s
                 f"{locked.table.pk}: it was rescheduled."
             )
             notify_players(locked, text, deadline, key=f"league-rescheduled:fixture-{locked.pk}")
+        announce(
+            fixtures_changed,
+            Fixture,
+            matchday.season_id,
+            matchday_id=matchday.pk,
+            fixture_ids=[locked.pk],
+        )
     return locked
 
 
@@ -121,14 +137,36 @@ def replace_player(entry: Entry, substitute: User, by: User, reason: str) -> Ent
         for seat in _seats_in_play(locked, previous):
             assert seat.fixture.table_id is not None
             replace_seat_player(seat.fixture.table_id, seat.number, substitute)
-        notifications.create(
-            substitute.pk,
-            NotificationKind.LEAGUE_SEASON,
-            f"You play for {locked.user} in {season} from now on.",
-            "/",
-            subject=season,
+        announce(
+            player_substituted,
+            Entry,
+            season.pk,
+            entry_id=locked.pk,
+            substitute_id=substitute.pk,
+            previous_id=previous.pk,
         )
     return locked
+
+
+def tell_substitute(entry_id: int, substitute_id: int) -> None:
+    """The substitute hears whom they play for, with a link to the season (after the
+    substitution's commit: :data:`leagues.signals.player_substituted`); once."""
+    entry = (
+        Entry.objects.select_related("user", "season__league__club")
+        .filter(pk=entry_id, substitute_id=substitute_id)
+        .first()
+    )
+    if entry is None:
+        return  # replaced again meanwhile: the later substitute is told
+    with transaction.atomic():
+        notifications.create(
+            substitute_id,
+            NotificationKind.LEAGUE_SEASON,
+            f"You play for {entry.user} in {entry.season} from now on.",
+            season_path(entry.season),
+            subject=entry.season,
+            key=f"league-substitute:{entry.pk}:{substitute_id}",
+        )
 
 
 def _check_organiser_free(entry: Entry, substitute: User, by: User) -> None:

@@ -1,34 +1,54 @@
 """The end of a season: its last matchdays closed, its final standings, and the next
 season proposed with promotion and relegation.
 
-An organiser closes a season from a preview (:func:`preview_close_season`): which
-matchdays are still open or never opened and what closing them does, the final order of
-each division, who goes up and who goes down, the next season's divisions, and the
-warnings. :func:`close_season` then applies it all in one transaction: open matchdays
-are closed (their unfinished fixtures settled by the season's rule, as at a deadline),
-matchdays never opened are closed with their fixtures unplayed, the season is finished,
-and the next season is created on the league's house rules with every player who did
-not withdraw registered again, seeded by :func:`leagues.promotion.seeding`. Its
-registration is open: newcomers join it and anyone may unregister before it starts.
-Players are told where they finished and where they play next.
+**Final means final, and comes only when it is meant.** A season closes in one of two
+ways, never because its last matchday closed:
+
+* an organiser confirms its close from the preview (:func:`preview_close_season`: which
+  matchdays are still open or never opened and what closing them does, the final order
+  of each division with points, who goes up and who goes down, the next season's
+  divisions, and the warnings), or
+* a season that runs itself: an organiser *announces* the close from the same preview
+  (:func:`announce_close`) for a moment at least the grace period
+  (``LEAGUES_CLOSE_GRACE_HOURS``, stated in the house rules) after its last deadline;
+  the players are told, disputes may still be filed until then, and the beat job closes
+  it at that moment (:func:`close_announced_season`).
+
+:func:`close_season` then applies it all in one transaction: open matchdays are closed
+(their unfinished fixtures settled by the season's rule, as at a deadline), matchdays
+never opened are closed with their fixtures unplayed, the season is finished, each
+entry keeps the rank its player is told (``Entry.final_rank``), and the next season is
+created on the league's house rules with every player who did not withdraw registered
+again, seeded by :func:`leagues.promotion.seeding`. Its registration is open: newcomers
+join it and anyone may unregister before it starts. Players are told where they finished
+and where they play next.
+
+After the close an organiser's score change is refused
+(:mod:`leagues.services.adjustments`); a result changes only through a moderation
+ruling, whose preview shows the new final order and says that promotion does not follow
+(:func:`late_correction_note`), and whose players, and those whose place it changes, are
+told (:func:`tell_of_late_correction`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import NotificationKind
+from games.models import NotificationKind, Result
 from games.services import notifications
+from leagues.conf import close_grace
 from leagues.errors import Conflict, LeaguesError
-from leagues.models import Entry, Fixture, Matchday, Season
+from leagues.models import Entry, Fixture, FixtureSeat, Matchday, Season
 from leagues.promotion import divisions, seeding
-from leagues.selectors.standings import forget_season, season_standings
-from leagues.services.deadlines import audited, close_matchday
+from leagues.selectors.standings import compute_season
+from leagues.services.deadlines import audited, close_matchday, when
+from leagues.signals import announce, season_close_announced, season_closed
 
 NOT_PLAYED = "Not played: the season was closed before its matchday opened."
 
@@ -52,14 +72,19 @@ class SeasonEndPreview:
     unfinished_fixtures: int
     final: list[tuple[str, list[str]]]
     """Each division's name and its players in final order (withdrawn ones left out)."""
+    last_deadline: datetime | None = None
+    announce_for: datetime | None = None
+    """The earliest moment a close may be announced for: the grace period after the last
+    deadline (or after now, if that is later)."""
     promoted: list[DivisionChange] = field(default_factory=list)
     relegated: list[DivisionChange] = field(default_factory=list)
     next_divisions: list[list[str]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
 
-def preview_close_season(season: Season) -> SeasonEndPreview:
+def preview_close_season(season: Season, now: datetime | None = None) -> SeasonEndPreview:
     """What :func:`close_season` would do now, with its warnings."""
+    now = timezone.now() if now is None else now
     if season.status != Season.Status.RUNNING:
         raise Conflict("Only a season under way can be closed.")
     matchdays = list(season.matchdays.order_by("number"))
@@ -90,7 +115,9 @@ def preview_close_season(season: Season) -> SeasonEndPreview:
         promoted=[m for m in moves if m.to_level < m.from_level],
         relegated=[m for m in moves if m.to_level > m.from_level],
         next_divisions=[[names[e] for e in ids] for ids in next_levels],
+        last_deadline=max((m.deadline for m in matchdays), default=None),
     )
+    preview.announce_for = max(preview.last_deadline or now, now) + close_grace()
     preview.warnings = _warnings(preview)
     return preview
 
@@ -115,16 +142,76 @@ def _warnings(preview: SeasonEndPreview) -> list[str]:
 
 def final_order(season: Season) -> list[tuple[str, list[int]]]:
     """Each division's name and its entries' ids in standings order, best first, without
-    the players who withdrew (they are not carried into the next season)."""
+    the players who withdrew (they are not carried into the next season). Computed from
+    the rows as they are now, never from a cache: closing reads it after settling."""
     return [
         (division.name, [row.entry for row in division.standings.rows if not row.withdrawn])
-        for division in season_standings(season)
+        for division in compute_season(season)
     ]
 
 
-def close_season(season: Season, by: User | None, reason: str) -> Season | None:
+def announce_close(season: Season, by: User, reason: str, now: datetime | None = None) -> Season:
+    """Announce that ``season`` closes by itself at the end of its grace period (the
+    grace after its last deadline, or after now if later); its players are told that
+    disputes may be filed until then. The beat job closes it at that moment; an
+    organiser may still close it earlier from the preview."""
+    why = reason.strip()
+    if not why:
+        raise LeaguesError("Say why the season's close is announced.")
+    now = timezone.now() if now is None else now
+    with transaction.atomic(), audited(why, by):
+        locked = Season.objects.select_for_update().select_related("league__club").get(pk=season.pk)
+        if locked.status != Season.Status.RUNNING:
+            raise Conflict("Only a season under way can have its close announced.")
+        if locked.closes_at is not None:
+            raise Conflict(
+                f"The season's close is announced already, for {when(locked.closes_at)}."
+            )
+        last = max(locked.matchdays.values_list("deadline", flat=True), default=now)
+        locked.closes_at = max(last, now) + close_grace()
+        locked.save(update_fields=["closes_at"])
+        text = (
+            f"{locked} closes on {when(locked.closes_at)}: then its standings are final and "
+            "promotion and relegation are applied. Until then a dispute about one of its "
+            "games may still be reported to the moderators."
+        )
+        for user_id in _players(locked):
+            notifications.create(
+                user_id,
+                NotificationKind.LEAGUE_SEASON,
+                text,
+                _standings_link(locked),
+                subject=locked,
+                key=f"season-close-announced:{locked.pk}",
+            )
+        announce(
+            season_close_announced, Season, locked.pk, refresh=False, closes_at=locked.closes_at
+        )
+    return locked
+
+
+def close_announced_season(season_id: int, now: datetime) -> Season | None:
+    """The beat job's part: close the season if its announced close has come; returns
+    the next season it proposed, or ``None`` (not due, or closed already)."""
+    season = Season.objects.filter(
+        pk=season_id, status=Season.Status.RUNNING, closes_at__lte=now
+    ).first()
+    if season is None:
+        return None
+    return close_season(season, None, ANNOUNCED_CLOSE, due_by=now)
+
+
+ANNOUNCED_CLOSE = "The season's announced close came."
+
+
+def close_season(
+    season: Season, by: User | None, reason: str, due_by: datetime | None = None
+) -> Season | None:
     """Close ``season`` as :func:`preview_close_season` says, in one transaction; returns
-    the next season it proposes (``None`` if the league has one already)."""
+    the next season it proposes (``None`` if the league has one already).
+
+    ``by`` is the organiser who confirmed it from the preview; without one (the beat
+    job), only a season whose announced close is due by ``due_by`` closes."""
     if not reason.strip():
         raise LeaguesError("Say why the season is closed.")
     now = timezone.now()
@@ -132,6 +219,11 @@ def close_season(season: Season, by: User | None, reason: str) -> Season | None:
         locked = Season.objects.select_for_update().select_related("league__club").get(pk=season.pk)
         if locked.status != Season.Status.RUNNING:
             raise Conflict("Only a season under way can be closed.")
+        if by is None and (due_by is None or locked.closes_at is None or locked.closes_at > due_by):
+            raise Conflict(
+                "A season closes when an organiser confirms it, or at the close announced "
+                "in advance."
+            )
         for matchday in locked.matchdays.order_by("number"):
             if matchday.status == Matchday.Status.OPEN:
                 close_matchday(matchday, by, reason)
@@ -139,14 +231,28 @@ def close_season(season: Season, by: User | None, reason: str) -> Season | None:
                 matchday.fixtures.update(status=Fixture.Status.SETTLED, note=NOT_PLAYED)
                 matchday.status = Matchday.Status.CLOSED
                 matchday.save(update_fields=["status"])
-        forget_season(locked.pk)
         final = final_order(locked)
         locked.status = Season.Status.FINISHED
         locked.finished_at = now
         locked.save(update_fields=["status", "finished_at"])
+        _keep_final_ranks(final)
         following = _propose_next(locked, final)
         _tell_players(locked, final, following)
+        announce(
+            season_closed,
+            Season,
+            locked.pk,
+            next_season_id=following.pk if following is not None else None,
+        )
     return following
+
+
+def _keep_final_ranks(final: list[tuple[str, list[int]]]) -> None:
+    ranks = {entry: place for _, ids in final for place, entry in enumerate(ids, start=1)}
+    entries = list(Entry.objects.filter(pk__in=ranks))
+    for entry in entries:
+        entry.final_rank = ranks[entry.pk]
+    Entry.objects.bulk_update(entries, ["final_rank"])
 
 
 def _propose_next(season: Season, final: list[tuple[str, list[int]]]) -> Season | None:
@@ -169,15 +275,13 @@ def _tell_players(
     season: Season, final: list[tuple[str, list[int]]], following: Season | None
 ) -> None:
     league = season.league
-    link = reverse(
-        "leagues:standings",
-        kwargs={"slug": league.club.slug, "league_slug": league.slug, "number": season.number},
-    )
+    link = _standings_link(season)
     users = dict(season.entries.values_list("pk", "user_id"))
     for name, ids in final:
         for place, entry in enumerate(ids, start=1):
             text = (
-                f"{league.name}, season {season.number} is over: you finished {place}. in {name}."
+                f"{league.name}, season {season.number} is over: you finished "
+                f"{ordinal(place)} in {name}."
             )
             if following is not None:
                 text += f" You are registered for season {following.number}."
@@ -206,3 +310,87 @@ def _names(season: Season) -> dict[int, str]:
     return {
         entry.pk: str(entry.user) for entry in season.entries.select_related("user").order_by("pk")
     }
+
+
+def _standings_link(season: Season) -> str:
+    league = season.league
+    return reverse(
+        "leagues:standings",
+        kwargs={"slug": league.club.slug, "league_slug": league.slug, "number": season.number},
+    )
+
+
+def _players(season: Season) -> list[int]:
+    return sorted(
+        set(season.entries.exclude(status=Entry.Status.DECLINED).values_list("user_id", flat=True))
+    )
+
+
+# --- a result changed after the close ---------------------------------------------------
+
+
+def late_correction_note(season: Season) -> str:
+    """What a ruling on a closed season's game changes, in words, for its preview: the
+    final order, and explicitly not the promotion (the next season's divisions and seeds
+    were made at the close)."""
+    following = Season.objects.filter(previous=season).first()
+    after = (
+        f"season {following.number}'s divisions and seeds stay as the close made them"
+        if following is not None
+        else "no division changes"
+    )
+    return (
+        f"{season} is closed: this ruling changes its final standings, shown above, but "
+        f"promotion and relegation do not follow it ({after}). The game's players and those "
+        "whose final place changes are told."
+    )
+
+
+def tell_of_late_correction(table_id: int, game_id: int) -> int:
+    """A ruling changed a result of a closed season's fixture (after its commit): its
+    players, and every player of the division whose place now differs from the one they
+    were told at the close, are told where they stand and that promotion stands. Returns
+    how many were told; 0 for a table of no closed season."""
+    fixture = (
+        Fixture.objects.select_related("matchday__season__league__club", "division")
+        .filter(table_id=table_id, matchday__season__status=Season.Status.FINISHED)
+        .first()
+    )
+    if fixture is None:
+        return 0
+    season = fixture.matchday.season
+    rows = next(
+        (d.standings.rows for d in compute_season(season) if d.level == fixture.division.level),
+        [],
+    )
+    in_game = set(FixtureSeat.objects.filter(fixture=fixture).values_list("entry_id", flat=True))
+    entries = Entry.objects.in_bulk([row.entry for row in rows])
+    number = Result.objects.filter(game_id=game_id).values_list("game__number", flat=True).first()
+    told = 0
+    with transaction.atomic():
+        for row in rows:
+            entry = entries[row.entry]
+            if entry.pk not in in_game and row.rank == (entry.final_rank or row.rank):
+                continue  # their place is what they were told (or they had withdrawn)
+            was = (
+                f" (you finished {ordinal(entry.final_rank)} at the close)"
+                if entry.final_rank
+                else ""
+            )
+            text = (
+                f"A moderators' ruling changed game {number} of your fixture in {season} after "
+                f"it closed: you are now {ordinal(row.rank)} in {fixture.division.name}{was}. "
+                "Promotion and relegation made at the close stand."
+            )
+            if entry.pk not in in_game:
+                text = text.replace("of your fixture", "of a fixture of your division")
+            created = notifications.create(
+                entry.player.pk,
+                NotificationKind.LEAGUE_SEASON,
+                text,
+                _standings_link(season),
+                subject=season,
+                key=f"season-late:{game_id}:{entry.pk}:{row.rank}:{row.points_text}",
+            )
+            told += created is not None
+    return told

@@ -31,6 +31,7 @@ from leagues.scheduling import Schedule, ScheduleError, default_matchdays, sched
 from leagues.selectors.roles import is_organiser, organisers
 from leagues.services.matchdays import open_matchday
 from leagues.services.seasons import NOT_STARTED, season_path
+from leagues.signals import announce, fixtures_changed
 
 
 @dataclass(frozen=True)
@@ -213,6 +214,8 @@ def start_season(
         season.entries.filter(status=Entry.Status.PENDING).update(status=Entry.Status.DECLINED)
         _announce(season, preview)
         open_matchday(season.matchdays.get(number=1))
+        # Its divisions and fixtures are what the standings read from now on.
+        announce(fixtures_changed, Season, season.pk, matchday_id=None, fixture_ids=[])
     return season
 
 

@@ -30,6 +30,7 @@ from games.services import SeatPlan, forfeit_seat, hand_seat_to_bot, notificatio
 from leagues.errors import Conflict, LeaguesError
 from leagues.models import Entry, FixtureSeat, OnWithdrawal, Season
 from leagues.services.deadlines import UNFINISHED
+from leagues.signals import announce, entry_withdrawn
 
 WITHDRAWN_SEAT_BOT_LEVEL = BotLevel.NORMAL
 
@@ -60,9 +61,24 @@ def withdraw(entry: Entry, by: User, reason: str = "") -> Entry:
         _check_may_withdraw(entry)
         entry.status, entry.withdrawn_at = Entry.Status.WITHDRAWN, timezone.now()
         entry.save(update_fields=["status", "withdrawn_at"])
+        # Read before the rule applies: a forfeit may end a round, and finish its fixture
+        # before the others are told of the withdrawal.
+        unfinished = list(
+            entry.fixture_seats.filter(fixture__status__in=UNFINISHED).values_list(
+                "fixture_id", flat=True
+            )
+        )
         for seat in _open_seats(entry):
             _apply_rule(entry.season, seat)
-        _tell_the_others(entry)
+        announce(
+            entry_withdrawn,
+            Entry,
+            entry.season_id,
+            entry_id=entry.pk,
+            user_id=entry.user_id,
+            by_id=by.pk,
+            fixture_ids=unfinished,
+        )
     return entry
 
 
@@ -139,11 +155,16 @@ def _forfeit_game_in_play(table_id: int, seat_number: int) -> None:
         return
 
 
-def _tell_the_others(entry: Entry) -> None:
-    """Every player who shares an unfinished fixture with the entry hears of it once."""
+def tell_the_others(entry_id: int, fixture_ids: list[int]) -> None:
+    """Every player who shared an unfinished fixture (``fixture_ids``) with the withdrawn
+    entry hears of it once (after the withdrawal's commit:
+    :data:`leagues.signals.entry_withdrawn`)."""
+    entry = Entry.objects.select_related("season__league", "user").filter(pk=entry_id).first()
+    if entry is None or entry.status != Entry.Status.WITHDRAWN:
+        return
     season = entry.season
     others = (
-        FixtureSeat.objects.filter(fixture__seats__entry=entry, fixture__status__in=UNFINISHED)
+        FixtureSeat.objects.filter(fixture_id__in=fixture_ids)
         .exclude(entry=entry)
         .exclude(entry__status=Entry.Status.WITHDRAWN)
         .select_related("entry__user", "entry__substitute")
@@ -153,12 +174,13 @@ def _tell_the_others(entry: Entry) -> None:
         what = "a bot plays their seat at your fixtures"
     else:
         what = "your fixtures go on without them (they forfeit their games)"
-    for user_id in sorted(players):
-        notifications.create(
-            user_id,
-            NotificationKind.LEAGUE_SEASON,
-            f"{entry.user} withdrew from {season}: {what}.",
-            reverse("leagues:player"),
-            subject=entry,
-            key=f"league-withdrawal-{entry.pk}",
-        )
+    with transaction.atomic():
+        for user_id in sorted(players):
+            notifications.create(
+                user_id,
+                NotificationKind.LEAGUE_SEASON,
+                f"{entry.user} withdrew from {season}: {what}.",
+                reverse("leagues:player"),
+                subject=entry,
+                key=f"league-withdrawal-{entry.pk}",
+            )

@@ -259,6 +259,24 @@ def close_season(request: AuthenticatedRequest, season: Season) -> HttpResponse:
     return render(request, "leagues/organiser_close_season.html", context, status=status)
 
 
+@organisers_only
+@require_POST
+def announce_close(request: AuthenticatedRequest, season: Season) -> HttpResponse:
+    """POST: announce that the season closes by itself after its grace period."""
+    form = CloseSeasonForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, LeaguesError("Say why the season's close is announced."))
+    try:
+        announced = season_end.announce_close(season, request.user, form.cleaned_data["reason"])
+    except LeaguesError as error:
+        return _refused(request, error)
+    assert announced.closes_at is not None
+    when = deadlines.when(announced.closes_at)
+    return _acted(
+        request, season, f"The players are told: season {season.number} closes on {when}."
+    )
+
+
 # --- the other tools ---------------------------------------------------------------------
 
 

@@ -20,9 +20,10 @@ from django.db import transaction
 from accounts.models import User
 from games.models import Game, Result
 from games.selectors.seats import seat_names
-from leagues.models import Division
+from leagues.models import Division, Season
 from leagues.promotion import movable
 from leagues.selectors.standings import DivisionStandings, compute_season
+from leagues.services.season_end import late_correction_note
 from leagues.standings import Row
 from moderation.models import Case, Ruling
 from moderation.selectors.effects import in_words
@@ -82,6 +83,9 @@ class Preview:
     """What happens to the game's clocks, for a game in play ("" once it is over)."""
     effects: list[str] = field(default_factory=list)
     """Everything the ruling would do, in the words its page and the log will use."""
+    after_close: str = ""
+    """For a game of a closed season: that the final order changes and that promotion
+    does not follow (:func:`leagues.services.season_end.late_correction_note`)."""
 
     @property
     def standings_change(self) -> bool:
@@ -156,6 +160,9 @@ def _compared(case: Case, run: Callable[[], tuple[bool, Ruling]]) -> Preview:
         out.division = before_standings[0].name
         out.promotion = before_standings[1]
         out.standings = _lines(before_standings, result["after_standings"])
+        season = case.fixture.matchday.season if case.fixture is not None else None
+        if season is not None and season.status == Season.Status.FINISHED:
+            out.after_close = late_correction_note(season)
     return out
 
 

@@ -99,8 +99,11 @@ def test_a_league_season_from_the_club_to_the_next_season(
     page.get_by_role("link", name="Close the season…").click()
     expect(page.get_by_text(f"{promoted}: up from division 2 to 1")).to_be_visible()
     expect(page.get_by_text(f"{relegated}: down from division 1 to 2")).to_be_visible()
+    # Or it could close by itself after the grace period, announced to the players.
+    expect(page.get_by_role("button", name="Announce the close")).to_be_visible()
+    expect(page.get_by_text("changes only through a moderators' ruling")).to_be_visible()
     snap(page, "season-close-preview")
-    page.get_by_label("Reason").fill("A short first season.")
+    page.get_by_label("Reason", exact=True).fill("A short first season.")
     page.get_by_role("button", name="Confirm: close season 1").click()
     expect(
         page.get_by_text("Season 1 is closed. Season 2 is open for registration.")

@@ -164,3 +164,25 @@ def test_the_other_tools_refuse_the_organisers_own_fixture(running: RunningSeaso
     assert Fixture.objects.get(pk=own.pk).deadline is None
     running.entries[2].refresh_from_db()
     assert running.entries[2].substitute is None
+
+
+def test_after_the_close_the_page_offers_no_score_change_and_a_post_is_refused(
+    running: RunningSeason, olga: User
+) -> None:
+    fixture = running.fixtures[0]
+    game = finished_game(fixture)
+    before = scores(game)
+    running.season.status = running.season.Status.FINISHED
+    running.season.save(update_fields=["status"])
+    olga_client = as_user(olga)
+
+    page = olga_client.get(url("adjust_score", fixture.pk)).content.decode()
+    assert "The season is closed: its results are final" in page and ">Adjust<" not in page
+
+    refused = olga_client.post(
+        url("adjust_score", fixture.pk),
+        {"game": game.pk, "seat": 0, "score": 100, "reason": "A late correction."},
+    )
+    assert refused.status_code == 409
+    assert "change only through a moderators&#x27; ruling" in refused.content.decode()
+    assert scores(game) == before and not ScoreAdjustment.objects.exists()

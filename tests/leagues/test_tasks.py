@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games.models import Notification, NotificationKind
 from leagues.models import Fixture, Matchday, Season
+from leagues.services.season_end import announce_close
 from leagues.tasks import run_seasons
 from tests.leagues.conftest import RunningSeason
 
@@ -81,14 +82,37 @@ def test_a_fixture_moved_earlier_is_settled_at_its_own_deadline(running: Running
     assert Matchday.objects.get(pk=running.matchday.pk).status == Matchday.Status.OPEN
 
 
-def test_when_the_last_matchday_closes_the_season_closes_and_the_next_is_proposed(
+def test_closing_the_last_matchday_does_not_close_the_season_without_an_announced_close(
     running: RunningSeason,
 ) -> None:
     season = running.season
-    with time_machine.travel(running.matchday.deadline + timedelta(minutes=1)):
+    with time_machine.travel(running.matchday.deadline + timedelta(days=30)):
         run_seasons()
         run_seasons()
 
+    assert Matchday.objects.get(pk=running.matchday.pk).status == Matchday.Status.CLOSED
+    season.refresh_from_db()
+    assert season.status == Season.Status.RUNNING and season.finished_at is None
+    assert not Season.objects.filter(league=season.league, number=2).exists()
+
+
+def test_an_announced_close_closes_the_season_at_its_moment_and_proposes_the_next(
+    running: RunningSeason,
+) -> None:
+    season = running.season
+    announced = announce_close(season, running.organiser, "The last matchday is over.")
+    assert announced.closes_at == running.matchday.deadline + timedelta(hours=48)
+    told = Notification.objects.filter(key=f"season-close-announced:{season.pk}")
+    assert told.count() == len(running.entries)
+    assert "disput" in told.first().text  # type: ignore[union-attr]
+
+    with time_machine.travel(announced.closes_at - timedelta(minutes=1)):
+        run_seasons()
+    assert Season.objects.get(pk=season.pk).status == Season.Status.RUNNING
+
+    with time_machine.travel(announced.closes_at + timedelta(seconds=5)):
+        run_seasons()
+        run_seasons()
     season.refresh_from_db()
     assert season.status == Season.Status.FINISHED
     following = Season.objects.get(league=season.league, number=2)

@@ -118,6 +118,9 @@ def test_under_the_forfeit_rule_every_later_game_of_the_round_starts_with_the_fo
     for game in games:
         assert game.engine_state().dropped == (1,)
         assert game.engine_state().outcome is not None
+    # Alice shared the fixture when Bob withdrew: she is told, though it is finished now.
+    told = Notification.objects.get(user=alice, key__startswith="league-withdrawal-")
+    assert told.text.startswith("Bob withdrew from")
 
 
 def test_under_the_forfeit_rule_a_fixture_opened_later_starts_with_the_forfeit(
