@@ -8,8 +8,8 @@ league and of its slowest division, and how evenly pairs meet. Then the classic
 "social golfer" instances (:data:`leagues.designs.SOCIAL_GOLFER_INSTANCES`), where a
 schedule with no pair meeting twice is known: for each, the most any pair meets over
 ``--golfer-seeds`` seeds (default 3) and the median time of one season, before (the
-scheduler as it was at :data:`BEFORE`, read from git) and now. The last line sums up: ``schedule N ms`` is
-the median time of the 4-seat league.
+scheduler as it was at :data:`BEFORE`, read from git) and now. The last line sums up:
+``schedule N ms`` is the median time of the 4-seat league.
 
 >>> timing = time_league(seats=3, divisions=1, players=9, repeat=1)
 >>> timing.matchdays, timing.meeting_spread <= 2

@@ -117,26 +117,30 @@ def _field(q: int) -> tuple[list[list[int]], list[list[int]]]:
     raise ValueError(f"no field of {q} elements here")
 
 
-def cyclic(modulus: int, rows: int, base: str, fixed: Sequence[Sequence[int]] = ()) -> Design:
-    """A base matchday developed modulo ``modulus``, and matchdays fixed by shifting.
+def cyclic(modulus: int, rows: int, *bases: str, fixed: Sequence[Sequence[int]] = ()) -> Design:
+    """Base matchdays developed modulo ``modulus``, and matchdays fixed by shifting.
 
     Players are ``rows`` copies of the integers modulo ``modulus``, written ``a0``,
-    ``b3`` (row letter, number), player ``row * modulus + number``, and at most one
-    ``∞`` (the last player), whom shifting leaves alone. ``base`` lists the base
-    matchday's tables, separated by ``|``. Each of ``fixed`` gives one matchday whose
-    tables take one player of each row, ``x + offset`` of row ``r`` at table ``x``.
+    ``b3`` (row letter, number), player ``row * modulus + number``, and a few fixed
+    players ``∞`` (or ``∞0``, ``∞1``, ...: the last players), whom shifting leaves
+    alone. Each base matchday lists its tables, separated by ``|``. Each of ``fixed``
+    gives one matchday whose tables take one player of each row, ``x + offset`` of row
+    ``r`` at table ``x``.
     """
-    tables = [table.split() for table in base.split("|")]
-    players = rows * modulus + any("∞" in table for table in tables)
+    days = [[table.split() for table in base.split("|")] for base in bases]
+    infinite = {name for tables in days for table in tables for name in table if name[0] == "∞"}
+    players = rows * modulus + len(infinite)
 
     def shifted(name: str, by: int) -> int:
-        if name == "∞":
-            return players - 1
+        if name[0] == "∞":
+            return rows * modulus + int(name[1:] or 0)
         row = ord(name[0]) - ord("a")
         return row * modulus + (int(name[1:]) + by) % modulus
 
     rounds = [
-        tuple(tuple(shifted(p, by) for p in table) for table in tables) for by in range(modulus)
+        tuple(tuple(shifted(p, by) for p in table) for table in tables)
+        for tables in days
+        for by in range(modulus)
     ]
     rounds.extend(
         tuple(
@@ -145,7 +149,7 @@ def cyclic(modulus: int, rows: int, base: str, fixed: Sequence[Sequence[int]] = 
         )
         for offsets in fixed
     )
-    seats = len(tables[0])
+    seats = len(days[0][0])
     pairs_met = len(rounds) * (players // seats) * seats * (seats - 1) // 2
     return Design(players, seats, tuple(rounds), complete=pairs_met == players * (players - 1) // 2)
 

@@ -234,8 +234,9 @@ def test_a_season_longer_than_an_incomplete_design_is_searched_for() -> None:
 
 
 def test_designs_are_built_from_their_notation() -> None:
-    """AG(2, 3)'s first direction is the lines along the first coordinate; a cyclic
-    base matchday shifted by one moves every player along their row."""
-    assert affine(3, 2).rounds[0] == ((0, 1, 2), (3, 4, 5), (6, 7, 8))
+    """AG(2, 3)'s first direction, (0, 1), takes lines along the second coordinate
+    (worth 3 in a player's number); a cyclic base matchday shifted by one moves every
+    player along their row."""
+    assert affine(3, 2).rounds[0] == ((0, 3, 6), (1, 4, 7), (2, 5, 8))
     design = cyclic(2, 2, "a0 b0 | a1 b1", fixed=[(0, 1)])
     assert design.rounds == (((0, 2), (1, 3)), ((1, 3), (0, 2)), ((0, 3), (1, 2)))
