@@ -14,8 +14,12 @@ known to exist; for the classic sizes they are built here instead, by constructi
   (and perhaps one fixed player, ``∞``); a base matchday, shifted by ``0 .. m - 1``,
   gives ``m`` matchdays, and some matchdays that shifting leaves unchanged are added.
   The base matchdays below were found by search and are checked by the tests: a
-  Kirkman triple system of 15 (Kirkman's schoolgirls: 7 matchdays) and of 21 (10), 20
-  players at 4 seats over 5 matchdays, and 32 at 4 over 10.
+  Kirkman triple system of 15 (Kirkman's schoolgirls: 7 matchdays) and of 21 (10), and
+  20 players at 4 seats over 5 matchdays.
+
+32 players at 4 seats over 10 matchdays (the original social golfer problem) has a
+known solution too (Aguado, 2004), but none is built here yet: such a season is
+searched for like any other, and some pairs meet twice.
 
 :func:`designed_tables` relabels the design's players at random (so any seed gets its
 own schedule, as good as any other) and repeats a design whose pairs all meet once for
@@ -47,7 +51,8 @@ SOCIAL_GOLFER_INSTANCES = (
     (32, 4, 10),
 )
 """Players, seats and matchdays of the classic instances of the social golfer problem,
-each with a known schedule in which no pair meets twice (a design below)."""
+each with a known schedule in which no pair meets twice (a design below for all but
+the last)."""
 
 Round = list[list[int]]
 """One matchday's tables, each a list of player indices."""
