@@ -11,7 +11,7 @@ known to exist; for the classic sizes they are built here instead, by constructi
   direction (its parallel lines). AG(2, 3) seats 9 players at 3 over 4 matchdays,
   AG(2, 4) 16 at 4 over 5, AG(3, 3) 27 at 3 over 13. Every pair meets exactly once.
 - **Cyclic developments**: players are ``rows`` copies of the integers modulo ``m``
-  (and perhaps one fixed player, ``∞``); a base matchday, shifted by ``0 .. m - 1``,
+  (and perhaps fixed players, ``∞``); a base matchday, shifted by ``0 .. m - 1``,
   gives ``m`` matchdays, and some matchdays that shifting leaves unchanged are added.
   The base matchdays below were found by search and are checked by the tests: a
   Kirkman triple system of 15 (Kirkman's schoolgirls: 7 matchdays) and of 21 (10), and
