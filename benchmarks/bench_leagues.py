@@ -21,6 +21,10 @@ afresh and dropped at the end, and in Redis database 14 of that server.
 3. *Recompute.* ``--rulings`` times: one result is superseded (through
    :func:`games.services.results.supersede`, whose signal drops the cache), then the
    standings are computed again; p50 and p95 of the two together.
+4. *Schedule quality.* The classic "social golfer" instances, where a schedule with
+   no pair meeting twice is known: per instance the most any pair meets and the time
+   of one season, before and now (:func:`benchmarks.bench_schedule.golfer_lines`,
+   ``--golfer-seeds`` seeds), and a line summing them up.
 
 The last line sums up:
 ``standings p50 X ms p95 Y ms; recompute p50 X ms p95 Y ms; schedule N ms``.
@@ -43,6 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_deadlines import percentile  # noqa: E402
+from benchmarks.bench_schedule import golfer_lines  # noqa: E402
 from benchmarks.stack import in_django_of_its_own  # noqa: E402
 
 BENCH_SUFFIX = "_bench_leagues"
@@ -57,6 +62,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--requests", type=int, default=50)
     parser.add_argument("--rulings", type=int, default=20)
+    parser.add_argument("--golfer-seeds", type=int, default=3)
     parser.add_argument("--database-suffix", default=BENCH_SUFFIX)
     parser.add_argument("--redis-db", type=int, default=REDIS_DB)
     parser.add_argument("--keep-db", action="store_true", help="leave the database for a look")
@@ -255,6 +261,7 @@ def measure(args: argparse.Namespace) -> str:
         f"(the ruling alone p50 {percentile(ruling, 0.5):.0f} ms)",
         flush=True,
     )
+    print("\n".join(golfer_lines(args.golfer_seeds)), flush=True)
     return (
         f"standings p50 {percentile(page, 0.5):.0f} ms p95 {percentile(page, 0.95):.0f} ms; "
         f"recompute p50 {percentile(recompute, 0.5):.0f} ms "

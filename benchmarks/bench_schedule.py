@@ -4,7 +4,11 @@ Run ``python benchmarks/bench_schedule.py`` from the repository root. For 3 and 
 seats (and 2, for comparison) it schedules each division's default season
 (:func:`leagues.scheduling.default_matchdays`) with its own seed, ``--repeat`` times
 (default 3), and prints per seat count the matchdays, the median time of the whole
-league and of its slowest division, and how evenly pairs meet. The last line sums up:
+league and of its slowest division, and how evenly pairs meet. Then the classic
+"social golfer" instances (:data:`leagues.designs.SOCIAL_GOLFER_INSTANCES`), where a
+schedule with no pair meeting twice is known: for each, the most any pair meets over
+``--golfer-seeds`` seeds (default 3) and the median time of one season, before (the
+scheduler as it was at :data:`BEFORE`, read from git) and now. The last line sums up:
 ``schedule N ms`` is the median time of the 4-seat league.
 
 >>> timing = time_league(seats=3, divisions=1, players=9, repeat=1)
@@ -16,14 +20,19 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
 import sys
 import time
+import types
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from leagues.designs import SOCIAL_GOLFER_INSTANCES  # noqa: E402
 from leagues.scheduling import Schedule, default_matchdays, schedule_season  # noqa: E402
 
 
@@ -69,11 +78,81 @@ def time_league(seats: int, divisions: int = 4, players: int = 50, repeat: int =
     )
 
 
+BEFORE = "15fc85a57d5dc282f5723570c54c5fbf4831b02d"
+"""The commit whose scheduler the golfer lines compare with: annealing alone."""
+
+
+@dataclass(frozen=True, slots=True)
+class GolferTiming:
+    """One instance by one scheduler: the most any pair meets, median ms a season."""
+
+    most_meetings: int
+    season_ms: float
+
+
+def scheduler_before() -> Callable[..., Any] | None:
+    """``schedule_season`` as it was at :data:`BEFORE`, or None without git."""
+    try:
+        source = subprocess.run(
+            ["git", "show", f"{BEFORE}:leagues/scheduling.py"],
+            cwd=ROOT, capture_output=True, text=True, check=True,
+        ).stdout  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    module = types.ModuleType("scheduling_before")
+    # Its dataclasses look their module up by name.
+    sys.modules[module.__name__] = module
+    exec(compile(source, "scheduling_before.py", "exec"), module.__dict__)
+    schedule: Callable[..., Any] = module.schedule_season
+    return schedule
+
+
+def time_golfer(
+    scheduler: Callable[..., Any], n: int, seats: int, days: int, seeds: int
+) -> GolferTiming:
+    most = 0
+    times = []
+    for seed in range(seeds):
+        started = time.perf_counter()
+        schedule = scheduler(range(n), seats, matchdays=days, seed=seed)
+        times.append(time.perf_counter() - started)
+        counts = schedule.meeting_counts()
+        most = max(most, max(max(row.values()) for row in counts.values()))
+    return GolferTiming(most, statistics.median(times) * 1000)
+
+
+def golfer_lines(seeds: int = 3) -> list[str]:
+    """The schedule-quality lines: per instance, before and now."""
+    before = scheduler_before()
+    lines = [f"social golfer instances, {seeds} seeds: most meetings of a pair, median ms a season"]
+    optimal = {"before": 0, "now": 0}
+    slowest = 0.0
+    for n, seats, days in SOCIAL_GOLFER_INSTANCES:
+        now = time_golfer(schedule_season, n, seats, days, seeds)
+        optimal["now"] += now.most_meetings == 1
+        slowest = max(slowest, now.season_ms)
+        was = "not in git" if before is None else ""
+        if before is not None:
+            old = time_golfer(before, n, seats, days, seeds)
+            optimal["before"] += old.most_meetings == 1
+            was = f"{old.most_meetings} in {old.season_ms:.0f} ms"
+        lines.append(
+            f"  {n} players at {seats} over {days}: before {was}, "
+            f"now {now.most_meetings} in {now.season_ms:.0f} ms"
+        )
+    lines.append(
+        f"schedule quality: no pair twice on {optimal['now']}/{len(SOCIAL_GOLFER_INSTANCES)} "
+        f"(before {optimal['before']}/{len(SOCIAL_GOLFER_INSTANCES)}), slowest {slowest:.0f} ms"
+    )
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--divisions", type=int, default=4)
     parser.add_argument("--players", type=int, default=50)
+    parser.add_argument("--golfer-seeds", type=int, default=3)
     args = parser.parse_args()
     timings = {}
     print("seats  matchdays  league ms  slowest division ms  meeting spread")
@@ -84,6 +163,7 @@ def main() -> None:
             f"{seats:>5}  {timing.matchdays:>9}  {timing.league_ms:>9.0f}"
             f"  {timing.slowest_division_ms:>19.0f}  {timing.meeting_spread:>14}"
         )
+    print("\n".join(golfer_lines(args.golfer_seeds)))
     print(f"schedule {timings[4].league_ms:.0f} ms")
 
 

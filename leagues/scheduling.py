@@ -30,7 +30,11 @@ matchday, so at any point of the season bye counts differ by at most one.
 matchdays repeat the cycle; fewer cut it short. Either way every pair meets ``r`` or
 ``r + 1`` times.
 
-**Three or four seats: pairs meet as evenly as possible.** Each matchday's tables are
+**Three or four seats: pairs meet as evenly as possible.** Where a schedule in which
+no pair meets twice is known for the division's size (no byes, and a design of
+:mod:`leagues.designs`: 9, 15, 21 or 27 players at 3 seats, 16 or 20 at 4), it is
+used, its players relabelled by the seed; a longer season repeats a design in which
+every pair meets once. Otherwise each matchday's tables are
 built greedily from the meetings so far (a player joins the table whose members cost
 least to meet again), improved by swapping players between tables; then the whole
 season is annealed, swapping players between tables of one matchday or swapping two
@@ -66,6 +70,8 @@ import random
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
+
+from leagues.designs import designed_tables
 
 P = TypeVar("P", bound=Hashable)
 
@@ -228,7 +234,7 @@ def schedule_season(
         tables, byes = _round_robin(n, days, rng)
     else:
         byes = _bye_rotation(n, seats, days, rng)
-        tables = _group_season(n, seats, byes, rng)
+        tables = designed_tables(n, seats, days, rng) or _group_season(n, seats, byes, rng)
     seated = _seat(n, seats, games, tables)
     return Schedule(
         players=roster,

@@ -21,6 +21,7 @@ def test_the_benchmark_builds_a_season_and_times_its_standings() -> None:
         pytest.fail("the benchmark needs PostgreSQL: run it under scripts/test-env.sh")
     tiny = ["--players", "12", "--divisions", "2", "--seats", "3", "--games", "20"]
     apart = ["--requests", "3", "--rulings", "2", "--database-suffix", "_bench_leagues_smoke"]
+    apart += ["--golfer-seeds", "1"]
     # The benchmark clears its Redis database: the one the tests were given.
     redis_db = urlparse(os.environ.get("REDIS_URL", "")).path.strip("/") or "0"
     run = subprocess.run(
@@ -36,3 +37,5 @@ def test_the_benchmark_builds_a_season_and_times_its_standings() -> None:
     assert "12 players in 2 divisions, 3 seats, 20 finished games" in run.stdout
     assert "recompute: 2 rulings" in run.stdout
     assert "crosstable of division 1: first" in run.stdout
+    assert "32 players at 4 over 10: before 2 in " in run.stdout
+    assert re.search(r"schedule quality: no pair twice on \d/7 \(before 2/7\)", run.stdout)
