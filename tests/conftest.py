@@ -40,9 +40,10 @@ def _cache_of_its_own() -> Iterator[None]:
         yield
 
 
-OTHER_BACKENDS = """
+OTHER_TRANSACTIONS = """
 SELECT pg_terminate_backend(pid) FROM pg_stat_activity
 WHERE datname = current_database() AND pid <> pg_backend_pid()
+  AND state IN ('active', 'idle in transaction', 'idle in transaction (aborted)')
 """
 
 
@@ -51,10 +52,12 @@ def _flush_alone(request: pytest.FixtureRequest) -> Iterator[None]:
     """A transactional test's database is flushed (``TRUNCATE``) after it, while a live
     server, a Celery worker or a race's thread may still hold a connection in the middle
     of a transaction. The ``TRUNCATE`` then waits for its locks, or deadlocks with it, and
-    the next test finds the old rows. So every other connection to the test database is
-    ended first: the test is over, so nothing they were doing matters, and the live
-    processes open new ones (daphne's pool checks each connection before lending it;
-    Celery and Django close theirs after each task and request).
+    the next test finds the old rows. So every other connection to the test database that
+    is inside a transaction is ended first: the test is over, so nothing it was doing
+    matters. Idle connections hold no lock and are left alone: they may be this process's
+    own (Django keeps one per thread and per async context, and the browser tests' event
+    loop is another context), or a live server's pool, which would hand a dead one to the
+    next request.
 
     Requesting pytest-django's database fixture here (again, or first) makes this
     fixture's teardown run before the flush it ends with."""
@@ -68,7 +71,7 @@ def _flush_alone(request: pytest.FixtureRequest) -> Iterator[None]:
     request.getfixturevalue("_django_db_helper")
     yield
     with connection.cursor() as cursor:
-        cursor.execute(OTHER_BACKENDS)
+        cursor.execute(OTHER_TRANSACTIONS)
 
 
 @pytest.fixture
