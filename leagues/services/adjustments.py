@@ -12,6 +12,10 @@ and the standings follow from the rows. The proposer and the game's players are 
 the outcome, and every step is in the season's history (the adjustment's own events, and
 the result rows).
 
+Under zero-sum scoring a game sums to what it summed to: the winner scores what the
+others lose (R9.2), so a loser's score changed moves the winner's by as much the other
+way (:func:`corrections`), and the winner's own score is not changed alone.
+
 Lock order: the fixture row, then the adjustment row, then (the results service) the
 game and its table. The fixture lock orders two organisers proposing for one game, and a
 confirmation with a decline of the same proposal.
@@ -39,6 +43,7 @@ from leagues.selectors.adjustments import deciders, why_not_decide
 from leagues.selectors.standings import compute_season
 from leagues.services.deadlines import audited
 from leagues.signals import announce, score_adjusted
+from leagues.standings import ZERO_SUM
 
 Status = ScoreAdjustment.Status
 
@@ -83,6 +88,7 @@ def propose(
         before = _current_score(game, seat)
         if before == score:
             raise LeaguesError(f"Seat {seat + 1} scored {score} already: nothing would change.")
+        corrections(game, seat, before, score)  # refuses a change that breaks the sum
         adjustment = ScoreAdjustment.objects.create(
             season=season,
             fixture=fixture,
@@ -146,13 +152,48 @@ def _refuse_closed(season: Season) -> None:
         )
 
 
-def _current_score(game: Game, seat: int) -> int:
+def _current(game: Game, seat: int) -> dict[int, Result]:
     current = {row.seat: row for row in Result.objects.current().of_game(game)}
     if not game.is_over or not current:
         raise LeaguesError("Only a finished game's score can be adjusted.")
     if seat not in current:
         raise LeaguesError(f"The game has no seat {seat + 1}.")
-    return current[seat].score
+    return current
+
+
+def _current_score(game: Game, seat: int) -> int:
+    return _current(game, seat)[seat].score
+
+
+def corrections(game: Game, seat: int, before: int, score: int) -> dict[int, SeatCorrection]:
+    """What setting ``seat``'s score from ``before`` to ``score`` changes in ``game``.
+
+    Under penalty points only that seat (a penalty is not a transfer). Under zero-sum
+    the winner's score moves the other way by as much, so the game's sum stays; a
+    winner's own score, a loser's above nothing, and a game without a winner are refused
+    (:class:`~leagues.errors.LeaguesError`): there the sum could not stay."""
+    change = {seat: SeatCorrection(score=score)}
+    if game.engine_ruleset().score_mode != ZERO_SUM:
+        return change
+    current = _current(game, seat)
+    winner = next((row for row in current.values() if row.is_winner), None)
+    if winner is None:
+        raise LeaguesError(
+            "This game has no winner to balance a zero-sum score change against: report "
+            "the game to the moderators if its result needs correcting."
+        )
+    if winner.seat == seat:
+        raise LeaguesError(
+            "Under zero-sum scoring the winner scores what the others lose: change a "
+            "loser's score and the winner's follows."
+        )
+    if score > 0:
+        raise LeaguesError(
+            "Under zero-sum scoring a loser scores what is left on their rack, taken away: "
+            "0 or less."
+        )
+    change[winner.seat] = SeatCorrection(score=winner.score - (score - before))
+    return change
 
 
 def _lock_proposed(adjustment_id: int, by: User) -> ScoreAdjustment:
@@ -185,10 +226,13 @@ def _apply(adjustment: ScoreAdjustment, by: User | None, now: datetime) -> Score
             "The game's result changed since this score change was proposed: decline it, "
             "and propose it again if it is still needed."
         )
+    change = corrections(
+        adjustment.game, adjustment.seat, adjustment.score_before, adjustment.score
+    )
     try:
         supersede(
             adjustment.game_id,
-            {adjustment.seat: SeatCorrection(score=adjustment.score)},
+            change,
             Result.Source.RULING,
             adjustment.reason,
             adjustment.proposed_by,
@@ -217,9 +261,11 @@ def _apply(adjustment: ScoreAdjustment, by: User | None, now: datetime) -> Score
 
 
 def _describe(adjustment: ScoreAdjustment) -> str:
+    follows = adjustment.game.engine_ruleset().score_mode == ZERO_SUM
     return (
         f"the score of seat {adjustment.seat + 1} in game {adjustment.game.number} at table "
         f"{adjustment.game.table_id} from {adjustment.score_before} to {adjustment.score}"
+        + (" (the winner's follows, zero-sum)" if follows else "")
     )
 
 

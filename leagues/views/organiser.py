@@ -30,9 +30,10 @@ from leagues.rules import MODERATING, ORGANISING, role_in
 from leagues.selectors.adjustments import adjustments_of, waiting
 from leagues.selectors.history import season_history
 from leagues.selectors.organiser import fixture_results, organiser_page
-from leagues.selectors.standings import visible_season
+from leagues.selectors.standings import season_rules, visible_season
 from leagues.services import adjustments, deadlines, season_end
 from leagues.services import organiser as tools
+from leagues.standings import ZERO_SUM
 
 
 class ReasonField(forms.CharField):
@@ -349,6 +350,7 @@ def adjust_score(request: AuthenticatedRequest, season: Season, fixture: int) ->
         "games": fixture_results(adjusted),
         "adjustments": adjustments_of(season).filter(fixture=adjusted),
         "form": form,
+        "zero_sum": season_rules(season).score_mode == ZERO_SUM,
     }
     return render(request, "leagues/organiser_result.html", context, status=status)
 

@@ -71,7 +71,7 @@ def test_a_proposal_waits_on_its_page_for_a_second_organiser(
 
     proposed = alice.post(
         url("adjust_score", fixture.pk),
-        {"game": game.pk, "seat": 0, "score": 99, "reason": "Miscounted."},
+        {"game": game.pk, "seat": 1, "score": -701, "reason": "Miscounted."},
         follow=True,
     )
 
@@ -94,7 +94,7 @@ def test_a_proposal_waits_on_its_page_for_a_second_organiser(
     confirmed = as_user(olga).post(url("confirm_adjustment", change.pk))
 
     assert confirmed.status_code == 302
-    assert Result.objects.current().get(game=game, seat=0).score == 99
+    assert Result.objects.current().get(game=game, seat=1).score == -701
     assert ScoreAdjustment.objects.get().status == ScoreAdjustment.Status.CONFIRMED
 
 
@@ -104,7 +104,7 @@ def test_a_decline_needs_a_note_and_changes_nothing(running: RunningSeason, olga
     before = scores(game)
     as_user(running.organiser).post(
         url("adjust_score", fixture.pk),
-        {"game": game.pk, "seat": 0, "score": 99, "reason": "Miscounted."},
+        {"game": game.pk, "seat": 1, "score": -701, "reason": "Miscounted."},
     )
     change = ScoreAdjustment.objects.get()
     client = as_user(olga)
@@ -126,7 +126,7 @@ def test_another_clubs_member_and_a_visitor_never_reach_it(
     game = finished_game(fixture)
     as_user(running.organiser).post(
         url("adjust_score", fixture.pk),
-        {"game": game.pk, "seat": 0, "score": 99, "reason": "Miscounted."},
+        {"game": game.pk, "seat": 1, "score": -701, "reason": "Miscounted."},
     )
     change = ScoreAdjustment.objects.get()
     otto = UserFactory(username="otto")
@@ -181,7 +181,7 @@ def test_after_the_close_the_page_offers_no_score_change_and_a_post_is_refused(
 
     refused = olga_client.post(
         url("adjust_score", fixture.pk),
-        {"game": game.pk, "seat": 0, "score": 100, "reason": "A late correction."},
+        {"game": game.pk, "seat": 1, "score": -700, "reason": "A late correction."},
     )
     assert refused.status_code == 409
     assert "change only through a moderators&#x27; ruling" in refused.content.decode()

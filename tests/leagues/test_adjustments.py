@@ -94,11 +94,15 @@ def test_with_a_second_organiser_the_change_waits(
     running: RunningSeason, bob_dave: Game, olga: User
 ) -> None:
     alice, before, standings = running.organiser, result_rows(bob_dave), points(running)
-    seat_0 = Result.objects.current().get(game=bob_dave, seat=0)
+    seat_1 = Result.objects.current().get(game=bob_dave, seat=1)
 
-    change = adjustments.propose(running.season, bob_dave.pk, 0, 99, alice, "Miscounted.")
+    change = adjustments.propose(running.season, bob_dave.pk, 1, -701, alice, "Miscounted.")
 
-    assert (change.status, change.score_before, change.score) == (Status.PROPOSED, seat_0.score, 99)
+    assert (change.status, change.score_before, change.score) == (
+        Status.PROPOSED,
+        seat_1.score,
+        -701,
+    )
     assert result_rows(bob_dave) == before and points(running) == standings
     assert deciders(change) == [olga]
     assert Notification.objects.filter(user=olga, text__contains="proposes").exists()
@@ -108,17 +112,17 @@ def test_a_confirmation_supersedes_the_result_and_the_standings_follow(
     running: RunningSeason, bob_dave: Game, olga: User, bob: User, dave: User
 ) -> None:
     alice, standings = running.organiser, points(running)
-    old = Result.objects.current().get(game=bob_dave, seat=0)
-    change = adjustments.propose(running.season, bob_dave.pk, 0, 99, alice, "Miscounted.")
+    old = Result.objects.current().get(game=bob_dave, seat=1)
+    change = adjustments.propose(running.season, bob_dave.pk, 1, -701, alice, "Miscounted.")
 
     with pytest.raises(NotAllowed, match="not the one who proposed it"):
         adjustments.confirm(change.pk, alice)
     confirmed = adjustments.confirm(change.pk, olga)
 
     assert (confirmed.status, confirmed.decided_by) == (Status.CONFIRMED, olga)
-    new = Result.objects.current().get(game=bob_dave, seat=0)
+    new = Result.objects.current().get(game=bob_dave, seat=1)
     assert (new.score, new.supersedes_id, new.reason, new.decided_by) == (
-        99,
+        -701,
         old.pk,
         "Miscounted.",
         alice,
@@ -135,7 +139,7 @@ def test_a_decline_leaves_everything(
     running: RunningSeason, bob_dave: Game, olga: User, bob: User
 ) -> None:
     alice, before, standings = running.organiser, result_rows(bob_dave), points(running)
-    change = adjustments.propose(running.season, bob_dave.pk, 0, 99, alice, "Miscounted.")
+    change = adjustments.propose(running.season, bob_dave.pk, 1, -701, alice, "Miscounted.")
 
     with pytest.raises(LeaguesError, match="Say why"):
         adjustments.decline(change.pk, olga, " ")
@@ -153,9 +157,9 @@ def test_a_decline_leaves_everything(
 def test_a_club_with_a_single_organiser_applies_at_once(
     running: RunningSeason, bob_dave: Game
 ) -> None:
-    change = adjustments.propose(running.season, bob_dave.pk, 1, 42, running.organiser, "Typo.")
+    change = adjustments.propose(running.season, bob_dave.pk, 1, -702, running.organiser, "Typo.")
     assert (change.status, change.decided_by) == (Status.APPLIED, None)
-    assert Result.objects.current().get(game=bob_dave, seat=1).score == 42
+    assert Result.objects.current().get(game=bob_dave, seat=1).score == -702
 
 
 def test_a_second_organiser_in_conflict_does_not_count(
@@ -163,7 +167,7 @@ def test_a_second_organiser_in_conflict_does_not_count(
 ) -> None:
     # dave organises too, but he played the game: nobody else may decide it.
     Membership.objects.filter(club=running.club, user=dave).update(role=Role.ORGANISER)
-    change = adjustments.propose(running.season, bob_dave.pk, 1, 42, running.organiser, "Typo.")
+    change = adjustments.propose(running.season, bob_dave.pk, 1, -702, running.organiser, "Typo.")
     assert change.status == Status.APPLIED
 
 
@@ -172,7 +176,7 @@ def test_a_moderator_of_the_club_may_confirm(
 ) -> None:
     mo = UserFactory(username="mo")
     Membership.objects.create(club=running.club, user=mo, role=Role.MODERATOR)
-    change = adjustments.propose(running.season, bob_dave.pk, 1, 42, running.organiser, "Typo.")
+    change = adjustments.propose(running.season, bob_dave.pk, 1, -702, running.organiser, "Typo.")
     with pytest.raises(NotAllowed, match="Only the club's organisers and moderators"):
         adjustments.confirm(change.pk, bob)
     assert adjustments.confirm(change.pk, mo).status == Status.CONFIRMED
@@ -182,11 +186,11 @@ def test_one_change_of_a_game_waits_at_a_time_and_a_stale_one_is_refused(
     running: RunningSeason, bob_dave: Game, olga: User
 ) -> None:
     alice = running.organiser
-    change = adjustments.propose(running.season, bob_dave.pk, 0, 99, alice, "Miscounted.")
+    change = adjustments.propose(running.season, bob_dave.pk, 1, -701, alice, "Miscounted.")
     with pytest.raises(Conflict, match="awaits a second organiser"):
-        adjustments.propose(running.season, bob_dave.pk, 1, 5, olga, "Also.")
+        adjustments.propose(running.season, bob_dave.pk, 1, -5, olga, "Also.")
     # A ruling changed the seat meanwhile: olga was shown another score.
-    supersede(bob_dave.pk, {0: SeatCorrection(score=7)}, Result.Source.RULING, "Ruled.", None)
+    supersede(bob_dave.pk, {1: SeatCorrection(score=-7)}, Result.Source.RULING, "Ruled.", None)
     with pytest.raises(Conflict, match="changed since"):
         adjustments.confirm(change.pk, olga)
     assert ScoreAdjustment.objects.get(pk=change.pk).status == Status.PROPOSED
@@ -196,14 +200,78 @@ def test_the_preview_shows_the_seat_and_the_standings_before_and_after(
     running: RunningSeason, bob_dave: Game, olga: User
 ) -> None:
     before = result_rows(bob_dave)
-    change = adjustments.propose(running.season, bob_dave.pk, 0, 99, running.organiser, "x")
+    change = adjustments.propose(running.season, bob_dave.pk, 1, -701, running.organiser, "x")
     preview = adjustments.preview(change)
-    seat_0 = next(line for line in preview.seats if line.seat == 0)
-    assert seat_0.after[0] == 99 and seat_0.changed
+    seat_1 = next(line for line in preview.seats if line.seat == 1)
+    assert seat_1.after[0] == -701 and seat_1.changed
     assert preview.division == "Division 1" and any(line.changed for line in preview.standings)
     # A preview writes nothing.
     assert result_rows(bob_dave) == before
     assert ScoreAdjustment.objects.get(pk=change.pk).status == Status.PROPOSED
+
+
+def current_scores(game: Game) -> dict[int, int]:
+    return dict(Result.objects.current().of_game(game).values_list("seat", "score"))
+
+
+def test_under_zero_sum_the_winners_score_follows_a_losers_and_the_sum_stays(
+    running: RunningSeason, bob_dave: Game
+) -> None:
+    before = current_scores(bob_dave)
+    winner = Result.objects.current().get(game=bob_dave, is_winner=True).seat
+    loser = 1 - winner
+
+    change = adjustments.propose(
+        running.season, bob_dave.pk, loser, before[loser] - 5, running.organiser, "Miscounted."
+    )
+
+    after = current_scores(bob_dave)
+    assert change.status == Status.APPLIED
+    assert after == {loser: before[loser] - 5, winner: before[winner] + 5}
+    assert sum(after.values()) == sum(before.values())
+    row = Result.objects.current().get(game=bob_dave, seat=winner)
+    assert (row.reason, row.supersedes_id is not None) == ("Miscounted.", True)
+    told = Notification.objects.filter(text__contains="the winner's follows").first()
+    assert told is not None
+
+
+def test_under_zero_sum_the_winners_own_score_and_a_losers_gain_are_refused(
+    running: RunningSeason, bob_dave: Game
+) -> None:
+    before = result_rows(bob_dave)
+    winner = Result.objects.current().get(game=bob_dave, is_winner=True).seat
+    alice = running.organiser
+    with pytest.raises(LeaguesError, match="change a loser's score and the winner's follows"):
+        adjustments.propose(running.season, bob_dave.pk, winner, 700, alice, "Typo.")
+    with pytest.raises(LeaguesError, match="0 or less"):
+        adjustments.propose(running.season, bob_dave.pk, 1 - winner, 3, alice, "Typo.")
+    assert result_rows(bob_dave) == before and not ScoreAdjustment.objects.exists()
+
+
+def test_a_proposal_shows_the_winner_moving_the_other_way(
+    running: RunningSeason, bob_dave: Game, olga: User
+) -> None:
+    before = current_scores(bob_dave)
+    winner = Result.objects.current().get(game=bob_dave, is_winner=True).seat
+    loser = 1 - winner
+    change = adjustments.propose(
+        running.season, bob_dave.pk, loser, before[loser] + 4, running.organiser, "x"
+    )
+    lines = {line.seat: line for line in adjustments.preview(change).seats}
+    assert lines[winner].after[0] == before[winner] - 4 and lines[winner].changed
+    assert current_scores(bob_dave) == before
+
+
+def test_under_penalty_points_only_the_seat_changes(running: RunningSeason, bob_dave: Game) -> None:
+    Game.objects.filter(pk=bob_dave.pk).update(
+        ruleset={**bob_dave.ruleset, "score_mode": "penalty_only"}
+    )
+    before = current_scores(bob_dave)
+    winner = Result.objects.current().get(game=bob_dave, is_winner=True).seat
+
+    adjustments.propose(running.season, bob_dave.pk, 1 - winner, 33, running.organiser, "Typo.")
+
+    assert current_scores(bob_dave) == {**before, 1 - winner: 33}
 
 
 # --- the other tools -------------------------------------------------------------------

@@ -193,7 +193,7 @@ def forms(scene: s.SeamsScene, name: str, label: str) -> dict[str, str]:
     u, games = scene.users, scene.games
     if name == "leagues:adjust_score":
         game = games["P finished game" if label.startswith("P") else "A finished game"]
-        return {"game": str(game.pk), "seat": "0", "score": "9999", "reason": "A typo."}
+        return {"game": str(game.pk), "seat": "1", "score": "-700", "reason": "A typo."}
     return {
         "games:chat_say": {"text": "Hello from the fuzzer."},
         "games:chat_mute": {"member": str(u["player"].pk)},
