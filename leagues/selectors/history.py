@@ -60,14 +60,20 @@ class HistoryItem:
     action: str
     changes: list[Change]
     why: str
+    private_why: str = ""
+    """A reason given for the organisers only (a player's own, withdrawing); empty for
+    anyone else."""
 
 
-def season_history(season: Season, page: int | str | None = 1) -> Page[HistoryItem]:
+def season_history(
+    season: Season, page: int | str | None = 1, *, private: bool = False
+) -> Page[HistoryItem]:
     """The page ``page`` of the season's history, newest first (an unknown page number
-    gives the last page)."""
+    gives the last page). ``private``: the viewer organises the club, and reads the
+    reasons given for the organisers only."""
     paginator = Paginator(_keys(season), PER_PAGE)
     keys = paginator.get_page(page)
-    items = _items(season, list(keys.object_list))
+    items = _items(season, list(keys.object_list), private)
     keys.object_list = items
     page_of_items: Page[HistoryItem] = keys
     return page_of_items
@@ -110,7 +116,9 @@ def _keys(season: Season) -> models.QuerySet[Any]:
     return union.order_by("-at", "-key")
 
 
-def _items(season: Season, keys: Sequence[tuple[str, int, datetime]]) -> list[HistoryItem]:
+def _items(
+    season: Season, keys: Sequence[tuple[str, int, datetime]], private: bool
+) -> list[HistoryItem]:
     wanted: dict[str, list[int]] = {}
     for kind, key, _ in keys:
         wanted.setdefault(kind, []).append(key)
@@ -120,7 +128,7 @@ def _items(season: Season, keys: Sequence[tuple[str, int, datetime]]) -> list[Hi
         if kind == RESULT:
             found.update(((RESULT, r.pk), _ruling_item(r)) for r in _ruling_rows(ids))
         else:
-            found.update(_event_items(kind, rows[kind], ids))
+            found.update(_event_items(kind, rows[kind], ids, private))
     return [found[(kind, key)] for kind, key, _ in keys if (kind, key) in found]
 
 
@@ -128,7 +136,7 @@ def _items(season: Season, keys: Sequence[tuple[str, int, datetime]]) -> list[Hi
 
 
 def _event_items(
-    kind: str, rows: models.QuerySet[Any], ids: list[int]
+    kind: str, rows: models.QuerySet[Any], ids: list[int], private: bool
 ) -> Iterable[tuple[tuple[str, int], HistoryItem]]:
     model = rows.model
     previous_id = (
@@ -156,6 +164,7 @@ def _event_items(
                 action="created" if event.pgh_label == "insert" else "changed",
                 changes=[] if before is None else _changes(tracked, before, event, names),
                 why=str(context.get("reason", "")),
+                private_why=str(context.get("private_reason", "")) if private else "",
             ),
         )
 

@@ -33,6 +33,7 @@ from leagues.services.deadlines import UNFINISHED
 from leagues.signals import announce, entry_withdrawn
 
 WITHDRAWN_SEAT_BOT_LEVEL = BotLevel.NORMAL
+PLAYER_WITHDREW = "The player withdrew."
 
 # A game can end between finding it and locking it (its last move races the forfeit);
 # the round's next game is then the one in play. Three tries is plenty in practice.
@@ -49,7 +50,15 @@ def withdraw(entry: Entry, by: User, reason: str = "") -> Entry:
     reason = reason.strip()
     if by.pk != entry.user_id and not reason:
         raise LeaguesError("Say why you withdraw this player.")
-    context = pghistory.context(user=by.pk, reason=reason or "The player withdrew.")
+    if by.pk == entry.user_id:
+        # A player's own reason is private (their form says so): the history shows it to
+        # the club's organisers only (leagues.selectors.history), everyone else reads
+        # that they withdrew.
+        context = pghistory.context(
+            user=by.pk, reason=PLAYER_WITHDREW, **({"private_reason": reason} if reason else {})
+        )
+    else:
+        context = pghistory.context(user=by.pk, reason=reason)
     with context, transaction.atomic():
         # The entry is locked first: a second withdrawal waits here and is then told
         # it is too late, and a matchday opening meanwhile reads the final status.

@@ -373,9 +373,10 @@ def _proposed_text(adjustment: ScoreAdjustment) -> str:
 @require_safe
 def history(request: HttpRequest, club: str, league: str, number: int) -> HttpResponse:
     season = visible_season(request.user, club, league, number)
+    organises = role_in(request.user, season) in ORGANISING
     context = {
         "season": season,
-        "history": season_history(season, request.GET.get("page")),
-        "organises": role_in(request.user, season) in ORGANISING,
+        "history": season_history(season, request.GET.get("page"), private=organises),
+        "organises": organises,
     }
     return render(request, "leagues/history.html", context)

@@ -15,6 +15,7 @@ from leagues.selectors.history import PER_PAGE, season_history
 from leagues.services.adjustments import propose
 from leagues.services.deadlines import close_matchday
 from leagues.services.organiser import extend_deadline
+from leagues.services.withdrawals import withdraw
 from tests.leagues.conftest import RunningSeason
 
 pytestmark = pytest.mark.django_db
@@ -44,13 +45,15 @@ def test_a_superseded_result_is_in_the_history(running: RunningSeason) -> None:
     assert table_id is not None
     stop_round(table_id)
     game = Game.objects.get(table_id=table_id, number=1)
-    propose(running.season, game.pk, 0, 7, running.organiser, "Counted twice.")
+    propose(running.season, game.pk, 1, -7, running.organiser, "Counted twice.")
 
     items = [i for i in season_history(running.season) if i.why == "Counted twice."]
-    ruling = next(i for i in items if i.what.startswith("Result of"))
+    ruling = next(i for i in items if i.what.startswith("Result of Dave"))
 
-    assert ruling.who == "Alice" and ruling.what.startswith("Result of Bob in game 1")
-    assert ruling.changes[0].field == "Score" and ruling.changes[0].after == "7"
+    assert ruling.who == "Alice" and ruling.what.startswith("Result of Dave in game 1")
+    assert ruling.changes[0].field == "Score" and ruling.changes[0].after == "-7"
+    # Zero-sum: the winner's row follows, for the same reason.
+    assert any(i.what.startswith("Result of Bob in game 1") for i in items)
     # The score change itself is in the history too: proposed, then applied at once.
     change = [i for i in items if i.what.startswith("Score change")]
     assert {i.action for i in change} == {"created", "changed"}
@@ -75,3 +78,30 @@ def test_the_page_is_seen_by_anyone_for_a_public_club(
     assert b"Why: Snow." in response.content
     client.force_login(bob)
     assert client.get(url).status_code == 200
+
+
+def test_a_players_own_reason_for_withdrawing_is_read_by_the_organisers_only(
+    running: RunningSeason, client: Client, bob: User, olga: User
+) -> None:
+    withdraw(running.entries[0], bob, "Moving house, no time")
+    url = reverse("leagues:history", args=["tile-club", "winter", 1])
+
+    public = client.get(url).content.decode()
+    client.force_login(bob)
+    own = client.get(url).content.decode()
+    client.force_login(olga)
+    organisers = client.get(url).content.decode()
+
+    for page in (public, own):
+        assert "Why: The player withdrew." in page and "Moving house" not in page
+    assert "for the organisers only: Moving house, no time" in organisers
+    items = list(season_history(running.season))
+    assert all("Moving house" not in i.why + i.private_why for i in items)
+
+
+def test_an_organisers_reason_for_withdrawing_a_player_is_public(
+    running: RunningSeason, client: Client
+) -> None:
+    withdraw(running.entries[0], running.organiser, "Left the club.")
+    response = client.get(reverse("leagues:history", args=["tile-club", "winter", 1]))
+    assert b"Why: Left the club." in response.content

@@ -42,6 +42,7 @@ def test_the_player_sees_what_happens_then_withdraws(
     page = logged_in(client, bob).get(url(entry))
     assert page.status_code == 200
     assert "A bot takes your seat" in page.content.decode()
+    assert "Why (optional: only the club's organisers read it)" in page.content.decode()
 
     response = client.post(url(entry), {"reason": ""})
 
