@@ -46,7 +46,7 @@ from leagues.conf import close_grace
 from leagues.errors import Conflict, LeaguesError
 from leagues.models import Entry, Fixture, FixtureSeat, Matchday, Season
 from leagues.promotion import divisions, seeding
-from leagues.selectors.standings import compute_season
+from leagues.selectors.standings import DivisionStandings, compute_season
 from leagues.services.deadlines import audited, close_matchday, when
 from leagues.signals import announce, season_close_announced, season_closed
 
@@ -80,6 +80,24 @@ class SeasonEndPreview:
     relegated: list[DivisionChange] = field(default_factory=list)
     next_divisions: list[list[str]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    standings: list[FinalDivision] = field(default_factory=list)
+    """Each division's final standings as the close will fix them (:func:`settled_standings`)."""
+
+
+@dataclass(frozen=True)
+class FinalLine:
+    """One player in a division's final standings: the place they are told (``None``
+    for a player who withdrew: they get none and are not carried over), and points."""
+
+    place: int | None
+    name: str
+    points: str
+
+
+@dataclass(frozen=True)
+class FinalDivision:
+    name: str
+    lines: list[FinalLine]
 
 
 def preview_close_season(season: Season, now: datetime | None = None) -> SeasonEndPreview:
@@ -119,16 +137,50 @@ def preview_close_season(season: Season, now: datetime | None = None) -> SeasonE
     )
     preview.announce_for = max(preview.last_deadline or now, now) + close_grace()
     preview.warnings = _warnings(preview)
+    preview.standings = settled_standings(season)
     return preview
+
+
+class _RollBack(Exception):
+    """Raised to leave the preview's savepoint, undoing everything in it."""
+
+
+def settled_standings(season: Season) -> list[FinalDivision]:
+    """Each division's final standings once the close has settled the unfinished
+    fixtures of the open matchdays: they are really settled, by the season's rule, in a
+    savepoint that is then rolled back (as a score change is previewed), so the order
+    is the one the close fixes, not the one before the settling (which can differ).
+    Players who withdrew keep their line, without a place, as the close tells nobody
+    of one and carries them nowhere."""
+    found: list[FinalDivision] = []
+    try:
+        with transaction.atomic():
+            for matchday in season.matchdays.filter(status=Matchday.Status.OPEN):
+                close_matchday(matchday, None, "The close's preview.")
+            found = [_final_division(division) for division in compute_season(season)]
+            raise _RollBack
+    except _RollBack:
+        pass
+    return found
+
+
+def _final_division(division: DivisionStandings) -> FinalDivision:
+    lines, place = [], 0
+    for row in division.standings.rows:
+        if not row.withdrawn:
+            place += 1
+        lines.append(FinalLine(None if row.withdrawn else place, row.name, row.points_text))
+    return FinalDivision(division.name, lines)
 
 
 def _warnings(preview: SeasonEndPreview) -> list[str]:
     warnings = []
     if preview.unfinished_fixtures:
         warnings.append(
-            f"{preview.unfinished_fixtures} fixture(s) of matchday "
-            f"{', '.join(map(str, preview.open_matchdays))} are unfinished: they will be "
-            "settled by the season's deadline rule."
+            f"{_count(preview.unfinished_fixtures, 'fixture')} of matchday "
+            f"{', '.join(map(str, preview.open_matchdays))} "
+            f"{'is' if preview.unfinished_fixtures == 1 else 'are'} unfinished: "
+            "settled by the season's deadline rule, as the final standings below show."
         )
     if preview.unplayed_matchdays:
         warnings.append(
@@ -138,6 +190,10 @@ def _warnings(preview: SeasonEndPreview) -> list[str]:
     if preview.season.league.seasons.filter(number__gt=preview.season.number).exists():
         warnings.append("The league has a later season already; no new one will be proposed.")
     return warnings
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def final_order(season: Season) -> list[tuple[str, list[int]]]:
