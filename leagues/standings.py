@@ -236,6 +236,33 @@ class Standings:
     games_together: list[int]
     ahead: list[int]
 
+    @property
+    def bounds_tell(self) -> bool:
+        """Whether the best and worst final ranks say something: some player's are
+        narrower than the whole table. Under cumulative scores one game can swing by the
+        value of every tile, so until late in a season everyone can finish anywhere.
+
+        >>> a = Row(1, "A", False, best_rank=1, worst_rank=2)
+        >>> b = Row(2, "B", False, best_rank=1, worst_rank=2)
+        >>> Standings([a, b], {}, [], [], []).bounds_tell
+        False
+        >>> b.best_rank = 2  # B can no longer come first
+        >>> Standings([a, b], {}, [], [], []).bounds_tell
+        True
+        """
+        last = len(self.rows)
+        return any(
+            row.best_rank is not None
+            and row.worst_rank is not None
+            and (row.best_rank > 1 or row.worst_rank < last)
+            for row in self.rows
+        )
+
+    @property
+    def head_to_head_used(self) -> bool:
+        """Whether head-to-head separated anyone (else its column would be empty)."""
+        return any(row.head_to_head is not None for row in self.rows)
+
     def meeting(self, entry: EntryId, other: EntryId) -> Meeting | None:
         """What ``entry`` did against ``other`` (``None`` if they never met, or either
         is not a player of the division)."""

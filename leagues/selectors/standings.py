@@ -28,6 +28,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
+from django.db.models import Q
 from django.http import Http404
 
 from accounts.models import User
@@ -295,3 +296,15 @@ def season_results(season: Season) -> list[GameLine]:
                 )
             )
     return lines
+
+
+def viewer_entries(user: User | AnonymousUser, season: Season) -> set[int]:
+    """The entries of ``season`` that ``user`` plays, as its player or its substitute
+    now: their rows are marked on the standings page."""
+    if not user.is_authenticated:
+        return set()
+    return set(
+        Entry.objects.filter(season=season)
+        .filter(Q(user_id=user.pk) | Q(substitute_id=user.pk))
+        .values_list("pk", flat=True)
+    )

@@ -17,9 +17,10 @@ from leagues.selectors.standings import (
     league_seasons,
     season_rules,
     season_standings,
+    viewer_entries,
     visible_season,
 )
-from leagues.standings import explain
+from leagues.standings import PLACEMENT, explain
 
 
 @require_safe
@@ -32,6 +33,7 @@ def standings(request: HttpRequest, slug: str, league_slug: str, number: int) ->
     divisions = season_standings(season)
     # Corrections are read apart from the cached standings: one query, never stale.
     corrections = season_corrections(season)
+    rules = season_rules(season)
     context = {
         "season": season,
         "league": season.league,
@@ -39,8 +41,12 @@ def standings(request: HttpRequest, slug: str, league_slug: str, number: int) ->
         "divisions": divisions,
         "sections": [(d, corrections.by_level.get(d.level, [])) for d in divisions],
         "corrected_entries": corrections.entries,
-        "explanations": explain(season_rules(season)),
-        "tiebreaks": list(dict.fromkeys(season.tiebreaks or ())),
+        "viewer_entries": viewer_entries(request.user, season),
+        "explanations": explain(rules),
+        # A tiebreak's column is the count it reads (fixtures won, games won, the
+        # score), marked with its order; only head-to-head needs a column of its own.
+        "tiebreak_order": {name: n for n, name in enumerate(rules.tiebreaks, start=1)},
+        "placement": rules.scoring == PLACEMENT,
         "seasons": league_seasons(season),
         "under_way": season.status == season.Status.RUNNING,
     }

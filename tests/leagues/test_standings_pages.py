@@ -116,15 +116,79 @@ def test_the_page_shows_each_division_the_tiebreaks_and_ranks_to_come() -> None:
 
     assert page.status_code == 200
     text = page.content.decode()
-    text = text[text.index('id="how-it-counts"') :]
+    text = text[text.index('id="standings-tables"') :]
     assert 'data-explains="head_to_head"' in text and "Head-to-head: only among" in text
     assert text.index("Ann") < text.index("Cy") < text.index("Bob")
-    assert "<td data-best>1</td><td data-worst>4</td>" in text
+    # Everyone can still finish anywhere: the bounds would say nothing.
+    assert "data-best" not in text and "can still finish anywhere" in text
     # The crosstable is only a placeholder that loads it when first opened.
     crosstable = url(built, "leagues:crosstable", level=1)
     assert "Who met whom" in text and f'hx-get="{crosstable}" hx-trigger="toggle once"' in text
     assert "games together" not in text
-    assert f'ws-connect="/ws/leagues/seasons/{built.season.pk}/"' in text
+    assert f'ws-connect="/ws/leagues/seasons/{built.season.pk}/"' in page.content.decode()
+
+
+def test_best_and_worst_ranks_show_once_they_narrow() -> None:
+    built = small_season()
+    built.play(1, ["ann", "bob"], [30, -30], [12, -12])
+    built.play(1, ["cy", "dee"], [10, -10], [-4, 4])
+    built.play(2, ["ann", "cy"], [-5, 5], [6, -6])
+    built.play(2, ["bob", "dee"], [-5, 5], complete=False)
+
+    text = client_for(built.players["ann"]).get(url(built)).content.decode()
+
+    assert "<td data-best>1</td><td data-worst>3</td>" in text  # Ann can no longer be last
+    assert "<td data-best>2</td><td data-worst>4</td>" in text  # nor Cy first
+    assert "can still finish anywhere" not in text
+
+
+@pytest.mark.parametrize("viewer", ["ann", "dee", "outsider", "visitor"])
+def test_the_viewers_own_row_is_marked(viewer: str) -> None:
+    built = played(small_season())
+    user = built.outsider if viewer == "outsider" else built.players.get(viewer)
+
+    text = client_for(user).get(url(built)).content.decode()
+
+    marked = [
+        entry
+        for entry in (built.entries[name].pk for name in ("ann", "bob", "cy", "dee"))
+        if f'<tr data-entry="{entry}" class=" is-viewer" aria-current="true">' in text
+    ]
+    expected = [built.entries[viewer].pk] if viewer in built.entries else []
+    assert marked == expected
+    assert ('<span class="tag tag-viewer">you</span>' in text) == bool(expected)
+
+
+def test_a_substitute_sees_the_row_they_play_marked() -> None:
+    built = played(small_season())
+    Entry.objects.filter(pk=built.entries["bob"].pk).update(substitute=built.outsider)
+    text = client_for(built.outsider).get(url(built)).content.decode()
+    assert f'<tr data-entry="{built.entries["bob"].pk}" class=" is-viewer"' in text
+
+
+def test_tiebreaks_mark_the_columns_they_read_and_only_head_to_head_adds_one() -> None:
+    cumulative = small_season()
+    # Everyone level on points and games won: head-to-head decides, and shows.
+    cumulative.play(1, ["ann", "bob"], [10, -10], [-10, 10])
+    cumulative.play(1, ["cy", "dee"], [5, -5], [-5, 5])
+    placement = played(small_season(slug="other", scoring="placement", placement_points=[2, 0]))
+
+    text = client_for(cumulative.organiser).get(url(cumulative)).content.decode()
+    by_places = client_for(placement.organiser).get(url(placement)).content.decode()
+
+    head = text[text.index("<thead>") : text.index("</thead>")]
+    assert "TB " not in head
+    # tiebreaks: games won, head-to-head, total score (the points themselves here).
+    assert 'data-tiebreak="games_won">Won<sup class="tiebreak-mark">1</sup>' in head
+    assert 'data-tiebreak="head_to_head">H2H<sup class="tiebreak-mark">2</sup>' in head
+    assert 'data-tiebreak="total_score"' not in head and ">Score<" not in head
+    assert head.count("data-tiebreak") == 2
+    assert "<td data-head-to-head>" in text
+    head = by_places[by_places.index("<thead>") : by_places.index("</thead>")]
+    assert 'data-tiebreak="total_score">Score<sup class="tiebreak-mark">3</sup>' in head
+    # Where head-to-head separates nobody its column would be empty: it is left out.
+    untied = client_for(cumulative.organiser).get(url(played(small_season(slug="third"))))
+    assert "H2H" not in untied.content.decode()
 
 
 def test_an_htmx_refresh_gets_the_tables_only() -> None:
@@ -134,6 +198,8 @@ def test_an_htmx_refresh_gets_the_tables_only() -> None:
 
     text = page.content.decode()
     assert text.lstrip().startswith('<div id="standings-tables">')
+    # The season's status is refreshed with the tables (it may have ended meanwhile).
+    assert 'data-status="running"' in text
     assert "<html" not in text and "How the standings count" not in text
 
 
