@@ -610,6 +610,7 @@
     if (el.matches("button.tile[data-source]")) focusKey = "tile|" + keyOf(el);
     else if (el.dataset && el.dataset.target) focusKey = "target|" + el.dataset.target;
     else if (el.dataset && el.dataset.sort) focusKey = "sort|" + el.dataset.sort;
+    else if (el.id && el.closest("details[id]")) focusKey = "id|" + el.id;
     else if (el.closest("#game-rack")) focusKey = "dock|";
     else if (el.closest("#game-status .result")) focusKey = "result|";
     else focusKey = null;
@@ -622,6 +623,7 @@
     if (kind === "tile") return byKey(rest);
     if (kind === "target") return document.querySelector('[data-target="' + rest + '"]');
     if (kind === "sort") return document.querySelector('[data-sort="' + rest + '"]');
+    if (kind === "id") return document.getElementById(rest);
     if (kind === "dock") return rackStop() || dockFallback();
     if (kind === "result") return resultHeading();
     if (kind === "rack") {
@@ -629,6 +631,25 @@
       return rack[Math.min(parseInt(rest, 10), rack.length - 1)] || document.querySelector('[data-target="new"]');
     }
     return null;
+  }
+
+  // Disclosures the player opened (the resign panel) stay open when a push or an answer
+  // swaps in a fresh copy of their part, which the server renders closed: known by id.
+  var openIds = [];
+
+  function rememberOpen() {
+    var root = page();
+    if (!root) return;
+    openIds = Array.prototype.map.call(root.querySelectorAll("details[id][open]"), function (d) {
+      return d.id;
+    });
+  }
+
+  function restoreOpen() {
+    openIds.forEach(function (id) {
+      var details = document.getElementById(id);
+      if (details && details.tagName === "DETAILS" && !details.open) details.open = true;
+    });
   }
 
   function restoreFocus() {
@@ -729,6 +750,7 @@
     watchLayout();
     followStatus();
     followHelp();
+    restoreOpen();
     restoreFocus();
     setTabStops();
     tick();
@@ -754,6 +776,7 @@
       return;
     }
     rememberFocus();
+    rememberOpen();
   });
   document.addEventListener("htmx:beforeSwap", function (event) {
     if (dragging && page() && page().contains(event.detail.target)) {
@@ -762,6 +785,7 @@
       return;
     }
     rememberFocus();
+    rememberOpen();
   });
 
   function applyDeferred() {
@@ -769,6 +793,7 @@
     var waiting = deferred;
     deferred = [];
     if (!socket || !waiting.length) return;
+    rememberOpen();
     waiting.forEach(function (html) { htmx.swap(socket, html, { swapStyle: "none" }); });
     refresh();
   }
