@@ -12,16 +12,10 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import services
-from games.models import Notification, NotificationKind, Result
+from games.models import Notification, NotificationKind
 from leagues.errors import LeaguesError, NotAllowed
 from leagues.models import Division, Entry, Fixture, Matchday, Role, Season
-from leagues.selectors.standings import compute_season
-from leagues.services.season_end import (
-    close_season,
-    final_order,
-    preview_close_season,
-    settled_standings,
-)
+from leagues.services.season_end import close_season, final_order, preview_close_season
 from tests.factories import UserFactory
 from tests.games.conftest import current_game
 from tests.leagues.conftest import RunningSeason, _fixture, running_season
@@ -90,39 +84,6 @@ def test_the_preview_says_what_closing_will_do(two_divisions: RunningSeason) -> 
     assert any("1 fixture of matchday 1 is unfinished" in w for w in preview.warnings)
     assert any("never opened" in warning for warning in preview.warnings)
     assert two_divisions.season.status == Season.Status.RUNNING
-
-
-def test_the_preview_shows_the_final_standings_the_close_will_fix(
-    two_divisions: RunningSeason, closer: User
-) -> None:
-    finish_all_but_the_last(two_divisions)
-    season, last = two_divisions.season, two_divisions.fixtures[-1]
-    gone = two_divisions.entries[-1]  # plays the unfinished fixture, then withdraws
-    Entry.objects.filter(pk=gone.pk).update(status=Entry.Status.WITHDRAWN)
-    as_it_stands = {
-        division.name: [row.points_text for row in division.standings.rows]
-        for division in compute_season(season)
-    }
-    rows = Result.objects.count()
-
-    preview = preview_close_season(season)
-
-    # Settled for the preview only: nothing of it stays.
-    assert Result.objects.count() == rows
-    assert Fixture.objects.get(pk=last.pk).status == Fixture.Status.PLAYING
-    upper, lower = preview.standings
-    assert [line.place for line in upper.lines] == [1, 2, 3, 4]
-    # The withdrawn player keeps a line, without a place; the others' places skip it.
-    assert sorted(line.place or 0 for line in lower.lines) == [0, 1, 2, 3]
-    # The unfinished fixture's game, settled as it stands, gave its players points.
-    assert [line.points for line in lower.lines] != as_it_stands["Division 2"]
-
-    close_season(season, closer, "End of the season.")
-
-    assert settled_standings(season) == preview.standings
-    told = {str(entry.user): entry.final_rank for entry in season.entries.select_related("user")}
-    for line in lower.lines + upper.lines:
-        assert told[line.name] == line.place
 
 
 def test_closing_settles_finishes_and_proposes_the_next_season_with_promotion(
