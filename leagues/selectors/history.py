@@ -180,8 +180,7 @@ def _subject(kind: str, event: Any, names: Mapping[Any, str]) -> str:
         return f"Matchday {event.number}"
     if kind == "adjustment":
         return f"Score change {event.id} (seat {event.seat + 1})"
-    where = f"table {event.table_id}" if event.table_id else f"fixture {event.id}"
-    return f"Fixture at {where}"
+    return f"Fixture at table {event.table_id}" if event.table_id else f"Fixture {event.id}"
 
 
 def _changes(

@@ -46,6 +46,18 @@ def test_a_member_sees_her_notifications_and_not_bobs(game: Game, alice: User, b
     assert 'class="game-item is-unread"' in html
 
 
+def test_a_new_notice_reads_just_now_with_no_dangling_separator(game: Game, alice: User) -> None:
+    notice(alice, game)
+
+    html = client_for(alice).get(NOTICES).text
+
+    assert '<span class="muted">just now · due ' in html
+    # The separator before "unread" is read with it, not left dangling on screen.
+    assert '<span class="visually-hidden"> · unread</span>' in html
+    assert ' · <span class="visually-hidden">' not in html
+    assert "0\xa0minutes ago" not in html and '<p class="eyebrow">Notices</p>' in html
+
+
 def test_a_turns_two_notices_show_once_and_leave_when_the_turn_has_passed(
     game: Game, alice: User, bob: User
 ) -> None:

@@ -1,0 +1,45 @@
+"""Words the league walk found wrong: a fixture's table names its league, not a member
+who set it up, and the history names a fixture by its table."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Table
+from leagues.selectors.history import season_history
+from leagues.services.organiser import reschedule_fixture
+from tests.leagues.conftest import RunningSeason
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_fixture_table_is_set_up_by_its_league(running: RunningSeason, client: Client) -> None:
+    fixture = running.fixtures[0]
+    # What opening the matchday writes on its tables (the fixture here was made directly).
+    Table.objects.filter(pk=fixture.table_id).update(
+        belongs_to="Winter league, season 1", belongs_to_link="/clubs/tile-club/winter/1/"
+    )
+    client.force_login(running.players[0])
+
+    html = client.get(reverse("games:table", kwargs={"pk": fixture.table_id})).text
+
+    lead = html[html.index('<p class="lead">') :]
+    lead = lead[: lead.index("</p>")]
+    assert "set up by its league" in lead and "set up by Bob" not in lead
+    eyebrow = html[html.index('<p class="eyebrow">') :]
+    eyebrow = eyebrow[: eyebrow.index("</p>")]
+    assert "Winter league" in eyebrow and ">Lobby<" not in eyebrow
+
+
+def test_the_history_names_a_fixture_by_its_table(running: RunningSeason) -> None:
+    fixture = running.fixtures[0]
+    deadline = running.matchday.deadline + timedelta(hours=5)
+    reschedule_fixture(fixture, deadline, running.organiser, "Bob travels.")
+
+    items = [i for i in season_history(running.season) if i.why == "Bob travels."]
+
+    assert [i.what for i in items] == [f"Fixture at table {fixture.table_id}"]
