@@ -48,9 +48,12 @@ class SeasonLine:
 
 
 def league_seasons(league: League) -> list[SeasonLine]:
-    """The league's seasons, the latest first, with their players counted."""
+    """The league's seasons, the latest first, with their players counted: those
+    registered, and those who withdrew once the season had started (they played in a
+    division), not those who left before it."""
+    played = Q(entries__status=Entry.Status.WITHDRAWN, entries__division__isnull=False)
     seasons = league.seasons.annotate(
-        players=Count("entries", filter=Q(entries__status=Entry.Status.REGISTERED))
+        players=Count("entries", filter=Q(entries__status=Entry.Status.REGISTERED) | played)
     )
     return [
         SeasonLine(

@@ -1,5 +1,6 @@
 """Words the league walk found wrong: a fixture's table names its league, not a member
-who set it up, and the history names a fixture by its table."""
+who set it up, the history names a fixture by its table, and a league counts the
+players of a season who withdrew from it."""
 
 from __future__ import annotations
 
@@ -10,8 +11,11 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Table
+from leagues.models import Entry
 from leagues.selectors.history import season_history
+from leagues.selectors.seasons import league_seasons
 from leagues.services.organiser import reschedule_fixture
+from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason
 
 pytestmark = pytest.mark.django_db
@@ -43,3 +47,17 @@ def test_the_history_names_a_fixture_by_its_table(running: RunningSeason) -> Non
     items = [i for i in season_history(running.season) if i.why == "Bob travels."]
 
     assert [i.what for i in items] == [f"Fixture at table {fixture.table_id}"]
+
+
+def test_the_league_counts_a_player_who_withdrew_during_the_season(
+    running: RunningSeason,
+) -> None:
+    bob = running.entries[0]
+    Entry.objects.filter(pk=bob.pk).update(status=Entry.Status.WITHDRAWN)
+    # One who left before the season started played in no division: not counted.
+    late = UserFactory(username="late")
+    Entry.objects.create(season=running.season, user=late, status=Entry.Status.WITHDRAWN)
+
+    (line,) = league_seasons(running.season.league)
+
+    assert line.players == len(running.entries)
