@@ -89,7 +89,7 @@ def results_csv(season: Season) -> HttpResponse:
     header = [
         "matchday",
         "division",
-        "fixture",
+        "table",
         "game",
         "seat",
         "player",
@@ -102,7 +102,7 @@ def results_csv(season: Season) -> HttpResponse:
         [
             line.matchday,
             line.division,
-            line.fixture,
+            line.table,
             line.game,
             line.seat,
             line.player,

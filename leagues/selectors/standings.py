@@ -110,6 +110,8 @@ class GameLine:
     matchday: int
     division: str
     fixture: int
+    table: int | None
+    """The fixture's table, the number its pages show (``None`` before it is set up)."""
     game: int
     seat: int
     player: str
@@ -286,6 +288,7 @@ def season_results(season: Season) -> list[GameLine]:
                     matchday=fixture["matchday__number"],
                     division=divisions.get(fixture["division_id"], ""),
                     fixture=fixture["pk"],
+                    table=fixture["table_id"],
                     game=game,
                     seat=seat,
                     player=_name(entry) if entry is not None else "",

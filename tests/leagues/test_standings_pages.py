@@ -15,7 +15,7 @@ from django.urls import reverse
 from accounts.models import User
 from games.models import Game, Result
 from games.services.results import SeatCorrection, supersede
-from leagues.models import Entry, Season
+from leagues.models import Entry, Fixture, Season
 from leagues.selectors.standings import compute_season, season_results, season_standings
 from tests.leagues.standings_support import SmallSeason, small_season
 
@@ -343,6 +343,9 @@ def test_the_results_csv_has_every_seat_of_every_finished_game() -> None:
         "30",
     )
     assert first["winner"] == "yes" and first["source"] == "played"
+    # A fixture is named by its table, as on every page, not by an internal number.
+    tables = {str(f.table_id) for f in Fixture.objects.filter(matchday__season=built.season)}
+    assert "fixture" not in first and {line["table"] for line in lines} <= tables
     assert {line["player"] for line in lines} == {"Ann", "Bob", "Cy", "'=cmd()"}
 
 
