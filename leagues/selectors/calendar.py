@@ -71,7 +71,7 @@ def _fixture_event(season: Season, fixture: PlayerFixture, now: datetime) -> ica
         link = f"{reverse('leagues:player')}#season-{season.pk}"
     return _event(
         uid=f"fixture-{fixture.fixture.pk}",
-        summary=f"{season.league.name}: matchday {fixture.matchday}{versus}",
+        summary=f"{season}: matchday {fixture.matchday}{versus}",
         starts=fixture.opens_at,
         ends=fixture.deadline,
         link=link,

@@ -41,12 +41,15 @@ def test_the_feed_lists_each_fixture_of_the_running_seasons(
 
     listed = events(feed(client, calendar_token(alice)))
 
-    assert sorted(listed) == ["League 1: matchday 1 vs Bob, Carol", "League 1: matchday 2 vs Dave"]
-    first = listed["League 1: matchday 1 vs Bob, Carol"]
+    assert sorted(listed) == [
+        "League 1, season 1: matchday 1 vs Bob, Carol",
+        "League 1, season 1: matchday 2 vs Dave",
+    ]
+    first = listed["League 1, season 1: matchday 1 vs Bob, Carol"]
     assert first.decoded("dtstart") == seconds(playing.matchday.opens_at)
     assert first.decoded("dtend") == seconds(playing.matchday.deadline)
     assert str(first["url"]).endswith(f"/games/tables/{playing.table_id}/current/")
-    second = listed["League 1: matchday 2 vs Dave"]
+    second = listed["League 1, season 1: matchday 2 vs Dave"]
     assert second.decoded("dtend") == seconds(later.matchday.deadline)
     assert str(second["url"]).endswith(f"/clubs/me/leagues/#season-{season.pk}")
     assert len({str(event["uid"]) for event in listed.values()}) == 2
