@@ -1,15 +1,17 @@
 """The standings table in a real browser, desktop (1280 px) and phone (390 px): every
 column that matters fits without scrolling sideways, the viewer's own row is marked,
 the tiebreaks mark the columns they read instead of repeating them, and the best and
-worst ranks show once they say something."""
+worst ranks show once they say something. An opened crosstable survives a push."""
 
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from leagues.consumers import publish_season_changed
 from tests.browser.test_games import log_in
 from tests.leagues.standings_support import SmallSeason, small_season
 
@@ -70,3 +72,27 @@ def test_the_standings_table_fits_and_marks_the_viewer(page: Page, size: tuple[i
     explanation = page.get_by_role("heading", name="How the standings count")
     table_box, text_box = table.bounding_box(), explanation.bounding_box()
     assert table_box is not None and text_box is not None and table_box["y"] < text_box["y"]
+
+
+def test_an_open_crosstable_stays_open_when_the_standings_are_pushed(page: Page) -> None:
+    built = nearly_over()
+    log_in(page, built.players["cy"])
+    page.add_init_script(
+        "document.addEventListener('htmx:wsOpen', () => { window.standingsSocket = true; });"
+    )
+    page.goto("/clubs/tile-club/winter/1/standings/")
+    # Polled from here: wait_for_function polls by eval, which the CSP refuses.
+    deadline = time.monotonic() + 15
+    while not page.evaluate("window.standingsSocket === true") and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    crosstable = page.locator("details.crosstable")
+    crosstable.locator("summary").click()
+    expect(crosstable.locator(".crosstable-table")).to_be_visible()
+    page.evaluate("document.getElementById('standings-tables').dataset.old = '1'")
+
+    publish_season_changed(built.season.pk)
+
+    # The tables were read again (a fresh element), and the crosstable with them.
+    expect(page.locator("#standings-tables[data-old]")).to_have_count(0)
+    expect(crosstable).to_have_attribute("open", "")
+    expect(crosstable.locator(".crosstable-table")).to_be_visible()
