@@ -72,17 +72,20 @@ def test_a_score_change_waits_for_a_second_organiser_who_confirms_it(
     stop_round(bob_dave.table_id)
     game = Game.objects.get(table_id=bob_dave.table_id, number=1)
 
-    # Alice proposes bob's score in bob-dave (she plays erin-alice, not this fixture).
+    # Alice proposes dave's score in bob-dave (she plays erin-alice, not this fixture);
+    # bob won it, and under zero-sum scoring his score follows.
     log_in(page, alice)
     page.goto(f"/clubs/tile-club/winter/1/organiser/fixtures/{bob_dave.pk}/result/")
-    page.get_by_label("Seat").select_option("0")
-    page.get_by_label("New score").fill("77")
+    page.get_by_label("Seat").select_option("1")
+    expect(page.locator("[data-zero-sum]")).to_contain_text("the winner's moves the other way")
+    page.get_by_label("New score").fill("-77")
     page.get_by_label("Reason").fill("The rack was counted twice.")
     page.get_by_role("button", name="Adjust").click()
     expect(page.get_by_text("waits for a second organiser or moderator")).to_be_visible()
-    expect(page.get_by_role("link", name="Game 1, seat 1:")).to_be_visible()
+    expect(page.get_by_role("link", name="Game 1, seat 2:")).to_be_visible()
     shot(page, "adjustment-proposed")
-    assert Result.objects.current().get(game=game, seat=0).score != 77
+    before = dict(Result.objects.current().of_game(game).values_list("seat", "score"))
+    assert before[1] != -77
 
     # Olga finds it on the organisers' page, reads what it changes, and confirms it.
     log_in(other_page, olga)
@@ -91,12 +94,15 @@ def test_a_score_change_waits_for_a_second_organiser_who_confirms_it(
     expect(waiting.get_by_text("proposed by Alice")).to_be_visible()
     waiting.get_by_role("link").first.click()
     expect(other_page.get_by_role("heading", name="What it changes")).to_be_visible()
-    expect(other_page.get_by_text("→ 77").first).to_be_visible()
+    expect(other_page.get_by_text("→ -77").first).to_be_visible()
+    winner = before[0] - (-77 - before[1])
+    expect(other_page.get_by_text(f"→ {winner}").first).to_be_visible()
     shot(other_page, "adjustment-to-confirm")
     other_page.get_by_role("button", name="Confirm").click()
     expect(other_page.get_by_text("You confirmed the score change")).to_be_visible()
     expect(other_page.locator("#adjustment-status")).to_contain_text("Confirmed")
-    assert Result.objects.current().get(game=game, seat=0).score == 77
+    after = dict(Result.objects.current().of_game(game).values_list("seat", "score"))
+    assert after == {0: winner, 1: -77} and sum(after.values()) == sum(before.values())
 
     # Alice's page of the fixture shows it confirmed.
     page.reload()

@@ -202,7 +202,7 @@ def test_a_score_change_refreshes_its_season_once_and_says_who_made_it(
     try:
         with announced():
             # Nobody else in the club could confirm it: it applies at once.
-            change = propose(running.season, game.pk, 0, 77, running.organiser, "Miscounted.")
+            change = propose(running.season, game.pk, 1, -77, running.organiser, "Miscounted.")
     finally:
         signals.score_adjusted.disconnect(dispatch_uid="test-adjusted")
 

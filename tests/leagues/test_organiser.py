@@ -89,11 +89,11 @@ def test_a_score_is_adjusted_through_a_ruling(running: RunningSeason, bob: User)
     stop_round(table_id)
     game = Game.objects.get(table_id=table_id, number=1)
 
-    propose(running.season, game.pk, 1, 42, running.organiser, "Miscounted rack.")
+    propose(running.season, game.pk, 1, -42, running.organiser, "Miscounted rack.")
 
     seat_1 = Result.objects.current().get(game=game, seat=1)
     assert (seat_1.score, seat_1.source, seat_1.reason) == (
-        42,
+        -42,
         Result.Source.RULING,
         "Miscounted rack.",
     )
