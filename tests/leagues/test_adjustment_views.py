@@ -186,3 +186,24 @@ def test_after_the_close_the_page_offers_no_score_change_and_a_post_is_refused(
     assert refused.status_code == 409
     assert "change only through a moderators&#x27; ruling" in refused.content.decode()
     assert scores(game) == before and not ScoreAdjustment.objects.exists()
+
+
+def test_the_winners_own_score_is_refused_with_the_zero_sum_sentence(
+    running: RunningSeason, olga: User
+) -> None:
+    fixture = running.fixtures[0]
+    game = finished_game(fixture)
+    before = scores(game)
+    winner = Result.objects.current().get(game=game, is_winner=True).seat
+    client = as_user(running.organiser)
+
+    page = client.get(url("adjust_score", fixture.pk)).content.decode()
+    refused = client.post(
+        url("adjust_score", fixture.pk),
+        {"game": game.pk, "seat": winner, "score": 500, "reason": "Miscounted."},
+    )
+
+    assert "Zero-sum scoring: change a loser's score and the winner's moves" in page
+    assert refused.status_code == 400
+    assert "change a loser&#x27;s score and the winner&#x27;s follows" in refused.content.decode()
+    assert scores(game) == before and not ScoreAdjustment.objects.exists()
