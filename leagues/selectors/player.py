@@ -40,6 +40,8 @@ class PlayerSeason:
     entry: Entry
     fixtures: tuple[PlayerFixture, ...]
     vacation: SeasonVacation
+    byes: tuple[int, ...] = ()
+    """The matchdays where the member's division plays and they have no fixture."""
 
     @property
     def season(self) -> Season:
@@ -78,11 +80,13 @@ def player_seasons(user: User) -> list[PlayerSeason]:
         .order_by("season__finished_at", "-season__created_at")[:SEASONS_SHOWN]
     )
     fixtures = fixtures_of(entries)
+    byes = byes_of(entries)
     seasons = [
         PlayerSeason(
             entry=entry,
             fixtures=tuple(fixtures.get(entry.pk, ())),
             vacation=season_vacations(entry.season, [entry.player.pk])[entry.player.pk],
+            byes=byes.get(entry.pk, ()),
         )
         for entry in entries
     ]
@@ -119,3 +123,26 @@ def fixtures_of(entries: list[Entry]) -> dict[int, list[PlayerFixture]]:
             )
         )
     return result
+
+
+def byes_of(entries: list[Entry]) -> dict[int, tuple[int, ...]]:
+    """Each entry's byes: the matchdays with fixtures in its division but none for it
+    (two queries, whatever the number of entries)."""
+    divisions = {entry.division_id for entry in entries if entry.division_id}
+    playing: dict[int, set[int]] = defaultdict(set)
+    for division_id, number in (
+        Fixture.objects.filter(division_id__in=divisions)
+        .values_list("division_id", "matchday__number")
+        .distinct()
+    ):
+        playing[division_id].add(number)
+    seated: dict[int, set[int]] = defaultdict(set)
+    for entry_id, number in FixtureSeat.objects.filter(entry__in=entries).values_list(
+        "entry_id", "fixture__matchday__number"
+    ):
+        seated[entry_id].add(number)
+    return {
+        entry.pk: tuple(sorted(playing[entry.division_id] - seated[entry.pk]))
+        for entry in entries
+        if entry.division_id
+    }

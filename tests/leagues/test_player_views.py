@@ -45,6 +45,23 @@ def test_the_player_sees_seasons_fixtures_vacation_days_and_withdraw(
     assert "Get my calendar address" in page
 
 
+def test_a_player_sees_the_matchdays_they_sit_out(
+    league_club: Club, alice: User, bob: User, carol: User, client: Client
+) -> None:
+    season = make_season(league_club, [alice, bob, carol])
+    open_fixture(season, 1, [alice, bob])
+    scheduled_fixture(season, 2, [carol, alice])
+
+    pages = {}
+    for user in (alice, bob, carol):
+        client.force_login(user)
+        pages[user.username] = client.get(PAGE).content.decode()
+
+    assert "A bye on matchday 1: no fixture for you, nothing to play." in pages["carol"]
+    assert "A bye on matchday 2:" in pages["bob"]
+    assert "A bye" not in pages["alice"]
+
+
 def test_another_member_sees_only_their_own(
     league_club: Club, alice: User, bob: User, carol: User, dave: User, client: Client
 ) -> None:
