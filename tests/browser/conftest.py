@@ -140,6 +140,17 @@ class Violations(list[str]):
             self.append(text)
 
 
+def wait_until(page: Page, expression: str, arg: Any = None, timeout: float = 15) -> None:
+    """Wait until ``expression`` (a function of ``arg``) is truthy in ``page``, polled from
+    here. Playwright's ``wait_for_function`` polls by eval inside the page, which the site's
+    Content-Security-Policy refuses: its report would fail the test."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression, arg):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout} s: {expression}")
+        page.wait_for_timeout(50)
+
+
 @pytest.fixture
 def csp_violations() -> Violations:
     return Violations()

@@ -18,6 +18,7 @@ from accounts.models import User
 from games.models import Table
 from leagues.models import Entry, Fixture, Season
 from leagues.services.season_end import final_order
+from tests.browser.conftest import wait_until
 from tests.browser.test_clubs import snap
 from tests.browser.test_games import alice, log_in, open_game, other_page
 from tests.factories import UserFactory
@@ -179,7 +180,7 @@ def play_a_game_and_watch_the_standings(
     page.goto("/clubs/tile-club/winter/1/standings/")
     row = page.locator(".standings-table tbody tr", has_text="Ann")
     expect(row.locator("td").nth(4)).to_have_text("0")  # games played
-    page.wait_for_function("window.standingsSocket === true")
+    wait_until(page, "() => window.standingsSocket === true")
 
     assert fixture.table is not None
     game = current_game(fixture.table)
