@@ -36,23 +36,12 @@ def seeding(final: Sequence[Sequence[P]], promotion: int) -> list[P]:
     while keeping one player who stays (:func:`movable`); ``promotion`` 0 keeps
     everyone where they were.
     """
-    if promotion < 0:
-        raise ValueError("promotion is a number of players, 0 or more")
     levels = [list(level) for level in final]
     kept: list[list[P]] = [list(level) for level in levels]
     arriving_from_below: list[list[P]] = [[] for _ in levels]
     arriving_from_above: list[list[P]] = [[] for _ in levels]
-    for upper in range(len(levels) - 1):
+    for upper, down, up in _swaps(levels, promotion):
         lower = upper + 1
-        moving = min(
-            promotion,
-            _movable(levels[upper], both_ends=upper > 0),
-            _movable(levels[lower], both_ends=lower < len(levels) - 1),
-        )
-        if moving == 0:
-            continue
-        down = levels[upper][len(levels[upper]) - moving :]
-        up = levels[lower][:moving]
         kept[upper] = [p for p in kept[upper] if p not in down]
         kept[lower] = [p for p in kept[lower] if p not in up]
         arriving_from_below[upper] = up
@@ -63,9 +52,46 @@ def seeding(final: Sequence[Sequence[P]], promotion: int) -> list[P]:
     return order
 
 
+def moves(final: Sequence[Sequence[P]], promotion: int) -> tuple[dict[P, int], dict[P, int]]:
+    """The players :func:`seeding` moves: those promoted and those relegated, each with
+    the level (from 1) they move to; the next season's divisions keep them there
+    (:func:`leagues.divisions.split`).
+
+    >>> moves([["ann", "bob"], ["cy", "dee"]], promotion=1)
+    ({'cy': 1}, {'bob': 2})
+    """
+    promoted: dict[P, int] = {}
+    relegated: dict[P, int] = {}
+    for upper, down, up in _swaps([list(level) for level in final], promotion):
+        promoted |= dict.fromkeys(up, upper + 1)
+        relegated |= dict.fromkeys(down, upper + 2)
+    return promoted, relegated
+
+
+def _swaps(levels: list[list[P]], promotion: int) -> list[tuple[int, list[P], list[P]]]:
+    """Between each two neighbouring divisions (the upper's index), who goes down and
+    who goes up."""
+    if promotion < 0:
+        raise ValueError("promotion is a number of players, 0 or more")
+    swaps = []
+    for upper in range(len(levels) - 1):
+        lower = upper + 1
+        moving = min(
+            promotion,
+            _movable(levels[upper], both_ends=upper > 0),
+            _movable(levels[lower], both_ends=lower < len(levels) - 1),
+        )
+        if moving:
+            swaps.append(
+                (upper, levels[upper][len(levels[upper]) - moving :], levels[lower][:moving])
+            )
+    return swaps
+
+
 def divisions(order: Sequence[P], size: int | None) -> list[list[P]]:
     """``order`` cut into divisions of ``size`` from the top (the last may be smaller);
-    ``size`` ``None``: one division."""
+    ``size`` ``None``: one division. Seasons cut with :func:`leagues.divisions.split`,
+    which keeps every division playable and the moves of this module."""
     if size is None:
         return [list(order)] if order else []
     if size < 1:
