@@ -94,7 +94,10 @@ class Split(Generic[P]):
             )
         for player, down_to, plays in self.undone:
             notes.append(
-                f"{name(player)} went down to Division {down_to} but plays in "
+                f"{name(player)} went down to Division {down_to}, but the league plays in "
+                "one division this season."
+                if len(self.divisions) == 1
+                else f"{name(player)} went down to Division {down_to} but plays in "
                 f"{names[plays - 1]}: this season's divisions are "
                 f"{' + '.join(map(str, self.sizes))} players."
             )
@@ -139,13 +142,13 @@ def split(
     n = len(players)
     if not players:
         return Split([], maximum=0)
-    if target is None or n < 2 * seats:
-        # One division: a second one could not hold a table.
-        return Split([players], maximum=max(n, target or n), even=[n])
-    minimum, maximum = size_bounds(seats, target)
     position = {p: i for i, p in enumerate(players)}
     up = {position[p]: level for p, level in (promoted or {}).items() if p in position}
     down = {position[p]: level for p, level in (relegated or {}).items() if p in position}
+    if target is None or n < 2 * seats:
+        # One division: a second one could not hold a table.
+        return _made(players, [n], [n], max(n, target or n), up, down)
+    minimum, maximum = size_bounds(seats, target)
     counts = sorted(range(1, n // minimum + 1), key=lambda k: (abs(n / k - target), -k))
     even = next(c for k in counts if (c := _cuts(n, k, minimum, maximum, {}, {})) is not None)
     # Every promotion and relegation kept within the bounds; then promotions only; then
