@@ -277,7 +277,12 @@ def start_season(
         _write(season, preview)
         season.status, season.started_at = Season.Status.RUNNING, preview.starts_at
         season.start_failed_at, season.start_failure = None, ""
-        season.save(update_fields=["status", "started_at", "start_failed_at", "start_failure"])
+        # A length that leaves some players more fixtures than others: totals would
+        # compare unequal numbers of games, so the standings go per game.
+        season.per_game = not preview.fair
+        season.save(
+            update_fields=["status", "started_at", "per_game", "start_failed_at", "start_failure"]
+        )
         # Registrations nobody approved in time do not play.
         season.entries.filter(status=Entry.Status.PENDING).update(status=Entry.Status.DECLINED)
         _announce(season, preview)

@@ -15,6 +15,7 @@ from leagues.models import Division, Entry, League, Role, Season
 from leagues.services.season_end import close_season, preview_close_season
 from leagues.services.season_start import preview_start, start_season
 from leagues.services.seasons import register
+from leagues.standings import FixtureResults, GameResult, Player, Rules, compute, explain
 from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason, _fixture, running_season
 
@@ -67,6 +68,44 @@ def test_an_unequal_length_is_offered_with_its_warning_and_others_are_refused(
     assert season.matchdays.count() == 0
     start_season(season, alice, matchdays=2)
     assert season.matchdays.count() == 2
+    season.refresh_from_db()
+    assert season.per_game
+
+
+def test_a_fair_length_keeps_the_standings_on_totals(
+    season: Season, alice: User, make_members: Members
+) -> None:
+    registered(season, make_members(4))
+    start_season(season, alice)
+    season.refresh_from_db()
+    assert season.matchdays.count() == 4 and not season.per_game
+
+
+def one_game(fixture: int, scores: dict[int, int], seats: dict[int, int]) -> FixtureResults:
+    winner = max(scores, key=scores.__getitem__)
+    places = {seat: 1 + sum(o > v for o in scores.values()) for seat, v in scores.items()}
+    game = GameResult(scores=scores, places=places, winner=winner)
+    return FixtureResults(fixture, seats, (game,), 1, True, fixture)
+
+
+def test_per_game_standings_rank_by_points_per_game_played() -> None:
+    players = [Player(1, "Ann"), Player(2, "Bob"), Player(3, "Cy")]
+    # Ann plays twice (+10, +10: 10 a game), Bob once (+15), Cy three times (-30).
+    fixtures = [
+        one_game(1, {0: 10, 1: -10}, {0: 1, 1: 3}),
+        one_game(2, {0: 10, 1: -5}, {0: 1, 1: 3}),
+        one_game(3, {0: 15, 1: -15}, {0: 2, 1: 3}),
+    ]
+    totals = compute(players, fixtures, Rules())
+    per_game = compute(players, fixtures, Rules(per_game=True))
+
+    assert [row.name for row in totals.rows] == ["Ann", "Bob", "Cy"]
+    assert [(row.name, row.per_game_text) for row in per_game.rows] == [
+        ("Bob", "15"),
+        ("Ann", "10"),
+        ("Cy", "-10"),
+    ]
+    assert "rank by points per game played" in explain(Rules(per_game=True))["points"]
 
 
 @pytest.fixture
@@ -154,3 +193,8 @@ def test_the_start_page_offers_the_lengths_and_starts_the_one_chosen(
 
     assert organiser.post(f"{SEASON}start/", {"matchdays": "2"}).status_code == 302
     assert season.matchdays.count() == 2
+    # The season page and the standings say that the standings go per game.
+    page = client_of(member).get(SEASON).content.decode()
+    assert "By points per game played: this season" in page
+    standings = client_of(member).get(f"{SEASON}standings/").content.decode()
+    assert ">Per game</th>" in standings and "rank by points per game played" in standings
