@@ -94,11 +94,10 @@ class Split(Generic[P]):
             )
         for player, down_to, plays in self.undone:
             notes.append(
-                f"{name(player)} went down to Division {down_to}, but the league plays in "
-                "one division this season."
+                f"{name(player)} went down to Division {down_to}, but there is only one division."
                 if len(self.divisions) == 1
                 else f"{name(player)} went down to Division {down_to} but plays in "
-                f"{names[plays - 1]}: this season's divisions are "
+                f"{names[plays - 1]}: the divisions are "
                 f"{' + '.join(map(str, self.sizes))} players."
             )
         for level, size in enumerate(self.sizes):

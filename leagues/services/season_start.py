@@ -416,8 +416,8 @@ def _unequal(plan: _Plan) -> list[str]:
             )
             warnings.append(
                 f"With {plan.matchdays} matchdays the players of {division.name} play "
-                f"{min(counts)} or {max(counts)} fixtures, and their totals add up unequal "
-                f"numbers of games; {fair}."
+                f"{min(counts)} or {max(counts)} fixtures, so the standings rank by points "
+                f"per game played; {fair}."
             )
     return warnings
 

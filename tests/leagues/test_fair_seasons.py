@@ -60,8 +60,8 @@ def test_an_unequal_length_is_offered_with_its_warning_and_others_are_refused(
 
     assert not short.fair
     assert (
-        "With 2 matchdays the players of Division play 1 or 2 fixtures, and their totals "
-        "add up unequal numbers of games; 4 matchdays give everyone the same."
+        "With 2 matchdays the players of Division play 1 or 2 fixtures, so the standings "
+        "rank by points per game played; 4 matchdays give everyone the same."
     ) in short.warnings
     with pytest.raises(LeaguesError, match="A season of 3 matchdays is not offered"):
         start_season(season, alice, matchdays=3)
@@ -110,9 +110,13 @@ def test_per_game_standings_rank_by_points_per_game_played() -> None:
 
 @pytest.fixture
 def walked(alice: User, bob: User, dave: User, erin: User) -> RunningSeason:
-    """The walk's season 1 (D4): Division 1 bob, dave, erin, alice; Division 2 two
-    players; promotion 1. The league then moved to tables of 3 in divisions of 4."""
-    running = running_season(alice, [bob, dave, erin, alice], games=1)
+    return walked_season(alice, [bob, dave, erin, alice])
+
+
+def walked_season(organiser: User, top: list[User]) -> RunningSeason:
+    """The walk's season 1 (D4): Division 1 the four ``top`` players; Division 2 Fay and
+    Gus; promotion 1. The league then moved to tables of 3 in divisions of 4."""
+    running = running_season(organiser, top, games=1)
     season = running.season
     Season.objects.filter(pk=season.pk).update(promotion=1, division_size=4)
     season.refresh_from_db()
@@ -182,7 +186,7 @@ def test_the_start_page_offers_the_lengths_and_starts_the_one_chosen(
 
     chosen = organiser.get(f"{SEASON}start/", {"matchdays": "2"}).content.decode()
     assert '<input type="hidden" name="matchdays" value="2">' in chosen
-    assert "their totals add up unequal numbers of games" in chosen
+    assert "so the standings rank by points per game played" in chosen
     refused = organiser.get(f"{SEASON}start/", {"matchdays": "3"})
     assert refused.status_code == 400 and "choose 2, 4." in refused.content.decode()
     assert organiser.get(f"{SEASON}start/", {"matchdays": "x"}).status_code == 400
