@@ -151,13 +151,14 @@ def split(
     counts = sorted(range(1, n // minimum + 1), key=lambda k: (abs(n / k - target), -k))
     even = next(c for k in counts if (c := _cuts(n, k, minimum, maximum, {}, {})) is not None)
     # Every promotion and relegation kept within the bounds; then promotions only; then
-    # promotions only with no maximum (one division always keeps them).
-    for keep_down, most in ((True, maximum), (False, maximum), (False, n)):
+    # promotions only in divisions up to twice the maximum (the work of a cut grows with
+    # the span of sizes tried); at last one division, which keeps every promotion.
+    for keep_down, most in ((True, maximum), (False, maximum), (False, 2 * maximum)):
         for k in counts:
             cuts = _cuts(n, k, minimum, most, up, down if keep_down else {})
             if cuts is not None:
                 return _made(players, cuts, even, maximum, up, down)
-    raise AssertionError("one division of every player always keeps every promotion")
+    return _made(players, [n], even, maximum, up, down)
 
 
 def _made(

@@ -4,8 +4,9 @@ Pure Python, like the scheduler. A season ends with each division's players in t
 final order (level 1, the top, first). Between each two neighbouring divisions the
 ``promotion`` best of the lower one and the ``promotion`` worst of the upper one swap
 places; the result, read from the top division's first player to the bottom one's
-last, is the seeding of the next season, which cuts it into divisions of its size
-(players who join afresh are seeded after everyone who played).
+last, is the seeding of the next season, which cuts it into divisions of about its size
+(:func:`leagues.divisions.split`, keeping the players :func:`moves` names where they
+went; players who join afresh are seeded after everyone who played).
 
 >>> seeding([["ann", "bob", "cy", "dee"], ["eve", "fay", "gus", "hal"]], promotion=1)
 ['ann', 'bob', 'cy', 'eve', 'dee', 'fay', 'gus', 'hal']
@@ -16,8 +17,8 @@ Within a division the promoted players are seeded after those who stayed and the
 relegated ones before those who stayed, in their own final order: a promoted player
 did not beat the upper division's survivors, and a relegated one played stronger
 opposition than the lower division's. When fewer players come back than left (some did
-not register again), cutting the seeding into divisions moves the next players up: the
-divisions stay full from the top, and nobody is seeded below a player they finished
+not register again), cutting the seeding into divisions moves the next players up
+(never a promoted player down), and nobody is seeded below a player they finished
 ahead of in the same division.
 """
 
