@@ -202,3 +202,5 @@ def test_the_start_page_offers_the_lengths_and_starts_the_one_chosen(
     assert "By points per game played: this season" in page
     standings = client_of(member).get(f"{SEASON}standings/").content.decode()
     assert ">Per game</th>" in standings and "rank by points per game played" in standings
+    export = client_of(member).get(f"{SEASON}standings.csv")
+    assert b"division,rank,player,withdrawn,points,points_per_game," in export.getvalue()
