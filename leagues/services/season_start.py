@@ -23,7 +23,7 @@ from django.utils import timezone
 from games.models import NotificationKind
 from games.services import notifications
 from games.table_settings import TableSettings
-from leagues.divisions import equal_lengths, split
+from leagues.divisions import division_names, equal_lengths, split
 from leagues.errors import ORGANISERS_ONLY, Conflict, LeaguesError, NotAllowed
 from leagues.house_rules import MAX_DIVISION_SIZE
 from leagues.models import Division, Entry, Fixture, FixtureSeat, Matchday, Season
@@ -354,7 +354,7 @@ def _matchdays(groups: list[list[Entry]], seats: int) -> int:
 def _plan(
     season: Season, level: int, group: list[Entry], days: int, games: int, count: int
 ) -> DivisionPlan:
-    name = "Division" if count == 1 else f"Division {level}"
+    name = division_names(count)[level - 1]
     players = len(group)
     if players > MAX_DIVISION_SIZE:
         # Not scheduled at all: the search's work grows fast with the division, and
