@@ -153,6 +153,7 @@ def house_rules_in_words(holder: HouseRules) -> HouseRulesInWords:
             ("Clock", _clock_words(settings)),
             ("Forfeits", _forfeit_words(settings)),
             ("Scoring", _scoring_words(holder, settings)),
+            *_standings_words(holder),
             ("Tiebreaks", ", then ".join(TIEBREAKS[name] for name in holder.tiebreaks) or "None"),
             ("Matchdays", f"{holder.matchday_days} day{'s' * (holder.matchday_days != 1)} each"),
             ("Late fixtures", OnDeadline(holder.on_deadline).label),
@@ -202,7 +203,23 @@ def _scoring_words(holder: HouseRules, settings: TableSettings) -> str:
     return "Cumulative game scores: zero-sum, the highest total wins"
 
 
+def _standings_words(holder: HouseRules) -> tuple[tuple[str, str], ...]:
+    if not getattr(holder, "per_game", False):
+        return ()
+    played = "complete fixture" if holder.scoring == Scoring.PLACEMENT else "game"
+    return (
+        (
+            "Standings",
+            f"By points per {played} played: this season's length gives players unequal "
+            "numbers of fixtures",
+        ),
+    )
+
+
 def _division_words(holder: HouseRules) -> str:
     if holder.division_size is None:
         return "Everyone in one division"
-    return f"Up to {holder.division_size} players each; {holder.promotion} up and down each season"
+    return (
+        f"About {holder.division_size} players each, at least a table; "
+        f"{holder.promotion} up and down each season"
+    )

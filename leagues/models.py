@@ -328,6 +328,14 @@ class Season(HouseRules):
         null=True, blank=True, help_text="When the first matchday opens (empty: by hand)."
     )
     started_at = models.DateTimeField(null=True, blank=True)
+    per_game = models.BooleanField(
+        default=False,
+        help_text=(
+            "Standings rank by points per game played (per fixture under placement "
+            "points): the length chosen at the start gives players unequal numbers of "
+            "fixtures."
+        ),
+    )
     start_failed_at = models.DateTimeField(
         null=True,
         blank=True,

@@ -88,6 +88,7 @@ def season_rules(season: Season) -> Rules:
         placement_points=tuple(season.placement_points or ()),
         tiebreaks=tuple(dict.fromkeys(season.tiebreaks or ())),
         game_score_bounds=(lowest, everything),
+        per_game=season.per_game,
     )
 
 
