@@ -34,6 +34,7 @@ from engine.state import GameState
 from engine.tiles import Tile, format_tiles
 from engine.verdict import judge_turn
 from games.models import Game, Move
+from games.selectors.players import Names, names_at
 
 LOG_LENGTH = 12
 """How many of the latest moves the game page lists."""
@@ -68,8 +69,9 @@ class MoveLog:
     total: int = 0
 
 
-def move_log(game: Game, names: Sequence[str], viewer: int | None) -> MoveLog:
-    """The move log of ``game`` for the seat ``viewer`` (``names``: each seat's name)."""
+def move_log(game: Game, names: Names, viewer: int | None) -> MoveLog:
+    """The move log of ``game`` for the seat ``viewer`` (``names``: each seat's name, or
+    the game's record of who played each seat at each move)."""
     moves = list(Move.objects.filter(game=game).order_by("seq"))
     if not moves:
         return MoveLog()
@@ -90,7 +92,7 @@ def move_log(game: Game, names: Sequence[str], viewer: int | None) -> MoveLog:
             return MoveLog()
         gained = Counter(state.racks[move.seat]) - Counter(before.racks[move.seat])
         mine = move.seat == viewer
-        words = describe_for(viewer, move.seat, action, before, state, names)
+        words = describe_for(viewer, move.seat, action, before, state, names_at(names, move.seq))
         entries.append(LogEntry(move.seq, move.turn_number, move.seat, mine, action.type, words))
         if isinstance(action, Play | TakeFromRiver):
             laid = _laid(before, state)
