@@ -3,17 +3,18 @@
 """Who played each seat of a game (SeatOccupancy), filled in for the games played before
 it was kept, from their own record.
 
-Each seat of each game, the games of a table in order: its first player and each change
-are read from its move log (a player's move names the member who made it, a bot's is a
-bot's); a seat that the log does not tell (only timeouts, or no move at all) is the
-member its played result went to (none: a bot), or, in a game still in play, the table's
-seat as it is; and whoever holds the seat at the end (the played result's member, or the
-seat now) is recorded from the move after the last, if the log ended with someone else.
+Each seat of each game, the games of a table in order: a game after the first starts
+with whoever held the seat at the end of the game before; each change is read from its
+move log (a player's move names the member who made it, a bot's is a bot's), from the
+first move of the new player. A first game's seat starts with its first player in the
+log, or if the log does not tell (only timeouts, or no move at all) the member its
+played result went to (none: a bot), or, in a game still in play, the table's seat as
+it is; and whoever holds the seat at the end (the played result's member, or the seat
+now) is recorded from the move after the last, if the log ended with someone else.
 A substitute plays for the member before them (or whom that one played for), a bot for
 the member it took the seat from; the next game of the round goes on with them.
 """
 
-from itertools import pairwise
 from typing import Any
 
 import django.db.models.deletion
@@ -59,16 +60,19 @@ def _game_rows(apps: Any, game: Any, seats: dict[int, Any], carried: dict[int, A
     for number, seat in sorted(seats.items()):
         now = seat.user_id if seat.kind == "player" else BOT if seat.kind == BOT else None
         end = played.get(number) if game.status == "finished" else now
+        previous = carried.get(number)
         held = actors.get(number, [])
-        first = held[0][1] if held else end
+        # The round's next game starts with whoever ended the game before it.
+        start = (previous.member_id or BOT) if previous is not None else None
+        first = start or (held[0][1] if held else end)
         if first is None:
             continue
-        changes = [(1, first)] + [
-            (seq, who) for (_, before), (seq, who) in pairwise(held) if who != before
-        ]
+        changes = [(1, first)]
+        for seq, who in held:
+            if who != changes[-1][1]:
+                changes.append((seq, who))
         if end is not None and end != changes[-1][1]:
             changes.append((game.version + 1, end))
-        previous = carried.get(number)
         for from_move, who in changes:
             row = occupancy(
                 game=game,

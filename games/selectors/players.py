@@ -59,6 +59,11 @@ class GamePlayers:
             if players[-1].member_id is not None
         }
 
+    @property
+    def everyone(self) -> set[int]:
+        """Every member who played a seat of the game, at any move."""
+        return {p.member_id for players in self.seats for p in players if p.member_id is not None}
+
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` plays now or played last in the game, if any."""
         return next((seat for seat, member in self.members.items() if member == user_id), None)
@@ -76,13 +81,27 @@ def names_at(names: Names, move: int) -> Sequence[str]:
 def table_seat_names(table_id: int) -> list[str]:
     """Each seat of a table named by everyone who played it in its round, in order
     ("Frank, then Hank for Frank"); a round not started yet names the seats as they are."""
-    game_ids = (
-        Game.objects.filter(table_id=table_id).order_by("number").values_list("pk", flat=True)
-    )
-    rounds = list(games_players(game_ids).values())
+    rounds = tables_players([table_id])[table_id]
     if not rounds:
         seats = Seat.objects.filter(table_id=table_id).select_related("user", "replaced_user")
         return [seat.occupant_name for seat in seats.order_by("number")]
+    return round_names(rounds)
+
+
+def tables_players(table_ids: Iterable[int]) -> dict[int, list[GamePlayers]]:
+    """The record of every game of each table, in the round's order, in two queries."""
+    ids = list(table_ids)
+    games = Game.objects.filter(table_id__in=ids).order_by("table_id", "number")
+    pairs = list(games.values_list("table_id", "pk"))
+    records = games_players(game_id for _, game_id in pairs)
+    rounds: dict[int, list[GamePlayers]] = {table_id: [] for table_id in ids}
+    for table_id, game_id in pairs:
+        rounds[table_id].append(records[game_id])
+    return rounds
+
+
+def round_names(rounds: Sequence[GamePlayers]) -> list[str]:
+    """Each seat named by everyone who played it in ``rounds`` (a table's games), in order."""
     names: list[list[str]] = [[] for _ in rounds[0].seats]
     for players in rounds:
         for seat, seat_players in enumerate(players.seats[: len(names)]):
