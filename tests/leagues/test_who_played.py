@@ -14,6 +14,7 @@ from games.services import resign
 from games.table_settings import TableSettings
 from leagues.models import Club, Entry, Fixture, Membership, Role, Season
 from leagues.selectors.calendar import member_calendar
+from leagues.selectors.organiser import organiser_page
 from leagues.selectors.player import player_seasons
 from leagues.selectors.seasons import matchdays
 from leagues.selectors.standings import season_results
@@ -89,3 +90,9 @@ def test_each_member_s_page_lists_the_fixtures_they_play_or_played(
     feed = member_calendar(people["hank"]).decode()
     assert "matchday 1" not in feed
     assert "matchday 2" in feed
+
+
+def test_the_organisers_page_names_who_played_each_fixture(season: Season) -> None:
+    (day,) = organiser_page(season).open_matchdays
+    assert day.matchday.number == 1
+    assert [line.players for line in day.fixtures] == ["Gina, Erin, Frank"]
