@@ -96,7 +96,7 @@ def game_context(game: Game, user: User | None, seats: list[Seat] | None = None)
         "me": me,
         "draft": draft,
         "clock": game_clock(game, timezone.now(), state.dropped, seats),
-        "log": move_log(game, record, me),
+        "log": move_log(game, record, me, None if user is None else user.pk),
         "user": user,
         "oob": False,
     }

@@ -94,6 +94,10 @@ def test_a_seat_handed_over_mid_game_names_each_move_by_who_made_it(
         "Dave for Bob drew a tile.",
     ]
     assert words[::-1][4].startswith("Bot (normal) for Carol ")
+    # Dave reads his own move as his, and Bob's move of the seat before him as Bob's.
+    daves = [e.words for e in game_context(game, dave)["log"].entries][::-1]
+    assert daves[0] == "Bob drew a tile."
+    assert daves[3].startswith("You drew ") and daves[3] != "You drew a tile."
     rows = SeatOccupancy.objects.filter(game=game).order_by("seat", "from_move")
     assert [(r.seat, r.from_move, r.name) for r in rows] == [
         (0, 1, "Alice"),
