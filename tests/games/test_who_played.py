@@ -11,7 +11,8 @@ from django.apps import apps
 
 from accounts.models import User
 from games import services
-from games.models import Move, Result, SeatOccupancy
+from games.models import Move, Result, SeatOccupancy, Table
+from games.permissions import sat_at
 from games.rendering import game_context
 from games.selectors.move_log import move_log
 from games.selectors.players import game_players, player_at, seat_names, table_seat_names
@@ -182,3 +183,20 @@ def _rows(table_id: int) -> list[tuple[int, int, int, str]]:
         "game", "member", "plays_for"
     )
     return sorted((row.game.number - 1, row.seat, row.from_move, row.name) for row in rows)
+
+
+def test_a_member_replaced_in_a_game_in_play_still_sees_the_private_table(
+    alice: User, bob: User, carol: User, dave: User, django_capture_on_commit_callbacks: Any
+) -> None:
+    table = start_table(alice, bob, carol, first=1)
+    game = current_game(table)
+    services.draw(game.pk, bob, game.version)
+    with django_capture_on_commit_callbacks(execute=True):
+        replace_seat_player(table.pk, 1, dave)
+    Table.objects.filter(pk=table.pk).update(private=True)
+
+    assert sat_at(bob, table.pk)
+    assert Table.objects.visible_to(bob).filter(pk=table.pk).exists()
+    stranger = UserFactory(username="stranger")
+    assert not sat_at(stranger, table.pk)
+    assert not Table.objects.visible_to(stranger).filter(pk=table.pk).exists()
