@@ -412,6 +412,83 @@ class Move(AppendOnlyModel):
         return action_from_dict(self.action)
 
 
+class OccupancyLogError(Exception):
+    """Somebody tried to change or delete a seat's occupancy record (add a new one)."""
+
+
+class SeatOccupancy(AppendOnlyModel):
+    """Who plays a seat of one game from one of its moves on: the record of who played.
+
+    A game gets one row per seat when it starts (who sits there then), and one more each
+    time the seat changes hands while it is in play: a substitute seated by an authority
+    above the table (:func:`games.services.lobby.replace_seat_player`) or a bot taking
+    over (:func:`games.services.abandonment.hand_seat_to_bot`, a forfeit to a bot). The
+    row with the highest ``from_move`` not after a move is who made it
+    (:mod:`games.selectors.players`); rows are never changed, so a finished game names
+    who played it whoever sits in the table's seat later.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="occupancy")
+    seat = models.PositiveSmallIntegerField()
+    from_move = models.PositiveIntegerField(
+        help_text="The first move (its seq) they play: 1 from the start of the game."
+    )
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The member who plays the seat; empty for a bot.",
+    )
+    bot_level = models.CharField(max_length=10, choices=BotLevel.choices, blank=True)
+    plays_for = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The member they took the seat over from: a substitute's or a bot's.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    refusal = OccupancyLogError
+    not_changed = "who played a seat is history: record a new occupancy instead"
+    not_deleted = "who played a seat is history: it cannot be deleted"
+
+    class Meta:
+        ordering = ["game", "seat", "from_move", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(member__isnull=False, bot_level="")
+                    | models.Q(member__isnull=True) & ~models.Q(bot_level="")
+                ),
+                name="games_occupancy_member_or_bot",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(from_move__gte=1), name="games_occupancy_from_a_move"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["member", "game"], name="games_occupancy_member"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} seat {self.seat} from move {self.from_move}: {self.name}"
+
+    @property
+    def name(self) -> str:
+        """What the seat's player is called: "Frank", "Hank for Frank", "Bot (normal)" or
+        "Bot (normal) for Gina"."""
+        who = str(self.member) if self.member_id is not None else self.bot_name
+        return who if self.plays_for_id is None else f"{who} for {self.plays_for}"
+
+    @property
+    def bot_name(self) -> str:
+        return f"Bot ({self.get_bot_level_display().lower()})"
+
+
 class ResultLogError(Exception):
     """Somebody tried to change or delete a result row (supersede it instead)."""
 

@@ -449,6 +449,21 @@ class Entry(models.Model):
         """Who sits at this entry's fixtures: the substitute if there is one."""
         return self.substitute or self.user
 
+    @property
+    def label(self) -> str:
+        """The entry in a list of the season's players: "Frank (played by Hank)"."""
+        if self.substitute is not None:
+            return f"{self.user} (played by {self.substitute})"
+        return str(self.user)
+
+    @property
+    def seat_name(self) -> str:
+        """Who will play the entry's seat at a fixture not yet played: "Hank for Frank"
+        (a game played names who played it: :mod:`games.selectors.players`)."""
+        if self.substitute is not None:
+            return f"{self.substitute} for {self.user}"
+        return str(self.user)
+
 
 @pghistory.track()
 class Matchday(models.Model):

@@ -34,6 +34,7 @@ from engine.state import GameState
 from engine.tiles import Tile, format_tiles
 from engine.verdict import judge_turn
 from games.models import Game, Move
+from games.selectors.players import GamePlayers, Names, names_at
 
 LOG_LENGTH = 12
 """How many of the latest moves the game page lists."""
@@ -68,8 +69,11 @@ class MoveLog:
     total: int = 0
 
 
-def move_log(game: Game, names: Sequence[str], viewer: int | None) -> MoveLog:
-    """The move log of ``game`` for the seat ``viewer`` (``names``: each seat's name)."""
+def move_log(game: Game, names: Names, viewer: int | None, member: int | None = None) -> MoveLog:
+    """The move log of ``game`` for the seat ``viewer`` (``names``: each seat's name, or
+    the game's record of who played each seat at each move). With the record and the
+    viewer's ``member`` id, the seat's moves another member made before they took it
+    over are that member's, not "You"."""
     moves = list(Move.objects.filter(game=game).order_by("seq"))
     if not moves:
         return MoveLog()
@@ -89,8 +93,9 @@ def move_log(game: Game, names: Sequence[str], viewer: int | None) -> MoveLog:
         except GameError:
             return MoveLog()
         gained = Counter(state.racks[move.seat]) - Counter(before.racks[move.seat])
-        mine = move.seat == viewer
-        words = describe_for(viewer, move.seat, action, before, state, names)
+        mine = move.seat == viewer and _made_by(names, move, member)
+        who = names_at(names, move.seq)
+        words = describe_for(viewer if mine else None, move.seat, action, before, state, who)
         entries.append(LogEntry(move.seq, move.turn_number, move.seat, mine, action.type, words))
         if isinstance(action, Play | TakeFromRiver):
             laid = _laid(before, state)
@@ -110,6 +115,13 @@ def move_log(game: Game, names: Sequence[str], viewer: int | None) -> MoveLog:
         timeout=timeout,
         total=len(entries),
     )
+
+
+def _made_by(names: Names, move: Move, member: int | None) -> bool:
+    """Whether ``member`` made ``move`` of their seat (unknown without the record: yes)."""
+    if member is None or not isinstance(names, GamePlayers):
+        return True
+    return names.at(move.seat, move.seq).member_id == member
 
 
 def describe_for(

@@ -21,7 +21,7 @@ from engine.tiles import Tile, format_tiles, parse_tiles
 from games.errors import NotFound
 from games.models import Game, Move
 from games.selectors.move_log import describe_for
-from games.selectors.seats import seat_names
+from games.selectors.players import Names, game_players, names_at
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ def replay_frame(game: Game, step: int) -> ReplayFrame:
     """The position of a finished ``game`` after ``step`` turns (clamped to the game)."""
     if not game.is_over:
         raise NotFound("The replay opens when the game is over.")
-    names = seat_names(game.table_id)
+    players = game_players(game)
     moves = list(game.moves.order_by("seq"))
     groups = turn_steps(moves)
     steps = groups[-1] if groups else 0
@@ -116,9 +116,9 @@ def replay_frame(game: Game, step: int) -> ReplayFrame:
             if mover is None:
                 start, kind = before, move.engine_action().type
             mover = move.seat
-            events.append(describe(move, before, state, names))
+            events.append(describe(move, before, state, players))
     if step == 0:
-        events.append(f"The tiles are dealt; {names[state.current_player]} starts.")
+        events.append(f"The tiles are dealt; {players.names_at(1)[state.current_player]} starts.")
     played: Counter[Tile] = Counter()
     if mover is not None:
         played = Counter(start.racks[mover]) + Counter(start.river) - Counter(state.racks[mover])
@@ -136,7 +136,7 @@ def replay_frame(game: Game, step: int) -> ReplayFrame:
         river=tuple(format_tiles(state.river)),
         pool_size=len(state.pool),
         seats=tuple(
-            ReplaySeat(seat, names[seat], tuple(format_tiles(rack)), seat == mover)
+            ReplaySeat(seat, players.names[seat], tuple(format_tiles(rack)), seat == mover)
             for seat, rack in enumerate(state.racks)
         ),
         outcome=state.outcome if step == steps else None,
@@ -177,9 +177,10 @@ def turn_steps(moves: Sequence[Move]) -> list[int]:
     return steps
 
 
-def describe(move: Move, before: GameState, after: GameState, names: Sequence[str]) -> str:
+def describe(move: Move, before: GameState, after: GameState, names: Names) -> str:
     """One move in words (for a finished game: it names the tiles drawn)."""
-    return describe_for(None, move.seat, move.engine_action(), before, after, names, reveal=True)
+    who = names_at(names, move.seq)
+    return describe_for(None, move.seat, move.engine_action(), before, after, who, reveal=True)
 
 
 def mark_new(

@@ -25,6 +25,7 @@ from games.errors import GameFinished, InvalidMove, TableError
 from games.models import BotLevel, Game, Move, Seat, Table
 from games.services.core import commit_action
 from games.services.locking import LockedTurn, lock_game, lock_seat, lock_seat_of_table, seat_of
+from games.services.occupancy import record_change_at_table
 
 TAKEOVER_BOT_LEVEL = BotLevel.NORMAL
 
@@ -120,6 +121,7 @@ def _hand_to_bot(seat: Seat, game: Game | None) -> None:
     seat.kind = Seat.Kind.BOT
     seat.bot_level = TAKEOVER_BOT_LEVEL
     seat.save(update_fields=["replaced_user", "user", "kind", "bot_level", "timeouts_in_a_row"])
+    record_change_at_table(game, seat)
     if game is not None:
         signals.send_about_game(
             signals.seat_handed_to_bot,

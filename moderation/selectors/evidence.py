@@ -29,7 +29,7 @@ from engine.state import GameState
 from engine.tiles import format_tiles
 from games.clock import Pause, TimeControl, bank_after_turn, turn_clock
 from games.models import ChatMessage, Game, Move, Seat, Table, Vacation
-from games.selectors.seats import seat_names
+from games.selectors.players import Names, game_players
 from games.services.clock import time_control
 from moderation.selectors.turns import MoveRecord, TurnReplay, replay_turns
 
@@ -117,7 +117,7 @@ class GameEvidence:
 def game_evidence(game: Game) -> GameEvidence:
     """Everything that happened in ``game``, read in a handful of queries."""
     table = game.table
-    names = seat_names(table.pk)
+    names = game_players(game)
     start = new_game(
         game.engine_ruleset(), game.seed, None if game.start_drawn else game.starting_seat
     )
@@ -138,7 +138,7 @@ def game_evidence(game: Game) -> GameEvidence:
         game_id=game.pk,
         table_id=table.pk,
         number=game.number,
-        names=tuple(names),
+        names=tuple(names.names),
         clock_kind=table.clock,
         turn_seconds=table.turn_seconds,
         bank_seconds=table.time_bank_seconds,
@@ -157,7 +157,7 @@ def game_evidence(game: Game) -> GameEvidence:
     )
 
 
-def replayed(game: Game, start: GameState, names: Sequence[str]) -> tuple[TurnReplay, ...]:
+def replayed(game: Game, start: GameState, names: Names) -> tuple[TurnReplay, ...]:
     """The game's turns, kept in the cache for its version: the replay is the bulk of an
     opening once the solver's lines are cached, and turning the pages of the evidence
     asks for it each time."""
@@ -307,7 +307,7 @@ def _banks_at_start(game: Game) -> dict[int, int]:
             earlier.seed,
             None if earlier.start_drawn else earlier.starting_seat,
         )
-        turns = replay_turns(start, move_records(earlier.pk), seat_names(table.pk))
+        turns = replay_turns(start, move_records(earlier.pk), game_players(earlier))
         for turn, line in zip(
             turns, clock_lines(control, earlier.created_at, banks, turns, pauses), strict=True
         ):

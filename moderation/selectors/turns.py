@@ -41,6 +41,7 @@ from engine.game import Timeline
 from engine.state import GameState
 from engine.tiles import Tile, format_tiles
 from games.models import Move
+from games.selectors.players import Names
 from games.selectors.replay import describe
 from moderation.selectors.movement import Movement, movement
 
@@ -103,7 +104,7 @@ NOT_CHOICES = frozenset({"other", "rewind"})
 
 
 def replay_turns(
-    start: GameState, moves: Sequence[MoveRecord], names: Sequence[str]
+    start: GameState, moves: Sequence[MoveRecord], names: Names
 ) -> tuple[TurnReplay, ...]:
     """Every turn of the game from ``start`` (the deal) through ``moves`` (in order).
 
@@ -132,7 +133,7 @@ def _starts_step(last: MoveRecord, move: MoveRecord) -> bool:
 
 
 def _close(
-    turns: list[TurnReplay], timeline: Timeline, group: Sequence[MoveRecord], names: Sequence[str]
+    turns: list[TurnReplay], timeline: Timeline, group: Sequence[MoveRecord], names: Names
 ) -> None:
     """Apply one turn's moves to ``timeline`` and append its replay."""
     before = state = timeline.state
@@ -142,7 +143,12 @@ def _close(
         after = timeline.apply(move.action, move.seat)
         # The replay's words for a move; evidence only ever shows them to the moderator.
         events.append(
-            describe(Move(seat=move.seat, action=move.action.to_dict()), state, after, names)
+            describe(
+                Move(seq=move.seq, seat=move.seat, action=move.action.to_dict()),
+                state,
+                after,
+                names,
+            )
         )
         state = after
     moved = movement(

@@ -19,7 +19,7 @@ from django.db import transaction
 
 from accounts.models import User
 from games.models import Game, Result
-from games.selectors.seats import seat_names
+from games.selectors.players import seat_names
 from leagues.models import Division, Season
 from leagues.promotion import movable
 from leagues.selectors.standings import DivisionStandings, compute_season
@@ -144,7 +144,7 @@ def _compared(case: Case, run: Callable[[], tuple[bool, Ruling]]) -> Preview:
             raise _RollBack
     except _RollBack:
         pass
-    names = seat_names(case.game.table_id)
+    names = seat_names(case.game_id)
     seats = [
         SeatLine(seat, names[seat], before_rows.get(seat), result["after_rows"].get(seat))
         for seat in range(len(names))

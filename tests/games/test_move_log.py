@@ -21,7 +21,7 @@ from games import services
 from games.models import Game, Table
 from games.rendering import game_context
 from games.selectors.move_log import move_log
-from games.selectors.seats import seat_names
+from games.selectors.players import seat_names
 from games.templatetags.game_tags import tile_name
 from tests.games.conftest import current_game, start_table
 from tests.games.views_support import (
@@ -229,5 +229,5 @@ def test_a_game_whose_state_was_rewritten_has_an_empty_log(position: Game) -> No
     services.draw(position.pk, mover(position), 0)
     position.refresh_from_db()
 
-    log = move_log(position, seat_names(position.table_id), position.current_seat)
+    log = move_log(position, seat_names(position), position.current_seat)
     assert log.entries == () and log.drawn == ()
