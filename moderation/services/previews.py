@@ -98,7 +98,8 @@ REWIND_CANNOT_HIDE = (
     "What a rewind cannot hide: the tiles laid on the table in the turns it undoes were "
     "seen by everyone at the table, and they go back to the racks they came from. The rest "
     "it hides: the players' move log leaves out the undone turns, and the pool is shuffled "
-    "afresh. If what was seen spoils the game, void it instead."
+    "afresh. If what was seen spoils the game, void it instead (a game is voided once it "
+    "has ended: pause it meanwhile)."
 )
 """Said on the ruling form beside a rewind, and in its preview."""
 
