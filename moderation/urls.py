@@ -3,7 +3,7 @@
 from django.urls import URLPattern, path
 
 import games.urls  # noqa: F401  (registers the "id" converter: digits within a bigint)
-from moderation.views import appeals, evidence, filing, log, messages, queue, rulings
+from moderation.views import appeals, evidence, filing, log, members, messages, queue, rulings
 
 app_name = "moderation"
 
@@ -23,6 +23,9 @@ urlpatterns: list[URLPattern] = [
     path("appeals/<id:pk>/", appeals.appeal, name="appeal"),
     path("appeals/<id:pk>/close/", appeals.appeal_close, name="appeal_close"),
     path("log/", log.log, name="log"),
+    # members' records and the archive of decided cases
+    path("members/<str:username>/", members.member, name="member"),
+    path("decided/", members.archive, name="archive"),
     # The evidence of a case (its moderator only).
     path("cases/<id:pk>/evidence/", evidence.evidence, name="evidence"),
     # rulings
