@@ -352,6 +352,39 @@ class AppealMessage(models.Model):
         return f"message of {self.author} in appeal {self.appeal_id}"
 
 
+@pgtrigger.register(
+    # A note is history: the database refuses to change or delete one (a correction is a
+    # new note that says which it corrects).
+    pgtrigger.Protect(name="moderation_note_no_update", operation=pgtrigger.Update),
+    pgtrigger.Protect(name="moderation_note_no_delete", operation=pgtrigger.Delete),
+)
+class CaseNote(models.Model):
+    """A private note between a case's moderators: never shown to its parties, never
+    edited; a correction is a later note that names the one it corrects."""
+
+    case = models.ForeignKey(Case, on_delete=models.PROTECT, related_name="notes")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    text = models.TextField(max_length=2000)
+    corrects = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="corrections",
+        help_text="The earlier note of the same case that this one corrects.",
+    )
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["case", "created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(text=""), name="moderation_note_has_text"),
+        ]
+
+    def __str__(self) -> str:
+        return f"note {self.pk} of case {self.case_id}"
+
+
 LOG_CHAIN_LOCK = 7_361_726_601
 """The transaction-level advisory lock under which entries are sealed into the chain."""
 
@@ -429,6 +462,7 @@ class LogEntry(models.Model):
         CLOSED_APPEAL = "closed_appeal", "Closed an appeal"
         MESSAGE_HIDDEN = "message_hidden", "Hid a chat message"
         EVIDENCE_OPENED = "evidence_opened", "Opened the evidence (racks)"
+        NOTE_ADDED = "note_added", "Added a private note"
 
     at = models.DateTimeField()
     actor = models.ForeignKey(

@@ -25,6 +25,10 @@ permissions of moderation.
   moderator every case and game, a club's moderators their club's; never a case they
   are a party to (its other side's material stays out, whatever their role).
 
+* A case's private notes are written and read by its moderators who are not parties
+  (``moderation.read_notes``, ``moderation.add_note``); nothing a party reads carries
+  them.
+
 ``user.has_perm("moderation.view_case", case)`` asks the first two;
 ``moderation.read_case`` adds the party rule (every read of a moderator's material asks
 it); ``moderation.take_case`` adds the conflicts of interest; ``moderation.open_evidence``
@@ -217,6 +221,8 @@ PERMISSIONS = {
     "moderation.read_case": moderates & is_no_party,
     "moderation.take_case": moderates & has_no_conflict,
     "moderation.open_evidence": moderates & has_no_conflict & decides,
+    "moderation.read_notes": moderates & is_no_party,
+    "moderation.add_note": moderates & is_no_party,
     # Members' records and the archive (no object: what they show is record_cases).
     "moderation.read_records": Predicate(_reads_records),
 }

@@ -43,6 +43,7 @@ MODERATOR_ACTIONS = (
     LogEntry.Action.CLOSED_APPEAL,
     LogEntry.Action.MESSAGE_HIDDEN,
     LogEntry.Action.EVIDENCE_OPENED,
+    LogEntry.Action.NOTE_ADDED,
 )
 
 
