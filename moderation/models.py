@@ -195,6 +195,8 @@ class Ruling(models.Model):
         FORFEIT = "forfeit", "Award a forfeit"
         REWIND = "rewind", "Rewind to the start of a turn"
         SUSPEND = "suspend", "Suspend a member"
+        # Their chat refused at the club's tables (or the site's), their play left alone.
+        RESTRICT_CHAT = "chat", "Restrict a member's chat (they still play)"
 
     class Status(models.TextChoices):
         PROPOSED = "proposed", "Awaiting a second moderator"
@@ -266,7 +268,11 @@ class Ruling(models.Model):
 class Suspension(models.Model):
     """A member kept from playing and chatting in a club (or the whole site, ``club``
     empty) for ``[starts_at, ends_at)``. A suspended member can still log in, read, and
-    appeal."""
+    appeal.
+
+    ``chat_only``: a chat restriction (a ruling of kind ``chat``), which refuses their
+    messages there and nothing else: they still sit, move and register.
+    """
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="suspensions"
@@ -285,6 +291,9 @@ class Suspension(models.Model):
     lifted_at = models.DateTimeField(
         null=True, blank=True, help_text="When a later ruling (or an appeal) lifted it early."
     )
+    chat_only = models.BooleanField(
+        default=False, help_text="A chat restriction: their messages refused, their play not."
+    )
 
     class Meta:
         ordering = ["-starts_at"]
@@ -298,6 +307,8 @@ class Suspension(models.Model):
 
     def __str__(self) -> str:
         where = self.club or "the site"
+        if self.chat_only:
+            return f"{self.user}'s chat restricted at {where} until {self.ends_at:%Y-%m-%d %H:%M}"
         return f"{self.user} suspended from {where} until {self.ends_at:%Y-%m-%d %H:%M}"
 
 

@@ -88,6 +88,14 @@ class MemberRecord:
     suspensions: list[SuspensionLine]
     timeouts: Bounded[Move]
 
+    @property
+    def suspension_count(self) -> int:
+        return sum(not line.suspension.chat_only for line in self.suspensions)
+
+    @property
+    def chat_count(self) -> int:
+        return sum(line.suspension.chat_only for line in self.suspensions)
+
 
 def _bounded(rows: QuerySet[M]) -> Bounded[M]:
     return Bounded(list(rows[:RECORD_LIMIT]), rows.count())
