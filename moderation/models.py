@@ -196,7 +196,7 @@ class Ruling(models.Model):
         REWIND = "rewind", "Rewind to the start of a turn"
         SUSPEND = "suspend", "Suspend a member"
         # Their chat refused at the club's tables (or the site's), their play left alone.
-        RESTRICT_CHAT = "chat", "Restrict a member's chat (they still play)"
+        RESTRICT_CHAT = "chat", "Restrict a member's chat, not their play"
 
     class Status(models.TextChoices):
         PROPOSED = "proposed", "Awaiting a second moderator"
