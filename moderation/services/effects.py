@@ -167,7 +167,8 @@ def do(ruling: Ruling, case: Case, now: datetime) -> Effects:
         elif kind == Ruling.Kind.REWIND:
             game = rewind(case.game_id, int(ruling.details["turn"]), now)
             return {"rewound": int(ruling.details["turn"]), "rewind_move": game.version}
-        elif kind == Ruling.Kind.SUSPEND:
+        elif kind in (Ruling.Kind.SUSPEND, Ruling.Kind.RESTRICT_CHAT):
+            # A chat restriction is a suspension from chat alone: undone the same way.
             return {"suspended": [_suspend(ruling, case, now).pk]}
     except GameActionError as error:
         raise ModerationError(error.message) from error
@@ -192,6 +193,7 @@ def _suspend(ruling: Ruling, case: Case, now: datetime) -> Suspension:
         ruling=ruling,
         starts_at=now,
         ends_at=now + timedelta(days=int(ruling.details["days"])),
+        chat_only=ruling.kind == Ruling.Kind.RESTRICT_CHAT,
     )
 
 
