@@ -31,6 +31,12 @@ from games.clock import Pause, TimeControl, bank_after_turn, turn_clock
 from games.models import ChatMessage, Game, Move, Seat, Table, Vacation
 from games.selectors.seats import seat_names
 from games.services.clock import time_control
+from moderation.selectors.page_connections import (
+    Span,
+    beside_timeout,
+    connected_spans,
+    help_by_turn,
+)
 from moderation.selectors.turns import MoveRecord, TurnReplay, replay_turns
 
 _TURNS_CACHE_SECONDS = 3600
@@ -80,12 +86,16 @@ class ChatLine:
 
 @dataclass(frozen=True)
 class EvidenceTurn:
-    """One turn with its clock, its abandoned draft and what was said during it."""
+    """One turn with its clock, its abandoned draft and what was said during it; beside
+    a timeout, whether the mover's page was connected (``presence``); what the mover
+    asked the solver for in it (``help``)."""
 
     replay: TurnReplay
     clock: ClockLine | None
     draft: DraftLine | None
     chat: tuple[ChatLine, ...]
+    presence: str = ""
+    help: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -104,6 +114,15 @@ class GameEvidence:
 
     def turn(self, step: int) -> EvidenceTurn | None:
         return self.turns[step - 1] if 1 <= step <= len(self.turns) else None
+
+    @property
+    def help_asked(self) -> dict[str, list[int]]:
+        """The turns (game turn numbers) in which each player asked the solver for help."""
+        turns: dict[str, list[int]] = defaultdict(list)
+        for turn in self.turns:
+            if turn.help and turn.replay.turn_number not in turns[self.names[turn.replay.mover]]:
+                turns[self.names[turn.replay.mover]].append(turn.replay.turn_number)
+        return dict(turns)
 
     @property
     def timeouts(self) -> dict[str, int]:
@@ -134,6 +153,8 @@ def game_evidence(game: Game) -> GameEvidence:
     by_turn: dict[int | None, list[ChatLine]] = defaultdict(list)
     for line in chat:
         by_turn[line.turn_number].append(line)
+    spans = connected_spans(game)
+    asked = help_by_turn(game)
     return GameEvidence(
         game_id=game.pk,
         table_id=table.pk,
@@ -149,11 +170,24 @@ def game_evidence(game: Game) -> GameEvidence:
                 clocks[index],
                 drafts.get(turn.turn_number),
                 tuple(by_turn.get(turn.turn_number, ())),
+                _presence(turn, clocks[index], spans, names),
+                tuple(asked.get((turn.mover, turn.turn_number), ())),
             )
             for index, turn in enumerate(turns)
         ),
         chat=tuple(chat),
         is_over=game.is_over,
+    )
+
+
+def _presence(
+    turn: TurnReplay, clock: ClockLine, spans: Mapping[int, list[Span]], names: Sequence[str]
+) -> str:
+    """Beside a timeout: when the mover's page was not connected around it."""
+    if not turn.timed_out:
+        return ""
+    return beside_timeout(
+        names[turn.mover], spans.get(turn.mover, []), clock.started_at, clock.ended_at
     )
 
 
