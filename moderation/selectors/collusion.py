@@ -18,6 +18,7 @@ from itertools import combinations
 from django.conf import settings
 from django.db.models import Count
 
+from accounts.models import User
 from engine.game import new_game
 from games.models import Game, Result
 from moderation.models import Case
@@ -115,14 +116,28 @@ def pair_history(case: Case, first: int, second: int, deadline: float) -> PairHi
         for game_id in game_ids[:GAMES_SHOWN]
     )
     won = list(winners.values())
+    under_review = case.game_id not in by_id
+    if under_review:
+        # The game of the case counts too, finished or not (a game in play has no
+        # result rows yet): it is why the pair is looked at.
+        recent = (_under_review(case), *recent[: GAMES_SHOWN - 1])
+    members = {
+        user.pk: user.display_name or user.username
+        for user in User.objects.filter(pk__in=(first, second))
+    }
     return PairHistory(
-        first=names.get(first, f"member {first}"),
-        second=names.get(second, f"member {second}"),
-        games=len(game_ids),
+        first=members.get(first, "a former member"),
+        second=members.get(second, "a former member"),
+        games=len(game_ids) + under_review,
         first_wins=won.count(first),
         second_wins=won.count(second),
         recent=recent,
     )
+
+
+def _under_review(case: Case) -> PairGame:
+    game = Game.objects.only("pk", "finished_at").get(pk=case.game_id)
+    return PairGame(game.pk, game.finished_at, "", 0, (), 0)
 
 
 def _pair_game(

@@ -180,6 +180,29 @@ def game_evidence(game: Game) -> GameEvidence:
     )
 
 
+def marked_racks(
+    before: Sequence[str], after: Sequence[str]
+) -> tuple[list[tuple[str, bool]], list[tuple[str, bool]]]:
+    """A rack before and after a turn, each tile marked when it changed: the tiles that
+    left the rack before, the tiles it gained after (twins: as many as moved).
+
+    >>> marked_racks(["R1", "R1", "B2"], ["R1", "B2", "K9"])
+    ([('R1', False), ('R1', True), ('B2', False)], [('R1', False), ('B2', False), ('K9', True)])
+    """
+    left = Counter(before) - Counter(after)
+    gained = Counter(after) - Counter(before)
+
+    def marked(tiles: Sequence[str], changed: Counter[str]) -> list[tuple[str, bool]]:
+        out: list[tuple[str, bool]] = []
+        for index, tile in enumerate(tiles):
+            # The last copies of a twin are the ones that moved: a rack is kept sorted.
+            later = list(tiles[index + 1 :]).count(tile)
+            out.append((tile, later < changed[tile]))
+        return out
+
+    return marked(before, left), marked(after, gained)
+
+
 def _presence(
     turn: TurnReplay, clock: ClockLine, spans: Mapping[int, list[Span]], names: Sequence[str]
 ) -> str:

@@ -131,7 +131,7 @@ def test_a_collusion_case_shows_the_pairs_history_in_the_club(
     html = _read(club_moderator, case)
 
     assert (pair.first, pair.second) == (dave.display_name, bob.display_name)
-    assert (pair.games, pair.first_wins, pair.second_wins) == (1, 0, 1)
+    assert (pair.games, pair.first_wins, pair.second_wins) == (1, 0, 1)  # the case's own game
     [game] = pair.recent
     turns = [turn.replay for turn in game_evidence(league_game).turns]
     lines = solver_lines([t for t in turns if t.mover == 1], league_game.pk).lines
@@ -162,3 +162,19 @@ def _rows(case: Case) -> tuple[object, ...]:
         list(events.values_list("pk", flat=True)),
         list(LogEntry.objects.filter(case=case).values_list("pk", flat=True)),
     )
+
+
+def test_a_pair_with_no_finished_game_is_named_and_the_game_under_review_counts(
+    casual_game: Game, alice: User, bob: User, site_moderator: User
+) -> None:
+    case = claim(open_case(casual_game, alice, Category.COLLUSION, accused=bob), site_moderator)
+
+    [pair] = pair_histories(case)
+    html = _read(site_moderator, case)
+
+    assert (pair.first, pair.second, pair.games) == ("Bob", "Alice", 1)
+    [game] = pair.recent
+    assert (game.game_id, game.finished_at, game.winner) == (casual_game.pk, None, "")
+    assert "Bob and Alice" in html and "member " not in html
+    assert "1 game together, this one included" in html
+    assert "(this case)" in html and "still in play" in html
