@@ -620,8 +620,12 @@ class PageConnection(models.Model):
     the newest :data:`games.services.connections.KEPT_PER_GAME` of a game, and rows
     older than ``GAMES_CONNECTION_DAYS`` are pruned by the beat job."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # No foreign key constraints in the database: a socket's record must never wait for a
+    # lock on the game's or the member's row (a move holds the game's), nor hold one.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_constraint=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
     seat = models.PositiveSmallIntegerField(help_text="The engine's seat, from 0.")
     connected_at = models.DateTimeField()
     seen_at = models.DateTimeField(

@@ -19,11 +19,11 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError
 from django.utils import timezone
 
 from games.conf import connection_days
-from games.models import Game, PageConnection, Seat
+from games.models import PageConnection, Seat
 
 logger = logging.getLogger(__name__)
 
@@ -35,19 +35,20 @@ def opened(game_id: int, user_id: int, now: datetime | None = None) -> int | Non
     """A player's page of ``game_id`` connected: the new connection's id (``None`` for
     a member with no seat in the game)."""
     now = now or timezone.now()
+    # One statement at a time, each on one table, in no transaction: nothing here holds
+    # a lock while it waits for another.
     try:
-        with transaction.atomic():
-            seat = (
-                Seat.objects.filter(table__games=game_id, user_id=user_id, kind=Seat.Kind.PLAYER)
-                .values_list("number", flat=True)
-                .first()
-            )
-            if seat is None or not Game.objects.filter(pk=game_id).exists():
-                return None
-            connection = PageConnection.objects.create(
-                game_id=game_id, user_id=user_id, seat=seat, connected_at=now, seen_at=now
-            )
-            _keep_newest(game_id, user_id)
+        seat = (
+            Seat.objects.filter(table__games=game_id, user_id=user_id, kind=Seat.Kind.PLAYER)
+            .values_list("number", flat=True)
+            .first()
+        )
+        if seat is None:
+            return None
+        connection = PageConnection.objects.create(
+            game_id=game_id, user_id=user_id, seat=seat, connected_at=now, seen_at=now
+        )
+        _keep_newest(game_id, user_id)
     except DatabaseError:
         logger.exception("could not record a page of game %s", game_id)
         return None

@@ -145,7 +145,7 @@ def test_a_collusion_case_shows_the_pairs_history(
 
     pairs = page.locator(".evidence-pairs")
     expect(pairs.get_by_role("heading", level=3)).to_have_text("Dave and Bob")
-    expect(pairs).to_contain_text("1 game finished together: Dave won 0, Bob won 1.")
+    expect(pairs).to_contain_text("1 game together, this one included: Dave won 0, Bob won 1.")
     if SHOTS:
         page.set_viewport_size({"width": 1280, "height": 800})
         page.screenshot(path=f"{SHOTS}/evidence-collusion.png", full_page=True)

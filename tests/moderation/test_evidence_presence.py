@@ -7,7 +7,6 @@ import contextlib
 from datetime import timedelta
 
 import pytest
-import time_machine
 from django.test import Client
 from django.utils import timezone
 
@@ -22,18 +21,9 @@ from moderation.selectors.evidence import game_evidence
 from moderation.selectors.page_connections import at, beside_timeout, merged
 from tests.games.conftest import current_game
 from tests.moderation.conftest import open_case
-from tests.moderation.evidence_support import claim, evidence_url
+from tests.moderation.evidence_support import claim, evidence_url, timed_out_after
 
 pytestmark = pytest.mark.django_db
-
-
-def timed_out_after(game: Game, minutes: int) -> Game:
-    """The mover's turn runs out ``minutes`` after the game began."""
-    with time_machine.travel(game.created_at + timedelta(minutes=minutes), tick=False):
-        Game.objects.filter(pk=game.pk).update(turn_deadline=timezone.now())
-        assert services.time_out_turn(game.pk, game.turn_number) is not None
-    game.refresh_from_db()
-    return game
 
 
 def test_the_evidence_says_when_the_timed_out_player_s_page_was_not_connected(
