@@ -7,34 +7,24 @@ import os
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import Group
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from games.models import Game
 from games.services import connections
-from moderation.models import SITE_MODERATORS, Category
+from moderation.models import Category
 from moderation.selectors.page_connections import at
 from tests.browser.test_games import log_in
-from tests.factories import UserFactory
 from tests.games.conftest import _eager_celery, current_game, start_table
-from tests.moderation.conftest import open_case
+from tests.moderation.conftest import open_case, site_moderator
 from tests.moderation.evidence_support import claim, evidence_url, timed_out_after
 
 pytestmark = pytest.mark.browser
 
-__all__ = ["_eager_celery"]
+__all__ = ["_eager_celery", "site_moderator"]
 
 SHOTS = os.environ.get("EVIDENCE_SCREENSHOTS", "")
 """A directory to keep screenshots of the page in (desktop and phone), when set."""
-
-
-@pytest.fixture
-def site_moderator(page: Page) -> User:
-    # The live server's database is flushed between tests: the group is made again.
-    user = UserFactory(username="sid", display_name="Sid")
-    user.groups.add(Group.objects.get_or_create(name=SITE_MODERATORS)[0])
-    return user
 
 
 def timed_out_game(alice: User, bob: User) -> Game:

@@ -6,39 +6,29 @@ from __future__ import annotations
 import os
 
 import pytest
-from django.contrib.auth.models import Group
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from games.models import Seat
-from moderation.models import SITE_MODERATORS, Category
+from moderation.models import Category
 from tests.browser.test_games import log_in
-from tests.factories import UserFactory
 from tests.games.conftest import _eager_celery, current_game, start_table
-from tests.moderation.conftest import open_case
+from tests.moderation.conftest import open_case, site_moderator
 from tests.moderation.evidence_support import claim
 
 pytestmark = pytest.mark.browser
 
-__all__ = ["_eager_celery"]
+__all__ = ["_eager_celery", "site_moderator"]
 
 SHOTS = os.environ.get("EVIDENCE_SCREENSHOTS", "")
 
 
-@pytest.fixture
-def sid(page: Page) -> User:
-    # Made after the live server's last flush, with the moderators' group.
-    moderator = UserFactory(username="sid", display_name="Sid")
-    moderator.groups.add(Group.objects.get_or_create(name=SITE_MODERATORS)[0])
-    return moderator
-
-
 def test_a_suspension_hands_the_running_seat_to_a_bot_and_the_opponent_hears_of_it(
-    page: Page, alice: User, bob: User, sid: User
+    page: Page, alice: User, bob: User, site_moderator: User
 ) -> None:
     game = current_game(start_table(alice, bob, first=0))
-    case = claim(open_case(game, alice, Category.ABUSE, accused=bob), sid)
-    log_in(page, sid)
+    case = claim(open_case(game, alice, Category.ABUSE, accused=bob), site_moderator)
+    log_in(page, site_moderator)
 
     page.goto(f"/moderation/cases/{case.pk}/rulings/new/")
     page.get_by_label("Suspend a member").check()
