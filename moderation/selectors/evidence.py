@@ -32,6 +32,7 @@ from games.models import ChatMessage, Game, Move, Seat, Table, Vacation
 from games.selectors.seats import seat_names
 from games.services.clock import time_control
 from moderation.selectors.page_connections import (
+    NO_RECORD,
     Span,
     beside_timeout,
     connected_spans,
@@ -206,9 +207,12 @@ def marked_racks(
 def _presence(
     turn: TurnReplay, clock: ClockLine, spans: Mapping[int, list[Span]], names: Sequence[str]
 ) -> str:
-    """Beside a timeout: when the mover's page was not connected around it."""
+    """Beside a timeout: when the mover's page was not connected around it (nothing on
+    record for any seat: the game may be older than the record, or pruned)."""
     if not turn.timed_out:
         return ""
+    if not spans:
+        return NO_RECORD
     return beside_timeout(
         names[turn.mover], spans.get(turn.mover, []), clock.started_at, clock.ended_at
     )

@@ -20,6 +20,11 @@ from games.models import Game, HelpAsked, PageConnection
 
 Span = tuple[datetime, datetime]
 
+NO_RECORD = (
+    "No connection to this game's page is on record for any player: the game is older "
+    "than the record, or its connections were pruned."
+)
+
 NOTICED = timedelta(seconds=60)
 """A gap counts beside a timeout when at least this much of it falls in the turn: a
 page reloading, or a socket reconnecting after a network blip, is no absence."""

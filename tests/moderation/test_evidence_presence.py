@@ -18,7 +18,7 @@ from games.services import connections
 from games.services import help as solver_help
 from moderation.models import Category
 from moderation.selectors.evidence import game_evidence
-from moderation.selectors.page_connections import at, beside_timeout, merged
+from moderation.selectors.page_connections import NO_RECORD, at, beside_timeout, merged
 from tests.games.conftest import current_game
 from tests.moderation.conftest import open_case
 from tests.moderation.evidence_support import claim, evidence_url, timed_out_after
@@ -58,6 +58,14 @@ def test_the_evidence_says_when_the_timed_out_player_s_page_was_not_connected(
     for party in (alice, bob):
         page.force_login(party)
         assert page.get(evidence_url(case, 1)).status_code == 404
+
+
+def test_a_game_with_no_connection_on_record_says_so_beside_a_timeout(
+    casual_game: Game,
+) -> None:
+    game = timed_out_after(casual_game, 5)
+
+    assert game_evidence(game).turns[0].presence == NO_RECORD
 
 
 def test_a_turn_not_timed_out_has_nothing_beside_it(
