@@ -689,6 +689,66 @@ class ChatMute(models.Model):
         return f"{self.muter} muted {self.muted}"
 
 
+class PageConnection(models.Model):
+    """One open page of a game by a player, from its socket's connect to its close.
+
+    Read only by the moderators of a case about the game, beside a disputed timeout
+    (never by a player: presence is nobody else's business). Bounded: each player keeps
+    the newest :data:`games.services.connections.KEPT_PER_GAME` of a game, and rows
+    older than ``GAMES_CONNECTION_DAYS`` are pruned by the beat job."""
+
+    # No foreign key constraints in the database: a socket's record must never wait for a
+    # lock on the game's or the member's row (a move holds the game's), nor hold one.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_constraint=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    seat = models.PositiveSmallIntegerField(help_text="The engine's seat, from 0.")
+    connected_at = models.DateTimeField()
+    seen_at = models.DateTimeField(
+        help_text="The page's last heartbeat: where a connection never closed (its server "
+        "died) is taken to have ended."
+    )
+    disconnected_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["game", "seat", "connected_at"], name="games_pageconn_game"),
+            models.Index(fields=["connected_at"], name="games_pageconn_age"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of game {self.game_id} from {self.connected_at:%Y-%m-%d %H:%M}"
+
+
+class HelpAsked(models.Model):
+    """A player asked the solver for help on a turn: a hint, or "arrange for me" (once
+    per kind and turn, with how many times). The evidence of a case shows it."""
+
+    class Kind(models.TextChoices):
+        HINT = "hint", "a hint"
+        ARRANGE = "arrange", "\u201carrange for me\u201d"
+
+    # No foreign key constraint in the database: checking one would share-lock the
+    # game's row, and a hint is answered without waiting for a move holding it.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_constraint=False)
+    seat = models.PositiveSmallIntegerField()
+    turn_number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    times = models.PositiveIntegerField(default=1)
+    first_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "turn_number", "seat", "kind"], name="games_helpasked_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} asked for {self.kind} in turn {self.turn_number}"
+
+
 class Vacation(models.Model):
     """A stretch of time when a member's correspondence clocks stand still.
 

@@ -206,6 +206,14 @@ class OnWithdrawal(models.TextChoices):
     FORFEIT = "forfeit", "The fixture is played without them; they score as forfeiting"
 
 
+class OnSuspension(models.TextChoices):
+    """What becomes of a suspended player's seat at the season's running fixtures (and
+    at those a matchday opens while the suspension holds)."""
+
+    BOT = "bot", "A bot takes their seat for the rest of the fixture"
+    FORFEIT = "forfeit", "They forfeit each game of the fixture played while suspended"
+
+
 class HouseRules(models.Model):
     """How a league plays, kept by the league and copied by each season.
 
@@ -252,6 +260,9 @@ class HouseRules(models.Model):
     on_withdrawal = models.CharField(
         max_length=10, choices=OnWithdrawal.choices, default=OnWithdrawal.BOT
     )
+    on_suspension = models.CharField(
+        max_length=10, choices=OnSuspension.choices, default=OnSuspension.BOT
+    )
 
     class Meta:
         abstract = True
@@ -269,6 +280,7 @@ class HouseRules(models.Model):
         "vacation_days",
         "on_deadline",
         "on_withdrawal",
+        "on_suspension",
     )
 
     def house_rules(self) -> dict[str, Any]:

@@ -312,6 +312,43 @@ class Suspension(models.Model):
         return f"{self.user} suspended from {where} until {self.ends_at:%Y-%m-%d %H:%M}"
 
 
+class BenchedSeat(models.Model):
+    """What a suspension did to one of the member's seats at a running table, by the
+    table's rule (its season's ``on_suspension``; any other table: a bot): a bot took
+    the seat for the rest of the round, or the member forfeited the game in play.
+
+    Written when the suspension began, or when a game of the round started while it
+    held. ``returned_at``: when undoing the suspension gave a bot's seat back (a
+    forfeited game stays forfeited)."""
+
+    class How(models.TextChoices):
+        BOT = "bot", "A bot took the seat"
+        FORFEIT = "forfeit", "The game in play was forfeited"
+
+    suspension = models.ForeignKey(
+        Suspension, on_delete=models.PROTECT, related_name="benched_seats"
+    )
+    table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField(help_text="The engine's seat, from 0.")
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The game in play then (empty: between two games of the round).",
+    )
+    how = models.CharField(max_length=10, choices=How.choices)
+    at = models.DateTimeField()
+    returned_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of table {self.table_id}: {self.get_how_display()}"
+
+
 @pghistory.track()
 class Appeal(models.Model):
     """A party's appeal of a case's outcome: a thread with the moderators.

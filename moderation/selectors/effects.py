@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.models import Result
-from moderation.models import Suspension
+from moderation.models import BenchedSeat, Suspension
 
 
 def in_words(effects: Mapping[str, Any]) -> list[str]:
@@ -66,6 +66,7 @@ def _own_words(effects: Mapping[str, Any]) -> list[str]:
     ):
         what = "chat restriction" if suspension.chat_only else "suspension"
         lines.append(f"{suspension.user}'s {what} was lifted.")
+    lines += _seat_words(effects)
     if effects.get("decided"):
         lines.append("The case was decided.")
     if effects.get("reopened"):
@@ -79,6 +80,33 @@ def _own_words(effects: Mapping[str, Any]) -> list[str]:
         )
     if effects.get("released"):
         lines.append("The game's clocks run again: no open case holds the game.")
+    return lines
+
+
+def _seat_words(effects: Mapping[str, Any]) -> list[str]:
+    """The suspended member's running seats: a bot took one, a game was forfeited, a
+    seat was given back."""
+    lines = []
+    rows = BenchedSeat.objects.select_related("suspension__user").in_bulk(
+        [*effects.get("benched", []), *effects.get("reseated", [])]
+    )
+    for pk in effects.get("benched", []):
+        row = rows[pk]
+        if row.how == BenchedSeat.How.BOT:
+            lines.append(
+                f"A bot took {row.suspension.user}'s seat at table {row.table_id} "
+                "for the rest of its round."
+            )
+        else:
+            lines.append(
+                f"The game in play at table {row.table_id} was forfeited by {row.suspension.user}."
+            )
+    for pk in effects.get("reseated", []):
+        row = rows[pk]
+        lines.append(
+            f"The seat at table {row.table_id} is {row.suspension.user}'s again "
+            "(the bot's moves stand)."
+        )
     return lines
 
 

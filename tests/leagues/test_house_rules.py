@@ -41,6 +41,7 @@ def test_the_default_house_rules_pass() -> None:
         ({"vacation_days": 61}, "vacation_days"),
         ({"on_deadline": "coin_toss"}, "on_deadline"),
         ({"on_withdrawal": "vanish"}, "on_withdrawal"),
+        ({"on_suspension": "vanish"}, "on_suspension"),
     ],
 )
 def test_it_refuses_house_rules_that_do_not_fit(changes: dict[str, Any], field: str) -> None:
