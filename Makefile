@@ -30,9 +30,10 @@ run: export DEBUG ?= true
 run: $(VENV)/.installed-run
 	$(PY) -m config.runstack
 
-## test: the whole test suite against PostgreSQL, Redis and Chromium
+## test: the whole test suite against PostgreSQL, Redis and Chromium (the tests that need no
+## live server on every core, then the browser and server tests one at a time)
 test: $(VENV)/.installed-dev
-	scripts/test-env.sh $(PY) -m pytest $(PYTEST_ARGS)
+	PY=$(PY) scripts/test-env.sh scripts/run-tests.sh $(PYTEST_ARGS)
 
 ## bench-deadlines: how late timed-out turns are applied, and how long a sweep takes
 bench-deadlines: $(VENV)/.installed-dev

@@ -348,6 +348,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": MODERATION_LOG_CHECK_SECONDS,
         "options": {"expires": MODERATION_LOG_CHECK_SECONDS},
     },
+    # Players' connections to game pages, kept for moderators GAMES_CONNECTION_DAYS.
+    "games-prune-page-connections": {
+        "task": "games.tasks.prune_page_connections",
+        "schedule": crontab(hour=3, minute=30),
+    },
     "games-daily-digests": {
         "task": "games.tasks.send_daily_digests",
         "schedule": crontab(hour=env.int("GAMES_DIGEST_HOUR", default=7), minute=0),

@@ -290,7 +290,12 @@ class TakeFromRiver:
 class Rewind:
     """The game goes back to the start of turn ``turn``, by a moderator's ruling (a bug
     decided what followed): every move since is undone and play resumes from there,
-    racks, table and pool as they were.
+    racks and table as they were.
+
+    With a ``seed`` the undrawn pool is shuffled afresh from it: the undone turns showed
+    tiles (a draw named to its drawer, the next tiles of the old order), and with the old
+    order kept a player would know their next draw. The seed is a secret like the game's
+    own; a rewind without one (older logs) keeps the pool as it was.
 
     The log keeps the undone moves and this action after them, so the game still
     replays exactly from its seed and its log: :func:`engine.game.replay` remembers the
@@ -299,18 +304,24 @@ class Rewind:
 
     >>> Rewind(3).to_dict()
     {'type': 'rewind', 'turn': 3}
+    >>> Rewind(3, seed="5eed").to_dict()
+    {'type': 'rewind', 'turn': 3, 'seed': '5eed'}
     """
 
     turn: int
+    seed: str | None = None
     type: ClassVar[str] = "rewind"
 
     def __post_init__(self) -> None:
         if isinstance(self.turn, bool) or not isinstance(self.turn, int) or self.turn < 1:
             raise InvalidAction(f"a rewind goes back to a turn from 1, got {self.turn!r}")
+        if self.seed is not None and (not isinstance(self.seed, str) or not self.seed):
+            raise InvalidAction(f"a rewind's seed is a text, got {self.seed!r}")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {"type": self.type, "turn": self.turn}
+        seed = {} if self.seed is None else {"seed": self.seed}
+        return {"type": self.type, "turn": self.turn, **seed}
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,6 +370,7 @@ _FIELDS: dict[str, set[str]] = {
     "rewind": {"turn"},
     "restore": set(),
 }
+_OPTIONAL_FIELDS: dict[str, set[str]] = {"rewind": {"seed"}}
 ACTION_TYPES: tuple[str, ...] = tuple(_FIELDS)
 
 
@@ -380,7 +392,7 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
             f"unknown action type {kind!r}; the types are {', '.join(ACTION_TYPES)}"
         )
     fields = _FIELDS[kind]
-    if set(data) != fields | {"type"}:
+    if not fields | {"type"} <= set(data) <= fields | _OPTIONAL_FIELDS.get(kind, set()) | {"type"}:
         expected = ", ".join(sorted(fields)) or "nothing else"
         raise InvalidAction(f"a {kind} action takes {expected}; got {', '.join(sorted(data))}")
     if kind == "play":
@@ -396,7 +408,7 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
     if kind == "adjudicate":
         return Adjudicate()
     if kind == "rewind":
-        return Rewind(data["turn"])
+        return Rewind(data["turn"], data.get("seed"))
     if kind == "restore":
         return Restore()
     if kind == "timeout":

@@ -301,21 +301,30 @@ def replay(
     return timeline.state
 
 
+_TurnStart = tuple[GameState, tuple[int, ...]]
+"""A turn's starting state and the actions standing then."""
+
+
 class Timeline:
     """A game played forward from ``state``, remembering the state at the start of
     each of its turns, so that a :class:`~engine.actions.Rewind` can go back to one, and
     the state just before the latest rewind, so that a :class:`~engine.actions.Restore`
     right after it can take it back.
 
+    It also knows which of the actions applied so far still stand (``standing``, their
+    indexes from 0): a rewind sets aside the actions of the turns it undoes, and stands
+    itself; a restore brings back what its rewind set aside. What players are told of the
+    game is the standing actions; the undone ones are for moderators.
+
     >>> timeline = Timeline(new_game(Ruleset(players=2), 99, 0))
     >>> first = timeline.state
     >>> second = timeline.apply(Draw(), 0)
     >>> second.turn_number
     2
-    >>> timeline.apply(Rewind(1), 1) == first
-    True
-    >>> timeline.apply(Restore(), 1) == second
-    True
+    >>> timeline.apply(Rewind(1), 1) == first, timeline.standing
+    (True, (1,))
+    >>> timeline.apply(Restore(), 1) == second, timeline.standing
+    (True, (0, 1, 2))
     >>> timeline.apply(Restore(), 1)
     Traceback (most recent call last):
     ...
@@ -324,29 +333,40 @@ class Timeline:
 
     def __init__(self, state: GameState) -> None:
         self.state = state
-        self._starts = {state.turn_number: state}
-        self._before_rewind: tuple[GameState, dict[int, GameState]] | None = None
+        self.standing: tuple[int, ...] = ()
+        self._applied = 0
+        self._starts: dict[int, _TurnStart] = {state.turn_number: (state, ())}
+        self._before_rewind: tuple[GameState, tuple[int, ...], dict[int, _TurnStart]] | None = None
 
     def apply(self, action: Action, player: int) -> GameState:
-        """:func:`apply`; for a rewind the state at the start of its turn, for a
-        restore the state just before the rewind it follows."""
+        """:func:`apply`; for a rewind the state at the start of its turn (its pool
+        shuffled afresh when the rewind has a seed), for a restore the state just before
+        the rewind it follows."""
+        index = self._applied
         before_rewind = None
         if isinstance(action, Rewind):
-            before_rewind = (self.state, dict(self._starts))
-            self.state = self._rewound(action.turn)
+            before_rewind = (self.state, self.standing, dict(self._starts))
+            self.state, standing = self._rewound(action)
+            self.standing = (*standing, index)
+            # Played again, the turn starts from the rewound state (its new pool order).
+            self._starts[action.turn] = (self.state, self.standing)
         elif isinstance(action, Restore):
             if self._before_rewind is None:
                 raise InvalidAction("a restore only takes back a rewind, right after it")
-            self.state, self._starts = self._before_rewind
+            self.state, standing, self._starts = self._before_rewind
+            self.standing = (*standing, index - 1, index)
         else:
             self.state = apply(self.state, action, player)
+            self.standing = (*self.standing, index)
+        self._applied = index + 1
         self._before_rewind = before_rewind
-        self._starts.setdefault(self.state.turn_number, self.state)
+        self._starts.setdefault(self.state.turn_number, (self.state, self.standing))
         return self.state
 
-    def _rewound(self, turn: int) -> GameState:
+    def _rewound(self, rewind: Rewind) -> _TurnStart:
         if self.state.outcome is not None:
             raise GameOver("the game is over")
+        turn = rewind.turn
         if not turn < self.state.turn_number or turn not in self._starts:
             raise InvalidAction(
                 f"a rewind goes back to an earlier turn than this one ({self.state.turn_number})"
@@ -354,7 +374,13 @@ class Timeline:
         # The turns after it are forgotten: played again, they start afresh.
         for later in [t for t in self._starts if t > turn]:
             del self._starts[later]
-        return self._starts[turn]
+        state, standing = self._starts[turn]
+        if rewind.seed is not None:
+            # Sorted first, so that the new order depends on the seed and the tiles only.
+            pool = sorted(state.pool)
+            random.Random(rewind.seed).shuffle(pool)
+            state = replace(state, pool=tuple(pool))
+        return state, standing
 
 
 # --- the actions -------------------------------------------------------------------

@@ -114,6 +114,12 @@ def presence_seconds() -> float:
     return float(getattr(settings, "GAMES_PRESENCE_SECONDS", 60))
 
 
+def connection_days() -> float:
+    """``GAMES_CONNECTION_DAYS``: how long the history of players' connections to a
+    game's page is kept for moderators (90 days; :mod:`games.services.connections`)."""
+    return float(getattr(settings, "GAMES_CONNECTION_DAYS", 90))
+
+
 def help_seconds() -> float:
     """``GAMES_HELP_SECONDS``: the solver's time for a hint, "arrange for me" or a River
     take (2.0). Past it the best play found so far is used, marked as not proven best."""

@@ -43,6 +43,7 @@ from games.permissions import visible_game, visible_table
 from games.rendering import render_building_notice, render_chat_lines, render_live_fragments
 from games.selectors.header import HeaderCounts
 from games.selectors.seats import table_seats
+from games.services import connections
 
 HEADER_TEMPLATE = "notifications/_header.html"
 
@@ -201,6 +202,8 @@ class GameConsumer(SlotConsumer):
     on_sufferance = False
     # The newest version this connection has rendered: older or repeated news is skipped.
     rendered_version = -1
+    # A player's connection in the history moderators read (games.services.connections).
+    connection_id: int | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -228,6 +231,10 @@ class GameConsumer(SlotConsumer):
         await self.channel_layer.group_add(self.chat, self.channel_name)
         await self.accept()
         await self._mark_present()
+        if plays:
+            self.connection_id = await database_sync_to_async(connections.opened)(
+                self.game_id, user.pk
+            )
         # A reconnecting browser may have missed pushes: start from the current state,
         # the chat with it (one message, as before the chat was there).
         rendered = await database_sync_to_async(_render_game)(self.game_id, self.user)
@@ -248,6 +255,9 @@ class GameConsumer(SlotConsumer):
             spectator_renders.leave(self.game_id)
         if was_present:
             await sync_to_async(presence.mark_absent)(self.game_id, self.user.pk, self.channel_name)
+        if self.connection_id is not None:
+            await database_sync_to_async(connections.closed)(self.connection_id)
+            self.connection_id = None
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Moves go by HTTP; anything the browser sends here is ignored."""
@@ -293,6 +303,8 @@ class GameConsumer(SlotConsumer):
     async def beat(self) -> None:
         await super().beat()
         await self._mark_present()
+        if self.connection_id is not None:
+            await database_sync_to_async(connections.seen)(self.connection_id)
 
     async def game_building(self, event: dict[str, Any]) -> None:
         seat = event.get("seat")

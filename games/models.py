@@ -412,6 +412,83 @@ class Move(AppendOnlyModel):
         return action_from_dict(self.action)
 
 
+class OccupancyLogError(Exception):
+    """Somebody tried to change or delete a seat's occupancy record (add a new one)."""
+
+
+class SeatOccupancy(AppendOnlyModel):
+    """Who plays a seat of one game from one of its moves on: the record of who played.
+
+    A game gets one row per seat when it starts (who sits there then), and one more each
+    time the seat changes hands while it is in play: a substitute seated by an authority
+    above the table (:func:`games.services.lobby.replace_seat_player`) or a bot taking
+    over (:func:`games.services.abandonment.hand_seat_to_bot`, a forfeit to a bot). The
+    row with the highest ``from_move`` not after a move is who made it
+    (:mod:`games.selectors.players`); rows are never changed, so a finished game names
+    who played it whoever sits in the table's seat later.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="occupancy")
+    seat = models.PositiveSmallIntegerField()
+    from_move = models.PositiveIntegerField(
+        help_text="The first move (its seq) they play: 1 from the start of the game."
+    )
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The member who plays the seat; empty for a bot.",
+    )
+    bot_level = models.CharField(max_length=10, choices=BotLevel.choices, blank=True)
+    plays_for = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The member they took the seat over from: a substitute's or a bot's.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    refusal = OccupancyLogError
+    not_changed = "who played a seat is history: record a new occupancy instead"
+    not_deleted = "who played a seat is history: it cannot be deleted"
+
+    class Meta:
+        ordering = ["game", "seat", "from_move", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(member__isnull=False, bot_level="")
+                    | models.Q(member__isnull=True) & ~models.Q(bot_level="")
+                ),
+                name="games_occupancy_member_or_bot",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(from_move__gte=1), name="games_occupancy_from_a_move"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["member", "game"], name="games_occupancy_member"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} seat {self.seat} from move {self.from_move}: {self.name}"
+
+    @property
+    def name(self) -> str:
+        """What the seat's player is called: "Frank", "Hank for Frank", "Bot (normal)" or
+        "Bot (normal) for Gina"."""
+        who = str(self.member) if self.member_id is not None else self.bot_name
+        return who if self.plays_for_id is None else f"{who} for {self.plays_for}"
+
+    @property
+    def bot_name(self) -> str:
+        return f"Bot ({self.get_bot_level_display().lower()})"
+
+
 class ResultLogError(Exception):
     """Somebody tried to change or delete a result row (supersede it instead)."""
 
@@ -610,6 +687,66 @@ class ChatMute(models.Model):
 
     def __str__(self) -> str:
         return f"{self.muter} muted {self.muted}"
+
+
+class PageConnection(models.Model):
+    """One open page of a game by a player, from its socket's connect to its close.
+
+    Read only by the moderators of a case about the game, beside a disputed timeout
+    (never by a player: presence is nobody else's business). Bounded: each player keeps
+    the newest :data:`games.services.connections.KEPT_PER_GAME` of a game, and rows
+    older than ``GAMES_CONNECTION_DAYS`` are pruned by the beat job."""
+
+    # No foreign key constraints in the database: a socket's record must never wait for a
+    # lock on the game's or the member's row (a move holds the game's), nor hold one.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_constraint=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    seat = models.PositiveSmallIntegerField(help_text="The engine's seat, from 0.")
+    connected_at = models.DateTimeField()
+    seen_at = models.DateTimeField(
+        help_text="The page's last heartbeat: where a connection never closed (its server "
+        "died) is taken to have ended."
+    )
+    disconnected_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["game", "seat", "connected_at"], name="games_pageconn_game"),
+            models.Index(fields=["connected_at"], name="games_pageconn_age"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of game {self.game_id} from {self.connected_at:%Y-%m-%d %H:%M}"
+
+
+class HelpAsked(models.Model):
+    """A player asked the solver for help on a turn: a hint, or "arrange for me" (once
+    per kind and turn, with how many times). The evidence of a case shows it."""
+
+    class Kind(models.TextChoices):
+        HINT = "hint", "a hint"
+        ARRANGE = "arrange", "\u201carrange for me\u201d"
+
+    # No foreign key constraint in the database: checking one would share-lock the
+    # game's row, and a hint is answered without waiting for a move holding it.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_constraint=False)
+    seat = models.PositiveSmallIntegerField()
+    turn_number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    times = models.PositiveIntegerField(default=1)
+    first_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "turn_number", "seat", "kind"], name="games_helpasked_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} asked for {self.kind} in turn {self.turn_number}"
 
 
 class Vacation(models.Model):

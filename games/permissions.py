@@ -23,7 +23,7 @@ from rules.permissions import add_perm
 from rules.predicates import Predicate
 
 from games.conf import sight_policy
-from games.models import Game, Result, Seat, Table
+from games.models import Game, Result, Seat, SeatOccupancy, Table
 
 HIDDEN_BELONGS_TO = "a private club's fixture"
 """What a viewer without full sight reads instead of what a private table belongs to."""
@@ -52,9 +52,12 @@ def table_sight(user: Any, table: Table) -> Sight:
 
 def sat_at(user: Any, table_id: int) -> bool:
     """``user`` sits or sat at the table: in a seat (or invited to one), in a seat a bot
-    took over from them, or credited with a result of one of its games."""
+    took over from them, in a seat of one of its games (a substitute took over since), or
+    credited with a result of one of its games."""
     seats = Seat.objects.filter(table_id=table_id)
     if seats.filter(user=user).exists() or seats.filter(replaced_user=user).exists():
+        return True
+    if SeatOccupancy.objects.filter(game__table_id=table_id, member=user).exists():
         return True
     return Result.objects.filter(game__table_id=table_id, member=user).exists()
 

@@ -34,9 +34,10 @@ class TableQuerySet(models.QuerySet["Table"]):
 
     def visible_to(self, user: User) -> TableQuerySet:
         """Tables every member may see, and the private ones where ``user`` sits or sat
-        (a seat, or one a bot took over from them): what a list may show them. Those a
+        (a seat, one a bot took over from them, or one of a game they played): what a list
+        may show them. Those a
         private club's members see besides are found on the club's own pages."""
-        sat = Q(seats__user=user) | Q(seats__replaced_user=user)
+        sat = Q(seats__user=user) | Q(seats__replaced_user=user) | Q(games__occupancy__member=user)
         mine = self.model.objects.filter(sat).values("pk")
         return self.filter(Q(private=False) | Q(pk__in=mine))
 

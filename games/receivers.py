@@ -66,7 +66,7 @@ def push_clock(sender: type, game_id: int, **kwargs: Any) -> None:
 
 def push_seat_handed_to_bot(sender: type, game_id: int, user_id: int, **kwargs: Any) -> None:
     """The table's clock shows the bot; the member who left sees the game leave their
-    list of games awaiting them."""
+    list of games awaiting them (and, given the seat back, come back to it)."""
     live.publish_clock(game_id)
     live.publish_user(user_id)
 
@@ -222,6 +222,7 @@ RECEIVERS: list[tuple[Signal, Callable[..., None]]] = [
     (signals.turn_reclocked, push_clock),
     (signals.seat_handed_to_bot, push_seat_handed_to_bot),
     (signals.seat_handed_to_bot, play_for_new_bot),
+    (signals.seat_given_back, push_seat_handed_to_bot),
     (signals.vacation_changed, reclock_member),
     (signals.vacation_changed, push_user),
     (signals.notification_created, push_user),

@@ -50,6 +50,7 @@ from games.permissions import may_see
 from games.selectors.chat import table_chat
 from games.selectors.clock import game_clock
 from games.selectors.move_log import move_log
+from games.selectors.players import GamePlayers, game_players
 from games.selectors.rows import public_game
 from games.selectors.seats import table_seats
 from games.services.drafts import DraftView, read_draft
@@ -81,21 +82,21 @@ def game_context(game: Game, user: User | None, seats: list[Seat] | None = None)
     state = game.engine_state()
     if seats is None:
         seats = table_seats(game)
-    players = {s.user_id: s.number for s in seats if s.kind == Seat.Kind.PLAYER}
-    me = None if user is None else players.get(user.pk)
+    record = game_players(game, len(seats))
+    me = None if user is None else _my_seat(game, user, seats, record)
     view = spectator_view(state) if me is None else view_for(state, me)
     draft: DraftView | None = None
     if user is not None and me is not None and not game.is_over and game.current_seat == me:
         draft = read_draft(game, user, me)
     totals = round_totals(game)
     return {
-        "game": public_game(game, user, seats),
+        "game": public_game(game, user, seats, record),
         "view": view,
-        "seats": _seats(game, view, seats, me, totals),
+        "seats": _seats(game, view, record, me, totals),
         "me": me,
         "draft": draft,
         "clock": game_clock(game, timezone.now(), state.dropped, seats),
-        "log": move_log(game, [seat.occupant_name for seat in seats], me),
+        "log": move_log(game, record, me, None if user is None else user.pk),
         "user": user,
         "oob": False,
     }
@@ -119,31 +120,42 @@ def render_live_fragments(game: Game, user: User | None, seats: list[Seat] | Non
 
 def render_building_notice(game: Game, seat: int) -> str:
     """The out-of-band notice that ``seat`` is building a move."""
-    seats = table_seats(game)
-    infos = _seats(game, spectator_view(game.engine_state()), seats, None, (0,) * len(seats))
+    record = game_players(game)
+    view = spectator_view(game.engine_state())
+    infos = _seats(game, view, record, None, (0,) * len(record.seats))
     info = next((s for s in infos if s.number == seat), None)
     if info is None:
         return ""
     return render_to_string(f"{TEMPLATE}#{BUILDING_PARTIAL}", {"building": info, "oob": True})
 
 
+def _my_seat(game: Game, user: User, seats: list[Seat], record: GamePlayers) -> int | None:
+    """The seat ``user`` plays in ``game`` in play (the table's seat they sit in now), or
+    played to the end of it once it is over (whoever sits there now)."""
+    if game.is_over:
+        return record.seat_of(user.pk)
+    return next(
+        (s.number for s in seats if s.kind == Seat.Kind.PLAYER and s.user_id == user.pk), None
+    )
+
+
 def _seats(
-    game: Game, view: PlayerView, seats: list[Seat], me: int | None, totals: tuple[int, ...]
+    game: Game, view: PlayerView, record: GamePlayers, me: int | None, totals: tuple[int, ...]
 ) -> list[SeatInfo]:
-    """The seats as ``me`` sees them; ``totals``: the round's totals by seat (the
-    building notice shows none)."""
+    """The seats as ``me`` sees them, named by who played them (``record``); ``totals``:
+    the round's totals by seat (the building notice shows none)."""
     return [
         SeatInfo(
-            number=seat.number,
-            name=seat.occupant_name,
-            is_bot=seat.kind == Seat.Kind.BOT,
-            is_me=seat.number == me,
-            is_current=seat.number == game.current_seat,
-            rack_size=view.rack_sizes[seat.number],
-            initial_meld_done=view.initial_meld_done[seat.number],
-            round_total=totals[seat.number],
+            number=number,
+            name=players[-1].name,
+            is_bot=players[-1].is_bot,
+            is_me=number == me,
+            is_current=number == game.current_seat,
+            rack_size=view.rack_sizes[number],
+            initial_meld_done=view.initial_meld_done[number],
+            round_total=totals[number],
         )
-        for seat in seats
+        for number, players in enumerate(record.seats)
     ]
 
 

@@ -93,6 +93,12 @@ whose player withdrew) handed the seat over.
 ``game_id``: the game in play when it happened, ``table_id``, ``seat``; ``user_id``: the
 member who left the seat."""
 
+seat_given_back = Signal()
+"""The member a bot had replaced sits in their seat again (sender: ``Seat``): an
+authority above the table (a suspension undone) gave it back while the round runs.
+
+``game_id``: the game in play, ``table_id``, ``seat``; ``user_id``: the member."""
+
 vacation_changed = Signal()
 """A member's vacations changed: one was planned, ended early or called off
 (sender: ``Vacation``). Their correspondence clocks must be computed again.

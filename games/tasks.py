@@ -32,7 +32,7 @@ from games import mail
 from games.conf import eta_horizon_seconds
 from games.errors import NotFound
 from games.models import Game
-from games.services import lobby, play_bot_move, sweeps, time_out_turn
+from games.services import connections, lobby, play_bot_move, sweeps, time_out_turn
 from games.services import notifications as notices
 from games.services.vacations import reclock_games_of
 
@@ -137,6 +137,12 @@ def expire_turn(self: object, game_id: int, turn_number: int) -> None:
     if current is None or current.turn_deadline is None or getattr(request, "is_eager", False):
         return
     queue_expiry(game_id, turn_number, current.turn_deadline)
+
+
+@shared_task(ignore_result=True)
+def prune_page_connections() -> int:
+    """Celery beat, daily: forget connections to game pages older than the retention."""
+    return connections.prune()
 
 
 @shared_task(ignore_result=True)

@@ -17,7 +17,14 @@ from games.rules_summary import RulesSummary, rules_summary
 from games.selectors.listing import turn_label
 from games.table_settings import TableSettings
 from leagues.conf import close_grace
-from leagues.models import TIEBREAKS, HouseRules, OnDeadline, OnWithdrawal, Scoring
+from leagues.models import (
+    TIEBREAKS,
+    HouseRules,
+    OnDeadline,
+    OnSuspension,
+    OnWithdrawal,
+    Scoring,
+)
 from leagues.scheduling import SEATS
 
 MAX_DIVISION_SIZE = 40
@@ -65,6 +72,8 @@ def check_house_rules(rules: Mapping[str, Any]) -> None:
         raise HouseRulesError("on_deadline", "Choose how a late fixture is settled.")
     if rules["on_withdrawal"] not in OnWithdrawal.values:
         raise HouseRulesError("on_withdrawal", "Choose what becomes of a withdrawn player's games.")
+    if rules["on_suspension"] not in OnSuspension.values:
+        raise HouseRulesError("on_suspension", "Choose what becomes of a suspended player's games.")
 
 
 def _check_scoring(scoring: object, points: object, seats: int) -> None:
@@ -129,6 +138,7 @@ DEFAULTS: dict[str, Any] = {
     "vacation_days": 7,
     "on_deadline": OnDeadline.AS_IT_STANDS.value,
     "on_withdrawal": OnWithdrawal.BOT.value,
+    "on_suspension": OnSuspension.BOT.value,
 }
 """House rules a new league starts from (a doctest's, and the form's initial values)."""
 
@@ -153,10 +163,12 @@ def house_rules_in_words(holder: HouseRules) -> HouseRulesInWords:
             ("Clock", _clock_words(settings)),
             ("Forfeits", _forfeit_words(settings)),
             ("Scoring", _scoring_words(holder, settings)),
+            *_standings_words(holder),
             ("Tiebreaks", ", then ".join(TIEBREAKS[name] for name in holder.tiebreaks) or "None"),
             ("Matchdays", f"{holder.matchday_days} day{'s' * (holder.matchday_days != 1)} each"),
             ("Late fixtures", OnDeadline(holder.on_deadline).label),
             ("Withdrawals", OnWithdrawal(holder.on_withdrawal).label),
+            ("Suspensions", OnSuspension(holder.on_suspension).label),
             ("Vacations", f"{holder.vacation_days} days a season"),
             ("Divisions", _division_words(holder)),
             ("Season close", _close_words()),
@@ -202,7 +214,23 @@ def _scoring_words(holder: HouseRules, settings: TableSettings) -> str:
     return "Cumulative game scores: zero-sum, the highest total wins"
 
 
+def _standings_words(holder: HouseRules) -> tuple[tuple[str, str], ...]:
+    if not getattr(holder, "per_game", False):
+        return ()
+    played = "complete fixture" if holder.scoring == Scoring.PLACEMENT else "game"
+    return (
+        (
+            "Standings",
+            f"By points per {played} played: this season's length gives players unequal "
+            "numbers of fixtures",
+        ),
+    )
+
+
 def _division_words(holder: HouseRules) -> str:
     if holder.division_size is None:
         return "Everyone in one division"
-    return f"Up to {holder.division_size} players each; {holder.promotion} up and down each season"
+    return (
+        f"About {holder.division_size} players each, at least a table; "
+        f"{holder.promotion} up and down each season"
+    )

@@ -25,7 +25,7 @@ from leagues.house_rules import (
     HouseRulesError,
     check_house_rules,
 )
-from leagues.models import TIEBREAKS, League, OnDeadline, OnWithdrawal, Scoring
+from leagues.models import TIEBREAKS, League, OnDeadline, OnSuspension, OnWithdrawal, Scoring
 from leagues.services import bounds
 from leagues.slugs import CLUB_PAGE_WORDS
 
@@ -96,6 +96,11 @@ class LeagueForm(TableSettingsForm):
         label="A fixture unfinished at the deadline", choices=OnDeadline.choices
     )
     on_withdrawal = forms.ChoiceField(label="When a player withdraws", choices=OnWithdrawal.choices)
+    on_suspension = forms.ChoiceField(
+        label="When a moderator suspends a player",
+        choices=OnSuspension.choices,
+        help_text="Their running fixtures, and those a matchday opens while they are suspended.",
+    )
     registration_approval = forms.BooleanField(
         label="An organiser approves each registration", required=False
     )
@@ -200,6 +205,7 @@ def initial_for_new() -> dict[str, Any]:
     return {
         "on_deadline": DEFAULTS["on_deadline"],
         "on_withdrawal": DEFAULTS["on_withdrawal"],
+        "on_suspension": DEFAULTS["on_suspension"],
         **tiebreaks,
     }
 

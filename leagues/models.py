@@ -206,6 +206,14 @@ class OnWithdrawal(models.TextChoices):
     FORFEIT = "forfeit", "The fixture is played without them; they score as forfeiting"
 
 
+class OnSuspension(models.TextChoices):
+    """What becomes of a suspended player's seat at the season's running fixtures (and
+    at those a matchday opens while the suspension holds)."""
+
+    BOT = "bot", "A bot takes their seat for the rest of the fixture"
+    FORFEIT = "forfeit", "They forfeit each game of the fixture played while suspended"
+
+
 class HouseRules(models.Model):
     """How a league plays, kept by the league and copied by each season.
 
@@ -252,6 +260,9 @@ class HouseRules(models.Model):
     on_withdrawal = models.CharField(
         max_length=10, choices=OnWithdrawal.choices, default=OnWithdrawal.BOT
     )
+    on_suspension = models.CharField(
+        max_length=10, choices=OnSuspension.choices, default=OnSuspension.BOT
+    )
 
     class Meta:
         abstract = True
@@ -269,6 +280,7 @@ class HouseRules(models.Model):
         "vacation_days",
         "on_deadline",
         "on_withdrawal",
+        "on_suspension",
     )
 
     def house_rules(self) -> dict[str, Any]:
@@ -328,6 +340,14 @@ class Season(HouseRules):
         null=True, blank=True, help_text="When the first matchday opens (empty: by hand)."
     )
     started_at = models.DateTimeField(null=True, blank=True)
+    per_game = models.BooleanField(
+        default=False,
+        help_text=(
+            "Standings rank by points per game played (per fixture under placement "
+            "points): the length chosen at the start gives players unequal numbers of "
+            "fixtures."
+        ),
+    )
     start_failed_at = models.DateTimeField(
         null=True,
         blank=True,
@@ -440,6 +460,21 @@ class Entry(models.Model):
     def player(self) -> Any:
         """Who sits at this entry's fixtures: the substitute if there is one."""
         return self.substitute or self.user
+
+    @property
+    def label(self) -> str:
+        """The entry in a list of the season's players: "Frank (played by Hank)"."""
+        if self.substitute is not None:
+            return f"{self.user} (played by {self.substitute})"
+        return str(self.user)
+
+    @property
+    def seat_name(self) -> str:
+        """Who will play the entry's seat at a fixture not yet played: "Hank for Frank"
+        (a game played names who played it: :mod:`games.selectors.players`)."""
+        if self.substitute is not None:
+            return f"{self.substitute} for {self.user}"
+        return str(self.user)
 
 
 @pghistory.track()

@@ -4,8 +4,9 @@ Pure Python, like the scheduler. A season ends with each division's players in t
 final order (level 1, the top, first). Between each two neighbouring divisions the
 ``promotion`` best of the lower one and the ``promotion`` worst of the upper one swap
 places; the result, read from the top division's first player to the bottom one's
-last, is the seeding of the next season, which cuts it into divisions of its size
-(players who join afresh are seeded after everyone who played).
+last, is the seeding of the next season, which cuts it into divisions of about its size
+(:func:`leagues.divisions.split`, keeping the players :func:`moves` names where they
+went; players who join afresh are seeded after everyone who played).
 
 >>> seeding([["ann", "bob", "cy", "dee"], ["eve", "fay", "gus", "hal"]], promotion=1)
 ['ann', 'bob', 'cy', 'eve', 'dee', 'fay', 'gus', 'hal']
@@ -16,8 +17,8 @@ Within a division the promoted players are seeded after those who stayed and the
 relegated ones before those who stayed, in their own final order: a promoted player
 did not beat the upper division's survivors, and a relegated one played stronger
 opposition than the lower division's. When fewer players come back than left (some did
-not register again), cutting the seeding into divisions moves the next players up: the
-divisions stay full from the top, and nobody is seeded below a player they finished
+not register again), cutting the seeding into divisions moves the next players up
+(never a promoted player down), and nobody is seeded below a player they finished
 ahead of in the same division.
 """
 
@@ -36,23 +37,12 @@ def seeding(final: Sequence[Sequence[P]], promotion: int) -> list[P]:
     while keeping one player who stays (:func:`movable`); ``promotion`` 0 keeps
     everyone where they were.
     """
-    if promotion < 0:
-        raise ValueError("promotion is a number of players, 0 or more")
     levels = [list(level) for level in final]
     kept: list[list[P]] = [list(level) for level in levels]
     arriving_from_below: list[list[P]] = [[] for _ in levels]
     arriving_from_above: list[list[P]] = [[] for _ in levels]
-    for upper in range(len(levels) - 1):
+    for upper, down, up in _swaps(levels, promotion):
         lower = upper + 1
-        moving = min(
-            promotion,
-            _movable(levels[upper], both_ends=upper > 0),
-            _movable(levels[lower], both_ends=lower < len(levels) - 1),
-        )
-        if moving == 0:
-            continue
-        down = levels[upper][len(levels[upper]) - moving :]
-        up = levels[lower][:moving]
         kept[upper] = [p for p in kept[upper] if p not in down]
         kept[lower] = [p for p in kept[lower] if p not in up]
         arriving_from_below[upper] = up
@@ -63,9 +53,46 @@ def seeding(final: Sequence[Sequence[P]], promotion: int) -> list[P]:
     return order
 
 
+def moves(final: Sequence[Sequence[P]], promotion: int) -> tuple[dict[P, int], dict[P, int]]:
+    """The players :func:`seeding` moves: those promoted and those relegated, each with
+    the level (from 1) they move to; the next season's divisions keep them there
+    (:func:`leagues.divisions.split`).
+
+    >>> moves([["ann", "bob"], ["cy", "dee"]], promotion=1)
+    ({'cy': 1}, {'bob': 2})
+    """
+    promoted: dict[P, int] = {}
+    relegated: dict[P, int] = {}
+    for upper, down, up in _swaps([list(level) for level in final], promotion):
+        promoted |= dict.fromkeys(up, upper + 1)
+        relegated |= dict.fromkeys(down, upper + 2)
+    return promoted, relegated
+
+
+def _swaps(levels: list[list[P]], promotion: int) -> list[tuple[int, list[P], list[P]]]:
+    """Between each two neighbouring divisions (the upper's index), who goes down and
+    who goes up."""
+    if promotion < 0:
+        raise ValueError("promotion is a number of players, 0 or more")
+    swaps = []
+    for upper in range(len(levels) - 1):
+        lower = upper + 1
+        moving = min(
+            promotion,
+            _movable(levels[upper], both_ends=upper > 0),
+            _movable(levels[lower], both_ends=lower < len(levels) - 1),
+        )
+        if moving:
+            swaps.append(
+                (upper, levels[upper][len(levels[upper]) - moving :], levels[lower][:moving])
+            )
+    return swaps
+
+
 def divisions(order: Sequence[P], size: int | None) -> list[list[P]]:
     """``order`` cut into divisions of ``size`` from the top (the last may be smaller);
-    ``size`` ``None``: one division."""
+    ``size`` ``None``: one division. Seasons cut with :func:`leagues.divisions.split`,
+    which keeps every division playable and the moves of this module."""
     if size is None:
         return [list(order)] if order else []
     if size < 1:

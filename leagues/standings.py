@@ -106,6 +106,9 @@ class Rules:
     placement_points: tuple[int, ...] = ()
     tiebreaks: tuple[str, ...] = ()
     game_score_bounds: tuple[int, int] = (-1000, 1000)
+    per_game: bool = False
+    """Rank by points per game played (per complete fixture under placement scoring):
+    for a season whose length gives players unequal numbers of fixtures."""
 
     def __post_init__(self) -> None:
         if self.scoring not in (CUMULATIVE, PLACEMENT):
@@ -163,6 +166,12 @@ def explain(rules: Rules) -> dict[str, str]:
         )
     else:
         points = f"Points: the player's game scores added up; the {direction} total leads."
+    if rules.per_game:
+        played = "complete fixture" if rules.scoring == PLACEMENT else "game"
+        points += (
+            f" This season's players play unequal numbers of fixtures, so the standings rank "
+            f"by points per {played} played (0 before the first)."
+        )
     sentences = {"points": points}
     for name in rules.tiebreaks:
         sentences[name] = EXPLANATIONS[name]
@@ -201,6 +210,8 @@ class Row:
     worst_rank: int | None = None
     tiebreaks: tuple[int | None, ...] = ()
     """The values of the rules' tiebreaks, in their order (for the page's columns)."""
+    per_game: Fraction | None = None
+    """Points per game (or complete fixture) played, when the rules rank by it."""
 
     @property
     def average(self) -> Fraction | None:
@@ -214,6 +225,10 @@ class Row:
     @property
     def average_text(self) -> str:
         return format_points(self.average)
+
+    @property
+    def per_game_text(self) -> str:
+        return format_points(self.per_game)
 
     def tiebreak_values(self, names: Sequence[str]) -> list[int | None]:
         return [getattr(self, name) for name in names]
@@ -387,6 +402,9 @@ def compute(
     for row in ordered:
         row.best_rank, row.worst_rank = standings.bounds[row.entry]
         row.tiebreaks = tuple(row.tiebreak_values(rules.tiebreaks))
+        played = row.fixtures_played if rules.scoring == PLACEMENT else row.games_played
+        if rules.per_game and played:
+            row.per_game = row.points / played
     return standings
 
 
@@ -410,7 +428,12 @@ def _rank(rows: list[Row], counts: _Counts, rules: Rules) -> list[Row]:
     One sort on points; only players still level go on to the next tiebreak, and
     head-to-head is worked out among those only, so ties cost what they hold."""
     sign = -1 if rules.lowest_wins else 1
-    merit = counts.placement if rules.scoring == PLACEMENT else [sign * t for t in counts.total]
+    merit: Sequence[int | Fraction] = (
+        counts.placement if rules.scoring == PLACEMENT else [sign * t for t in counts.total]
+    )
+    if rules.per_game:
+        played = counts.fixtures_played if rules.scoring == PLACEMENT else counts.games_played
+        merit = [_per(value, count) for value, count in zip(merit, played, strict=True)]
     by_name: dict[str, Sequence[int | Fraction]] = {
         "fixtures_won": counts.fixtures_won,
         "games_won": counts.games_won,
@@ -427,6 +450,11 @@ def _rank(rows: list[Row], counts: _Counts, rules: Rules) -> list[Row]:
             rows[i].rank = rank
             ordered.append(rows[i])
     return ordered
+
+
+def _per(merit: int | Fraction, played: int) -> Fraction:
+    """Merit per game (or fixture) played; 0 before the first."""
+    return Fraction(merit) / played if played else Fraction(0)
 
 
 def _split(
@@ -499,6 +527,7 @@ def rank_bounds(
         for row in rows
     }
     high = dict(low)
+    left: dict[EntryId, int] = dict.fromkeys(low, 0)
     for fixture in fixtures:
         if fixture.complete:
             continue
@@ -507,6 +536,9 @@ def rank_bounds(
             if entry in low:
                 low[entry] += step_low
                 high[entry] += step_high
+                left[entry] += 1 if rules.scoring == PLACEMENT else fixture.games_left
+    if rules.per_game:
+        low, high = _per_game_bounds(rows, low, high, left, rules, sign)
     # Sorted once, each player's counts are two bisections: O(n log n) a division.
     lows, highs = sorted(low.values()), sorted(high.values())
     bounds = {}
@@ -518,6 +550,36 @@ def rank_bounds(
         possibly_ahead = len(highs) - bisect_left(highs, low[p]) - 1
         bounds[p] = (1 + certainly_ahead, 1 + possibly_ahead)
     return bounds
+
+
+def _per_game_bounds(
+    rows: list[Row],
+    low: dict[EntryId, int | Fraction],
+    high: dict[EntryId, int | Fraction],
+    left: dict[EntryId, int],
+    rules: Rules,
+    sign: int,
+) -> tuple[dict[EntryId, int | Fraction], dict[EntryId, int | Fraction]]:
+    """The intervals of merit per game (or fixture) played. Of the ``g`` games left a
+    player may play any number ``k`` (a fixture settled early plays fewer), each adding
+    between the least and the most one game gives; the final merit per game is then
+    (merit + added) / (played + k), a weighted mean of the present merit per game (0
+    before the first) and the added games' mean, which lies between the extremes at
+    ``k = 0`` and ``k = g``."""
+    per_low: dict[EntryId, int | Fraction] = {}
+    per_high: dict[EntryId, int | Fraction] = {}
+    for row in rows:
+        p, games = row.entry, left[row.entry]
+        played = row.fixtures_played if rules.scoring == PLACEMENT else row.games_played
+        merit = row.points * sign
+        now = _per(merit, played)
+        if games == 0:
+            per_low[p] = per_high[p] = now
+            continue
+        # low/high hold merit plus the least/most the games left add.
+        per_low[p] = min(now, Fraction(low[p]) / (played + games))
+        per_high[p] = max(now, Fraction(high[p]) / (played + games))
+    return per_low, per_high
 
 
 def _merit_step(fixture: FixtureResults, rules: Rules, sign: int) -> tuple[int, int]:

@@ -9,6 +9,7 @@ from django import forms
 from accounts.models import User
 from games.parsing import DayField
 from leagues.models import Club
+from moderation.forms import MemberField
 from moderation.models import LogEntry
 from moderation.selectors.log import LogFilters, filter_clubs
 from moderation.services.appeals import LONGEST_TEXT
@@ -56,7 +57,12 @@ class LogFilterForm(forms.Form):
         to_field_name="slug",
         empty_label="Any club",
     )
-    actor = forms.CharField(label="Who (username)", required=False, max_length=150)
+    actor = forms.CharField(label="Who acted (username)", required=False, max_length=150)
+    member = MemberField(
+        label="About or by (username)",
+        required=False,
+        help_text="Everything about a member: their cases, rulings naming them, and what they did.",
+    )
     since = DayField(label="From", required=False, widget=forms.DateInput(attrs={"type": "date"}))
     until = DayField(label="To", required=False, widget=forms.DateInput(attrs={"type": "date"}))
 
@@ -80,6 +86,7 @@ class LogFilterForm(forms.Form):
             case=data.get("case"),
             club=data.get("club"),
             actor=(data.get("actor") or "").strip(),
+            member=data.get("member"),
             since=data.get("since"),
             until=data.get("until"),
         )

@@ -195,6 +195,8 @@ class Ruling(models.Model):
         FORFEIT = "forfeit", "Award a forfeit"
         REWIND = "rewind", "Rewind to the start of a turn"
         SUSPEND = "suspend", "Suspend a member"
+        # Their chat refused at the club's tables (or the site's), their play left alone.
+        RESTRICT_CHAT = "chat", "Restrict a member's chat, not their play"
 
     class Status(models.TextChoices):
         PROPOSED = "proposed", "Awaiting a second moderator"
@@ -266,7 +268,11 @@ class Ruling(models.Model):
 class Suspension(models.Model):
     """A member kept from playing and chatting in a club (or the whole site, ``club``
     empty) for ``[starts_at, ends_at)``. A suspended member can still log in, read, and
-    appeal."""
+    appeal.
+
+    ``chat_only``: a chat restriction (a ruling of kind ``chat``), which refuses their
+    messages there and nothing else: they still sit, move and register.
+    """
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="suspensions"
@@ -285,6 +291,9 @@ class Suspension(models.Model):
     lifted_at = models.DateTimeField(
         null=True, blank=True, help_text="When a later ruling (or an appeal) lifted it early."
     )
+    chat_only = models.BooleanField(
+        default=False, help_text="A chat restriction: their messages refused, their play not."
+    )
 
     class Meta:
         ordering = ["-starts_at"]
@@ -298,7 +307,46 @@ class Suspension(models.Model):
 
     def __str__(self) -> str:
         where = self.club or "the site"
+        if self.chat_only:
+            return f"{self.user}'s chat restricted at {where} until {self.ends_at:%Y-%m-%d %H:%M}"
         return f"{self.user} suspended from {where} until {self.ends_at:%Y-%m-%d %H:%M}"
+
+
+class BenchedSeat(models.Model):
+    """What a suspension did to one of the member's seats at a running table, by the
+    table's rule (its season's ``on_suspension``; any other table: a bot): a bot took
+    the seat for the rest of the round, or the member forfeited the game in play.
+
+    Written when the suspension began, or when a game of the round started while it
+    held. ``returned_at``: when undoing the suspension gave a bot's seat back (a
+    forfeited game stays forfeited)."""
+
+    class How(models.TextChoices):
+        BOT = "bot", "A bot took the seat"
+        FORFEIT = "forfeit", "The game in play was forfeited"
+
+    suspension = models.ForeignKey(
+        Suspension, on_delete=models.PROTECT, related_name="benched_seats"
+    )
+    table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField(help_text="The engine's seat, from 0.")
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The game in play then (empty: between two games of the round).",
+    )
+    how = models.CharField(max_length=10, choices=How.choices)
+    at = models.DateTimeField()
+    returned_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of table {self.table_id}: {self.get_how_display()}"
 
 
 @pghistory.track()
@@ -350,6 +398,39 @@ class AppealMessage(models.Model):
 
     def __str__(self) -> str:
         return f"message of {self.author} in appeal {self.appeal_id}"
+
+
+@pgtrigger.register(
+    # A note is history: the database refuses to change or delete one (a correction is a
+    # new note that says which it corrects).
+    pgtrigger.Protect(name="moderation_note_no_update", operation=pgtrigger.Update),
+    pgtrigger.Protect(name="moderation_note_no_delete", operation=pgtrigger.Delete),
+)
+class CaseNote(models.Model):
+    """A private note between a case's moderators: never shown to its parties, never
+    edited; a correction is a later note that names the one it corrects."""
+
+    case = models.ForeignKey(Case, on_delete=models.PROTECT, related_name="notes")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    text = models.TextField(max_length=2000)
+    corrects = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="corrections",
+        help_text="The earlier note of the same case that this one corrects.",
+    )
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["case", "created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(text=""), name="moderation_note_has_text"),
+        ]
+
+    def __str__(self) -> str:
+        return f"note {self.pk} of case {self.case_id}"
 
 
 LOG_CHAIN_LOCK = 7_361_726_601
@@ -429,6 +510,7 @@ class LogEntry(models.Model):
         CLOSED_APPEAL = "closed_appeal", "Closed an appeal"
         MESSAGE_HIDDEN = "message_hidden", "Hid a chat message"
         EVIDENCE_OPENED = "evidence_opened", "Opened the evidence (racks)"
+        NOTE_ADDED = "note_added", "Added a private note"
 
     at = models.DateTimeField()
     actor = models.ForeignKey(

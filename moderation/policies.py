@@ -6,7 +6,9 @@ where ``club`` is concerned: ``None`` to allow, or the sentence that refuses. A 
 from the site holds everywhere; one from a club holds for that club only (its league
 fixtures, registering for its seasons, joining it again, reporting its games). A
 suspended member can still log in, watch, read the chat and appeal: only what
-:data:`DOINGS` names is refused.
+:data:`DOINGS` names is refused. A chat restriction (a suspension ``chat_only``, ruled
+with the kind ``chat``) refuses ``chat`` alone, in the same places: the member's
+messages are refused with the reason (not shown to them alone), and they play on.
 
 Lower apps never import moderation; they ask by the dotted path of a setting:
 ``GAMES_PLAY_POLICY`` and ``GAMES_CHAT_POLICY`` (:func:`may_play`, :func:`may_chat`, see
@@ -47,12 +49,16 @@ ON_BEHALF = {
 """What an organiser is told a suspended member cannot do, when the organiser asks."""
 
 
-def active_suspensions(user: User, now: datetime | None = None) -> QuerySet[Suspension]:
-    """The member's suspensions in force at ``now`` (not lifted, started, not ended)."""
+def active_suspensions(
+    user: User, now: datetime | None = None, *, chat: bool = False
+) -> QuerySet[Suspension]:
+    """The member's suspensions in force at ``now`` (not lifted, started, not ended);
+    with ``chat``, their chat restrictions too (which keep them from nothing else)."""
     now = now or timezone.now()
-    return Suspension.objects.filter(
+    rows = Suspension.objects.filter(
         user=user, starts_at__lte=now, ends_at__gt=now, lifted_at__isnull=True
     )
+    return rows if chat else rows.filter(chat_only=False)
 
 
 def refusal(
@@ -65,16 +71,16 @@ def refusal(
     suspension holds there), or a table: its league fixture's club, looked up only when
     the member has a suspension at all (nearly always they have none).
     """
-    suspension = suspension_at(user, club, now)
+    suspension = suspension_at(user, club, now, chat=doing == "chat")
     return None if suspension is None else _sentence(suspension, doing)
 
 
 def suspension_at(
-    user: User, club: int | Table | None, now: datetime | None = None
+    user: User, club: int | Table | None, now: datetime | None = None, *, chat: bool = False
 ) -> Suspension | None:
     """The suspension that keeps ``user`` from ``club`` (see :func:`refusal`): the one
-    that ends last, or ``None``."""
-    suspensions = list(active_suspensions(user, now).select_related("club"))
+    that ends last, or ``None``; with ``chat``, a chat restriction counts too."""
+    suspensions = list(active_suspensions(user, now, chat=chat).select_related("club"))
     if not suspensions:
         return None
     club_id = _club_of(club) if isinstance(club, Table) else club
@@ -116,6 +122,12 @@ def table_sight(user: Any, table: Table) -> Sight:
 def _sentence(suspension: Suspension, doing: str) -> str:
     where = f"the club {suspension.club}" if suspension.club_id else "this site"
     until = date_format(timezone.localtime(suspension.ends_at), "j F Y, H:i")
+    if suspension.chat_only:
+        tables = f"the club {suspension.club}'s tables" if suspension.club_id else "this site"
+        return (
+            f"Your chat is restricted at {tables} until {until}, so you cannot chat here. "
+            "You can still play, watch, read and appeal the ruling."
+        )
     if doing in ON_BEHALF:
         return (
             f"{suspension.user} is suspended from {where} until {until}, so they cannot "

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
+
+from games import signals as games_signals
 from moderation import signals
-from moderation.services import outcomes
+from moderation.services import benching, outcomes
 
 
 def case_filed(sender: type, report_id: int, joined: bool = False, **kwargs: Any) -> None:
@@ -35,7 +38,14 @@ def appeal_changed(sender: type, appeal_id: int, by_moderator: bool, **kwargs: A
     outcomes.tell_appeal(appeal_id, by_moderator)
 
 
+def game_started(sender: type, game_id: int, table_id: int, **kwargs: Any) -> None:
+    """A game was dealt: a suspended member seated there is handled by the table's rule
+    (a matchday opened their fixture, or the next game of a round began)."""
+    benching.bench_at_game_start(game_id, table_id, timezone.now())
+
+
 def connect() -> None:
+    games_signals.game_started.connect(game_started, dispatch_uid="moderation.benching")
     signals.case_filed.connect(case_filed, dispatch_uid="moderation.telling.report-received")
     signals.ruling_applied.connect(ruling_applied, dispatch_uid="moderation.telling.outcome")
     signals.ruling_declined.connect(ruling_declined, dispatch_uid="moderation.telling.declined")

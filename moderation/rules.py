@@ -19,6 +19,16 @@ permissions of moderation.
   claimed the case, a second moderator asked to confirm a proposed ruling of it, and
   whoever answers an open appeal of it; never to someone with a conflict.
 
+* A member's record (every case, report, ruling, suspension and timeout of one member)
+  and the archive of decided cases open to whoever moderates anything, each reading
+  only the cases they moderate (:func:`record_scope`, :func:`record_cases`): a site
+  moderator every case and game, a club's moderators their club's; never a case they
+  are a party to (its other side's material stays out, whatever their role).
+
+* A case's private notes are written and read by its moderators who are not parties
+  (``moderation.read_notes``, ``moderation.add_note``); nothing a party reads carries
+  them.
+
 ``user.has_perm("moderation.view_case", case)`` asks the first two;
 ``moderation.read_case`` adds the party rule (every read of a moderator's material asks
 it); ``moderation.take_case`` adds the conflicts of interest; ``moderation.open_evidence``
@@ -182,6 +192,24 @@ def _decides(user: Any, case: Case) -> bool:
     return Appeal.objects.filter(case=case, status=Appeal.Status.OPEN).exists()
 
 
+def record_scope(user: Any) -> set[int] | None:
+    """The clubs whose cases and games ``user`` reads in members' records: ``None`` for a
+    site moderator (the whole site), else the clubs they moderate (empty: none)."""
+    return None if is_site_moderator(user) else moderated_club_ids(user)
+
+
+def record_cases(user: Any) -> QuerySet[Case]:
+    """The cases a member's record or the archive shows ``user``: those they moderate,
+    less those they are a party to."""
+    scope = record_scope(user)
+    cases = Case.objects.all() if scope is None else Case.objects.filter(club_id__in=scope)
+    return cases.exclude(pk__in=party_cases(user).values("pk"))
+
+
+def _reads_records(user: Any) -> bool:
+    return is_site_moderator(user) or bool(moderated_club_ids(user))
+
+
 moderates = Predicate(_moderates)
 has_no_conflict = Predicate(_has_no_conflict)
 is_no_party = Predicate(lambda user, case: not is_party(user, case))
@@ -193,6 +221,10 @@ PERMISSIONS = {
     "moderation.read_case": moderates & is_no_party,
     "moderation.take_case": moderates & has_no_conflict,
     "moderation.open_evidence": moderates & has_no_conflict & decides,
+    "moderation.read_notes": moderates & is_no_party,
+    "moderation.add_note": moderates & is_no_party,
+    # Members' records and the archive (no object: what they show is record_cases).
+    "moderation.read_records": Predicate(_reads_records),
 }
 # rules does not annotate add_perm.
 for _name, _predicate in PERMISSIONS.items():

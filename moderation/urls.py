@@ -3,7 +3,17 @@
 from django.urls import URLPattern, path
 
 import games.urls  # noqa: F401  (registers the "id" converter: digits within a bigint)
-from moderation.views import appeals, evidence, filing, log, messages, queue, rulings
+from moderation.views import (
+    appeals,
+    evidence,
+    filing,
+    log,
+    members,
+    messages,
+    notes,
+    queue,
+    rulings,
+)
 
 app_name = "moderation"
 
@@ -14,6 +24,7 @@ urlpatterns: list[URLPattern] = [
     path("cases/<id:case_id>/", queue.case, name="case"),
     path("cases/<id:case_id>/claim/", queue.claim, name="claim"),
     path("cases/<id:case_id>/release/", queue.release, name="release"),
+    path("cases/<id:case_id>/notes/", notes.add_note, name="add_note"),
     path("report/game/<id:game_id>/", filing.file, name="file"),
     path("report/message/<id:message_id>/", filing.file_message, name="file_message"),
     path("mine/", filing.my_cases, name="my_cases"),
@@ -23,6 +34,9 @@ urlpatterns: list[URLPattern] = [
     path("appeals/<id:pk>/", appeals.appeal, name="appeal"),
     path("appeals/<id:pk>/close/", appeals.appeal_close, name="appeal_close"),
     path("log/", log.log, name="log"),
+    # members' records and the archive of decided cases
+    path("members/<str:username>/", members.member, name="member"),
+    path("decided/", members.archive, name="archive"),
     # The evidence of a case (its moderator only).
     path("cases/<id:pk>/evidence/", evidence.evidence, name="evidence"),
     # rulings

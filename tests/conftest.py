@@ -1,6 +1,7 @@
 import os
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import hypothesis
 import pytest
@@ -10,6 +11,17 @@ from django.test import Client, override_settings
 
 from accounts.models import User
 from tests.factories import UserFactory
+
+BROWSER_TESTS = Path(__file__).parent / "browser"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test of tests/browser/ is marked ``browser``, whatever its module says: `make
+    test` runs them apart from the tests that share the cores (scripts/run-tests.sh)."""
+    for item in items:
+        if BROWSER_TESTS in item.path.parents:
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -22,6 +22,7 @@ from engine.actions import (
     Action,
     Discard,
     Draw,
+    InHistory,
     Pass,
     Play,
     Restore,
@@ -34,6 +35,7 @@ from engine.state import GameState
 from engine.tiles import Tile, format_tiles
 from engine.verdict import judge_turn
 from games.models import Game, Move
+from games.selectors.players import GamePlayers, Names, names_at
 
 LOG_LENGTH = 12
 """How many of the latest moves the game page lists."""
@@ -68,8 +70,15 @@ class MoveLog:
     total: int = 0
 
 
-def move_log(game: Game, names: Sequence[str], viewer: int | None) -> MoveLog:
-    """The move log of ``game`` for the seat ``viewer`` (``names``: each seat's name)."""
+def move_log(game: Game, names: Names, viewer: int | None, member: int | None = None) -> MoveLog:
+    """The move log of ``game`` for the seat ``viewer`` (``names``: each seat's name, or
+    the game's record of who played each seat at each move). With the record and the
+    viewer's ``member`` id, the seat's moves another member made before they took it
+    over are that member's, not "You".
+
+    It tells the moves that stand: the turns a moderator's rewind undid are left out
+    (the rewind's own line says it happened), since they showed tiles that are back on a
+    rack or in the pool; the case's evidence keeps them for its moderators."""
     moves = list(Move.objects.filter(game=game).order_by("seq"))
     if not moves:
         return MoveLog()
@@ -77,10 +86,7 @@ def move_log(game: Game, names: Sequence[str], viewer: int | None) -> MoveLog:
         new_game(game.engine_ruleset(), game.seed, None if game.start_drawn else game.starting_seat)
     )
     state = timeline.state
-    entries: list[LogEntry] = []
-    drawn: Counter[Tile] = Counter()
-    laid: Counter[Tile] = Counter()
-    timeout = ""
+    told: list[tuple[LogEntry, Action, GameState, GameState]] = []
     for move in moves:
         before = state
         action = move.engine_action()
@@ -88,28 +94,45 @@ def move_log(game: Game, names: Sequence[str], viewer: int | None) -> MoveLog:
             state = timeline.apply(action, move.seat)
         except GameError:
             return MoveLog()
-        gained = Counter(state.racks[move.seat]) - Counter(before.racks[move.seat])
-        mine = move.seat == viewer
-        words = describe_for(viewer, move.seat, action, before, state, names)
-        entries.append(LogEntry(move.seq, move.turn_number, move.seat, mine, action.type, words))
-        if isinstance(action, Play | TakeFromRiver):
-            laid = _laid(before, state)
-        if mine:
-            drawn = gained
-            timeout = words if isinstance(action, Timeout) else ""
+        mine = move.seat == viewer and _made_by(names, move, member)
+        who = names_at(names, move.seq)
+        words = describe_for(viewer if mine else None, move.seat, action, before, state, who)
+        entry = LogEntry(move.seq, move.turn_number, move.seat, mine, action.type, words)
+        told.append((entry, action, before, state))
     now = game.engine_state()
     if state != now:
         # Only a game whose state was rewritten by hand (a test position) gets here: its
         # log would name tiles of another deal, so it says nothing.
         return MoveLog()
+    standing = [told[index] for index in timeline.standing]
+    drawn: Counter[Tile] = Counter()
+    laid: Counter[Tile] = Counter()
+    timeout = ""
+    for entry, action, before, after in standing:
+        if isinstance(action, InHistory):
+            # The game went back (or forth) in its history: nothing was just drawn or laid.
+            drawn, laid, timeout = Counter(), Counter(), ""
+            continue
+        if isinstance(action, Play | TakeFromRiver):
+            laid = _laid(before, after)
+        if entry.is_mine:
+            drawn = Counter(after.racks[entry.seat]) - Counter(before.racks[entry.seat])
+            timeout = entry.words if isinstance(action, Timeout) else ""
     on_rack = Counter(now.racks[viewer]) if viewer is not None else Counter()
     return MoveLog(
-        entries=tuple(reversed(entries[-LOG_LENGTH:])),
+        entries=tuple(reversed([entry for entry, *_ in standing[-LOG_LENGTH:]])),
         drawn=tuple(format_tiles(sorted((drawn & on_rack).elements()))),
         laid=tuple(format_tiles(sorted(laid.elements()))),
         timeout=timeout,
-        total=len(entries),
+        total=len(standing),
     )
+
+
+def _made_by(names: Names, move: Move, member: int | None) -> bool:
+    """Whether ``member`` made ``move`` of their seat (unknown without the record: yes)."""
+    if member is None or not isinstance(names, GamePlayers):
+        return True
+    return names.at(move.seat, move.seq).member_id == member
 
 
 def describe_for(

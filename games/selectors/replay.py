@@ -1,15 +1,17 @@
 """A finished game, turn by turn.
 
-The replay rebuilds each position with :func:`engine.game.replay` over a prefix of the
-move log, so it shows exactly what happened. It opens only once the game is over: from
-then on every rack is public (RULES.md: racks are shown at the end), but the pool's order
-never is: a frame carries the pool's size only.
+The replay rebuilds each position with the engine's :class:`~engine.game.Timeline`
+over the move log, so it shows exactly what happened, the turns a moderator's rewind
+undid aside (they are for the case's moderators: :mod:`games.selectors.move_log` says
+why). It opens only once the game is over: from then on every rack is public (RULES.md:
+racks are shown at the end), but the pool's order never is: a frame carries the pool's
+size only.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 
 from engine.actions import Layout
@@ -21,7 +23,7 @@ from engine.tiles import Tile, format_tiles, parse_tiles
 from games.errors import NotFound
 from games.models import Game, Move
 from games.selectors.move_log import describe_for
-from games.selectors.seats import seat_names
+from games.selectors.players import Names, game_players, names_at
 
 
 @dataclass(frozen=True)
@@ -88,37 +90,38 @@ class ReplayFrame:
 
 
 def replay_frame(game: Game, step: int) -> ReplayFrame:
-    """The position of a finished ``game`` after ``step`` turns (clamped to the game)."""
+    """The position of a finished ``game`` after ``step`` turns (clamped to the game).
+
+    The steps are the moves that stand: the turns a moderator's rewind undid are no
+    steps of their own (their tiles were taken back; the case's evidence keeps them),
+    they are played out inside the rewind's step, which shows the game as it went on."""
     if not game.is_over:
         raise NotFound("The replay opens when the game is over.")
-    names = seat_names(game.table_id)
+    players = game_players(game)
     moves = list(game.moves.order_by("seq"))
-    groups = turn_steps(moves)
-    steps = groups[-1] if groups else 0
-    step = max(0, min(step, steps))
     timeline = Timeline(
         new_game(game.engine_ruleset(), game.seed, None if game.start_drawn else game.starting_seat)
     )
-    state = start = timeline.state
-    mover: int | None = None
-    kind = ""
-    events: list[str] = []
-    for move, group in zip(moves, groups, strict=True):
-        if group > step:
-            break
-        before = state
-        try:
-            state = timeline.apply(move.engine_action(), move.seat)
-        except GameError:
-            # Only a game whose state was changed by hand (a test position) gets here.
-            raise NotFound("This game's record cannot be replayed.") from None
-        if group == step:
-            if mover is None:
-                start, kind = before, move.engine_action().type
-            mover = move.seat
-            events.append(describe(move, before, state, names))
+    befores = [timeline.state]
+    try:
+        for move in moves:
+            befores.append(timeline.apply(move.engine_action(), move.seat))
+    except GameError:
+        # Only a game whose state was changed by hand (a test position) gets here.
+        raise NotFound("This game's record cannot be replayed.") from None
+    standing = frozenset(timeline.standing)
+    groups = turn_steps(moves, standing)
+    steps = groups[-1] if groups else 0
+    step = max(0, min(step, steps))
+    in_step = [index for index, group in enumerate(groups) if group == step]
+    told = [index for index in in_step if index in standing]
+    state = befores[sum(1 for group in groups if group <= step)]
+    start = befores[in_step[0]] if in_step else state
+    mover = moves[told[-1]].seat if told else None
+    kind = moves[told[0]].action.get("type") if told else ""
+    events = [describe(moves[i], befores[i], befores[i + 1], players) for i in told]
     if step == 0:
-        events.append(f"The tiles are dealt; {names[state.current_player]} starts.")
+        events.append(f"The tiles are dealt; {players.names_at(1)[state.current_player]} starts.")
     played: Counter[Tile] = Counter()
     if mover is not None:
         played = Counter(start.racks[mover]) + Counter(start.river) - Counter(state.racks[mover])
@@ -136,7 +139,7 @@ def replay_frame(game: Game, step: int) -> ReplayFrame:
         river=tuple(format_tiles(state.river)),
         pool_size=len(state.pool),
         seats=tuple(
-            ReplaySeat(seat, names[seat], tuple(format_tiles(rack)), seat == mover)
+            ReplaySeat(seat, players.names[seat], tuple(format_tiles(rack)), seat == mover)
             for seat, rack in enumerate(state.racks)
         ),
         outcome=state.outcome if step == steps else None,
@@ -162,24 +165,33 @@ NOT_A_CHOICE = frozenset({"resign", "forfeit", "adjudicate", "rewind", "restore"
 say about them."""
 
 
-def turn_steps(moves: Sequence[Move]) -> list[int]:
+def turn_steps(moves: Sequence[Move], standing: Set[int]) -> list[int]:
     """The replay's step (from 1) of each move: a step is a turn's moves in a row, and
     a moderator's rewind, or the restore that takes one back, is a step of its own
-    (turn numbers repeat after one)."""
-    steps: list[int] = []
+    (turn numbers repeat after one). Only the moves that stand (``standing``: their
+    indexes) make steps; a move a rewind undid belongs to the step of the next one that
+    stands (that rewind, or a later one that undid it too)."""
+    steps = [0] * len(moves)
     step, turn, after_rewind = 0, None, False
-    for move in moves:
+    undone: list[int] = []
+    for index, move in enumerate(moves):
+        if index not in standing:
+            undone.append(index)
+            continue
         rewind = move.action.get("type") in {"rewind", "restore"}
         if rewind or after_rewind or move.turn_number != turn:
             step += 1
         turn, after_rewind = move.turn_number, rewind
-        steps.append(step)
+        for earlier in [*undone, index]:
+            steps[earlier] = step
+        undone.clear()
     return steps
 
 
-def describe(move: Move, before: GameState, after: GameState, names: Sequence[str]) -> str:
+def describe(move: Move, before: GameState, after: GameState, names: Names) -> str:
     """One move in words (for a finished game: it names the tiles drawn)."""
-    return describe_for(None, move.seat, move.engine_action(), before, after, names, reveal=True)
+    who = names_at(names, move.seq)
+    return describe_for(None, move.seat, move.engine_action(), before, after, who, reveal=True)
 
 
 def mark_new(

@@ -16,6 +16,7 @@ from accounts.models import User
 from games.models import Game, Seat, Table
 from games.permissions import belongs_to_for
 from games.queries import GameQuerySet
+from games.selectors.players import GamePlayers, game_players, games_players
 from games.selectors.results import GameResult, game_result
 from games.selectors.seats import in_seat_order
 
@@ -76,11 +77,19 @@ class PublicGame(GameRow):
     result: GameResult | None
 
 
-def game_row(game: Game, viewer: User | None, seats: Sequence[Seat] | None = None) -> GameRow:
+def game_row(
+    game: Game,
+    viewer: User | None,
+    seats: Sequence[Seat] | None = None,
+    players: GamePlayers | None = None,
+) -> GameRow:
     """``game`` (with its table) as ``viewer`` sees it in a list (``None``: a spectator).
     ``seats``: the table's seats in order, if already loaded; else the prefetched ones
-    (:func:`game_rows`) or one query."""
+    (:func:`game_rows`) or one query. ``players``: the game's record of who played, if
+    already read. A game is named by who played it, and a viewer who sits at the table
+    now but did not play a finished game is a spectator of it."""
     seats = in_seat_order(game.table) if seats is None else seats
+    players = game_players(game, len(seats)) if players is None else players
     table = game.table
     belongs_to, belongs_to_link = belongs_to_for(table, viewer)
     return GameRow(
@@ -96,8 +105,8 @@ def game_row(game: Game, viewer: User | None, seats: Sequence[Seat] | None = Non
         held=game.held_at is not None,
         clock=table.clock,
         clock_label=table.get_clock_display(),
-        players=tuple(seat.occupant_name for seat in seats),
-        me=None if viewer is None else _seat_of(viewer, seats),
+        players=tuple(players.names),
+        me=None if viewer is None else _seat_of(viewer, seats, game, players),
         belongs_to=belongs_to,
         belongs_to_link=belongs_to_link,
     )
@@ -111,12 +120,17 @@ def game_rows(games: GameQuerySet, viewer: User, limit: int | None = None) -> li
     )
     if limit is not None:
         listed = listed[:limit]
-    return [game_row(game, viewer) for game in listed]
+    games_list = list(listed)
+    records = games_players(game.pk for game in games_list)
+    return [game_row(game, viewer, players=records[game.pk]) for game in games_list]
 
 
-def public_game(game: Game, viewer: User | None, seats: Sequence[Seat]) -> PublicGame:
-    """The game page's heading for ``viewer``; ``seats``: the table's, in order."""
-    row = game_row(game, viewer, seats)
+def public_game(
+    game: Game, viewer: User | None, seats: Sequence[Seat], players: GamePlayers | None = None
+) -> PublicGame:
+    """The game page's heading for ``viewer``; ``seats``: the table's, in order;
+    ``players``: the game's record of who played, if already read."""
+    row = game_row(game, viewer, seats, players)
     return PublicGame(
         **{field.name: getattr(row, field.name) for field in fields(GameRow)},
         version=game.version,
@@ -125,7 +139,9 @@ def public_game(game: Game, viewer: User | None, seats: Sequence[Seat]) -> Publi
     )
 
 
-def _seat_of(viewer: User, seats: Sequence[Seat]) -> int | None:
+def _seat_of(viewer: User, seats: Sequence[Seat], game: Game, players: GamePlayers) -> int | None:
+    if game.is_over:
+        return players.seat_of(viewer.pk)
     return next(
         (s.number for s in seats if s.kind == Seat.Kind.PLAYER and s.user_id == viewer.pk), None
     )

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from engine.round import Tally
 from games.models import Result, Table
+from games.selectors.players import table_seat_names
 from games.selectors.results import GameResult, game_result
-from games.selectors.seats import seat_names
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class Scoreboard:
 
 def scoreboard(table: Table) -> Scoreboard:
     """The round so far: each game's scores, the totals and the standings."""
-    names = tuple(seat_names(table.pk))
+    names = tuple(table_seat_names(table.pk))
     results = Result.objects.current().of_table(table)
     by_game: dict[int, list[Result]] = defaultdict(list)
     for row in results.order_by("game", "seat"):

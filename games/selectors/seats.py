@@ -11,12 +11,6 @@ def in_seat_order(table: Table) -> list[Seat]:
     return sorted(table.seats.all(), key=lambda seat: seat.number)
 
 
-def seat_names(table_id: int) -> list[str]:
-    """What the players see of each seat, by number (:attr:`Seat.occupant_name`)."""
-    seats = Seat.objects.filter(table_id=table_id).select_related("user").order_by("number")
-    return [seat.occupant_name for seat in seats]
-
-
 def table_seats(game: Game) -> list[Seat]:
     """The seats of ``game``'s table in order, with their members, in one query: what
     the game page's partials need of them."""

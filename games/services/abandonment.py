@@ -9,9 +9,10 @@ scored as a loser, play goes on without them and the last seat in play wins) or 
 of level ``normal`` takes the seat for the rest of the round. A player may also resign
 a game at any moment (engine :class:`~engine.actions.Resign`).
 
-An authority above the table (a league whose player withdrew) may do either to a seat
-at any moment: :func:`hand_seat_to_bot` and :func:`forfeit_seat`. Games knows nothing of
-why; the caller says which seat.
+An authority above the table (a league whose player withdrew, a suspension) may do
+either to a seat at any moment: :func:`hand_seat_to_bot` and :func:`forfeit_seat`, and
+give a bot's seat back to the member it replaced (:func:`give_seat_back`). Games knows
+nothing of why; the caller says which seat.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from games.errors import GameFinished, InvalidMove, TableError
 from games.models import BotLevel, Game, Move, Seat, Table
 from games.services.core import commit_action
 from games.services.locking import LockedTurn, lock_game, lock_seat, lock_seat_of_table, seat_of
+from games.services.occupancy import record_change_at_table
 
 TAKEOVER_BOT_LEVEL = BotLevel.NORMAL
 
@@ -95,6 +97,30 @@ def hand_seat_to_bot(table_id: int, seat_number: int) -> bool:
     return True
 
 
+def give_seat_back(table_id: int, seat_number: int, user_id: int) -> bool:
+    """The member ``user_id``, whom a bot replaced at seat ``seat_number`` of
+    ``table_id``, sits there again for the rest of the round (in the game in play too,
+    on its turn or anyone's: the bot's moves stand).
+
+    Returns ``False`` when the seat is no longer theirs to take back: the round is
+    over, or the seat is not a bot playing for them.
+    """
+    with transaction.atomic():
+        game, table, seat = lock_seat_of_table(table_id, seat_number)
+        if table.status == Table.Status.FINISHED or seat is None:
+            return False
+        if seat.kind != Seat.Kind.BOT or seat.replaced_user_id != user_id:
+            return False
+        seat.user_id, seat.replaced_user_id = user_id, None
+        seat.kind, seat.bot_level, seat.timeouts_in_a_row = Seat.Kind.PLAYER, "", 0
+        seat.save(update_fields=["replaced_user", "user", "kind", "bot_level", "timeouts_in_a_row"])
+        if game is not None:
+            signals.send_about_game(
+                signals.seat_given_back, game, sender=Seat, seat=seat.number, user_id=user_id
+            )
+    return True
+
+
 def forfeit_seat(game_id: int, seat_number: int) -> Game:
     """Seat ``seat_number`` forfeits ``game_id`` by a ruling, on its turn or anyone's: it
     drops out and play goes on without it (the last seat in play wins).
@@ -120,6 +146,7 @@ def _hand_to_bot(seat: Seat, game: Game | None) -> None:
     seat.kind = Seat.Kind.BOT
     seat.bot_level = TAKEOVER_BOT_LEVEL
     seat.save(update_fields=["replaced_user", "user", "kind", "bot_level", "timeouts_in_a_row"])
+    record_change_at_table(game, seat)
     if game is not None:
         signals.send_about_game(
             signals.seat_handed_to_bot,

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
@@ -43,7 +44,7 @@ from games.errors import (
     StaleVersion,
     TimeUp,
 )
-from games.models import Game, Move
+from games.models import Game, HelpAsked, Move
 from games.selectors.replay import ShownSet, in_reading_order, mark_new
 from games.services.core import commit_action
 from games.services.drafts import (
@@ -102,6 +103,7 @@ def hint(game_id: int, user: User) -> Hint:
     state = turn.state
     if state.pending_draw:
         raise InvalidMove("Keep one of the two tiles you drew first: discard the other.")
+    note_help(turn, HelpAsked.Kind.HINT)
     key = _hint_key(turn)
     cached = cache.get(key)
     if isinstance(cached, Hint):
@@ -132,6 +134,23 @@ def hint(game_id: int, user: User) -> Hint:
     return found
 
 
+def note_help(turn: LockedTurn, kind: str) -> None:
+    """Remember that the player asked the solver for help in this turn (a case's
+    evidence shows it): one row per turn and kind, counting the askings."""
+    where = {
+        "game_id": turn.game.pk,
+        "turn_number": turn.game.turn_number,
+        "seat": turn.seat,
+        "kind": kind,
+    }
+    if not HelpAsked.objects.filter(**where).update(times=F("times") + 1):
+        # Two askings at once may both find no row: the second waits for the first's
+        # insert under the unique constraint and counts itself again.
+        _, created = HelpAsked.objects.get_or_create(**where, defaults={"first_at": timezone.now()})
+        if not created:
+            HelpAsked.objects.filter(**where).update(times=F("times") + 1)
+
+
 def arrange_for_me(game_id: int, user: User, picked: Sequence[str]) -> DraftView:
     """Lay the ``picked`` rack tiles, with those already put out this turn, on the table.
 
@@ -154,6 +173,7 @@ def arrange_for_me(game_id: int, user: User, picked: Sequence[str]) -> DraftView
     if missing:
         raise DraftError(f"{min(missing)} is not on your rack.")
     to_play = [*already.elements(), *chosen]
+    note_help(turn, HelpAsked.Kind.ARRANGE)
     table = _arranged(turn, to_play, user)
     if table is None:
         names = " ".join(format_tiles(sorted(to_play)))

@@ -17,6 +17,7 @@ from games.errors import NotFound, TableError
 from games.models import BotLevel, Game, Notification, Seat, Table
 from games.services import notifications
 from games.services.locking import ensure_may_play, lock_seat_of_table, lock_table
+from games.services.occupancy import record_change_at_table
 from games.services.rounds import start_round
 from games.table_settings import TableSettings
 
@@ -300,6 +301,7 @@ def replace_seat_player(table_id: int, seat_number: int, user: User) -> Seat:
         previous = seat.user_id
         seat.user, seat.timeouts_in_a_row = user, 0
         seat.save(update_fields=["user", "timeouts_in_a_row"])
+        record_change_at_table(game, seat)
         now = timezone.now()
         notifications.seats_changed(table, now)
         notifications.invited(table, table.creator)

@@ -47,6 +47,7 @@ from games.models import (
 )
 from games.selectors.notifications import TURN_KINDS as TURN_KINDS
 from games.selectors.notifications import delivery_for
+from games.selectors.players import game_players
 from games.services.locking import lock_game_if_free
 
 EMAIL_STATE: dict[str, str] = {
@@ -135,11 +136,9 @@ def turn_key(kind: str, game_id: int, turn_number: int) -> str:
 def turn_text(kind: str, game: Game, user_id: int) -> str:
     """The notice's sentence: which turn, against whom, where ("Your turn 7 against
     Nina in game 1 of table 5.")."""
-    others = [
-        seat.occupant_name
-        for seat in game.table.seats.select_related("user", "replaced_user").order_by("number")
-        if seat.user_id != user_id
-    ]
+    players = game_players(game)
+    mine = players.seat_of(user_id)
+    others = [name for seat, name in enumerate(players.names) if seat != mine]
     against = " and ".join(others)
     where = f"turn {game.turn_number} against {against} in game {game.number}"
     where += f" of table {game.table_id}"

@@ -32,7 +32,8 @@ from engine.round import game_places
 from engine.state import GameState
 from games import signals
 from games.errors import InvalidRuling
-from games.models import Game, Result, Seat, Table
+from games.models import Game, Result
+from games.selectors.players import game_players
 from games.services.locking import lock_game, lock_table_of
 from games.services.rounds import game_recorded
 
@@ -66,7 +67,8 @@ def record_played(game: Game, state: GameState, now: datetime) -> Game | None:
     # this move leaves it (the answer shows the round).
     table = lock_table_of(game)
     places = game_places(state.ruleset.score_mode, outcome.scores, outcome.winner)
-    members = _members(table)
+    # Who played each seat to the end earned its result, whoever sits there later.
+    members = game_players(game, state.players).members
     Result.objects.bulk_create(
         Result(
             game=game,
@@ -198,12 +200,3 @@ def _corrected(
         places = {s: current[s].place for s in seats}
         places.update({s: c.place for s, c in corrections.items() if c.place is not None})
     return {s: (scores[s], racks[s], s == winner, places[s]) for s in seats}
-
-
-def _members(table: Table) -> dict[int, int]:
-    """The member playing each seat now (bots' seats are left out)."""
-    return dict(
-        Seat.objects.filter(table=table, kind=Seat.Kind.PLAYER, user__isnull=False).values_list(
-            "number", "user_id"
-        )
-    )

@@ -3,8 +3,12 @@
 The move log stays append-only: the rewind is one more logged move (the engine's
 :class:`~engine.actions.Rewind`, by ``ruling``), and the state is rebuilt by replaying
 the log with it, so the cache still equals the replay and the game's history shows
-both what was played and that it was undone. Play resumes at that turn, with a fresh
-clock for its player; drafts of the undone turns go. The time banks stay as they are
+both what was played and that it was undone. The undrawn pool is shuffled afresh from a
+new random seed logged with the rewind (the undone turns showed tiles of the old order,
+a draw to its drawer above all), so the replay stays exact and nobody knows their next
+draw. Players are told the rewind, not the undone turns
+(:mod:`games.selectors.move_log`). Play resumes at that turn, with a fresh clock for its
+player; drafts of the undone turns go. The time banks stay as they are
 (the time spent on undone turns is not given back).
 
 A rewind regretted at once can be taken back (:func:`restore`): when nobody has moved
@@ -17,6 +21,7 @@ rulings was nobody's to spend); the time banks stay as they are.
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime
 
 from django.db import transaction
@@ -52,7 +57,7 @@ def rewind(
             raise InvalidRuling(
                 f"Rewind to an earlier turn than the present one ({game.turn_number})."
             )
-        _log_ruling(game, engine.Rewind(turn), now)
+        _log_ruling(game, engine.Rewind(turn, seed=secrets.token_hex(16)), now)
     return game
 
 

@@ -17,6 +17,7 @@ from games import signals
 from games.conf import new_round_seed
 from games.models import Game, Result, Table
 from games.services.clock import announce_turn, start_turn_clock
+from games.services.occupancy import record_start
 
 
 def start_round(table: Table, now: datetime) -> Game:
@@ -74,6 +75,7 @@ def _start_game(
     )
     start_turn_clock(game, now)
     game.save(force_insert=True)
+    record_start(game)
     signals.send_about_game(signals.game_started, game, number=game.number)
     announce_turn(game)
     return game

@@ -54,7 +54,7 @@ def member_calendar(user: User, now: datetime | None = None) -> bytes:
         .filter(status=Entry.Status.REGISTERED, season__status=Season.Status.RUNNING)
         .select_related("season__league")
     )
-    by_entry = fixtures_of(entries)
+    by_entry = fixtures_of(entries, user)
     for entry in entries:
         for fixture in by_entry.get(entry.pk, ()):
             calendar.add_component(_fixture_event(entry.season, fixture, now))

@@ -8,18 +8,46 @@ from dataclasses import dataclass
 from django.db.models import Prefetch, QuerySet
 
 from games.models import Game, Result
+from games.selectors.players import tables_players
 from leagues.models import Entry, Fixture, FixtureSeat, Matchday, Season
+from leagues.selectors.seasons import fixture_names
 
 CLOSED_SHOWN = 3
 
 
 @dataclass(frozen=True)
+class FixtureLine:
+    """A fixture with its seats named by who played them (who will, before a game)."""
+
+    fixture: Fixture
+    players: str
+
+
+@dataclass(frozen=True)
+class MatchdayLines:
+    matchday: Matchday
+    fixtures: list[FixtureLine]
+
+
+@dataclass(frozen=True)
 class OrganiserPage:
     season: Season
-    open_matchdays: list[Matchday]
-    closed_matchdays: list[Matchday]
+    open_matchdays: list[MatchdayLines]
+    closed_matchdays: list[MatchdayLines]
     scheduled: int
     entries: list[Entry]
+
+
+def _lines(matchdays: list[Matchday]) -> list[MatchdayLines]:
+    fixtures = [fixture for day in matchdays for fixture in day.fixtures.all()]
+    played = tables_players(f.table_id for f in fixtures if f.table_id is not None)
+
+    def line(fixture: Fixture) -> FixtureLine:
+        entries = [seat.entry for seat in fixture.seats.all()]
+        names = fixture_names(entries, played.get(fixture.table_id or 0, []))
+        return FixtureLine(fixture, ", ".join(names))
+
+    return [MatchdayLines(day, [line(f) for f in day.fixtures.all()]) for day in matchdays]
 
 
 def _with_fixtures(matchdays: QuerySet[Matchday]) -> QuerySet[Matchday]:
@@ -38,13 +66,15 @@ def organiser_page(season: Season) -> OrganiserPage:
     matchdays = Matchday.objects.filter(season=season)
     return OrganiserPage(
         season=season,
-        open_matchdays=list(
-            _with_fixtures(matchdays.filter(status=Matchday.Status.OPEN).order_by("number"))
+        open_matchdays=_lines(
+            list(_with_fixtures(matchdays.filter(status=Matchday.Status.OPEN).order_by("number")))
         ),
-        closed_matchdays=list(
-            _with_fixtures(matchdays.filter(status=Matchday.Status.CLOSED).order_by("-number"))[
-                :CLOSED_SHOWN
-            ]
+        closed_matchdays=_lines(
+            list(
+                _with_fixtures(matchdays.filter(status=Matchday.Status.CLOSED).order_by("-number"))[
+                    :CLOSED_SHOWN
+                ]
+            )
         ),
         scheduled=matchdays.filter(status=Matchday.Status.SCHEDULED).count(),
         entries=list(

@@ -10,7 +10,9 @@ from datetime import datetime
 from django.db.models import Q, QuerySet
 
 from accounts.models import User
+from games.selectors.players import tables_players
 from leagues.models import Entry, Fixture, FixtureSeat, Season
+from leagues.selectors.seasons import fixture_names, plays_in
 from leagues.selectors.vacations import SeasonVacation, season_vacations
 
 SEASONS_SHOWN = 50
@@ -79,7 +81,7 @@ def player_seasons(user: User) -> list[PlayerSeason]:
         .select_related("season__league__club", "division", "user", "substitute")
         .order_by("season__finished_at", "-season__created_at")[:SEASONS_SHOWN]
     )
-    fixtures = fixtures_of(entries)
+    fixtures = fixtures_of(entries, user)
     byes = byes_of(entries)
     seasons = [
         PlayerSeason(
@@ -95,21 +97,29 @@ def player_seasons(user: User) -> list[PlayerSeason]:
     return seasons
 
 
-def fixtures_of(entries: list[Entry]) -> dict[int, list[PlayerFixture]]:
-    """Each entry's fixtures in matchday order, with the names of who it meets."""
+def fixtures_of(entries: list[Entry], user: User) -> dict[int, list[PlayerFixture]]:
+    """Each entry's fixtures that ``user`` plays, played or will play, in matchday order,
+    with the names of who it meets (who played them, once a game is played). A fixture
+    of the entry that someone else played for it (before a substitution, or after one)
+    is not the member's."""
     seats = list(
         FixtureSeat.objects.filter(entry__in=entries)
         .select_related("fixture__matchday", "fixture__table")
         .order_by("fixture__matchday__number", "fixture__pk")
     )
-    sitting: dict[int, list[tuple[int, str]]] = defaultdict(list)
-    for seat in FixtureSeat.objects.filter(
-        fixture__in=[s.fixture_id for s in seats]
-    ).select_related("entry__user", "entry__substitute"):
-        sitting[seat.fixture_id].append((seat.entry_id, str(seat.entry.player)))
+    sitting: dict[int, list[FixtureSeat]] = defaultdict(list)
+    others = FixtureSeat.objects.filter(fixture__in=[s.fixture_id for s in seats])
+    for seat in others.select_related("entry__user", "entry__substitute").order_by("number"):
+        sitting[seat.fixture_id].append(seat)
+    played = tables_players(s.fixture.table_id for s in seats if s.fixture.table_id)
     result: dict[int, list[PlayerFixture]] = defaultdict(list)
     for seat in seats:
         fixture = seat.fixture
+        entries_there = [other.entry for other in sitting[fixture.pk]]
+        games = played.get(fixture.table_id or 0, [])
+        if not plays_in(user.pk, fixture, entries_there, games):
+            continue
+        names = fixture_names(entries_there, games)
         result[seat.entry_id].append(
             PlayerFixture(
                 fixture=fixture,
@@ -117,7 +127,9 @@ def fixtures_of(entries: list[Entry]) -> dict[int, list[PlayerFixture]]:
                 opens_at=fixture.matchday.opens_at,
                 deadline=fixture.deadline or fixture.matchday.deadline,
                 opponents=tuple(
-                    name for entry_id, name in sitting[fixture.pk] if entry_id != seat.entry_id
+                    name
+                    for other, name in zip(sitting[fixture.pk], names, strict=True)
+                    if other.entry_id != seat.entry_id
                 ),
                 table_id=fixture.table_id,
             )

@@ -13,6 +13,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
+from games.selectors.players import GamePlayers, round_names, tables_players
 from leagues.models import (
     Division,
     Entry,
@@ -155,7 +156,7 @@ def divisions(season: Season, user: Any) -> list[DivisionRow]:
             level=division.level,
             name=division.name,
             players=tuple(
-                (e.seed, str(e.player), user.is_authenticated and e.player.pk == user.pk)
+                (e.seed, e.label, user.is_authenticated and e.player.pk == user.pk)
                 for e in by_division[division.pk]
             ),
         )
@@ -177,6 +178,7 @@ def matchdays(season: Season, user: Any) -> list[MatchdayRow]:
     listed = Fixture.objects.filter(matchday__season=season).order_by("pk")
     for fixture in listed.prefetch_related(seats_in_order()):
         fixtures[(fixture.matchday_id, fixture.division_id)].append(fixture)
+    played = tables_players(f.table_id for fs in fixtures.values() for f in fs if f.table_id)
     return [
         MatchdayRow(
             number=day.number,
@@ -185,7 +187,9 @@ def matchdays(season: Season, user: Any) -> list[MatchdayRow]:
             status=day.status,
             status_label=day.get_status_display(),
             divisions=tuple(
-                _division_day(division, fixtures[(day.pk, division.pk)], members[division.pk], user)
+                _division_day(
+                    division, fixtures[(day.pk, division.pk)], members[division.pk], user, played
+                )
                 for division in division_list
             ),
         )
@@ -194,25 +198,47 @@ def matchdays(season: Season, user: Any) -> list[MatchdayRow]:
 
 
 def _division_day(
-    division: Division, fixtures: list[Fixture], members: list[Entry], user: Any
+    division: Division,
+    fixtures: list[Fixture],
+    members: list[Entry],
+    user: Any,
+    played: dict[int, list[GamePlayers]],
 ) -> DivisionDay:
     seated: set[int] = set()
     rows = []
     for fixture in fixtures:
         entries = [seat.entry for seat in fixture.seats.all()]
         seated.update(entry.pk for entry in entries)
+        games = played.get(fixture.table_id or 0, [])
         rows.append(
             FixtureRow(
                 id=fixture.pk,
-                players=tuple(str(entry.player) for entry in entries),
+                players=tuple(fixture_names(entries, games)),
                 status=fixture.status,
                 status_label=fixture.get_status_display(),
                 table_id=fixture.table_id,
                 deadline=fixture.deadline,
-                is_mine=user.is_authenticated and any(e.player.pk == user.pk for e in entries),
+                is_mine=user.is_authenticated and plays_in(user.pk, fixture, entries, games),
             )
         )
-    byes = tuple(
-        str(e.player) for e in sorted(members, key=lambda e: e.seed or 0) if e.pk not in seated
-    )
+    byes = tuple(e.label for e in sorted(members, key=lambda e: e.seed or 0) if e.pk not in seated)
     return DivisionDay(name=division.name, fixtures=tuple(rows), byes=byes)
+
+
+def fixture_names(entries: list[Entry], games: list[GamePlayers]) -> list[str]:
+    """A fixture's seats in order, named by who played them ("Frank, then Hank for
+    Frank"); before its first game, by who will ("Hank for Frank")."""
+    if games:
+        return round_names(games)
+    return [entry.seat_name for entry in entries]
+
+
+def plays_in(
+    user_id: int, fixture: Fixture, entries: list[Entry], games: list[GamePlayers]
+) -> bool:
+    """Whether the member played a game of the fixture, or plays it now or next (a
+    finished fixture is theirs only if they played in it)."""
+    if any(user_id in record.everyone for record in games):
+        return True
+    finished = fixture.status in (Fixture.Status.FINISHED, Fixture.Status.SETTLED)
+    return not finished and any(entry.player.pk == user_id for entry in entries)

@@ -35,6 +35,7 @@ from accounts.models import User
 from engine.sets import rack_value
 from engine.tiles import full_set
 from games.models import Result
+from games.selectors.players import GamePlayers, tables_players
 from games.table_settings import TableSettings
 from leagues.models import Club, Division, Entry, Fixture, FixtureSeat, Membership, Season
 from leagues.standings import FixtureResults, GameResult, Player, Rules, Standings, compute
@@ -89,6 +90,7 @@ def season_rules(season: Season) -> Rules:
         placement_points=tuple(season.placement_points or ()),
         tiebreaks=tuple(dict.fromkeys(season.tiebreaks or ())),
         game_score_bounds=(lowest, everything),
+        per_game=season.per_game,
     )
 
 
@@ -197,9 +199,14 @@ def _games(rows: list[ResultLine]) -> list[GameResult]:
 
 
 def _name(entry: Entry) -> str:
-    if entry.substitute is not None:
-        return f"{entry.user} (played by {entry.substitute})"
-    return str(entry.user)
+    return entry.label
+
+
+def _played_by(record: GamePlayers | None, seat: int, entry: Entry | None) -> str:
+    """Who played ``seat`` of a game, as its record names them ("Frank", "Hank for Frank")."""
+    if record is not None and seat < len(record.seats):
+        return record.names[seat]
+    return _name(entry) if entry is not None else ""
 
 
 def compute_season(season: Season) -> list[DivisionStandings]:
@@ -276,13 +283,16 @@ def season_results(season: Season) -> list[GameLine]:
     """Every seat of every finished game of the season, in matchday and game order."""
     data = load_season(season)
     divisions = {division.pk: division.name for division in data.divisions}
+    rounds = tables_players(f["table_id"] for f in data.fixtures if f["table_id"])
     lines = []
     for fixture in data.fixtures:
         seats = data.seats.get(fixture["pk"], {})
+        played = rounds.get(fixture["table_id"], [])
         for _, game, seat, score, place, is_winner, source in (
             data.results.get(fixture["table_id"], []) if fixture["table_id"] else []
         ):
             entry = data.entries.get(seats.get(seat, -1))
+            record = played[game - 1] if game <= len(played) else None
             lines.append(
                 GameLine(
                     matchday=fixture["matchday__number"],
@@ -291,7 +301,7 @@ def season_results(season: Season) -> list[GameLine]:
                     table=fixture["table_id"],
                     game=game,
                     seat=seat,
-                    player=_name(entry) if entry is not None else "",
+                    player=_played_by(record, seat, entry),
                     score=score,
                     place=place,
                     is_winner=is_winner,

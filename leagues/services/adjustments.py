@@ -33,7 +33,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.errors import InvalidRuling
 from games.models import Game, NotificationKind, Result
-from games.selectors.seats import seat_names
+from games.selectors.players import seat_names
 from games.services import notifications
 from games.services.results import SeatCorrection, supersede
 from leagues.conflicts import game_conflicts, refuse_conflicts
@@ -374,7 +374,7 @@ def preview(adjustment: ScoreAdjustment) -> Preview:
     finally:
         adjustment.refresh_from_db()
     assert after is not None
-    names = seat_names(game.table_id)
+    names = seat_names(game)
     seats = [
         SeatLine(seat, names[seat] if seat < len(names) else "", before[0][seat], after[0][seat])
         for seat in sorted(before[0])

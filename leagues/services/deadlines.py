@@ -33,6 +33,7 @@ from django.utils.timesince import timeuntil
 
 from accounts.models import User
 from games.models import Game, Move, NotificationKind, Seat, Table
+from games.selectors.players import player_at
 from games.services import notifications
 from games.services.adjudication import stop_round
 from leagues.conflicts import playing_in
@@ -195,7 +196,7 @@ def plan_settlement(fixture: Fixture, rule: str, now: datetime) -> Settlement:
         return Settlement(fixture, settlement_note(table.games.count(), table.games_in_round, None))
     to_move = None
     if rule == OnDeadline.TIMED_OUT_FORFEIT and game.current_seat is not None:
-        to_move = _occupant(table, game.current_seat)
+        to_move = player_at(game, game.current_seat, game.version + 1).name
     note = settlement_note(game.number, table.games_in_round, to_move)
     return Settlement(fixture, note, _game_warnings(table, game, now))
 
@@ -210,11 +211,6 @@ def _game_warnings(table: Table, game: Game, now: datetime) -> list[str]:
             "(a move in the last ten minutes)."
         )
     return warnings
-
-
-def _occupant(table: Table, seat_number: int) -> str:
-    seat = Seat.objects.select_related("user").filter(table=table, number=seat_number).first()
-    return seat.occupant_name if seat is not None else f"Seat {seat_number + 1}"
 
 
 def settle_fixture(fixture: Fixture, by: User | None, reason: str) -> Fixture:
@@ -271,10 +267,10 @@ def _forfeiter(table: Table) -> str | None:
     last = table.games.order_by("-number").first()
     forfeit = (
         Move.objects.filter(game=last, by=Move.By.RULING, action__type="forfeit")
-        .values_list("seat", flat=True)
+        .values_list("seat", "seq")
         .first()
     )
-    return None if forfeit is None else _occupant(table, forfeit)
+    return None if forfeit is None or last is None else player_at(last, *forfeit).name
 
 
 # --- closing a matchday ----------------------------------------------------------------

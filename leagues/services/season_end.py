@@ -43,9 +43,11 @@ from accounts.models import User
 from games.models import NotificationKind, Result
 from games.services import notifications
 from leagues.conf import close_grace
+from leagues.divisions import split
 from leagues.errors import Conflict, LeaguesError
 from leagues.models import Entry, Fixture, FixtureSeat, Matchday, Season
-from leagues.promotion import divisions, seeding
+from leagues.promotion import moves as promotion_moves
+from leagues.promotion import seeding
 from leagues.selectors.standings import DivisionStandings, compute_season
 from leagues.services.deadlines import audited, close_matchday, when
 from leagues.signals import announce, season_close_announced, season_closed
@@ -79,6 +81,9 @@ class SeasonEndPreview:
     promoted: list[DivisionChange] = field(default_factory=list)
     relegated: list[DivisionChange] = field(default_factory=list)
     next_divisions: list[list[str]] = field(default_factory=list)
+    division_notes: list[str] = field(default_factory=list)
+    """What cutting the next season's divisions says: byes, a promotion kept by a size
+    that gave way, a relegation the sizes could not take."""
     warnings: list[str] = field(default_factory=list)
     standings: list[FinalDivision] = field(default_factory=list)
     """Each division's final standings as the close will fix them (:func:`settled_standings`)."""
@@ -115,9 +120,14 @@ def preview_close_season(season: Season, now: datetime | None = None) -> SeasonE
     ).count()
     final = final_order(season)
     names = _names(season)
-    order = seeding([ids for _, ids in final], season.promotion)
+    levels = [ids for _, ids in final]
+    order = seeding(levels, season.promotion)
     level_of = {entry: level for level, (_, ids) in enumerate(final, start=1) for entry in ids}
-    next_levels = divisions(order, season.division_size)
+    # The next season plays by the league's house rules as they are now.
+    rules = season.league.house_rules()
+    promoted, relegated = promotion_moves(levels, season.promotion)
+    cut = split(order, rules["seats"], rules["division_size"], promoted, relegated)
+    next_levels = cut.divisions
     moves = [
         DivisionChange(names[entry], level_of[entry], level)
         for level, ids in enumerate(next_levels, start=1)
@@ -133,6 +143,7 @@ def preview_close_season(season: Season, now: datetime | None = None) -> SeasonE
         promoted=[m for m in moves if m.to_level < m.from_level],
         relegated=[m for m in moves if m.to_level > m.from_level],
         next_divisions=[[names[e] for e in ids] for ids in next_levels],
+        division_notes=cut.notes(names.__getitem__, rules["seats"]),
         last_deadline=max((m.deadline for m in matchdays), default=None),
     )
     preview.announce_for = max(preview.last_deadline or now, now) + close_grace()
@@ -174,7 +185,14 @@ def _final_division(division: DivisionStandings) -> FinalDivision:
 
 
 def _warnings(preview: SeasonEndPreview) -> list[str]:
-    warnings = []
+    warnings = list(preview.division_notes)
+    players = sum(map(len, preview.next_divisions))
+    seats = preview.season.league.seats
+    if 0 < players < seats:
+        warnings.append(
+            f"Only {players} player{'s' * (players != 1)} carry over, fewer than a table "
+            f"of {seats}: the next season starts once more register."
+        )
     if preview.unfinished_fixtures:
         warnings.append(
             f"{_count(preview.unfinished_fixtures, 'fixture')} of matchday "

@@ -23,10 +23,11 @@ from django.utils import timezone
 from games.models import NotificationKind
 from games.services import notifications
 from games.table_settings import TableSettings
-from leagues.errors import ORGANISERS_ONLY, Conflict, NotAllowed
+from leagues.divisions import division_names, equal_lengths, split
+from leagues.errors import ORGANISERS_ONLY, Conflict, LeaguesError, NotAllowed
 from leagues.house_rules import MAX_DIVISION_SIZE
 from leagues.models import Division, Entry, Fixture, FixtureSeat, Matchday, Season
-from leagues.promotion import divisions
+from leagues.promotion import moves
 from leagues.scheduling import Schedule, ScheduleError, default_matchdays, schedule_season
 from leagues.selectors.roles import is_organiser, organisers
 from leagues.services.matchdays import open_matchday
@@ -76,6 +77,11 @@ class StartPreview:
     season: Season
     divisions: tuple[DivisionPlan, ...]
     matchdays: int
+    lengths: tuple[int, ...]
+    """The season lengths the organiser may choose: those that give every player of a
+    division the same number of fixtures, up to twice the usual length, and the usual
+    length."""
+    fair_lengths: tuple[int, ...]
     starts_at: datetime
     matchday_days: int
     games_per_fixture: int
@@ -100,31 +106,44 @@ class StartPreview:
     def players(self) -> int:
         return sum(len(division.entries) for division in self.divisions)
 
+    @property
+    def fair(self) -> bool:
+        """Whether every player of each division plays as many fixtures as the others."""
+        return self.matchdays in self.fair_lengths
+
 
 def preview_start(
-    season: Season, ranking: Sequence[int] | None = None, now: datetime | None = None
+    season: Season,
+    ranking: Sequence[int] | None = None,
+    now: datetime | None = None,
+    matchdays: int | None = None,
 ) -> StartPreview:
     """What :func:`start_season` would do now (nothing is written).
 
     ``ranking``: user ids in seed order; without it, the seeds the closing of the
     previous season gave the players it carried over (its final standings after
     promotion and relegation), or else the previous season's divisions and seeds.
-    Players not ranked come after, in the order they registered. Divisions are cut from
-    the top (:func:`leagues.promotion.divisions`).
+    Players not ranked come after, in the order they registered. Divisions are cut even
+    between a table and a maximum, keeping the previous close's promotions
+    (:func:`leagues.divisions.split`). ``matchdays``: the season's length, one of the
+    preview's ``lengths``; without it the first that is fair to every player, if any,
+    else the usual length (:func:`leagues.scheduling.default_matchdays`).
     """
-    return _preview(season, _plan_divisions(season, ranking), now or timezone.now())
+    return _preview(season, _plan_divisions(season, ranking, matchdays), now or timezone.now())
 
 
-def cached_preview(season: Season, now: datetime | None = None) -> StartPreview:
+def cached_preview(
+    season: Season, now: datetime | None = None, matchdays: int | None = None
+) -> StartPreview:
     """:func:`preview_start` for the start page. Scheduling a big season takes seconds,
     so its divisions and their schedules are computed once per version of the season's
     registrations and house rules and kept in Django's cache; the dates and warnings,
     which move with the clock, are worked out afresh. The start itself never reads the
     cache: it plans again under the season's lock."""
-    key = f"leagues:start-plan:{season.pk}:{_plan_version(season)}"
+    key = f"leagues:start-plan:{season.pk}:{_plan_version(season)}:{matchdays}"
     plan: _Plan | None = cache.get(key)
     if plan is None:
-        plan = _plan_divisions(season, None)
+        plan = _plan_divisions(season, None, matchdays)
         cache.set(key, plan, PLAN_SECONDS)
     return _preview(season, plan, now or timezone.now())
 
@@ -140,7 +159,11 @@ class _Plan:
 
     divisions: tuple[DivisionPlan, ...]
     matchdays: int
+    lengths: tuple[int, ...]
+    fair_lengths: tuple[int, ...]
     games_per_fixture: int
+    notes: tuple[str, ...]
+    """What the cut of the divisions says (:meth:`leagues.divisions.Split.notes`)."""
 
 
 def _plan_version(season: Season) -> str:
@@ -154,31 +177,71 @@ def _plan_version(season: Season) -> str:
     return f"{entries}-{rules}"
 
 
-def _plan_divisions(season: Season, ranking: Sequence[int] | None) -> _Plan:
+def _plan_divisions(
+    season: Season, ranking: Sequence[int] | None, matchdays: int | None = None
+) -> _Plan:
     entries = list(
         season.entries.filter(status=Entry.Status.REGISTERED)
         .select_related("user", "substitute")
         .order_by("registered_at", "pk")
     )
+    carried = _carried_order(entries) if ranking is None else []
     if ranking is None:
-        ranking = _carried_order(entries) or _previous_order(season)
+        ranking = carried or _previous_order(season)
     ordered = _seeded(entries, list(ranking))
-    groups = divisions(ordered, season.division_size)
+    # The previous close's promotions hold only for the seeding that close made.
+    promoted, relegated = _last_moves(season, entries) if carried else ({}, {})
+    cut = split(ordered, season.seats, season.division_size, promoted, relegated)
+    groups = cut.divisions
     games = TableSettings.from_dict(season.table_settings).games_for(season.seats)
-    days = _matchdays(groups, season.seats)
+    usual = _matchdays(groups, season.seats)
+    fair = tuple(equal_lengths(map(len, groups), season.seats, 2 * usual)) if usual else ()
+    lengths = tuple(sorted({usual, *fair}))
+    # Twice the usual length always holds a fair one at least as long as the usual, if
+    # any is fair: the first such is the season's unless the organiser chooses.
+    fairer = next((days for days in fair if days >= usual), usual)
+    days = fairer if matchdays is None else matchdays
+    if days not in lengths:
+        raise LeaguesError(
+            f"A season of {days} matchdays is not offered: choose {', '.join(map(str, lengths))}."
+        )
     plans = tuple(
         _plan(season, level, group, days, games, len(groups))
         for level, group in enumerate(groups, start=1)
     )
-    return _Plan(plans, days, games)
+    notes = tuple(cut.notes(lambda entry: str(entry.player), season.seats))
+    return _Plan(plans, days, lengths, fair, games, notes)
+
+
+def _last_moves(season: Season, entries: list[Entry]) -> tuple[dict[Entry, int], dict[Entry, int]]:
+    """This season's entries of the players the previous season's close promoted and
+    relegated, each with the level they moved to: its final order (``final_rank`` in
+    each division) run through the same promotion as at the close."""
+    if season.previous_id is None:
+        return {}, {}
+    previous = Season.objects.get(pk=season.previous_id)
+    placed = Entry.objects.filter(
+        season=previous, division__isnull=False, final_rank__isnull=False
+    ).order_by("division__level", "final_rank", "pk")
+    final: dict[int, list[int]] = {}
+    for level, user_id in placed.values_list("division__level", "user_id"):
+        final.setdefault(level, []).append(user_id)
+    up, down = moves([final[level] for level in sorted(final)], previous.promotion)
+    by_user = {entry.user_id: entry for entry in entries}
+    return (
+        {by_user[user]: level for user, level in up.items() if user in by_user},
+        {by_user[user]: level for user, level in down.items() if user in by_user},
+    )
 
 
 def _preview(season: Season, plan: _Plan, now: datetime) -> StartPreview:
-    problems, warnings = _findings(season, plan.divisions, now)
+    problems, warnings = _findings(season, plan, now)
     return StartPreview(
         season=season,
         divisions=plan.divisions,
         matchdays=plan.matchdays,
+        lengths=plan.lengths,
+        fair_lengths=plan.fair_lengths,
         starts_at=now,
         matchday_days=season.matchday_days,
         games_per_fixture=plan.games_per_fixture,
@@ -188,11 +251,16 @@ def _preview(season: Season, plan: _Plan, now: datetime) -> StartPreview:
 
 
 def start_season(
-    season: Season, by: Any, reason: str = "", ranking: Sequence[int] | None = None
+    season: Season,
+    by: Any,
+    reason: str = "",
+    ranking: Sequence[int] | None = None,
+    matchdays: int | None = None,
 ) -> Season:
     """Start ``season`` as :func:`preview_start` shows it, in one transaction, and open
     its first matchday; ``by``: the organiser, or ``None`` for the beat job at the
-    season's ``starts_at``. Raises :class:`LeaguesError` (nothing is written)."""
+    season's ``starts_at``; ``matchdays``: the length chosen in the preview. Raises
+    :class:`LeaguesError` (nothing is written)."""
     if by is not None and not is_organiser(season.league.club, by):
         raise NotAllowed(ORGANISERS_ONLY)
     user = None if by is None else by.pk
@@ -203,13 +271,18 @@ def start_season(
         season = locked.get(pk=season.pk)
         if season.status not in NOT_STARTED:
             raise Conflict("The season has started already.")
-        preview = preview_start(season, ranking)
+        preview = preview_start(season, ranking, matchdays=matchdays)
         if not preview.can_start:
             raise Conflict(" ".join(preview.problems))
         _write(season, preview)
         season.status, season.started_at = Season.Status.RUNNING, preview.starts_at
         season.start_failed_at, season.start_failure = None, ""
-        season.save(update_fields=["status", "started_at", "start_failed_at", "start_failure"])
+        # A length that leaves some players more fixtures than others: totals would
+        # compare unequal numbers of games, so the standings go per game.
+        season.per_game = not preview.fair
+        season.save(
+            update_fields=["status", "started_at", "per_game", "start_failed_at", "start_failure"]
+        )
         # Registrations nobody approved in time do not play.
         season.entries.filter(status=Entry.Status.PENDING).update(status=Entry.Status.DECLINED)
         _announce(season, preview)
@@ -281,7 +354,7 @@ def _matchdays(groups: list[list[Entry]], seats: int) -> int:
 def _plan(
     season: Season, level: int, group: list[Entry], days: int, games: int, count: int
 ) -> DivisionPlan:
-    name = "Division" if count == 1 else f"Division {level}"
+    name = division_names(count)[level - 1]
     players = len(group)
     if players > MAX_DIVISION_SIZE:
         # Not scheduled at all: the search's work grows fast with the division, and
@@ -309,22 +382,12 @@ def _plan(
 
 
 def _findings(
-    season: Season, plans: tuple[DivisionPlan, ...], now: datetime
+    season: Season, plan: _Plan, now: datetime
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    problems: list[str] = []
-    warnings: list[str] = []
-    if not plans:
+    problems = [division.problem for division in plan.divisions if division.problem]
+    if not plan.divisions:
         problems.append("Nobody is registered yet.")
-    for plan in plans:
-        if plan.problem:
-            problems.append(plan.problem)
-        elif plan.byes_per_matchday:
-            byes = plan.byes_per_matchday
-            warnings.append(
-                f"{plan.name}: {len(plan.entries)} players at tables of {season.seats}, so "
-                f"{byes} player{'s' * (byes != 1)} sit{'s' * (byes == 1)} out each matchday "
-                "(byes go round fairly)."
-            )
+    warnings = [*plan.notes, *_unequal(plan)]
     pending = season.entries.filter(status=Entry.Status.PENDING).count()
     if pending:
         warnings.append(
@@ -337,6 +400,26 @@ def _findings(
             "starting now opens matchday 1 at once."
         )
     return tuple(problems), tuple(warnings)
+
+
+def _unequal(plan: _Plan) -> list[str]:
+    """Divisions whose players would play different numbers of fixtures: their score
+    totals would add up unequal numbers of games."""
+    warnings = []
+    for division in plan.divisions:
+        counts = {fixtures for _, _, fixtures, _, _ in division.player_lines()}
+        if division.schedule is not None and len(counts) > 1:
+            fair = (
+                f"{' or '.join(map(str, plan.fair_lengths))} matchdays give everyone the same"
+                if plan.fair_lengths
+                else "no season up to twice the usual length gives everyone the same"
+            )
+            warnings.append(
+                f"With {plan.matchdays} matchdays the players of {division.name} play "
+                f"{min(counts)} or {max(counts)} fixtures, so the standings rank by points "
+                f"per game played; {fair}."
+            )
+    return warnings
 
 
 def _write(season: Season, preview: StartPreview) -> None:

@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games.parsing import BadInput, parse_number
+from games.parsing import BadInput, parse_number, parse_optional_number
 from leagues.errors import LeaguesError
 from leagues.house_rules import house_rules_in_words
 from leagues.league_forms import SeasonForm
@@ -97,15 +97,24 @@ def start(request: HttpRequest, club: str, league: str, number: int) -> HttpResp
     season = visible_season(request.user, club, league, number)
     if not is_organiser(season.league.club, request.user):
         raise PermissionDenied("Only the club's organisers may start a season.")
+    data = request.POST if request.method == "POST" else request.GET
+    try:
+        matchdays = parse_optional_number(data.get("matchdays"), low=1, high=MAX_MATCHDAYS)
+    except BadInput as error:
+        return _preview(request, season, error.message, status=400)
     if request.method == "POST":
         reason = request.POST.get("reason", "").strip()[:200]
         try:
-            season_start.start_season(season, request.user, reason)
+            season_start.start_season(season, request.user, reason, matchdays=matchdays)
         except LeaguesError as error:
-            return _preview(request, season, error.message, error.status)
+            return _preview(request, season, error.message, error.status, matchdays)
         messages.success(request, f"Season {season.number} has started: matchday 1 is open.")
         return redirect(services.season_path(season))
-    return _preview(request, season)
+    return _preview(request, season, matchdays=matchdays)
+
+
+MAX_MATCHDAYS = 1000
+"""More than any season offers (the preview lists the lengths it allows)."""
 
 
 def _either(request: HttpRequest, name: str, yes: str, no: str) -> bool:
@@ -117,11 +126,21 @@ def _either(request: HttpRequest, name: str, yes: str, no: str) -> bool:
 
 
 def _preview(
-    request: HttpRequest, season: Season, error: str = "", status: int = 200
+    request: HttpRequest,
+    season: Season,
+    error: str = "",
+    status: int = 200,
+    matchdays: int | None = None,
 ) -> HttpResponse:
     if season.status not in services.NOT_STARTED:
         return _page(request, season, "The season has started already.", status=409)
-    context = {"season": season, "preview": season_start.cached_preview(season), "error": error}
+    try:
+        preview = season_start.cached_preview(season, matchdays=matchdays)
+    except LeaguesError as refused:
+        # A length the preview does not offer: show the one it would choose.
+        preview = season_start.cached_preview(season)
+        error, status = refused.message, refused.status
+    context = {"season": season, "preview": preview, "error": error}
     return render(request, "leagues/season_start.html", context, status=status)
 
 

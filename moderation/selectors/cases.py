@@ -4,14 +4,14 @@ only their own reports; anyone else is told there is no such case."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import QuerySet
 
 from accounts.models import User
 from moderation.errors import NotFound
-from moderation.models import Case, LogEntry, Report
+from moderation.models import Case, CaseNote, LogEntry, Report
 from moderation.rules import is_party
 from moderation.selectors.queue import QueueEntry, queue_entry
 
@@ -23,6 +23,7 @@ class CasePage:
     reports: list[Report]
     entry: QueueEntry | None
     log: list[LogEntry]
+    notes: list[CaseNote] = field(default_factory=list)
 
     def context(self) -> dict[str, Any]:
         return {
@@ -31,6 +32,7 @@ class CasePage:
             "reports": self.reports,
             "entry": self.entry,
             "log": self.log,
+            "notes": self.notes,
         }
 
 
@@ -47,10 +49,18 @@ def case_page(case_id: int, user: User) -> CasePage:
     # as a party: not who else reported, nor the moderators' log and proposals.
     if user.has_perm("moderation.read_case", case):
         log = list(case.log.select_related("actor").order_by("at", "pk"))
-        return CasePage(case, True, list(reports), queue_entry(case, user), log)
+        return CasePage(case, True, list(reports), queue_entry(case, user), log, notes(case, user))
     if not is_party(user, case):
         raise NotFound("There is no such case.")
     return CasePage(case, False, list(reports.filter(filer=user)), None, [])
+
+
+def notes(case: Case, user: User) -> list[CaseNote]:
+    """The case's private notes, oldest first, for a viewer who may read them (else
+    none): its moderators who are not parties."""
+    if not user.has_perm("moderation.read_notes", case):
+        return []
+    return list(case.notes.select_related("author").order_by("created_at", "pk"))
 
 
 def my_reports(user: User) -> QuerySet[Report]:

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from itertools import combinations
 
 from django.conf import settings
 from django.db.models import Count
 
+from accounts.models import User
 from engine.game import new_game
-from games.models import Game, Result
+from games.models import Game, Result, Seat
 from moderation.models import Case
 from moderation.rules import seated_user_ids
 from moderation.selectors.evidence import move_records
@@ -74,7 +75,49 @@ def pair_histories(case: Case) -> tuple[PairHistory, ...]:
     else:
         pairs = list(combinations(seated, 2))
     deadline = time.monotonic() + float(settings.MODERATION_EVIDENCE_SECONDS)
-    return tuple(pair_history(case, first, second, deadline) for first, second in pairs)
+    members = tuple(pair_history(case, first, second, deadline) for first, second in pairs)
+    partners = [case.accused_id] if case.accused_id is not None else seated
+    return members + _bot_pairs(case, partners)
+
+
+def _bot_pairs(case: Case, partners: Sequence[int]) -> tuple[PairHistory, ...]:
+    """A bot at the table paired with each member looked at: its only game with them is
+    the one under review (a bot has no history to speak of), won or not."""
+    seats = list(Seat.objects.filter(table_id=case.game.table_id).select_related("replaced_user"))
+    bots = [seat for seat in seats if seat.kind == Seat.Kind.BOT]
+    if not bots:
+        return ()
+    by_member = {seat.user_id or seat.replaced_user_id: seat.number for seat in seats}
+    winner = (
+        Result.objects.current()
+        .filter(game_id=case.game_id, is_winner=True)
+        .values_list("seat", flat=True)
+        .first()
+    )
+    names = {
+        user.pk: user.display_name or user.username for user in User.objects.filter(pk__in=partners)
+    }
+    game = _under_review(case)
+    pairs = []
+    for member in partners:
+        for bot in bots:
+            if by_member.get(member) == bot.number:
+                continue  # the member's own seat, handed to a bot
+            member_won = winner is not None and winner == by_member.get(member)
+            won = names.get(member, "") if member_won else ""
+            if winner == bot.number:
+                won = bot.occupant_name
+            pairs.append(
+                PairHistory(
+                    first=names.get(member, "a former member"),
+                    second=bot.occupant_name,
+                    games=1,
+                    first_wins=int(member_won),
+                    second_wins=int(winner == bot.number),
+                    recent=(replace(game, winner=won),),
+                )
+            )
+    return tuple(pairs)
 
 
 def pair_history(case: Case, first: int, second: int, deadline: float) -> PairHistory:
@@ -115,14 +158,28 @@ def pair_history(case: Case, first: int, second: int, deadline: float) -> PairHi
         for game_id in game_ids[:GAMES_SHOWN]
     )
     won = list(winners.values())
+    under_review = case.game_id not in by_id
+    if under_review:
+        # The game of the case counts too, finished or not (a game in play has no
+        # result rows yet): it is why the pair is looked at.
+        recent = (_under_review(case), *recent[: GAMES_SHOWN - 1])
+    members = {
+        user.pk: user.display_name or user.username
+        for user in User.objects.filter(pk__in=(first, second))
+    }
     return PairHistory(
-        first=names.get(first, f"member {first}"),
-        second=names.get(second, f"member {second}"),
-        games=len(game_ids),
+        first=members.get(first, "a former member"),
+        second=members.get(second, "a former member"),
+        games=len(game_ids) + under_review,
         first_wins=won.count(first),
         second_wins=won.count(second),
         recent=recent,
     )
+
+
+def _under_review(case: Case) -> PairGame:
+    game = Game.objects.only("pk", "finished_at").get(pk=case.game_id)
+    return PairGame(game.pk, game.finished_at, "", 0, (), 0)
 
 
 def _pair_game(

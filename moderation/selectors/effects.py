@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.models import Result
-from moderation.models import Suspension
+from moderation.models import BenchedSeat, Suspension
 
 
 def in_words(effects: Mapping[str, Any]) -> list[str]:
@@ -22,11 +22,13 @@ def in_words(effects: Mapping[str, Any]) -> list[str]:
     lines = _own_words(effects)
     undoing = effects.get("undoing") or {}
     if undoing:
-        lines += [
-            f"Undoing the ruling it supersedes: {line[0].lower()}{line[1:]}"
-            for line in _own_words(undoing)
-        ]
+        lines += [f"Undoing the ruling it supersedes: {_mid(line)}" for line in _own_words(undoing)]
     return lines
+
+
+def _mid(sentence: str) -> str:
+    """``sentence`` after a colon: "The ..." lowered, a member's name as it is."""
+    return f"the {sentence[4:]}" if sentence.startswith("The ") else sentence
 
 
 def _own_words(effects: Mapping[str, Any]) -> list[str]:
@@ -49,14 +51,22 @@ def _own_words(effects: Mapping[str, Any]) -> list[str]:
         "user", "club"
     ):
         where = f"the club {suspension.club}" if suspension.club_id else "the whole site"
-        lines.append(
-            f"{suspension.user} was suspended from {where} "
-            f"until {suspension.ends_at:%a %d %b %Y, %H:%M} UTC."
-        )
+        until = f"{suspension.ends_at:%a %d %b %Y, %H:%M} UTC"
+        if suspension.chat_only:
+            tables = f"the club {suspension.club}'s tables" if suspension.club_id else "any table"
+            lines.append(
+                f"{suspension.user}'s chat was restricted at {tables} until {until}: "
+                "the messages they write there are refused (they are told why); they still "
+                "sit and play."
+            )
+        else:
+            lines.append(f"{suspension.user} was suspended from {where} until {until}.")
     for suspension in Suspension.objects.filter(pk__in=effects.get("lifted", [])).select_related(
         "user"
     ):
-        lines.append(f"{suspension.user}'s suspension was lifted.")
+        what = "chat restriction" if suspension.chat_only else "suspension"
+        lines.append(f"{suspension.user}'s {what} was lifted.")
+    lines += _seat_words(effects)
     if effects.get("decided"):
         lines.append("The case was decided.")
     if effects.get("reopened"):
@@ -70,6 +80,33 @@ def _own_words(effects: Mapping[str, Any]) -> list[str]:
         )
     if effects.get("released"):
         lines.append("The game's clocks run again: no open case holds the game.")
+    return lines
+
+
+def _seat_words(effects: Mapping[str, Any]) -> list[str]:
+    """The suspended member's running seats: a bot took one, a game was forfeited, a
+    seat was given back."""
+    lines = []
+    rows = BenchedSeat.objects.select_related("suspension__user").in_bulk(
+        [*effects.get("benched", []), *effects.get("reseated", [])]
+    )
+    for pk in effects.get("benched", []):
+        row = rows[pk]
+        if row.how == BenchedSeat.How.BOT:
+            lines.append(
+                f"A bot took {row.suspension.user}'s seat at table {row.table_id} "
+                "for the rest of its round."
+            )
+        else:
+            lines.append(
+                f"The game in play at table {row.table_id} was forfeited by {row.suspension.user}."
+            )
+    for pk in effects.get("reseated", []):
+        row = rows[pk]
+        lines.append(
+            f"The seat at table {row.table_id} is {row.suspension.user}'s again "
+            "(the bot's moves stand)."
+        )
     return lines
 
 

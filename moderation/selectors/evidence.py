@@ -29,8 +29,15 @@ from engine.state import GameState
 from engine.tiles import format_tiles
 from games.clock import Pause, TimeControl, bank_after_turn, turn_clock
 from games.models import ChatMessage, Game, Move, Seat, Table, Vacation
-from games.selectors.seats import seat_names
+from games.selectors.players import Names, game_players
 from games.services.clock import time_control
+from moderation.selectors.page_connections import (
+    NO_RECORD,
+    Span,
+    beside_timeout,
+    connected_spans,
+    help_by_turn,
+)
 from moderation.selectors.turns import MoveRecord, TurnReplay, replay_turns
 
 _TURNS_CACHE_SECONDS = 3600
@@ -80,12 +87,16 @@ class ChatLine:
 
 @dataclass(frozen=True)
 class EvidenceTurn:
-    """One turn with its clock, its abandoned draft and what was said during it."""
+    """One turn with its clock, its abandoned draft and what was said during it; beside
+    a timeout, whether the mover's page was connected (``presence``); what the mover
+    asked the solver for in it (``help``)."""
 
     replay: TurnReplay
     clock: ClockLine | None
     draft: DraftLine | None
     chat: tuple[ChatLine, ...]
+    presence: str = ""
+    help: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -106,6 +117,15 @@ class GameEvidence:
         return self.turns[step - 1] if 1 <= step <= len(self.turns) else None
 
     @property
+    def help_asked(self) -> dict[str, list[int]]:
+        """The turns (game turn numbers) in which each player asked the solver for help."""
+        turns: dict[str, list[int]] = defaultdict(list)
+        for turn in self.turns:
+            if turn.help and turn.replay.turn_number not in turns[self.names[turn.replay.mover]]:
+                turns[self.names[turn.replay.mover]].append(turn.replay.turn_number)
+        return dict(turns)
+
+    @property
     def timeouts(self) -> dict[str, int]:
         counts: dict[str, int] = defaultdict(int)
         for turn in self.turns:
@@ -117,7 +137,7 @@ class GameEvidence:
 def game_evidence(game: Game) -> GameEvidence:
     """Everything that happened in ``game``, read in a handful of queries."""
     table = game.table
-    names = seat_names(table.pk)
+    names = game_players(game)
     start = new_game(
         game.engine_ruleset(), game.seed, None if game.start_drawn else game.starting_seat
     )
@@ -134,11 +154,13 @@ def game_evidence(game: Game) -> GameEvidence:
     by_turn: dict[int | None, list[ChatLine]] = defaultdict(list)
     for line in chat:
         by_turn[line.turn_number].append(line)
+    spans = connected_spans(game)
+    asked = help_by_turn(game)
     return GameEvidence(
         game_id=game.pk,
         table_id=table.pk,
         number=game.number,
-        names=tuple(names),
+        names=tuple(names.names),
         clock_kind=table.clock,
         turn_seconds=table.turn_seconds,
         bank_seconds=table.time_bank_seconds,
@@ -149,6 +171,8 @@ def game_evidence(game: Game) -> GameEvidence:
                 clocks[index],
                 drafts.get(turn.turn_number),
                 tuple(by_turn.get(turn.turn_number, ())),
+                _presence(turn, clocks[index], spans),
+                tuple(asked.get((turn.mover, turn.turn_number), ())),
             )
             for index, turn in enumerate(turns)
         ),
@@ -157,7 +181,42 @@ def game_evidence(game: Game) -> GameEvidence:
     )
 
 
-def replayed(game: Game, start: GameState, names: Sequence[str]) -> tuple[TurnReplay, ...]:
+def marked_racks(
+    before: Sequence[str], after: Sequence[str]
+) -> tuple[list[tuple[str, bool]], list[tuple[str, bool]]]:
+    """A rack before and after a turn, each tile marked when it changed: the tiles that
+    left the rack before, the tiles it gained after (twins: as many as moved).
+
+    >>> marked_racks(["R1", "R1", "B2"], ["R1", "B2", "K9"])
+    ([('R1', False), ('R1', True), ('B2', False)], [('R1', False), ('B2', False), ('K9', True)])
+    """
+    left = Counter(before) - Counter(after)
+    gained = Counter(after) - Counter(before)
+
+    def marked(tiles: Sequence[str], changed: Counter[str]) -> list[tuple[str, bool]]:
+        out: list[tuple[str, bool]] = []
+        for index, tile in enumerate(tiles):
+            # The last copies of a twin are the ones that moved: a rack is kept sorted.
+            later = list(tiles[index + 1 :]).count(tile)
+            out.append((tile, later < changed[tile]))
+        return out
+
+    return marked(before, left), marked(after, gained)
+
+
+def _presence(turn: TurnReplay, clock: ClockLine, spans: Mapping[int, list[Span]]) -> str:
+    """Beside a timeout: when the mover's page was not connected around it (nothing on
+    record for any seat: the game may be older than the record, or pruned)."""
+    if not turn.timed_out:
+        return ""
+    if not spans:
+        return NO_RECORD
+    return beside_timeout(
+        turn.mover_name, spans.get(turn.mover, []), clock.started_at, clock.ended_at
+    )
+
+
+def replayed(game: Game, start: GameState, names: Names) -> tuple[TurnReplay, ...]:
     """The game's turns, kept in the cache for its version: the replay is the bulk of an
     opening once the solver's lines are cached, and turning the pages of the evidence
     asks for it each time."""
@@ -307,7 +366,7 @@ def _banks_at_start(game: Game) -> dict[int, int]:
             earlier.seed,
             None if earlier.start_drawn else earlier.starting_seat,
         )
-        turns = replay_turns(start, move_records(earlier.pk), seat_names(table.pk))
+        turns = replay_turns(start, move_records(earlier.pk), game_players(earlier))
         for turn, line in zip(
             turns, clock_lines(control, earlier.created_at, banks, turns, pauses), strict=True
         ):

@@ -27,7 +27,7 @@ from django.utils import timezone
 from accounts.models import User
 from leagues.models import Club, Membership, Role
 from leagues.rules import MODERATING
-from moderation.models import Case, LogEntry
+from moderation.models import Case, LogEntry, Ruling
 from moderation.rules import is_site_moderator, party_cases
 from moderation.selectors.appeals import moderates_any
 
@@ -43,6 +43,7 @@ MODERATOR_ACTIONS = (
     LogEntry.Action.CLOSED_APPEAL,
     LogEntry.Action.MESSAGE_HIDDEN,
     LogEntry.Action.EVIDENCE_OPENED,
+    LogEntry.Action.NOTE_ADDED,
 )
 
 
@@ -73,14 +74,75 @@ def visible_entries(user: User) -> QuerySet[LogEntry]:
 
 @dataclass(frozen=True)
 class LogFilters:
-    """What the page narrows the log to; every field empty shows it all."""
+    """What the page narrows the log to; every field empty shows it all. ``member``:
+    everything about a member or done by them (:func:`about_member`)."""
 
     action: str = ""
     case: int | None = None
     club: Club | None = None
     actor: str = ""
+    member: User | None = None
     since: date | None = None
     until: date | None = None
+
+
+def about_member(member: User) -> Q:
+    """The entries about ``member`` or done by them: they acted, or the entry's case is
+    one they are a party to (filed, accused, played in) or one of whose rulings names
+    them (a warning, a suspension, a chat restriction)."""
+    named = Ruling.objects.filter(target=member).values("case_id")
+    return Q(actor=member) | Q(case_id__in=party_cases(member).values("pk")) | Q(case_id__in=named)
+
+
+MACHINE_KEYS = frozenset(
+    {
+        "ruling",
+        "kind",
+        "undone",
+        "results",
+        "suspended",
+        "lifted",
+        "restore_move",
+        "rewind_move",
+        "rewound",
+        "restored",
+        "decided",
+        "reopened",
+        "held",
+        "holds",
+        "released",
+        "undoing",
+        "effects",
+        "report",
+        "message",
+        "hidden",
+        "weight",
+        "escalation",
+    }
+)
+"""Keys of :attr:`LogEntry.changes` kept for the record (ids, flags) and said in words
+by :func:`change_lines` instead."""
+
+
+def change_lines(entry: LogEntry) -> list[str]:
+    """What an entry changed, in sentences: a ruling's effects as it wrote them in words,
+    a report's weight, a message hidden or shown, an escalation; any other key (an
+    older entry's) as it was written."""
+    changes = entry.changes or {}
+    lines = list(changes.get("effects") or [])
+    if "weight" in changes:
+        lines.append(f"The report weighs {changes['weight']:g} (its filer's credibility).")
+    if "hidden" in changes:
+        lines.append(
+            "The message is hidden from the table."
+            if changes["hidden"]
+            else "The message shows at the table again."
+        )
+    if changes.get("escalation"):
+        level = Case.Escalation(changes["escalation"]).label
+        lines.append(f"The case is now with {level[0].lower()}{level[1:]}.")
+    lines += [f"{key}: {value}" for key, value in changes.items() if key not in MACHINE_KEYS]
+    return lines
 
 
 def filtered(entries: QuerySet[LogEntry], filters: LogFilters) -> QuerySet[LogEntry]:
@@ -92,6 +154,8 @@ def filtered(entries: QuerySet[LogEntry], filters: LogFilters) -> QuerySet[LogEn
         entries = entries.filter(club=filters.club)
     if filters.actor:
         entries = entries.filter(actor__username__iexact=filters.actor)
+    if filters.member is not None:
+        entries = entries.filter(about_member(filters.member))
     if filters.since is not None:
         entries = entries.filter(at__gte=_start_of(filters.since))
     if filters.until is not None:

@@ -1,11 +1,17 @@
-"""What moved where in one turn: which sets were broken up, which tiles left which set,
-which came from the rack (or the River), and which tiles the rack gained.
+"""What moved where in one turn: which sets were broken up or extended, which tiles left
+which set, which came from the rack (or the River), and which tiles the rack gained.
 
 Pure: it compares two positions (the layouts, the mover's racks and the River before and
 after the turn), so it explains a play without trusting anything but the engine's states.
 When a tile could have come from two places (the two copies of a tile, one on the rack
 and one in a broken set) the set that has most in common with the new set is named: the
 totals are exact, the attribution of twin tiles is the likeliest one.
+
+One numbering: the sets are those of the table after the turn, numbered from 1 as the
+page lists them. A set of the table before that changed is named by the set after the
+turn that holds most of it (its continuation): a tile that left it says "set N" for
+that set, a tile that stayed in it says nothing. A set that only gained tiles was
+extended, not broken up.
 
 >>> from engine.tiles import parse_tiles as p
 >>> moved = movement(
@@ -14,10 +20,10 @@ totals are exact, the attribution of twin tiles is the likeliest one.
 ...     rack_before=p(["B7", "K7", "O1"]),
 ...     rack_after=p(["O1"]),
 ... )
->>> [s.index for s in moved.broken], moved.from_rack
-([1], ('B7', 'K7'))
+>>> [(s.index, s.now_in) for s in moved.broken], moved.from_rack
+([(2, (2, 3))], ('B7', 'K7'))
 >>> [(t.tile, t.origin) for t in moved.sets[2].tiles]
-[('R7', 'set 1'), ('B7', 'rack'), ('K7', 'rack')]
+[('R7', 'set 2'), ('B7', 'rack'), ('K7', 'rack')]
 """
 
 from __future__ import annotations
@@ -36,8 +42,9 @@ RIVER = "River"
 class MovedTile:
     tile: str
     origin: str
-    """Where it was before the turn: ``"set N"`` (1-based, the table before), ``"rack"``,
-    ``"River"``; empty for a tile of a set left as it was."""
+    """Where it was before the turn: ``"set N"`` (the set, numbered as after the turn,
+    that continues the one it left), ``"rack"``, ``"River"``; empty for a tile that
+    stayed in its set."""
 
 
 @dataclass(frozen=True)
@@ -48,10 +55,22 @@ class MovedSet:
 
 @dataclass(frozen=True)
 class BrokenSet:
-    """A set of the table before the turn that is not on the table after it as it was."""
+    """A set of the table before the turn whose tiles went to more than one set, or
+    lost some: ``index``, the set after the turn holding most of it; ``now_in``, the
+    sets after the turn holding its tiles."""
 
     index: int
     tiles: tuple[str, ...]
+    now_in: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ExtendedSet:
+    """A set of the table before the turn that is whole in set ``index`` after it, with
+    ``added`` tiles."""
+
+    index: int
+    added: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -62,6 +81,7 @@ class Movement:
     from_river: tuple[str, ...]
     to_rack: tuple[str, ...]
     """Tiles the mover's rack gained (drawn, or taken from the River and kept)."""
+    extended: tuple[ExtendedSet, ...] = ()
 
     @property
     def table_changed(self) -> bool:
@@ -84,14 +104,15 @@ def movement(
         if same is not None:
             del unmatched[same]
         kept.append(same)
-    broken = tuple(
-        BrokenSet(index, tuple(format_tiles(before[index - 1]))) for index in sorted(unmatched)
-    )
+    changed = [j for j, same in enumerate(kept, start=1) if same is None]
+    continuation = _continuations(unmatched, after, changed)
+    originals = {i: Counter(bag) for i, bag in unmatched.items()}
     left_rack = Counter(rack_before) - Counter(rack_after)
     left_river = Counter(river_before) - Counter(river_after)
     from_rack, from_river = Counter(left_rack), Counter(left_river)
     sets = []
-    for tile_set, same in zip(after, kept, strict=True):
+    went_to: dict[int, set[int]] = {i: set() for i in unmatched}
+    for number, (tile_set, same) in enumerate(zip(after, kept, strict=True), start=1):
         if same is not None:
             sets.append(MovedSet(tuple(MovedTile(str(t), "") for t in tile_set), False))
             continue
@@ -100,11 +121,33 @@ def movement(
             unmatched,
             key=lambda i: (-sum((unmatched[i] & Counter(tile_set)).values()), i),
         )
-        sets.append(
-            MovedSet(
-                tuple(_origin(t, sources, unmatched, left_rack, left_river) for t in tile_set), True
-            )
+        tiles = []
+        for tile in tile_set:
+            source = _take(tile, sources, unmatched)
+            if source is not None:
+                went_to[source].add(number)
+                home = continuation[source]
+                tiles.append(MovedTile(str(tile), "" if home == number else f"set {home}"))
+            else:
+                tiles.append(MovedTile(str(tile), _from_hand(tile, left_rack, left_river)))
+        sets.append(MovedSet(tuple(tiles), True))
+    whole = {
+        i
+        for i, bag in originals.items()
+        if went_to[i] == {continuation[i]} and not bag - Counter(after[continuation[i] - 1])
+    }
+    extended = tuple(
+        ExtendedSet(
+            continuation[i], tuple(t.tile for t in sets[continuation[i] - 1].tiles if t.origin)
         )
+        for i in sorted(whole)
+    )
+    extended = tuple(e for e in extended if e.added)  # two sets joined added nothing
+    broken = tuple(
+        BrokenSet(continuation[i], tuple(format_tiles(before[i - 1])), tuple(sorted(went_to[i])))
+        for i in sorted(originals)
+        if i not in whole
+    )
     gained = Counter(rack_after) - Counter(rack_before)
     return Movement(
         sets=tuple(sets),
@@ -112,24 +155,35 @@ def movement(
         from_rack=tuple(format_tiles(sorted(from_rack.elements()))),
         from_river=tuple(format_tiles(sorted(from_river.elements()))),
         to_rack=tuple(format_tiles(sorted(gained.elements()))),
+        extended=extended,
     )
 
 
-def _origin(
-    tile: Tile,
-    sources: Sequence[int],
-    unmatched: dict[int, Counter[Tile]],
-    rack: Counter[Tile],
-    river: Counter[Tile],
-) -> MovedTile:
+def _continuations(
+    unmatched: dict[int, Counter[Tile]], after: Sequence[Sequence[Tile]], changed: Sequence[int]
+) -> dict[int, int]:
+    """Each changed set of the table before: the changed set after the turn that holds
+    most of its tiles (the first of equals); 0 for none (a rewind takes tiles back to
+    the racks)."""
+    return {
+        i: max(changed, key=lambda j: (sum((bag & Counter(after[j - 1])).values()), -j), default=0)
+        for i, bag in unmatched.items()
+    }
+
+
+def _take(tile: Tile, sources: Sequence[int], unmatched: dict[int, Counter[Tile]]) -> int | None:
     for index in sources:
         if unmatched[index][tile] > 0:
             unmatched[index][tile] -= 1
-            return MovedTile(str(tile), f"set {index}")
+            return index
+    return None
+
+
+def _from_hand(tile: Tile, rack: Counter[Tile], river: Counter[Tile]) -> str:
     if rack[tile] > 0:
         rack[tile] -= 1
-        return MovedTile(str(tile), RACK)
+        return RACK
     if river[tile] > 0:
         river[tile] -= 1
-        return MovedTile(str(tile), RIVER)
-    return MovedTile(str(tile), "?")
+        return RIVER
+    return "?"

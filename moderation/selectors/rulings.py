@@ -8,7 +8,7 @@ from typing import Any
 
 from accounts.models import User
 from games.models import Result
-from games.selectors.seats import seat_names
+from games.selectors.players import seat_names
 from moderation.errors import NotFound
 from moderation.models import Case, LogEntry, Ruling
 from moderation.rules import conflicts, party_ids
@@ -54,7 +54,7 @@ def visible_ruling(user: Any, ruling_id: int) -> Ruling:
 
 
 def seats_now(case: Case) -> list[SeatNow]:
-    names = seat_names(case.game.table_id)
+    names = seat_names(case.game_id)
     rows = {row.seat: row for row in Result.objects.current().of_game(case.game_id)}
     seats = []
     for seat, name in enumerate(names):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -23,7 +24,7 @@ from django.core.cache import cache
 
 from engine.solver import Budget, solve
 from engine.tiles import format_tiles
-from moderation.selectors.turns import TurnReplay
+from moderation.selectors.turns import TurnReplay, laid_value
 
 _CACHE_SECONDS = 7 * 24 * 3600
 """A position's answer never changes; a week keeps a case's evidence warm while open."""
@@ -38,7 +39,8 @@ _INSTEAD = {
 
 @dataclass(frozen=True)
 class Answer:
-    """The solver's best play for a position: tiles laid, their face value, proven or not."""
+    """The solver's best play for a position: tiles laid, their table value (a joker
+    worth the tile it stands for), proven best or not."""
 
     tiles: tuple[str, ...]
     value: int
@@ -108,7 +110,8 @@ def _answer(
 
 
 def best_answer(turn: TurnReplay, seconds: float) -> Answer:
-    """The solver's best play for the mover at the start of ``turn``."""
+    """The solver's best play for the mover at the start of ``turn``, its value counted
+    as the mover's own play is (a joker worth the tile it stands for)."""
     state = turn.state_before
     seat = turn.mover
     solution = solve(
@@ -118,7 +121,8 @@ def best_answer(turn: TurnReplay, seconds: float) -> Answer:
         state.ruleset,
         budget=Budget(seconds=seconds),
     )
-    return Answer(tuple(format_tiles(solution.played)), solution.value, solution.exact)
+    value = laid_value(solution.table_after, Counter(solution.played), state.ruleset)
+    return Answer(tuple(format_tiles(solution.played)), value, solution.exact)
 
 
 def line(turn: TurnReplay, answer: Answer) -> SolverLine:
@@ -145,7 +149,8 @@ def position_key(turn: TurnReplay) -> str:
     position = repr(
         (state.table, sorted(state.racks[seat]), state.initial_meld_done[seat], state.ruleset)
     )
-    return "moderation:line:" + hashlib.sha256(position.encode()).hexdigest()[:24]
+    # "line2": the values count jokers now; answers cached before did not.
+    return "moderation:line2:" + hashlib.sha256(position.encode()).hexdigest()[:24]
 
 
 def _tiles(count: int) -> str:

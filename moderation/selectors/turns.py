@@ -38,9 +38,12 @@ from engine.actions import (
     Timeout,
 )
 from engine.game import Timeline
+from engine.ruleset import Ruleset
+from engine.sets import meld_value, readings
 from engine.state import GameState
 from engine.tiles import Tile, format_tiles
 from games.models import Move
+from games.selectors.players import Names, names_at
 from games.selectors.replay import describe
 from moderation.selectors.movement import Movement, movement
 
@@ -88,6 +91,7 @@ class TurnReplay:
     pool_after: int
     ended_at: datetime
     state_before: GameState
+    mover_name: str = ""
 
     @property
     def timed_out(self) -> bool:
@@ -103,7 +107,7 @@ NOT_CHOICES = frozenset({"other", "rewind"})
 
 
 def replay_turns(
-    start: GameState, moves: Sequence[MoveRecord], names: Sequence[str]
+    start: GameState, moves: Sequence[MoveRecord], names: Names
 ) -> tuple[TurnReplay, ...]:
     """Every turn of the game from ``start`` (the deal) through ``moves`` (in order).
 
@@ -132,7 +136,7 @@ def _starts_step(last: MoveRecord, move: MoveRecord) -> bool:
 
 
 def _close(
-    turns: list[TurnReplay], timeline: Timeline, group: Sequence[MoveRecord], names: Sequence[str]
+    turns: list[TurnReplay], timeline: Timeline, group: Sequence[MoveRecord], names: Names
 ) -> None:
     """Apply one turn's moves to ``timeline`` and append its replay."""
     before = state = timeline.state
@@ -142,7 +146,12 @@ def _close(
         after = timeline.apply(move.action, move.seat)
         # The replay's words for a move; evidence only ever shows them to the moderator.
         events.append(
-            describe(Move(seat=move.seat, action=move.action.to_dict()), state, after, names)
+            describe(
+                Move(seq=move.seq, seat=move.seat, action=move.action.to_dict()),
+                state,
+                after,
+                names,
+            )
         )
         state = after
     moved = movement(
@@ -166,19 +175,45 @@ def _close(
             ),
             by=tuple(dict.fromkeys(m.by for m in group)),
             events=tuple(events),
+            mover_name=names_at(names, group[-1].seq)[mover],
             table_before=tuple(tuple(format_tiles(s)) for s in before.table),
             racks_before=tuple(tuple(format_tiles(r)) for r in before.racks),
             racks_after=tuple(tuple(format_tiles(r)) for r in state.racks),
             meld_done_before=before.initial_meld_done[mover],
             moved=moved,
             played=played,
-            played_value=sum(t.number or 0 for t in laid.elements()) if played else 0,
+            played_value=laid_value(state.table, laid, before.ruleset) if played else 0,
             pool_before=len(before.pool),
             pool_after=len(state.pool),
             ended_at=group[-1].created_at,
             state_before=before,
         )
     )
+
+
+def laid_value(table_after: Sequence[Sequence[Tile]], laid: Counter[Tile], ruleset: Ruleset) -> int:
+    """The table value of the rack tiles ``laid`` in a turn, a joker worth the tile it
+    stands for in its set (as the initial meld counts it, R3.1), so that a play and the
+    solver's answer are weighed alike.
+
+    >>> from engine.tiles import parse_tiles as p
+    >>> laid_value([p(["R5", "J", "R7"])], Counter(p(["J", "R7"])), Ruleset())
+    13
+    """
+    left = Counter(laid)
+    value = 0
+    for tile_set in table_after:
+        found = readings(tile_set, ruleset)
+        jokers = list(found[0].jokers) if found else []
+        for tile in tile_set:
+            if left[tile] <= 0:
+                continue
+            left[tile] -= 1
+            if not tile.is_joker:
+                value += meld_value(tile, ruleset)
+            elif jokers:
+                value += meld_value(jokers.pop(0), ruleset)
+    return value
 
 
 def _kind(actions: Sequence[Action]) -> str:

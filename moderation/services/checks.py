@@ -19,6 +19,13 @@ from moderation.rules import conflicts, is_site_moderator, party_ids
 from moderation.services.effects import RESULT_KINDS, current_rows, holds
 
 LONGEST_SUSPENSION_DAYS = 365
+NAMING_KINDS = (Ruling.Kind.WARN, Ruling.Kind.SUSPEND, Ruling.Kind.RESTRICT_CHAT)
+"""The kinds that name a member (the ruling's target)."""
+WHAT: dict[str, str] = {
+    Ruling.Kind.WARN: "warning",
+    Ruling.Kind.SUSPEND: "suspension",
+    Ruling.Kind.RESTRICT_CHAT: "chat restriction",
+}
 LARGEST_SCORE = 10_000
 """No seat scores more than this in one game, either way (the form's bound)."""
 
@@ -71,10 +78,10 @@ def checked_details(
     if kind not in Ruling.Kind.values:
         raise ModerationError("Choose what the ruling does.")
     game = Game.objects.get(pk=case.game_id)
-    if kind in (Ruling.Kind.WARN, Ruling.Kind.SUSPEND):
+    if kind in NAMING_KINDS:
         _check_target(case, target, kind)
     elif target is not None:
-        raise ModerationError("Only a warning or a suspension names a member.")
+        raise ModerationError("Only a warning, a suspension or a chat restriction names a member.")
     if kind in RESULT_KINDS:
         return _result_details(game, kind, details)
     if kind == Ruling.Kind.PAUSE:
@@ -83,8 +90,8 @@ def checked_details(
         if holds(case):
             raise Conflict("This case holds the game's clocks already.")
         return {}
-    if kind == Ruling.Kind.SUSPEND:
-        return _suspension_details(case, by, details)
+    if kind in (Ruling.Kind.SUSPEND, Ruling.Kind.RESTRICT_CHAT):
+        return _suspension_details(case, by, details, kind)
     if kind == Ruling.Kind.REWIND:
         return _rewind_details(game, details)
     return {}
@@ -92,7 +99,7 @@ def checked_details(
 
 def _check_target(case: Case, target: User | None, kind: str) -> None:
     if target is None:
-        raise ModerationError(f"Name the member: a {kind} is about one member.")
+        raise ModerationError(f"Name the member: a {WHAT[kind]} is about one member.")
     authors = set()
     if case.message is not None:
         authors.add(case.message.author_id)
@@ -151,17 +158,21 @@ def _whole(value: Any, what: str, lowest: int = -LARGEST_SCORE) -> int:
     return number
 
 
-def _suspension_details(case: Case, by: User, details: Mapping[str, Any]) -> dict[str, Any]:
+def _suspension_details(
+    case: Case, by: User, details: Mapping[str, Any], kind: str
+) -> dict[str, Any]:
+    """Where and how long: a suspension's, or a chat restriction's (the same bounds)."""
+    what = WHAT[kind]
     scope = details.get("scope")
     if scope not in ("club", "site"):
-        raise ModerationError("Choose where the member is suspended: the club or the site.")
+        raise ModerationError(f"Choose where the {what} holds: the club or the whole site.")
     if scope == "club" and case.club_id is None:
-        raise ModerationError("This game is of no club: a suspension from it is from the site.")
+        raise ModerationError(f"This game is of no club: a {what} for it holds on the site.")
     if scope == "site" and not is_site_moderator(by):
-        raise NotAllowed("Only a site moderator suspends a member from the whole site.")
+        raise NotAllowed(f"Only a site moderator makes a {what} hold on the whole site.")
     days = _whole(details.get("days"), "the number of days", lowest=1)
     if days > LONGEST_SUSPENSION_DAYS:
-        raise ModerationError(f"A suspension lasts {LONGEST_SUSPENSION_DAYS} days at most.")
+        raise ModerationError(f"A {what} lasts {LONGEST_SUSPENSION_DAYS} days at most.")
     return {"scope": scope, "days": days}
 
 

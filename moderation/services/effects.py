@@ -3,7 +3,8 @@ how a later ruling undoes exactly that.
 
 A ruling's :attr:`~moderation.models.Ruling.effects` record what applying it changed,
 in ids and small values: the result rows current before and after for each seat it
-changed (``results``), the suspension it created, the rewind it logged, whether it
+changed (``results``), the suspension it created and the running seats it handled
+(``benched``: :mod:`moderation.services.benching`), the rewind it logged, whether it
 decided its case, and what that did to the game's clocks. A ruling that supersedes
 another records under ``undoing`` what undoing that one changed: shown, never replayed.
 
@@ -11,7 +12,8 @@ Rulings compose: a ruling's effects are worked out against the state *after* the
 it supersedes is undone, so undoing it restores exactly what it found, whatever came
 before it in the chain. Undoing reads the record back: the seats get new rows with the
 values and places of the rows that were current before (the results service writes
-them, so the round and the league standings follow), a suspension is lifted, a rewind
+them, so the round and the league standings follow), a suspension is lifted (the
+seats a bot took under it given back while their rounds run: ``reseated``), a rewind
 taken back (one more logged move, :func:`games.services.rewinds.restore`, only while
 nobody has moved since), and a case it decided is open again.
 
@@ -41,6 +43,7 @@ from games.services.results import SeatCorrection, supersede
 from games.services.rewinds import restore, rewind
 from moderation.errors import Conflict, ModerationError
 from moderation.models import Case, Ruling, Suspension
+from moderation.services import benching
 
 RESULT_KINDS = frozenset({Ruling.Kind.VOID, Ruling.Kind.SET_RESULT, Ruling.Kind.FORFEIT})
 """The kinds that change a game's result (and so its round and league standings)."""
@@ -167,8 +170,17 @@ def do(ruling: Ruling, case: Case, now: datetime) -> Effects:
         elif kind == Ruling.Kind.REWIND:
             game = rewind(case.game_id, int(ruling.details["turn"]), now)
             return {"rewound": int(ruling.details["turn"]), "rewind_move": game.version}
-        elif kind == Ruling.Kind.SUSPEND:
+        elif kind == Ruling.Kind.RESTRICT_CHAT:
+            # A chat restriction is a suspension from chat alone: undone the same way,
+            # and it leaves the member's seats alone.
             return {"suspended": [_suspend(ruling, case, now).pk]}
+        elif kind == Ruling.Kind.SUSPEND:
+            suspension = _suspend(ruling, case, now)
+            done: Effects = {"suspended": [suspension.pk]}
+            benched = benching.bench(suspension, now)
+            if benched:
+                done["benched"] = benched
+            return done
     except GameActionError as error:
         raise ModerationError(error.message) from error
     return {}
@@ -192,6 +204,7 @@ def _suspend(ruling: Ruling, case: Case, now: datetime) -> Suspension:
         ruling=ruling,
         starts_at=now,
         ends_at=now + timedelta(days=int(ruling.details["days"])),
+        chat_only=ruling.kind == Ruling.Kind.RESTRICT_CHAT,
     )
 
 
@@ -226,6 +239,9 @@ def undo(earlier: Ruling, case: Case, by: User, reason: str, now: datetime) -> E
     lifting.update(lifted_at=now)
     if lifted:
         undone["lifted"] = lifted
+        reseated = benching.give_back(lifted, now)
+        if reseated:
+            undone["reseated"] = reseated
     if effects.get("decided"):
         undone.update(_reopen(case))
     return undone

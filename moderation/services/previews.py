@@ -19,7 +19,7 @@ from django.db import transaction
 
 from accounts.models import User
 from games.models import Game, Result
-from games.selectors.seats import seat_names
+from games.selectors.players import seat_names
 from leagues.models import Division, Season
 from leagues.promotion import movable
 from leagues.selectors.standings import DivisionStandings, compute_season
@@ -83,6 +83,8 @@ class Preview:
     """What happens to the game's clocks, for a game in play ("" once it is over)."""
     effects: list[str] = field(default_factory=list)
     """Everything the ruling would do, in the words its page and the log will use."""
+    cannot_hide: str = ""
+    """For a rewind: what it cannot hide from the players (:data:`REWIND_CANNOT_HIDE`)."""
     after_close: str = ""
     """For a game of a closed season: that the final order changes and that promotion
     does not follow (:func:`leagues.services.season_end.late_correction_note`)."""
@@ -90,6 +92,16 @@ class Preview:
     @property
     def standings_change(self) -> bool:
         return any(line.changed for line in self.standings)
+
+
+REWIND_CANNOT_HIDE = (
+    "What a rewind cannot hide: the tiles laid on the table in the turns it undoes were "
+    "seen by everyone at the table, and they go back to the racks they came from. The rest "
+    "it hides: the players' move log leaves out the undone turns, and the pool is shuffled "
+    "afresh. If what was seen spoils the game, void it instead (a game is voided once it "
+    "has ended: pause it meanwhile)."
+)
+"""Said on the ruling form beside a rewind, and in its preview."""
 
 
 class _RollBack(Exception):
@@ -141,10 +153,11 @@ def _compared(case: Case, run: Callable[[], tuple[bool, Ruling]]) -> Preview:
             result["after_standings"] = _division(case)
             result["clocks"] = _clocks(held_before, _held(case.game_id))
             result["effects"] = in_words(ruling.effects or {})
+            result["kind"] = ruling.kind
             raise _RollBack
     except _RollBack:
         pass
-    names = seat_names(case.game.table_id)
+    names = seat_names(case.game_id)
     seats = [
         SeatLine(seat, names[seat], before_rows.get(seat), result["after_rows"].get(seat))
         for seat in range(len(names))
@@ -155,6 +168,7 @@ def _compared(case: Case, run: Callable[[], tuple[bool, Ruling]]) -> Preview:
         proposed=result["proposed"],
         clocks=result["clocks"],
         effects=result["effects"],
+        cannot_hide=REWIND_CANNOT_HIDE if result["kind"] == Ruling.Kind.REWIND else "",
     )
     if before_standings is not None and result["after_standings"] is not None:
         out.division = before_standings[0].name

@@ -16,6 +16,7 @@ the moderation log, and the facts are announced after commit
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -82,6 +83,9 @@ def make(
             )
         checked = _checked(case, by, kind, details or {}, target, earlier, now)
         ruling = Ruling.objects.create(
+            # A preview's ruling takes no number from the sequence (a rolled-back insert
+            # would burn one, and the rulings people read would skip numbers).
+            pk=_preview_id() if preview else None,
             case=case,
             kind=kind,
             note=note.strip(),
@@ -225,7 +229,8 @@ def _apply(ruling: Ruling, case: Case, now: datetime) -> Ruling:
             case,
             ruling.by,
             LogEntry.Action.SUPERSEDED,
-            f"Superseded: {_describe(earlier)}",
+            f"Superseded the ruling “{_what(earlier)}” of case {case.pk} with a new ruling: "
+            f"“{_what(ruling)}”.",
             ruling,
             now,
             {"undone": earlier.pk, "effects": in_words(undoing)},
@@ -266,11 +271,22 @@ def _apply(ruling: Ruling, case: Case, now: datetime) -> Ruling:
     return ruling
 
 
-def _describe(ruling: Ruling) -> str:
+def _preview_id() -> int:
+    """A number for a preview's ruling that no real ruling has (the sequence gives
+    positive ones), random so that two previews at once do not wait on each other."""
+    return -1 - secrets.randbelow(2**62)
+
+
+def _what(ruling: Ruling) -> str:
+    """The ruling's kind, with the member it names."""
     what = ruling.get_kind_display()
     if ruling.target_id is not None:
         what += f" ({ruling.target})"
-    return f"{what} in case {ruling.case_id}"[:300]
+    return what
+
+
+def _describe(ruling: Ruling) -> str:
+    return f"{_what(ruling)} in case {ruling.case_id}"[:300]
 
 
 def _log(

@@ -15,7 +15,7 @@ from games.views.common import AuthenticatedRequest, answers_bad_input
 from moderation.errors import ModerationError
 from moderation.models import Category
 from moderation.selectors.collusion import pair_histories
-from moderation.selectors.evidence import game_evidence
+from moderation.selectors.evidence import game_evidence, marked_racks
 from moderation.selectors.solver_lines import solver_lines
 from moderation.services.evidence import evidence_case, open_evidence
 
@@ -62,7 +62,12 @@ def evidence(request: AuthenticatedRequest, pk: int) -> HttpResponse:
         "turn": turn,
         "line": lines.lines.get(step),
         "mover": names[turn.replay.mover] if turn else "",
-        "seats": list(zip(names, turn.replay.racks_before, turn.replay.racks_after, strict=True))
+        "seats": [
+            (name, *marked_racks(before, after))
+            for name, before, after in zip(
+                names, turn.replay.racks_before, turn.replay.racks_after, strict=True
+            )
+        ]
         if turn
         else [],
         "deal": list(zip(names, found.deal, strict=True)),

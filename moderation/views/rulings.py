@@ -23,7 +23,12 @@ from moderation.models import Case, Ruling
 from moderation.selectors import rulings as reads
 from moderation.selectors.effects import in_words
 from moderation.services import rulings as service
-from moderation.services.previews import Preview, preview, preview_confirmation
+from moderation.services.previews import (
+    REWIND_CANNOT_HIDE,
+    Preview,
+    preview,
+    preview_confirmation,
+)
 from moderation.views.common import refused
 
 TEMPLATE = "moderation/ruling_new.html"
@@ -119,6 +124,7 @@ def new_ruling(request: HttpRequest, case_id: int) -> HttpResponse:
         "winner_chosen": any(entry["winner"] for entry in entries),
         "values": request.POST,
         "preview": shown,
+        "cannot_hide": REWIND_CANNOT_HIDE,
         "may_rule": reads.may_rule(user, case),
         "rulings": reads.rulings_with_reasons(case),
     }

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.serial
+
 ROOT = Path(__file__).resolve().parents[2]
 SUMMARY = re.compile(r"move p50 [\d.]+ ms p95 [\d.]+ ms; push p50 [\d.]+ ms p95 [\d.]+ ms")
 

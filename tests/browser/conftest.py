@@ -11,6 +11,7 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -62,6 +63,23 @@ def static_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def live_server_url(
     django_db_setup: None, static_root: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:
+    with daphne(static_root, tmp_path_factory, debug=False) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def debug_live_server_url(
+    django_db_setup: None, static_root: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A second server with DEBUG on, as `make run` has it (started only when asked)."""
+    with daphne(static_root, tmp_path_factory, debug=True) as url:
+        yield url
+
+
+@contextmanager
+def daphne(
+    static_root: Path, tmp_path_factory: pytest.TempPathFactory, *, debug: bool
+) -> Iterator[str]:
     port = free_port()
     log_path = tmp_path_factory.mktemp("daphne") / "daphne.log"
     env = {
@@ -69,7 +87,7 @@ def live_server_url(
         # django_db_setup has renamed the database to the test one.
         "DATABASE_URL": database_url(connection.settings_dict),
         "STATIC_ROOT": str(static_root),
-        "DEBUG": "false",
+        "DEBUG": str(debug).lower(),
         "PORT": str(port),
         # Rate limits count afresh for each run, whatever earlier runs left in Redis.
         "CACHE_KEY_PREFIX": f"browser-tests-{uuid.uuid4().hex}",
@@ -140,6 +158,17 @@ class Violations(list[str]):
             self.append(text)
 
 
+def wait_until(page: Page, expression: str, arg: Any = None, timeout: float = 15) -> None:
+    """Wait until ``expression`` (a function of ``arg``) is truthy in ``page``, polled from
+    here. Playwright's ``wait_for_function`` polls by eval inside the page, which the site's
+    Content-Security-Policy refuses: its report would fail the test."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression, arg):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout} s: {expression}")
+        page.wait_for_timeout(50)
+
+
 @pytest.fixture
 def csp_violations() -> Violations:
     return Violations()
@@ -166,3 +195,13 @@ def page(
     # Any test whose pages broke the policy fails: a refused script or style is a
     # feature that silently does not work.
     assert not csp_violations, csp_violations
+
+
+@pytest.fixture
+def debug_page(
+    browser: Browser, debug_live_server_url: str, transactional_db: None
+) -> Iterator[Page]:
+    """A page of the DEBUG server (its error pages are Django's, not held to the CSP)."""
+    page = new_page(browser, debug_live_server_url, Violations())
+    yield page
+    page.context.close()

@@ -122,9 +122,20 @@ def test_a_play_shows_which_tiles_came_from_the_rack_and_which_set(
     panel = page.locator("#evidence-turn")
     expect(panel.locator(".evidence-origin", has_text="rack").first).to_be_visible()
     expect(panel.locator("[data-solver-line]")).to_contain_text("laid")
+    # Before and after on lines of their own, the tiles that left the mover's rack marked.
+    mover = panel.locator(".final-rack.is-mover")
+    expect(mover.locator(".evidence-rack-line")).to_have_count(2)
+    expect(mover.locator(".evidence-rack-line").first.locator(".tile.is-new").first).to_be_visible()
     if SHOTS:
         page.set_viewport_size({"width": 1280, "height": 800})
         page.screenshot(path=f"{SHOTS}/evidence-play.png", full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.reload()
+    expect(panel.locator("[data-solver-line]")).to_contain_text("laid")
+    widest = page.evaluate("document.documentElement.scrollWidth")
+    assert widest <= 390, f"the page is {widest} px wide on a 390 px phone"
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/evidence-play-phone.png", full_page=True)
 
 
 def test_a_collusion_case_shows_the_pairs_history(
@@ -145,7 +156,7 @@ def test_a_collusion_case_shows_the_pairs_history(
 
     pairs = page.locator(".evidence-pairs")
     expect(pairs.get_by_role("heading", level=3)).to_have_text("Dave and Bob")
-    expect(pairs).to_contain_text("1 game finished together: Dave won 0, Bob won 1.")
+    expect(pairs).to_contain_text("1 game together, this one included: Dave won 0, Bob won 1.")
     if SHOTS:
         page.set_viewport_size({"width": 1280, "height": 800})
         page.screenshot(path=f"{SHOTS}/evidence-collusion.png", full_page=True)

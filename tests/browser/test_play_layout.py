@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import User
 from games.models import Game
-from tests.browser.conftest import Violations, new_page
+from tests.browser.conftest import Violations, new_page, wait_until
 from tests.browser.test_games import board_sets, log_in, open_game
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
@@ -273,7 +273,8 @@ def test_a_finger_dragging_a_tile_scrolls_to_a_set_out_of_view(
             "([x, y]) => touchAt('pointermove', x, y)", [x, y + (edge - y) * step / 5]
         )
 
-    phone_page.wait_for_function(
+    wait_until(
+        phone_page,
         """([selector, edge]) => {
             const slot = document.querySelector(selector + ' .drop-slot').getBoundingClientRect();
             return slot.top > edge;
@@ -339,9 +340,7 @@ def test_the_keyboard_stays_at_the_rack_after_ending_the_turn(
 
     expect(page.locator("#game-status .turn-who")).to_contain_text("\u2019s turn")
     # The rack's tiles are no longer buttons: the focus is on the rack, not lost.
-    page.wait_for_function(
-        "() => Boolean(document.activeElement.closest('#game-rack .rack-tiles'))"
-    )
+    wait_until(page, "() => Boolean(document.activeElement.closest('#game-rack .rack-tiles'))")
     expect(page.locator("body")).not_to_be_focused()
 
 

@@ -8,7 +8,6 @@ is the replay of the moves). The server pushes what the test's services do.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from datetime import timedelta
 
@@ -21,7 +20,7 @@ from accounts.models import User
 from games import services
 from games.models import Game
 from tests.browser import test_games
-from tests.browser.conftest import REPORT_VIOLATIONS, Violations
+from tests.browser.conftest import REPORT_VIOLATIONS, Violations, wait_until
 from tests.browser.test_games import log_in, open_game
 from tests.games.conftest import current_game, start_table
 from tests.games.positions import set_position
@@ -192,6 +191,9 @@ def test_sentences_show_tiles_and_a_step_is_taken_back(
     screen.get_by_role("button", name="Put the picked tiles in set 2").click()
     expect(screen.locator("#game-board .meld").nth(1).locator(".meld-tiles .tile")).to_have_count(3)
 
+    # As a player would: once the change is shown and no request is on its way.
+    expect(screen.get_by_role("button", name="Undo")).to_be_visible()
+    expect(screen.locator(".htmx-request")).to_have_count(0)
     if is_phone(screen):
         screen.get_by_role("button", name="Undo").tap()
     else:
@@ -245,11 +247,7 @@ def test_a_sound_and_a_notification_say_the_turn_came_round(
     services.draw(game.pk, first, 0)
 
     expect(page.locator("#game-status .turn-who")).to_have_text("Your turn")
-    # Polled from here: Playwright's wait_for_function polls by eval in the page, which the
-    # site's Content-Security-Policy refuses (and the test would fail on that report).
-    deadline = time.monotonic() + 15
-    while page.evaluate("window.__alerts.notes.length") < 1 and time.monotonic() < deadline:
-        page.wait_for_timeout(100)
+    wait_until(page, "() => window.__alerts.notes.length > 0")
     assert page.evaluate("window.__alerts.notes.length") == 1
     assert page.evaluate("window.__alerts.notes[0][0]") == "Your turn"
     assert page.evaluate("window.__alerts.chimes") > 0

@@ -43,3 +43,23 @@ def test_a_suspended_member_reads_why_play_now_and_play_again_are_refused(
     page.get_by_role("button", name="Play again").click()
     expect(page.locator(".messages")).to_contain_text(SENTENCE)
     assert Table.objects.count() == 1
+
+
+def test_with_debug_on_a_refused_draw_shows_in_the_message_area_not_instead_of_the_page(
+    debug_page: Page, alice: User, bob: User, site_moderator: User
+) -> None:
+    # `make run` turns DEBUG on, and django-htmx's debug script then replaced the whole
+    # page with the bare refusal.
+    page = debug_page
+    game = current_game(start_table(alice, bob, first=1))
+    suspend(bob, game, site_moderator)
+    log_in(page, bob)
+
+    page.goto(f"/games/{game.pk}/")
+    page.wait_for_load_state("load")  # every script of the page listening
+    page.get_by_role("button", name="Draw").click()
+
+    expect(page.locator("#game-message")).to_contain_text(SENTENCE)
+    expect(page.locator("#game-rack")).to_have_count(1)
+    expect(page.get_by_role("button", name="Draw")).to_be_visible()
+    assert game.moves.count() == 0

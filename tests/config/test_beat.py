@@ -16,6 +16,8 @@ from config.beat import LockedScheduler
 from config.celery_app import app as celery_app
 from tests.games.workers import new_prefix, use_queues
 
+pytestmark = pytest.mark.serial
+
 LOCK_SECONDS = 1
 PROBE = "tests.beat_probe"
 """A task no worker knows: beat sends it by name, and it waits in the queue, counted."""

@@ -26,6 +26,8 @@ from config.embedded_db import LAUNCHER, EmbeddedDatabaseError
 from config.runstack import EMBEDDED_DATABASE_NAME, Stack, free_port, start_embedded_postgres
 from tests.browser.conftest import database_url
 
+pytestmark = pytest.mark.serial
+
 
 @pytest.fixture
 def data_dir() -> Iterator[Path]:

@@ -93,3 +93,51 @@ def test_a_restore_is_valid_only_right_after_a_rewind() -> None:
     with pytest.raises(InvalidAction, match="history"):
         apply(new_game(RULES, 7, 0), Restore(), 0)
     assert action_from_dict(Restore().to_dict()) == Restore()
+
+
+def test_a_seeded_rewind_shuffles_the_undrawn_pool_afresh_and_replays_exactly() -> None:
+    at_turn_3 = replay(RULES, 7, draws(2), 0)
+    moves = [*draws(5), (2, Rewind(3, seed="fresh"))]
+    after = replay(RULES, 7, moves, 0)
+    assert after.racks == at_turn_3.racks and after.table == at_turn_3.table
+    assert sorted(after.pool) == sorted(at_turn_3.pool) and after.pool != at_turn_3.pool
+    # The next draw is no longer the one the undone turn showed.
+    assert after.pool[:3] != at_turn_3.pool[:3]
+    assert replay(RULES, 7, moves, 0) == after
+    assert replay(RULES, 7, [*draws(5), (2, Rewind(3, seed="other"))], 0).pool != after.pool
+
+
+def test_play_goes_on_from_the_reshuffled_pool_and_a_restore_gives_back_the_old_one() -> None:
+    moves = [*draws(5), (2, Rewind(3, seed="fresh"))]
+    after = replay(RULES, 7, moves, 0)
+    drew = replay(RULES, 7, [*moves, (2, Draw())], 0)
+    assert drew.racks[2] == tuple(sorted((*after.racks[2], after.pool[0])))
+    # Rewound to the same turn again: from the turn's start as replayed (the fresh order).
+    again = replay(RULES, 7, [*moves, *draws(2, start=2), (1, Rewind(3, seed="fresh"))], 0)
+    assert again == after
+    assert replay(RULES, 7, [*moves, (2, Restore())], 0) == replay(RULES, 7, draws(5), 0)
+
+
+def test_the_standing_moves_leave_out_the_undone_turns() -> None:
+    timeline = Timeline(new_game(RULES, 7, 0))
+    moves = [
+        *draws(4),
+        (1, Rewind(3, seed="a")),
+        *draws(2, start=2),
+        (1, Rewind(2, seed="b")),
+        (1, Draw()),
+    ]
+    for player, action in moves:
+        timeline.apply(action, player)
+    # 0 1 2 3 | R3(4) | 5 6 | R2(7) | 8: the second rewind undoes from turn 2 on.
+    assert timeline.standing == (0, 7, 8)
+    timeline.apply(Rewind(2, seed="c"), 2)
+    timeline.apply(Restore(), 2)
+    assert timeline.standing == (0, 7, 8, 9, 10)
+
+
+def test_a_seeded_rewinds_notation_round_trips() -> None:
+    assert action_from_dict(Rewind(4, "s").to_dict()) == Rewind(4, "s")
+    for bad in ({"type": "rewind", "turn": 4, "seed": ""}, {"type": "rewind", "seed": "s"}):
+        with pytest.raises(InvalidAction):
+            action_from_dict(bad)

@@ -24,7 +24,7 @@ from tests.games.conftest import current_game, start_table
 from tests.games.test_deadlines import T0
 from tests.games.workers import new_prefix, use_queues
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.serial]
 
 
 @pytest.fixture

@@ -33,7 +33,7 @@ from tests.games.conftest import current_game
 from tests.games.test_worker import running
 from tests.games.workers import Beat, Worker, wait_for
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.serial]
 
 __all__ = ["static_root"]  # the fixture, shared with the browser tests
 

@@ -13,7 +13,9 @@ from engine.round import GameScores, Tally
 from engine.state import GameState
 from games import services, tasks
 from games.models import Game, Result, Seat, Table
+from games.selectors.replay import replay_frame
 from games.services import SeatPlan
+from games.services.rewinds import rewind
 from games.table_settings import TableSettings
 from tests.factories import UserFactory
 from tests.games.conftest import current_game
@@ -30,10 +32,10 @@ def test_bots(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("games.services.turns.choose_bot_action", choose)
 
 
-def play_out(game: Game, rng: random.Random, timeout_every: int = 0) -> Game:
-    """Play every seat to the end: people by the services, bots by their task, and with
-    ``timeout_every``, every so many moves a person's turn left to run out of time.
-    Checks the replay along the way."""
+def play_out(game: Game, rng: random.Random, timeout_every: int = 0, until: int = 0) -> Game:
+    """Play every seat to the end (or, with ``until``, to that many moves): people by
+    the services, bots by their task, and with ``timeout_every``, every so many moves a
+    person's turn left to run out of time. Checks the replay along the way."""
     bots = set(
         Seat.objects.filter(table_id=game.table_id, kind=Seat.Kind.BOT).values_list(
             "number", flat=True
@@ -41,7 +43,7 @@ def play_out(game: Game, rng: random.Random, timeout_every: int = 0) -> Game:
     )
     for _ in range(3000):
         game.refresh_from_db()
-        if game.is_over:
+        if game.is_over or (until and game.version >= until):
             return game
         if game.version % 20 == 0:
             assert game.replay_state() == game.engine_state()
@@ -90,6 +92,25 @@ def test_a_played_game_replays_exactly_from_its_move_log(
     assert {m.by for m in game.moves.all()} >= {"user", "timeout"}
     assert {m.action["type"] for m in game.moves.all()} >= {"play", "draw", "timeout"}
     assert [m.seq for m in game.moves.order_by("seq")] == list(range(1, game.version + 1))
+
+
+def test_a_game_replays_exactly_across_its_rewinds() -> None:
+    table, _ = seated_table(["person", "person", "person"], games_in_round=1)
+    rng = random.Random(8)
+    game = play_out(current_game(table), rng, until=14)
+    for back in (3, 2):
+        played = game.engine_state()
+        game = rewind(game.pk, game.turn_number - back)
+        state = game.engine_state()
+        assert state == game.replay_state()
+        assert state.pool != played.pool
+        game = play_out(game, rng, until=game.version + 10)
+    game = play_out(game, rng)
+
+    assert game.replay_state() == game.engine_state()
+    assert [m.action["type"] for m in game.moves.all()].count("rewind") == 2
+    last = replay_frame(game, 10_000)
+    assert last.outcome == game.engine_state().outcome
 
 
 def test_a_round_plays_its_games_in_turn_and_ends_with_standings() -> None:

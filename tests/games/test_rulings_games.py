@@ -93,7 +93,8 @@ def test_a_rewind_takes_the_game_back_and_it_still_replays_exactly(correspondenc
     assert rewound.engine_state() == rewound.replay_state()
     assert rewound.engine_state().racks[0] != dealt.racks[0]  # seat 0's draw of turn 1 stays
     assert rewound.turn_deadline is not None
-    assert game.moves.order_by("-seq").first().action == {"type": "rewind", "turn": 2}  # type: ignore[union-attr]
+    logged = game.moves.order_by("-seq").first().action  # type: ignore[union-attr]
+    assert logged == {"type": "rewind", "turn": 2, "seed": logged["seed"]}
     with pytest.raises(InvalidRuling, match="earlier turn"):
         rewind(game.pk, 2)
     # Play goes on from turn 2, and the finished game's replay shows the rewind as a step.

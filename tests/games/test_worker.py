@@ -14,7 +14,7 @@ from games.table_settings import TableSettings
 from tests.games.conftest import current_game, seat_starts
 from tests.games.workers import Worker, new_prefix, use_queues, wait_for
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.serial]
 
 
 @pytest.fixture

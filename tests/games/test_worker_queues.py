@@ -23,7 +23,7 @@ from tests.games.conftest import current_game, seat_starts
 from tests.games.test_worker import main_worker, queues, running
 from tests.games.workers import Worker, wait_for
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.serial]
 
 __all__ = ["main_worker", "queues"]  # fixtures shared with test_worker
 

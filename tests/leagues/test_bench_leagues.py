@@ -10,6 +10,8 @@ from urllib.parse import urlparse
 
 import pytest
 
+pytestmark = pytest.mark.serial
+
 ROOT = Path(__file__).resolve().parents[2]
 SUMMARY = re.compile(
     r"standings p50 \d+ ms p95 \d+ ms; recompute p50 \d+ ms p95 \d+ ms; schedule \d+ ms"

@@ -41,6 +41,7 @@ def test_the_default_house_rules_pass() -> None:
         ({"vacation_days": 61}, "vacation_days"),
         ({"on_deadline": "coin_toss"}, "on_deadline"),
         ({"on_withdrawal": "vanish"}, "on_withdrawal"),
+        ({"on_suspension": "vanish"}, "on_suspension"),
     ],
 )
 def test_it_refuses_house_rules_that_do_not_fit(changes: dict[str, Any], field: str) -> None:
@@ -70,4 +71,4 @@ def test_the_page_states_the_rules_in_words() -> None:
     assert words["Clock"] == "Correspondence: 1 day a turn, 1 day bank"
     assert words["Scoring"] == "Placement points per fixture: 4/2/0"
     assert words["Tiebreaks"] == "Games won, then Head-to-head, then Total score"
-    assert words["Divisions"] == "Up to 8 players each; 2 up and down each season"
+    assert words["Divisions"] == "About 8 players each, at least a table; 2 up and down each season"

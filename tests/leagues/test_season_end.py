@@ -14,7 +14,7 @@ from accounts.models import User
 from games import services
 from games.models import Notification, NotificationKind
 from leagues.errors import LeaguesError, NotAllowed
-from leagues.models import Division, Entry, Fixture, Matchday, Role, Season
+from leagues.models import Division, Entry, Fixture, League, Matchday, Role, Season
 from leagues.services.season_end import close_season, final_order, preview_close_season
 from tests.factories import UserFactory
 from tests.games.conftest import current_game
@@ -30,6 +30,8 @@ def two_divisions(alice: User, bob: User, dave: User, erin: User) -> RunningSeas
     running = running_season(alice, [bob, dave, erin, alice], games=1)
     season = running.season
     Season.objects.filter(pk=season.pk).update(promotion=1, division_size=4)
+    # The next season's divisions follow the league's house rules.
+    League.objects.filter(pk=season.league_id).update(division_size=4)
     season.refresh_from_db()
     lower = Division.objects.create(season=season, level=2, name="Division 2")
     others = [UserFactory() for _ in range(4)]

@@ -61,8 +61,9 @@ def test_the_preview_shows_divisions_byes_and_what_to_know(
     assert (division.fixtures_per_matchday, division.byes_per_matchday) == (1, 1)
     byes = [line[3] for line in division.player_lines()]
     assert max(byes) - min(byes) <= 1 and sum(byes) == preview.matchdays
+    assert preview.matchdays == 4 and preview.fair  # everyone sits out once
     assert [w.split(":")[0] for w in preview.warnings] == [
-        "Division",
+        "Division has 4 players at 3 seats",
         "1 registration still awaits approval",
         "The season was to start on " + f"{timezone.localtime(season.starts_at):%d %b %Y, %H}",
     ]
@@ -142,8 +143,9 @@ def test_starting_writes_the_schedule_and_opens_matchday_one(
     (division,) = season.divisions.all()
     entries = list(division.entries.order_by("seed"))
     assert [e.user for e in entries] == players and [e.seed for e in entries] == [1, 2, 3, 4]
+    # 4 matchdays, the first length in which all 4 players at 3 seats play alike.
     expected = schedule_season(
-        [e.pk for e in entries], seats=3, seed=f"season-{season.pk}-division-1"
+        [e.pk for e in entries], seats=3, matchdays=4, seed=f"season-{season.pk}-division-1"
     )
     matchdays = list(season.matchdays.order_by("number"))
     assert len(matchdays) == len(expected.matchdays)

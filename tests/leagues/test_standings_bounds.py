@@ -42,6 +42,7 @@ def seasons(draw: st.DrawFn) -> tuple[list[Player], list[FixtureResults], Rules]
         placement_points=tuple(draw(st.sampled_from([(3, 1, 0), (4, 2, 1, 0), (1,)]))),
         tiebreaks=tuple(tiebreaks[: draw(st.integers(0, 4))]),
         game_score_bounds=(0, 2) if lowest_wins else (-2, 2),
+        per_game=draw(st.booleans()),
     )
     scores = st.sampled_from((0, 1, 2) if lowest_wins else SCORES)
     count = draw(st.integers(2, 5))

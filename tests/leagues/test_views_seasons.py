@@ -40,6 +40,7 @@ def league_form(**changes: str) -> dict[str, str]:
         "vacation_days": "7",
         "on_deadline": "as_it_stands",
         "on_withdrawal": "bot",
+        "on_suspension": "forfeit",
         "tiebreak_1": "fixtures_won",
         "tiebreak_2": "total_score",
         "preset": "standard",
@@ -80,10 +81,20 @@ def test_an_organiser_creates_a_league_and_sees_its_rules_in_words(club: Club, a
         ["fixtures_won", "total_score"],
     )
     assert league.table_settings["clock"] == "correspondence"
+    assert league.on_suspension == "forfeit"
     page = client.get("/clubs/tile-club/spring/").content.decode()
     assert "Placement points per fixture: 3/1/0" in page
+    assert "They forfeit each game of the fixture played while suspended" in page
     assert "Fixtures won, then Total score" in page
     assert "Edit the house rules" in page
+
+
+def test_the_form_refuses_an_unknown_rule_for_suspended_players(club: Club, alice: User) -> None:
+    response = client_of(alice).post(
+        "/clubs/tile-club/leagues/new/", league_form(on_suspension="vanish")
+    )
+    assert response.status_code == 400
+    assert not League.objects.filter(slug="spring").exists()
 
 
 def test_the_form_points_at_rules_that_do_not_fit(club: Club, alice: User) -> None:

@@ -44,7 +44,9 @@ def world(game: Game, season: Season | None = None) -> dict[str, Any]:
         "rows": rows,
         "round": (board.totals, board.standings, board.winner_name),
         "suspended": sorted(
-            Suspension.objects.filter(lifted_at=None).values_list("user_id", "club_id", "ends_at")
+            Suspension.objects.filter(lifted_at=None).values_list(
+                "user_id", "club_id", "ends_at", "chat_only"
+            )
         ),
         "game": (game.state, game.turn_number, game.current_seat, game.is_over),
         "held": game.held_at is not None,

@@ -10,6 +10,8 @@ from urllib.parse import urlparse
 
 import pytest
 
+pytestmark = pytest.mark.serial
+
 ROOT = Path(__file__).resolve().parents[2]
 SUMMARY = re.compile(r"evidence p50 \d+ ms p95 \d+ ms; ruling p50 (\d+|n/a) ms p95 (\d+|n/a) ms")
 

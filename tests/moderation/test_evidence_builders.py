@@ -75,11 +75,39 @@ def test_movement_names_the_set_a_tile_left_and_the_rack_tiles() -> None:
     )
 
     assert [s.changed for s in moved.sets] == [False, True, True]
-    assert [(b.index, b.tiles) for b in moved.broken] == [(1, ("R4", "R5", "R6", "R7"))]
-    assert [t.origin for t in moved.sets[1].tiles] == ["set 1"] * 3
-    assert [t.origin for t in moved.sets[2].tiles] == ["set 1", "rack", "rack"]
+    # One numbering, the table's after the turn: R4-R7 goes on as set 2.
+    assert [(b.index, b.tiles, b.now_in) for b in moved.broken] == [
+        (2, ("R4", "R5", "R6", "R7"), (2, 3))
+    ]
+    assert [t.origin for t in moved.sets[1].tiles] == ["", "", ""]
+    assert [t.origin for t in moved.sets[2].tiles] == ["set 2", "rack", "rack"]
     assert moved.from_rack == ("B7", "K7")
     assert moved.to_rack == ()
+    assert moved.extended == ()
+
+
+def test_extending_a_run_is_not_breaking_it_up() -> None:
+    moved = movement(
+        before=(parse_tiles(["B9", "K9", "O9"]), parse_tiles(["R4", "R5", "R6"])),
+        after=(parse_tiles(["B9", "K9", "O9"]), parse_tiles(["R3", "R4", "R5", "R6", "R7"])),
+        rack_before=parse_tiles(["R3", "R7", "O1"]),
+        rack_after=parse_tiles(["O1"]),
+    )
+
+    assert moved.broken == ()
+    assert [(e.index, e.added) for e in moved.extended] == [(2, ("R3", "R7"))]
+    assert [t.origin for t in moved.sets[1].tiles] == ["rack", "", "", "", "rack"]
+
+
+def test_a_rewind_taking_tiles_back_to_the_racks_names_no_set() -> None:
+    moved = movement(
+        before=(parse_tiles(["R4", "R5", "R6"]),),
+        after=(),
+        rack_before=(),
+        rack_after=parse_tiles(["R4", "R5", "R6"]),
+    )
+
+    assert [(b.index, b.now_in) for b in moved.broken] == [(0, ())]
 
 
 def test_movement_names_the_river_and_what_the_rack_kept() -> None:

@@ -10,11 +10,14 @@ from django.test import Client, override_settings
 from accounts.models import User
 from games import services
 from games.models import ChatMessage, Game
+from games.services import SeatPlan
+from games.table_settings import TableSettings
 from leagues.models import Fixture
 from moderation.models import Case, Category, LogEntry
 from moderation.selectors.collusion import pair_histories
 from moderation.selectors.evidence import game_evidence
 from moderation.selectors.solver_lines import solver_lines
+from tests.games.conftest import current_game
 from tests.moderation.conftest import open_case
 from tests.moderation.evidence_support import claim, evidence_url
 
@@ -131,7 +134,7 @@ def test_a_collusion_case_shows_the_pairs_history_in_the_club(
     html = _read(club_moderator, case)
 
     assert (pair.first, pair.second) == (dave.display_name, bob.display_name)
-    assert (pair.games, pair.first_wins, pair.second_wins) == (1, 0, 1)
+    assert (pair.games, pair.first_wins, pair.second_wins) == (1, 0, 1)  # the case's own game
     [game] = pair.recent
     turns = [turn.replay for turn in game_evidence(league_game).turns]
     lines = solver_lines([t for t in turns if t.mover == 1], league_game.pk).lines
@@ -162,3 +165,41 @@ def _rows(case: Case) -> tuple[object, ...]:
         list(events.values_list("pk", flat=True)),
         list(LogEntry.objects.filter(case=case).values_list("pk", flat=True)),
     )
+
+
+def test_a_pair_with_no_finished_game_is_named_and_the_game_under_review_counts(
+    casual_game: Game, alice: User, bob: User, site_moderator: User
+) -> None:
+    case = claim(open_case(casual_game, alice, Category.COLLUSION, accused=bob), site_moderator)
+
+    [pair] = pair_histories(case)
+    html = _read(site_moderator, case)
+
+    assert (pair.first, pair.second, pair.games) == ("Bob", "Alice", 1)
+    [game] = pair.recent
+    assert (game.game_id, game.finished_at, game.winner) == (casual_game.pk, None, "")
+    assert "Bob and Alice" in html and "member " not in html
+    assert "1 game together, this one included" in html
+    assert "(this case)" in html and "still in play" in html
+
+
+def test_a_bot_at_the_table_is_paired_with_the_accused_on_the_game_under_review(
+    alice: User, bob: User, site_moderator: User
+) -> None:
+    table = services.create_table(
+        alice,
+        TableSettings(),
+        [SeatPlan.taken_by(alice), SeatPlan.reserved_for(bob), SeatPlan.bot("normal")],
+    )
+    services.join_table(table.pk, bob)
+    game = current_game(table)
+    case = claim(open_case(game, alice, Category.COLLUSION, accused=bob), site_moderator)
+
+    pairs = pair_histories(case)
+
+    assert [(p.first, p.second, p.games) for p in pairs] == [
+        ("Bob", "Alice", 1),
+        ("Bob", "Bot (normal)", 1),
+    ]
+    assert pairs[1].recent[0].game_id == game.pk
+    assert "Bob and Bot (normal)" in _read(site_moderator, case)

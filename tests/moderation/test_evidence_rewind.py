@@ -71,12 +71,26 @@ def test_the_evidence_of_a_rewound_game_shows_the_rewind_as_a_step(
 
     assert [t.replay.kind for t in found.turns] == ["draw", "draw", "rewind", "draw"]
     assert found.turns[2].replay.racks_after == found.turns[0].replay.racks_before
-    assert found.turns[3].replay.racks_after == found.turns[0].replay.racks_after
+    # Alice drew again from the pool the rewind shuffled afresh.
+    now = casual_game.engine_state()
+    assert found.turns[3].replay.racks_after == tuple(
+        tuple(str(tile) for tile in rack) for rack in now.racks
+    )
     assert 3 not in lines.lines
     client = Client()
     client.force_login(site_moderator)
     html = client.get(evidence_url(case, 3)).content.decode()
     assert "Turn 3: a moderator's ruling" in html
+    # The case's moderator still sees the turn the rewind undid (players no longer do).
+    undone = client.get(evidence_url(case, 2)).content.decode()
+    assert "Turn 2: " in undone and " drew " in undone
+    assert "A moderator's ruling</h2>" in html
+    assert "Clock:" not in html  # a ruling is nobody's turn
+    # After the rewind the evidence names the game's turns, not its steps.
+    after = client.get(evidence_url(case, 4)).content.decode()
+    assert "Turn 1: Alice</h2>" in after
+    assert "· step 4 of 4" in after
+    assert "UTC" in after.split('class="evidence-clock"')[1].split("</p>")[0]
     assert "took the game back to the start of turn 1." in html
     assert "Solver: nothing to say about this move." in html
     assert "From the rack to the table" not in html

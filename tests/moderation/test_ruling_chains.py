@@ -161,6 +161,10 @@ def test_pause_rewind_dismiss_leaves_the_game_as_it_was_and_running(
     assert world(played_on)["held"]
     rewind = ruled(case, site_moderator, Ruling.Kind.REWIND, details={"turn": 2})
     assert not world(played_on)["held"]
+    # The rewind shuffled the pool from a seed of its own; undoing it gives back the old
+    # order with the rest of the state (the world compares the whole cached state).
+    logged = played_on.moves.get(seq=rewind.effects["rewind_move"]).action
+    assert logged["type"] == "rewind" and logged["seed"]
     dismiss = ruled(case, site_moderator, Ruling.Kind.DISMISS, supersedes_id=rewind.pk)
     after = world(played_on)
     assert after == {**before, "cases": [(case.pk, "decided")]}

@@ -1,8 +1,8 @@
 """Property: any chain of rulings of any kind, over two cases of one game, undone back to
 the start (each ruling still in effect superseded by a dismissal, the newest first),
-leaves the results, the round, the standings and their corrections, the suspensions,
-the clocks' hold and the game's state exactly as they were; and a ruling refused on the
-way changes nothing.
+leaves the results, the round, the standings and their corrections, the suspensions and
+chat restrictions, the clocks' hold and the game's state exactly as they were; and a
+ruling refused on the way changes nothing.
 
 Two games: a league game that is over (results, forfeits, voids, standings) and a
 casual game in play (pauses, rewinds). Each example runs in a savepoint rolled back
@@ -62,7 +62,7 @@ def details_for(kind: str, number: int, game: Game, scope: str) -> dict[str, Any
         return {"scores": {"0": number, "1": -number}, "winner": number % 2}
     if kind == Ruling.Kind.FORFEIT:
         return {"seat": number % 2}
-    if kind == Ruling.Kind.SUSPEND:
+    if kind in (Ruling.Kind.SUSPEND, Ruling.Kind.RESTRICT_CHAT):
         return {"scope": scope, "days": 1 + number % 5}
     if kind == Ruling.Kind.REWIND:
         game.refresh_from_db()
@@ -90,7 +90,7 @@ def run_chain(
                     .first()
                 )
                 earlier = newest if superseding or case.status != Case.Status.OPEN else None
-                named = kind in (Ruling.Kind.WARN, Ruling.Kind.SUSPEND)
+                named = kind in (Ruling.Kind.WARN, Ruling.Kind.SUSPEND, Ruling.Kind.RESTRICT_CHAT)
                 before = world(game, season)
                 try:
                     with transaction.atomic():
@@ -126,6 +126,7 @@ LEAGUE_KINDS = [
     Ruling.Kind.DISMISS,
     Ruling.Kind.WARN,
     Ruling.Kind.SUSPEND,
+    Ruling.Kind.RESTRICT_CHAT,
     Ruling.Kind.PAUSE,  # refused: the game is over
 ]
 
@@ -157,6 +158,7 @@ CASUAL_KINDS = [
     Ruling.Kind.DISMISS,
     Ruling.Kind.WARN,
     Ruling.Kind.SUSPEND,
+    Ruling.Kind.RESTRICT_CHAT,
     Ruling.Kind.VOID,  # refused: the game is in play
 ]
 

@@ -38,7 +38,7 @@ from leagues.models import Club, Entry, Fixture, League, Matchday, Membership, R
 from leagues.services import clubs, organiser
 from leagues.services.matchdays import open_matchday
 from moderation.models import SITE_MODERATORS, Appeal, Case, Category, Ruling
-from moderation.services import appeals, claims, rulings
+from moderation.services import appeals, claims, notes, rulings
 from moderation.services.filing import Filing, file_game_report, file_message_report
 from moderation.services.messages import set_message_hidden
 from tests.factories import UserFactory
@@ -60,6 +60,7 @@ SPECTATORS_LINE = "SECRET-SPECTATORS-LINE"
 REPORT_2 = "SECRET-REPORT-TWO"
 APPEAL_2 = "SECRET-APPEAL-TWO"
 REPORT_3 = "SECRET-REPORT-THREE"
+NOTE_1 = "SECRET-NOTE-ONE"
 
 
 @dataclass
@@ -199,6 +200,7 @@ def build() -> SeamsScene:
     case_1 = report_1.case
     claims.claim(case_1.pk, u["moderator"])
     set_message_hidden(case_1.pk, hidden_line.pk, u["moderator"], True)
+    notes.add_note(case_1.pk, u["moderator"], f"Check his other tables. {NOTE_1}")
     proposal = rulings.rule(
         case_1.pk,
         u["moderator"],

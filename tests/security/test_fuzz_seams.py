@@ -79,6 +79,8 @@ PARTIES = {
 }
 # A party reads their case as a party whatever their role: never its moderators' pages.
 READERS = {case: P_MODERATORS - parties for case, parties in PARTIES.items()}
+RECORDS = ("accused", "filer", "substitute")
+"""The members whose records are asked for: their reports and cases are the secrets'."""
 NOBODY: frozenset[str] = frozenset()
 SIGNED_IN = frozenset(VIEWERS) - {"visitor"}
 
@@ -147,6 +149,12 @@ ALLOWED: dict[tuple[str, str], frozenset[str]] = {
     ("moderation:ruling_decline", "dismissal 2"): NOBODY,
     ("moderation:appeal", "appeal 2"): READERS["case 2"] | {"substitute"},
     ("moderation:appeal_close", "appeal 2"): READERS["case 2"],
+    # A case's private notes: its moderators who are no party.
+    **{("moderation:add_note", c): READERS[c] for c in PARTIES},
+    # Members' records and the archive: whoever moderates anything (the rival owns R);
+    # what each reads of P's cases is their own (SECRETS).
+    **{("moderation:member", m): P_MODERATORS | {"rival"} for m in RECORDS},
+    ("moderation:archive", "-"): P_MODERATORS | {"rival"},
 }
 
 # Who may change rows through these addresses (a suspension holds at every door).
@@ -160,6 +168,7 @@ WRITERS: dict[tuple[str, str], frozenset[str]] = {
     ("leagues:adjust_score", "P winter"): NOBODY,
     ("moderation:next", "-"): frozenset({"moderator", "site_moderator"}),
     **{("moderation:claim", c): ALLOWED[("moderation:claim", c)] for c in PARTIES},
+    **{("moderation:add_note", c): READERS[c] for c in PARTIES},
     ("moderation:file", "P game in play"): frozenset({"player", "accused"}),
     ("moderation:file", "P finished game"): frozenset({"owner", "substitute"}),
     ("moderation:file", "A finished game"): NOBODY,
@@ -176,6 +185,7 @@ WRITERS: dict[tuple[str, str], frozenset[str]] = {
 SECRETS: dict[str, frozenset[str]] = {
     s.REPORT_1: READERS["case 1"] | {"filer"},
     s.PROPOSAL_1: READERS["case 1"],
+    s.NOTE_1: READERS["case 1"],
     s.REPORT_2: READERS["case 2"] | {"substitute"},
     s.APPEAL_2: READERS["case 2"] | {"substitute"},
     s.REPORT_3: READERS["case 3"] | {"player"},
@@ -203,6 +213,7 @@ def forms(scene: s.SeamsScene, name: str, label: str) -> dict[str, str]:
         "moderation:ruling_decline": {"note": "Not enough to go on."},
         "moderation:appeal_new": {"text": "Please look again."},
         "moderation:appeal": {"text": "Please look again."},
+        "moderation:add_note": {"text": "A note from the fuzzer."},
         "moderation:rule": {"kind": "dismiss", "note": "Nothing wrong.", "step": "preview"},
         "leagues:request_to_join": {"message": "May I join?"},
     }.get(name, {})
@@ -273,6 +284,10 @@ def _moderation_fillings(
         for label in ("P hidden line", "P players' line"):
             message = scene.messages[label]
             yield {"case_id": case.pk, "message_id": message.pk}, f"case 1, {label}"
+        return
+    if params == {"username"}:
+        for label in RECORDS:
+            yield {"username": scene.users[label].username}, label
         return
     (param,) = params
     by_param: dict[str, Mapping[str, Any]] = {

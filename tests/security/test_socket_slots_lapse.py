@@ -30,7 +30,7 @@ from tests.browser.conftest import database_url, static_root
 from tests.games.test_faults import session_of
 from tests.games.workers import wait_for
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.serial]
 
 __all__ = ["static_root"]  # the fixture, shared with the browser tests
 

@@ -1,0 +1,168 @@
+"""Who played each seat of a game: the game's record of its seats, never the table's
+seat as it is now (:class:`~games.models.SeatOccupancy`).
+
+:func:`player_at` answers "who played seat S at move N"; :func:`game_players` reads a
+game's whole record once, for the pages that name every seat and move (the game page,
+its move log and replay, a case's evidence, a notice, a league's fixtures and exports):
+"Frank" for the games Frank played, "Hank for Frank" from the move a substitute took the
+seat, "Bot (normal) for Gina" from the move a bot did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from games.models import Game, Seat, SeatOccupancy
+
+
+@dataclass(frozen=True)
+class SeatPlayer:
+    """One seat's player from move ``from_move`` on."""
+
+    seat: int
+    from_move: int
+    member_id: int | None
+    name: str
+
+    @property
+    def is_bot(self) -> bool:
+        return self.member_id is None
+
+
+@dataclass(frozen=True)
+class GamePlayers:
+    """A game's record of its seats: each seat's players in the order they sat."""
+
+    seats: tuple[tuple[SeatPlayer, ...], ...]
+
+    def at(self, seat: int, move: int) -> SeatPlayer:
+        """Who played ``seat`` at move ``move`` (a seq; past the last move: who plays it now)."""
+        players = self.seats[seat]
+        return next((p for p in reversed(players) if p.from_move <= move), players[0])
+
+    def names_at(self, move: int) -> list[str]:
+        """Each seat's name, by number, at move ``move``."""
+        return [self.at(seat, move).name for seat in range(len(self.seats))]
+
+    @property
+    def names(self) -> list[str]:
+        """Each seat's name, by number: who plays it now, or who played it last."""
+        return [players[-1].name for players in self.seats]
+
+    @property
+    def members(self) -> dict[int, int]:
+        """The member of each seat who plays it now or played it last (bots left out)."""
+        return {
+            seat: players[-1].member_id
+            for seat, players in enumerate(self.seats)
+            if players[-1].member_id is not None
+        }
+
+    @property
+    def everyone(self) -> set[int]:
+        """Every member who played a seat of the game, at any move."""
+        return {p.member_id for players in self.seats for p in players if p.member_id is not None}
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat ``user_id`` plays now or played last in the game, if any."""
+        return next((seat for seat, member in self.members.items() if member == user_id), None)
+
+
+Names = Sequence[str] | GamePlayers
+"""Each seat's name: fixed (a list), or as a game's record has it move by move."""
+
+
+def names_at(names: Names, move: int) -> Sequence[str]:
+    """Each seat's name at move ``move`` (a seq)."""
+    return names.names_at(move) if isinstance(names, GamePlayers) else names
+
+
+def table_seat_names(table_id: int) -> list[str]:
+    """Each seat of a table named by everyone who played it in its round, in order
+    ("Frank, then Hank for Frank"); a round not started yet names the seats as they are."""
+    rounds = tables_players([table_id])[table_id]
+    if not rounds:
+        seats = Seat.objects.filter(table_id=table_id).select_related("user", "replaced_user")
+        return [seat.occupant_name for seat in seats.order_by("number")]
+    return round_names(rounds)
+
+
+def tables_players(table_ids: Iterable[int]) -> dict[int, list[GamePlayers]]:
+    """The record of every game of each table, in the round's order, in two queries."""
+    ids = list(table_ids)
+    games = Game.objects.filter(table_id__in=ids).order_by("table_id", "number")
+    pairs = list(games.values_list("table_id", "pk"))
+    records = games_players(game_id for _, game_id in pairs)
+    rounds: dict[int, list[GamePlayers]] = {table_id: [] for table_id in ids}
+    for table_id, game_id in pairs:
+        rounds[table_id].append(records[game_id])
+    return rounds
+
+
+def round_names(rounds: Sequence[GamePlayers]) -> list[str]:
+    """Each seat named by everyone who played it in ``rounds`` (a table's games), in order."""
+    names: list[list[str]] = [[] for _ in rounds[0].seats]
+    for players in rounds:
+        for seat, seat_players in enumerate(players.seats[: len(names)]):
+            names[seat].extend(player.name for player in seat_players)
+    return [", then ".join(dict.fromkeys(seat_names)) for seat_names in names]
+
+
+def game_players(game: Game | int, seats: int | None = None) -> GamePlayers:
+    """The record of ``game`` (a game or its id), in one query. ``seats``: how many the
+    game has, if known (a seat without a record, a game started before it was kept and
+    not filled in, is named by the table's seat)."""
+    game_id = game if isinstance(game, int) else game.pk
+    rows = SeatOccupancy.objects.filter(game_id=game_id).select_related("member", "plays_for")
+    return _players(game_id, rows, seats)
+
+
+def games_players(game_ids: Iterable[int]) -> dict[int, GamePlayers]:
+    """:func:`game_players` of many games, in one query."""
+    ids = list(game_ids)
+    rows = SeatOccupancy.objects.filter(game_id__in=ids).select_related("member", "plays_for")
+    by_game: dict[int, list[SeatOccupancy]] = {game_id: [] for game_id in ids}
+    for row in rows:
+        by_game[row.game_id].append(row)
+    return {game_id: _players(game_id, rows, None) for game_id, rows in by_game.items()}
+
+
+def player_at(game: Game | int, seat: int, move: int) -> SeatPlayer:
+    """Who played ``seat`` of ``game`` at move ``move`` (its seq)."""
+    return game_players(game).at(seat, move)
+
+
+def seat_names(game: Game | int) -> list[str]:
+    """Each seat of ``game`` named as it was played: who plays it now, or played it last."""
+    return game_players(game).names
+
+
+def _players(game_id: int, rows: Iterable[SeatOccupancy], seats: int | None) -> GamePlayers:
+    by_seat: dict[int, list[SeatPlayer]] = {}
+    for row in sorted(rows, key=lambda row: (row.seat, row.from_move, row.pk)):
+        player = SeatPlayer(row.seat, row.from_move, row.member_id, row.name)
+        by_seat.setdefault(row.seat, []).append(player)
+    if seats is None and by_seat:
+        seats = max(by_seat) + 1
+    if seats is None or len(by_seat) < seats:
+        seats = _fill_from_table(game_id, by_seat, seats)
+    return GamePlayers(tuple(tuple(by_seat[seat]) for seat in range(seats)))
+
+
+def _fill_from_table(game_id: int, by_seat: dict[int, list[SeatPlayer]], seats: int | None) -> int:
+    """Seats the record lacks are named by the table's seat as it is now; returns how
+    many seats the game has (``seats``, or the table's)."""
+    table_seats: Sequence[Seat] = list(
+        Seat.objects.filter(table__games=game_id)
+        .select_related("user", "replaced_user")
+        .order_by("number")
+    )
+    count = len(table_seats) if seats is None else seats
+    for seat in table_seats:
+        if seat.number < count and seat.number not in by_seat:
+            member = seat.user_id if seat.kind == Seat.Kind.PLAYER else None
+            by_seat[seat.number] = [SeatPlayer(seat.number, 1, member, seat.occupant_name)]
+    for number in range(count):
+        by_seat.setdefault(number, [SeatPlayer(number, 1, None, f"Seat {number + 1}")])
+    return count

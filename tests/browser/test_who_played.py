@@ -1,0 +1,126 @@
+"""Who played is a fact of the game, in the browser: after Frank resigned a game and the
+organiser seated Hank as his substitute (and Gina withdrew, a bot taking her seat), the
+finished game's page, its replay, the season page and the results CSV still name Frank
+and Gina for what they did; the game in play names "Hank for Frank"."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from accounts.models import User
+from games.models import Game, SeatOccupancy
+from games.services import resign
+from games.table_settings import TableSettings
+from leagues.models import Club, Entry, Membership, OnWithdrawal, Role, Season
+from leagues.services.withdrawals import withdraw
+from tests.browser.test_clubs import snap
+from tests.browser.test_games import log_in
+from tests.factories import UserFactory
+from tests.games.conftest import _eager_celery
+from tests.leagues.conftest import make_season, open_fixture
+
+pytestmark = pytest.mark.browser
+
+__all__ = ["_eager_celery"]
+
+SEASON = "/clubs/tile-club/league-1/1/"
+
+
+@pytest.fixture
+def people(page: Page) -> dict[str, User]:
+    return {
+        name: UserFactory(username=name, display_name=name.title())
+        for name in ("alice", "erin", "frank", "gina", "hank")
+    }
+
+
+@pytest.fixture
+def season(people: dict[str, User]) -> Season:
+    """Alice organises; Gina, Erin and Frank play a fixture of two games, in that seat
+    order; Hank is a member of the club who does not play."""
+    club = Club.objects.create(name="Tile Club", slug="tile-club")
+    Membership.objects.create(club=club, user=people["alice"], role=Role.OWNER)
+    for name in ("erin", "frank", "gina", "hank"):
+        Membership.objects.create(club=club, user=people[name])
+    players = [people["gina"], people["erin"], people["frank"]]
+    settings = TableSettings(clock="correspondence", games_in_round=2)
+    season = make_season(club, players, seats=3, on_withdrawal=OnWithdrawal.BOT, settings=settings)
+    open_fixture(season, 1, players)
+    return season
+
+
+def test_a_substitution_after_a_resignation_leaves_the_game_to_who_played_it(
+    page: Page, people: dict[str, User], season: Season
+) -> None:
+    fixture = season.matchdays.get().fixtures.get()
+    assert fixture.table is not None
+    first = fixture.table.games.get(number=1)
+    # Game 1: Frank and Gina resign it themselves; Erin wins it.
+    resign(first.pk, people["frank"])
+    resign(first.pk, people["gina"])
+    second = fixture.table.games.get(number=2)
+
+    # Alice seats Hank for Frank from the organiser page.
+    log_in(page, people["alice"])
+    page.goto(f"{SEASON}organiser/")
+    frank_entry = Entry.objects.get(season=season, user=people["frank"])
+    row = page.locator(".organiser-entry").filter(has_text="Frank")
+    row.get_by_text("Replace").click()
+    row.get_by_label("Substitute (username)").fill("hank")
+    row.get_by_label("Reason").fill("Frank moves house")
+    row.get_by_role("button", name="Seat the substitute").click()
+    expect(page.locator(".organiser-entry").filter(has_text="Hank")).to_contain_text("for Frank")
+    frank_entry.refresh_from_db()
+    assert frank_entry.substitute == people["hank"]
+    # Gina withdraws: a bot takes her seat in the game in play.
+    withdraw(Entry.objects.get(season=season, user=people["gina"]), people["gina"])
+    assert SeatOccupancy.objects.filter(game=second, seat=2, member=people["hank"]).exists()
+
+    # Game 1's page names who played it: its players and its move log.
+    page.goto(f"/games/{first.pk}/")
+    players = page.get_by_role("region", name="Players")
+    expect(players).to_contain_text("Frank")
+    expect(players).to_contain_text("Gina")
+    expect(players).not_to_contain_text("Hank")
+    expect(players).not_to_contain_text("Bot")
+    moves = page.get_by_role("region", name="Moves")
+    expect(moves).to_contain_text("Frank resigned.")
+    expect(moves).to_contain_text("Gina resigned.")
+    expect(moves).not_to_contain_text("Hank")
+    snap(page, "who-played-game1")
+
+    # Its replay, at its end.
+    page.goto(f"/games/{first.pk}/replay/?turn=99")
+    racks = page.get_by_role("region", name="Racks")
+    expect(racks).to_contain_text("Frank")
+    expect(racks).not_to_contain_text("Hank")
+    expect(page.locator("main")).to_contain_text("Gina resigned.")
+    expect(page.locator("main")).not_to_contain_text("Bot (normal) for Gina")
+    page.goto(f"/games/{first.pk}/replay/?turn=1")
+    expect(page.locator("main")).to_contain_text("Frank resigned.")
+    expect(page.locator("main")).not_to_contain_text("Hank")
+
+    # The game in play names the substitute and the bot for whom they play.
+    page.goto(f"/games/{second.pk}/")
+    players = page.get_by_role("region", name="Players")
+    expect(players).to_contain_text("Hank for Frank")
+    expect(players).to_contain_text("Bot (normal) for Gina")
+
+    # The season page: the fixture's seats by who played them, in seat order.
+    page.goto(SEASON)
+    expect(page.locator(".fixture-players")).to_have_text(
+        "Gina, then Bot (normal) for Gina · Erin · Frank, then Hank for Frank"
+    )
+    snap(page, "who-played-season")
+
+    # The results CSV: game 1 is Frank's and Gina's.
+    answer = page.request.get(f"{SEASON}results.csv")
+    assert answer.ok
+    rows = list(csv.DictReader(io.StringIO(answer.text())))
+    game1 = {row["seat"]: row["player"] for row in rows if row["game"] == "1"}
+    assert game1 == {"0": "Gina", "1": "Erin", "2": "Frank"}
+    assert Game.objects.filter(pk=second.pk, status=Game.Status.PLAYING).exists()

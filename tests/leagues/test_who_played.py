@@ -1,0 +1,98 @@
+"""A season names who played each fixture and game: Frank for the fixture he played
+before Hank replaced him, "Hank for Frank" from the substitution on; each member's own
+page lists the fixtures they play or played, never one another played for the entry."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from accounts.models import User
+from games.models import Table
+from games.services import resign
+from games.table_settings import TableSettings
+from leagues.models import Club, Entry, Fixture, Membership, Role, Season
+from leagues.selectors.calendar import member_calendar
+from leagues.selectors.organiser import organiser_page
+from leagues.selectors.player import player_seasons
+from leagues.selectors.seasons import matchdays
+from leagues.selectors.standings import season_results
+from leagues.services.organiser import replace_player
+from tests.factories import UserFactory
+from tests.leagues.conftest import make_season, open_fixture, scheduled_fixture
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def people(db: None) -> dict[str, User]:
+    return {
+        name: UserFactory(username=name, display_name=name.title())
+        for name in ("alice", "erin", "frank", "gina", "hank")
+    }
+
+
+@pytest.fixture
+def season(people: dict[str, User], django_capture_on_commit_callbacks: Any) -> Season:
+    """Matchday 1's one-game fixture (Gina, Erin, Frank) is played: Frank and Gina
+    resign. Then Alice seats Hank for Frank; matchday 2's fixture is still to open."""
+    club = Club.objects.create(name="Tile Club", slug="tile-club")
+    Membership.objects.create(club=club, user=people["alice"], role=Role.OWNER)
+    for name in ("erin", "frank", "gina", "hank"):
+        Membership.objects.create(club=club, user=people[name])
+    players = [people["gina"], people["erin"], people["frank"]]
+    settings = TableSettings(clock="correspondence", games_in_round=1)
+    season = make_season(club, players, seats=3, settings=settings)
+    played = open_fixture(season, 1, players)
+    assert played.table is not None
+    game = played.table.games.get()
+    with django_capture_on_commit_callbacks(execute=True):
+        resign(game.pk, people["frank"])
+        resign(game.pk, people["gina"])
+    played.refresh_from_db()
+    assert played.table.status == Table.Status.FINISHED
+    assert played.status == Fixture.Status.FINISHED
+    scheduled_fixture(season, 2, [people["erin"], people["frank"], people["gina"]])
+    entry = Entry.objects.get(season=season, user=people["frank"])
+    with django_capture_on_commit_callbacks(execute=True):
+        replace_player(entry, people["hank"], people["alice"], "Frank moves house")
+    return season
+
+
+def test_the_season_page_names_who_played_each_fixture(
+    season: Season, people: dict[str, User]
+) -> None:
+    days = matchdays(season, people["hank"])
+    first, second = (day.divisions[0].fixtures[0] for day in days)
+    assert first.players == ("Gina", "Erin", "Frank")
+    assert not first.is_mine  # Hank never sat at it
+    assert second.players == ("Erin", "Hank for Frank", "Gina")
+    assert second.is_mine
+    assert matchdays(season, people["frank"])[0].divisions[0].fixtures[0].is_mine
+
+
+def test_the_results_export_names_who_played_each_game(season: Season) -> None:
+    players = {line.seat: line.player for line in season_results(season)}
+    assert players == {0: "Gina", 1: "Erin", 2: "Frank"}
+
+
+def test_each_member_s_page_lists_the_fixtures_they_play_or_played(
+    season: Season, people: dict[str, User]
+) -> None:
+    def listed(name: str) -> list[tuple[int, tuple[str, ...]]]:
+        (mine,) = player_seasons(people[name])
+        return [(fixture.matchday, fixture.opponents) for fixture in mine.fixtures]
+
+    assert listed("hank") == [(2, ("Erin", "Gina"))]
+    assert listed("frank") == [(1, ("Gina", "Erin"))]
+    assert listed("gina") == [(1, ("Erin", "Frank")), (2, ("Erin", "Hank for Frank"))]
+    feed = member_calendar(people["hank"]).decode()
+    assert "matchday 1" not in feed
+    assert "matchday 2" in feed
+
+
+def test_the_organisers_page_names_who_played_each_fixture(season: Season) -> None:
+    (day,) = organiser_page(season).open_matchdays
+    assert day.matchday.number == 1
+    assert [line.players for line in day.fixtures] == ["Gina, Erin, Frank"]
