@@ -1,8 +1,10 @@
 """Matchday deadlines: players reminded before, unfinished fixtures settled after.
 
 A fixture is due at its own ``deadline`` when it was rescheduled, else at its matchday's.
-A day before a matchday's deadline (``LEAGUES_REMINDER_HOURS``) the players of its
-unfinished fixtures are reminded, once (:func:`remind_matchday`). At the deadline each
+When three quarters of a matchday have passed (at most ``LEAGUES_REMINDER_HOURS`` before
+its deadline; :func:`reminder_lead`) the players of its unfinished fixtures are reminded,
+once (:func:`remind_matchday`): never at its opening, and not at all when that quarter
+is shorter than an hour. At the deadline each
 fixture still unfinished is *settled* by the season's declared rule
 (:class:`~leagues.models.OnDeadline`): its table's round is stopped
 (:func:`games.services.adjudication.stop_round`), the game in play scored as it stands,
@@ -54,7 +56,32 @@ def due_at(fixture: Fixture) -> datetime:
 
 
 def reminder_window() -> timedelta:
+    """``LEAGUES_REMINDER_HOURS``: the longest a reminder comes before a deadline."""
     return timedelta(hours=settings.LEAGUES_REMINDER_HOURS)
+
+
+REMINDER_SHARE = 4
+"""A reminder comes when 1/REMINDER_SHARE of the matchday is left."""
+SHORTEST_REMINDER = timedelta(hours=1)
+"""A reminder that would leave less than this is not sent."""
+
+
+def reminder_lead(matchday: Matchday) -> timedelta | None:
+    """How long before ``matchday``'s deadline its players are reminded: a quarter of the
+    matchday, at most ``LEAGUES_REMINDER_HOURS``; ``None`` (no reminder) when that is
+    less than an hour.
+
+    >>> from datetime import datetime, UTC
+    >>> opens = datetime(2026, 11, 27, 3, 36, tzinfo=UTC)
+    >>> reminder_lead(Matchday(opens_at=opens, deadline=opens + timedelta(days=1)))
+    datetime.timedelta(seconds=21600)
+    >>> reminder_lead(Matchday(opens_at=opens, deadline=opens + timedelta(days=7)))
+    datetime.timedelta(days=1)
+    >>> reminder_lead(Matchday(opens_at=opens, deadline=opens + timedelta(hours=3))) is None
+    True
+    """
+    lead = min(reminder_window(), (matchday.deadline - matchday.opens_at) / REMINDER_SHARE)
+    return lead if lead >= SHORTEST_REMINDER else None
 
 
 def when(moment: datetime) -> str:
@@ -86,14 +113,15 @@ def remind_matchday(matchday_id: int, now: datetime, wait: bool = True) -> int:
             .filter(pk=matchday_id, status=Matchday.Status.OPEN, reminded_at=None)
             .first()
         )
-        if matchday is None or matchday.deadline - now > reminder_window():
+        lead = None if matchday is None else reminder_lead(matchday)
+        if matchday is None or lead is None or matchday.deadline - now > lead:
             return 0
         sent = 0
         for fixture in _fixtures_in_play(matchday):
             deadline = due_at(fixture)
             # A fixture rescheduled to later is reminded of nothing yet: its players
             # were told of its own deadline when it was moved.
-            if deadline - now > reminder_window():
+            if deadline - now > lead:
                 continue
             sent += _remind(fixture, deadline)
         matchday.reminded_at = now
