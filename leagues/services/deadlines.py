@@ -55,6 +55,21 @@ def due_at(fixture: Fixture) -> datetime:
     return fixture.deadline or fixture.matchday.deadline
 
 
+def keep_table_due(fixture: Fixture) -> None:
+    """The fixture's table settles when the fixture is due (``Table.settles_at``), which
+    the game's page, "Your move" and turn notices show when it comes before a turn's
+    deadline. Follows every save of the fixture's deadline or table."""
+    if fixture.table_id is not None:
+        Table.objects.filter(pk=fixture.table_id).update(settles_at=due_at(fixture))
+
+
+def keep_tables_due(matchday: Matchday) -> None:
+    """The tables of the matchday's fixtures due at its deadline settle then; follows
+    every save of its deadline."""
+    tables = Table.objects.filter(fixture__matchday=matchday, fixture__deadline=None)
+    tables.update(settles_at=matchday.deadline)
+
+
 def reminder_window() -> timedelta:
     """``LEAGUES_REMINDER_HOURS``: the longest a reminder comes before a deadline."""
     return timedelta(hours=settings.LEAGUES_REMINDER_HOURS)
