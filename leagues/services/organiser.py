@@ -71,6 +71,20 @@ def extend_deadline(matchday: Matchday, deadline: datetime, by: User, reason: st
     return locked
 
 
+def overlap_warning(matchday: Matchday, deadline: datetime) -> str:
+    """A sentence when ``deadline`` comes after the next matchday of the season opens:
+    its players would play the two at once; ``""`` when it does not."""
+    following = matchday.season.matchdays.filter(number=matchday.number + 1).first()
+    if following is None or deadline <= following.opens_at:
+        return ""
+    opens = "opened" if following.status != Matchday.Status.SCHEDULED else "opens"
+    return (
+        f"Matchday {following.number} {opens} {when(following.opens_at)}, before this "
+        f"deadline: until then its players play matchdays {matchday.number} and "
+        f"{following.number} at once."
+    )
+
+
 def reschedule_fixture(fixture: Fixture, deadline: datetime, by: User, reason: str) -> Fixture:
     """Give one unfinished fixture a deadline of its own (later or earlier than its
     matchday's, but in the future); its players are told."""

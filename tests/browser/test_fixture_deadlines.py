@@ -16,6 +16,7 @@ from games.models import Game
 from tests.browser.test_games import log_in, open_game
 from tests.factories import UserFactory
 from tests.leagues.conftest import running_season
+from tests.leagues.test_open_next import add_matchday_2, finish_matchday_1
 
 pytestmark = pytest.mark.browser
 
@@ -54,3 +55,36 @@ def test_the_game_page_shows_the_fixture_deadline_that_comes_first(
     expect(item.locator("[data-fixture-due]")).to_contain_text("fixture due")
     expect(item.locator(".countdown")).to_have_text(re.compile(r"^2 h \d\d min$"))
     shot(page, f"fixture-due-your-move-{tag}")
+
+
+@pytest.mark.parametrize("size", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
+def test_an_organiser_opens_the_next_matchday_once_every_fixture_is_done(
+    page: Page, size: tuple[int, int]
+) -> None:
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    tag = "desktop" if size[0] > 400 else "phone"
+    alice: User = UserFactory(username="alice", display_name="Alice")
+    players = [
+        UserFactory(username=name, display_name=name.title())
+        for name in ("bob", "dave", "erin", "frank")
+    ]
+    running = running_season(alice, players)
+    following = add_matchday_2(running)
+    log_in(page, alice)
+
+    page.goto("/clubs/tile-club/winter/1/organiser/")
+    card = page.locator("#next-matchday")
+    expect(card).to_contain_text("may open early once every fixture before it is done (2 still")
+    expect(card.get_by_role("button")).to_have_count(0)
+    expect(page.locator(".overlap-note")).to_contain_text("Matchday 2 opens")
+
+    finish_matchday_1(running)
+    page.reload()
+    shot(page, f"open-next-{tag}")
+    page.get_by_role("button", name="Open matchday 2 now").click()
+    expect(page.get_by_text("Matchday 2 is open now: its players are told.")).to_be_visible()
+    expect(page.get_by_role("heading", name="Matchday 2")).to_be_visible()
+    expect(page.locator("#next-matchday")).to_have_count(0)
+    shot(page, f"open-next-opened-{tag}")
+    following.refresh_from_db()
+    assert following.status == following.Status.OPEN
