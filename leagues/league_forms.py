@@ -22,8 +22,10 @@ from leagues.house_rules import (
     MATCHDAY_DAYS,
     MAX_DIVISION_SIZE,
     MAX_VACATION_DAYS,
+    TURNS_PER_PLAYER,
     HouseRulesError,
     check_house_rules,
+    pace_warning,
 )
 from leagues.models import TIEBREAKS, League, OnDeadline, OnWithdrawal, Scoring
 from leagues.services import bounds
@@ -165,6 +167,24 @@ class LeagueForm(TableSettingsForm):
             )
             self.add_error(field if field in self.fields else None, error.message)
         return cleaned
+
+    turns_per_player = TURNS_PER_PLAYER
+    """The pace warning's estimate, which the form states."""
+
+    def pace_warning(self) -> str:
+        """:func:`~leagues.house_rules.pace_warning` of the rules as sent ("" while they
+        do not read), else of the league as it is ("" for a new league)."""
+        if self.is_bound:
+            cleaned = getattr(self, "cleaned_data", {})
+            needed = ("settings", "seats", "matchday_days")
+            if not all(cleaned.get(name) for name in needed):
+                return ""
+            settings: TableSettings = cleaned["settings"]
+            return pace_warning(cleaned["seats"], settings.to_dict(), cleaned["matchday_days"])
+        if self.league is None:
+            return ""
+        league = self.league
+        return pace_warning(league.seats, league.table_settings, league.matchday_days)
 
     def house_rules(self) -> dict[str, Any]:
         """The league's name, description and every house rule, from the cleaned form."""
