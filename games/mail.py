@@ -176,7 +176,8 @@ def _item(notification: Notification) -> MailItem:
 
 
 def _send(user: User, template: str, context: dict[str, object]) -> None:
-    subject = " ".join(render_to_string(f"{template}_subject.txt", context).split())
-    body = render_to_string(f"{template}.txt", context)
+    with timezone.override(user.zone):  # its times in the member's time zone
+        subject = " ".join(render_to_string(f"{template}_subject.txt", context).split())
+        body = render_to_string(f"{template}.txt", context)
     send_mail(subject, body, None, [user.email])
     logger.info("mail %s to member %s", template, user.pk)

@@ -242,6 +242,9 @@ class SeasonForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        zone = timezone.get_current_timezone_name()
+        for name in ("registration_closes_at", "starts_at"):
+            self.fields[name].label = f"{self.fields[name].label} ({zone})"
         most = bounds.open_seasons_per_club()
         self.fields["starts_at"].help_text += (
             f" A club runs at most {bounds.counted(most, 'season')} at a time; one that "

@@ -22,7 +22,7 @@ its table. Everything that locks more than one of them keeps that order.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -100,8 +100,9 @@ def reminder_lead(matchday: Matchday) -> timedelta | None:
 
 
 def when(moment: datetime) -> str:
-    """A deadline in words, in the site's time zone: "Tue 14 Jan, 18:00"."""
-    return timezone.localtime(moment).strftime("%a %d %b, %H:%M")
+    """A deadline in words, in the current time zone (a member's, when a page or their
+    notice is made for them; else the site's), which it names: "Tue 14 Jan, 18:00 UTC"."""
+    return timezone.localtime(moment).strftime("%a %d %b, %H:%M %Z")
 
 
 def audited(reason: str, by: User | None) -> pghistory.context:
@@ -153,8 +154,12 @@ def _fixtures_in_play(matchday: Matchday) -> Iterable[Fixture]:
 
 
 def _remind(fixture: Fixture, deadline: datetime) -> int:
-    text = f"{deadline_text(fixture, deadline)} Your fixture is not finished yet."
-    return notify_players(fixture, text, deadline, key=f"league-deadline:fixture-{fixture.pk}")
+    return notify_players(
+        fixture,
+        lambda: f"{deadline_text(fixture, deadline)} Your fixture is not finished yet.",
+        deadline,
+        key=f"league-deadline:fixture-{fixture.pk}",
+    )
 
 
 def deadline_text(fixture: Fixture, deadline: datetime) -> str:
@@ -167,9 +172,10 @@ def deadline_text(fixture: Fixture, deadline: datetime) -> str:
     )
 
 
-def notify_players(fixture: Fixture, text: str, deadline: datetime, key: str) -> int:
+def notify_players(fixture: Fixture, text: Callable[[], str], deadline: datetime, key: str) -> int:
     """Notify the members seated at the fixture's table (LEAGUE_MATCHDAY), once per
-    ``key`` and deadline; returns how many were notified."""
+    ``key`` and deadline; returns how many were notified. ``text()`` is said to each in
+    their own time zone."""
     assert fixture.table is not None
     table = fixture.table
     # A player who withdrew keeps a forfeited seat at the table; they are not reminded.
@@ -179,18 +185,20 @@ def notify_players(fixture: Fixture, text: str, deadline: datetime, key: str) ->
     )
     link = reverse("games:current", kwargs={"pk": table.pk})
     stamp = int(deadline.timestamp())
-    created = [
-        notifications.create(
-            user_id,
+    created = []
+    for user in User.objects.filter(pk__in=members.values("user_id")).order_by("pk"):
+        with timezone.override(user.zone):
+            words = text()
+        notice = notifications.create(
+            user.pk,
             NotificationKind.LEAGUE_MATCHDAY,
-            text,
+            words,
             link,
             subject=table,
             key=f"{key}:{stamp}",
             deadline=deadline,
         )
-        for user_id in members.values_list("user_id", flat=True)
-    ]
+        created.append(notice)
     return sum(1 for notice in created if notice is not None)
 
 

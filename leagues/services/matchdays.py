@@ -91,15 +91,17 @@ def _set_up(
     fixture.table, fixture.status = table, Fixture.Status.PLAYING
     fixture.save(update_fields=["table", "status"])
     deadline = fixture.deadline or matchday.deadline
-    when = timezone.localtime(deadline).strftime("%a %d %b, %H:%M")
     for seat in seats:
         if seat.entry.status == Entry.Status.WITHDRAWN:
             continue
+        player = seat.entry.player
+        with timezone.override(player.zone):
+            due = when(deadline)  # in the player's own time zone
         notifications.create(
-            seat.entry.player.pk,
+            player.pk,
             NotificationKind.LEAGUE_MATCHDAY,
             f"Matchday {matchday.number} of {season} is open: your fixture is at table "
-            f"{table.pk}, to finish by {when}.",
+            f"{table.pk}, to finish by {due}.",
             reverse("games:current", kwargs={"pk": table.pk}),
             subject=table,
             key=f"league-matchday-{matchday.pk}",

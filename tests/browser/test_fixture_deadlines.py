@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.utils import timezone
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import User
 from games.models import Game
+from tests.browser.conftest import Violations, new_page
 from tests.browser.test_games import log_in, open_game
+from tests.browser.test_signup import PASSWORD, sign_up
 from tests.factories import UserFactory
 from tests.leagues.conftest import running_season
 from tests.leagues.test_open_next import add_matchday_2, finish_matchday_1
@@ -21,6 +23,7 @@ from tests.leagues.test_open_next import add_matchday_2, finish_matchday_1
 pytestmark = pytest.mark.browser
 
 SHOTS = os.environ.get("SCREENSHOTS_DIR")
+WINTER_DEADLINE = datetime(2036, 1, 15, 3, 47, tzinfo=UTC)
 
 
 def shot(page: Page, name: str) -> None:
@@ -88,3 +91,41 @@ def test_an_organiser_opens_the_next_matchday_once_every_fixture_is_done(
     shot(page, f"open-next-opened-{tag}")
     following.refresh_from_db()
     assert following.status == following.Status.OPEN
+
+
+@pytest.mark.parametrize("size", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
+def test_sign_up_offers_the_browsers_time_zone_and_pages_show_times_in_it(
+    browser: Browser,
+    live_server_url: str,
+    transactional_db: None,
+    csp_violations: Violations,
+    size: tuple[int, int],
+) -> None:
+    tag = "desktop" if size[0] > 400 else "phone"
+    page = new_page(
+        browser,
+        live_server_url,
+        csp_violations,
+        timezone_id="Asia/Tokyo",
+        viewport={"width": size[0], "height": size[1]},
+    )
+    try:
+        page.goto("/accounts/signup/")
+        expect(page.get_by_label("Time zone")).to_have_value("Asia/Tokyo")
+        shot(page, f"signup-zone-{tag}")
+        sign_up(page, "nina", "Nina", PASSWORD)
+        expect(page.get_by_role("heading", level=1)).to_have_text("Good to see you, Nina.")
+        nina = User.objects.get(username="nina")
+        assert nina.time_zone == "Asia/Tokyo"
+
+        # Her fixture's deadline, 03:47 UTC, is shown at 12:47 in Tokyo, named.
+        alice: User = UserFactory(username="alice", display_name="Alice")
+        running_season(alice, [nina, alice], deadline=WINTER_DEADLINE)
+        page.goto("/clubs/me/leagues/")
+        expect(page.get_by_text("due Tue 15 Jan, 12:47 JST")).to_be_visible()
+        page.goto("/accounts/profile/")
+        expect(page.get_by_label("Time zone")).to_have_value("Asia/Tokyo")
+        shot(page, f"profile-zone-{tag}")
+    finally:
+        page.context.close()
+    assert not csp_violations, csp_violations
