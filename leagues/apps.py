@@ -45,6 +45,10 @@ class LeaguesConfig(AppConfig):
         signals.game_started.connect(
             receivers.forfeit_for_withdrawn_players, dispatch_uid="leagues-withdrawn"
         )
+        # A vacation during a matchday extends its player's fixtures (by the house rules).
+        signals.vacation_changed.connect(
+            receivers.vacation_changed, dispatch_uid="leagues-vacation"
+        )
         # A fixture's table settles when the fixture is due, in the same transaction.
         post_save.connect(receivers.fixture_saved, sender=Fixture, dispatch_uid="leagues-due")
         post_save.connect(receivers.matchday_saved, sender=Matchday, dispatch_uid="leagues-due")

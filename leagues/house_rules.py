@@ -129,6 +129,7 @@ DEFAULTS: dict[str, Any] = {
     "promotion": 2,
     "matchday_days": 7,
     "vacation_days": 7,
+    "vacations_extend": True,
     "on_deadline": OnDeadline.AS_IT_STANDS.value,
     "on_withdrawal": OnWithdrawal.BOT.value,
 }
@@ -199,7 +200,7 @@ def house_rules_in_words(holder: HouseRules) -> HouseRulesInWords:
             ("Matchdays", f"{holder.matchday_days} day{'s' * (holder.matchday_days != 1)} each"),
             ("Late fixtures", OnDeadline(holder.on_deadline).label),
             ("Withdrawals", OnWithdrawal(holder.on_withdrawal).label),
-            ("Vacations", f"{holder.vacation_days} days a season"),
+            ("Vacations", _vacation_words(holder)),
             ("Divisions", _division_words(holder)),
             ("Season close", _close_words()),
             (
@@ -212,6 +213,16 @@ def house_rules_in_words(holder: HouseRules) -> HouseRulesInWords:
         rules=rules_summary(settings.ruleset(players=holder.seats), settings.preset),
         pace=pace_warning(holder.seats, holder.table_settings, holder.matchday_days),
     )
+
+
+def _vacation_words(holder: HouseRules) -> str:
+    allowance = f"{holder.vacation_days} days a season"
+    if holder.vacations_extend:
+        return (
+            f"{allowance}; a vacation during a matchday extends its player's fixture by the "
+            "days it overlaps the matchday, at most the matchday's length"
+        )
+    return f"{allowance}; fixtures keep their deadline (the close preview names who was away)"
 
 
 def _close_words() -> str:

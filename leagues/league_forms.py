@@ -94,6 +94,13 @@ class LeagueForm(TableSettingsForm):
         max_value=MAX_VACATION_DAYS,
         initial=DEFAULTS["vacation_days"],
     )
+    vacations_extend = forms.BooleanField(
+        label="A vacation extends its player's fixture",
+        required=False,
+        initial=DEFAULTS["vacations_extend"],
+        help_text="By the days it overlaps the matchday, at most the matchday's length. "
+        "Else the fixture keeps its deadline, and the close preview names the player.",
+    )
     on_deadline = forms.ChoiceField(
         label="A fixture unfinished at the deadline", choices=OnDeadline.choices
     )

@@ -19,6 +19,7 @@ from leagues.services.deadlines import keep_table_due, keep_tables_due
 from leagues.services.matchdays import finish_fixture
 from leagues.services.organiser import tell_substitute
 from leagues.services.season_end import tell_of_late_correction
+from leagues.services.vacations import extend_for_vacations
 from leagues.services.withdrawals import forfeit_withdrawn_seats, tell_the_others
 from leagues.signals import refresh_after_commit
 
@@ -88,7 +89,7 @@ def fixture_saved(
     sender: type, instance: Fixture, update_fields: frozenset[str] | None = None, **kwargs: Any
 ) -> None:
     """A fixture's deadline or table was saved: its table settles when it is due."""
-    if _saved(update_fields, "deadline", "table"):
+    if _saved(update_fields, "deadline", "table", "vacation_days"):
         keep_table_due(instance)
 
 
@@ -98,3 +99,9 @@ def matchday_saved(
     """A matchday's deadline was saved: its fixtures' tables settle then."""
     if _saved(update_fields, "deadline") and not kwargs.get("created"):
         keep_tables_due(instance)
+
+
+def vacation_changed(sender: type, user_id: int, **kwargs: Any) -> None:
+    """A member's vacations changed: their fixtures' deadlines follow, where the house
+    rules extend fixtures for vacations."""
+    extend_for_vacations(user_id)

@@ -111,7 +111,7 @@ def fixtures_of(entries: list[Entry]) -> dict[int, list[PlayerFixture]]:
                 fixture=fixture,
                 matchday=fixture.matchday.number,
                 opens_at=fixture.matchday.opens_at,
-                deadline=fixture.deadline or fixture.matchday.deadline,
+                deadline=fixture.due_at,
                 opponents=tuple(
                     name for entry_id, name in sitting[fixture.pk] if entry_id != seat.entry_id
                 ),

@@ -40,6 +40,7 @@ from games.services.adjudication import stop_round
 from leagues.conflicts import playing_in
 from leagues.errors import Conflict, LeaguesError, NotAllowed
 from leagues.models import Entry, Fixture, Matchday, OnDeadline
+from leagues.selectors.vacations import days_away
 from leagues.signals import announce, fixture_settled
 
 UNFINISHED = (Fixture.Status.SCHEDULED, Fixture.Status.PLAYING)
@@ -51,8 +52,9 @@ RECENT_MOVE = timedelta(minutes=10)
 
 
 def due_at(fixture: Fixture) -> datetime:
-    """When ``fixture`` must be finished: its own deadline, else its matchday's."""
-    return fixture.deadline or fixture.matchday.deadline
+    """When ``fixture`` must be finished: its own deadline, else its matchday's, extended
+    by its players' vacations (:attr:`Fixture.due_at`)."""
+    return fixture.due_at
 
 
 def keep_table_due(fixture: Fixture) -> None:
@@ -67,7 +69,10 @@ def keep_tables_due(matchday: Matchday) -> None:
     """The tables of the matchday's fixtures due at its deadline settle then; follows
     every save of its deadline."""
     tables = Table.objects.filter(fixture__matchday=matchday, fixture__deadline=None)
-    tables.update(settles_at=matchday.deadline)
+    tables.filter(fixture__vacation_days=0).update(settles_at=matchday.deadline)
+    extended = matchday.fixtures.filter(deadline=None, vacation_days__gt=0, table__isnull=False)
+    for fixture in extended:
+        keep_table_due(fixture)
 
 
 def reminder_window() -> timedelta:
@@ -396,6 +401,7 @@ def _matchday_warnings(matchday: Matchday, unfinished: list[Fixture], now: datet
             "settles its fixtures early."
         )
     for fixture in unfinished:
+        warnings += vacation_warnings(fixture)
         if fixture.deadline is not None and fixture.deadline > now:
             table = f"table {fixture.table_id}" if fixture.table_id else f"fixture {fixture.pk}"
             warnings.append(
@@ -469,3 +475,29 @@ def _unfinished(matchday: Matchday) -> list[Fixture]:
 
 def _unfinished_ids(matchday: Matchday) -> list[int]:
     return [f.pk for f in _unfinished(matchday)]
+
+
+# --- vacations in the close preview ---------------------------------------------------
+
+
+def vacation_warnings(fixture: Fixture) -> list[str]:
+    """For a matchday's close preview: the players of ``fixture`` away during its
+    matchday for more days than its deadline was extended (all of them, where the house
+    rules do not extend fixtures for vacations)."""
+    season = fixture.matchday.season
+    where = f"table {fixture.table_id}" if fixture.table_id else f"fixture {fixture.pk}"
+    warnings = []
+    for player, days in sorted(days_away(fixture).items(), key=lambda item: str(item[0])):
+        if days <= fixture.vacation_days:
+            continue
+        away = f"{player} was away on vacation {days} day{'s' * (days != 1)} of this matchday"
+        if not season.vacations_extend:
+            why = "the house rules do not extend a fixture for a vacation"
+        else:
+            why = (
+                f"its deadline was extended by {fixture.vacation_days} day"
+                f"{'s' * (fixture.vacation_days != 1)}, the most the house rules allow "
+                f"(the matchday's length), to {when(fixture.due_at)}"
+            )
+        warnings.append(f"{away} (the fixture at {where}): {why}.")
+    return warnings

@@ -90,7 +90,7 @@ def _set_up(
     table.save(update_fields=["belongs_to", "belongs_to_link", "private"])
     fixture.table, fixture.status = table, Fixture.Status.PLAYING
     fixture.save(update_fields=["table", "status"])
-    deadline = fixture.deadline or matchday.deadline
+    deadline = fixture.due_at
     for seat in seats:
         if seat.entry.status == Entry.Status.WITHDRAWN:
             continue
