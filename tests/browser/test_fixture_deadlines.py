@@ -129,3 +129,30 @@ def test_sign_up_offers_the_browsers_time_zone_and_pages_show_times_in_it(
     finally:
         page.context.close()
     assert not csp_violations, csp_violations
+
+
+@pytest.mark.parametrize("size", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
+def test_the_league_form_warns_of_fixtures_that_outlast_a_matchday(
+    page: Page, size: tuple[int, int]
+) -> None:
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    tag = "desktop" if size[0] > 400 else "phone"
+    alice: User = UserFactory(username="alice", display_name="Alice")
+    bob: User = UserFactory(username="bob", display_name="Bob")
+    # 2 players, 2 games a fixture, 1 day a turn, 7-day matchdays: up to 48 days.
+    running_season(alice, [alice, bob])
+    log_in(page, alice)
+
+    page.goto("/clubs/tile-club/winter/edit/")
+    warning = page.locator(".league-form .pace-warning")
+    expect(warning).to_contain_text("A fixture takes about 48 turns")
+    expect(page.get_by_label("A vacation extends its player's fixture")).to_be_checked()
+    warning.scroll_into_view_if_needed()
+    shot(page, f"league-form-pace-{tag}")
+
+    page.get_by_role("button", name="Save the house rules").click()
+    expect(page.locator(".messages")).to_contain_text("longer than a matchday of 7 days")
+    rules = page.locator(".house-rules-card")
+    expect(rules.locator(".pace-warning")).to_contain_text("up to 48 days")
+    expect(rules).to_contain_text("a vacation during a matchday extends its player's fixture")
+    shot(page, f"league-page-pace-{tag}")
