@@ -31,6 +31,9 @@ class User(AbstractUser):
     time_zone = models.CharField(
         max_length=64,
         default=DEFAULT_ZONE,
+        # Also the column's own default: rows written by code that predates the field
+        # (an older migration's state) are in UTC.
+        db_default=DEFAULT_ZONE,
         validators=[validate_time_zone],
         help_text="The time zone the site shows times in, and reads the times you enter in.",
     )
