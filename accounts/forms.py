@@ -7,7 +7,7 @@ from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.http import HttpRequest
 
 from accounts.limits import over_limit
-from accounts.models import User
+from accounts.models import DEFAULT_ZONE, User, time_zones
 from accounts.tasks import send_password_reset
 
 logger = logging.getLogger(__name__)
@@ -37,17 +37,53 @@ class MemberDetailsForm(forms.ModelForm[User]):
         return email
 
 
+def zone_choices() -> list[tuple[str, str]]:
+    """Every time zone, UTC first, then by name."""
+    names = sorted(time_zones() - {DEFAULT_ZONE})
+    return [(DEFAULT_ZONE, DEFAULT_ZONE), *((name, name.replace("_", " ")) for name in names)]
+
+
+class TimeZoneField(forms.ChoiceField):
+    """A member's time zone; left out of a form, UTC."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("label", "Time zone")
+        kwargs.setdefault(
+            "help_text", "Times are shown in it, and the times you enter are read in it."
+        )
+        super().__init__(choices=zone_choices, initial=DEFAULT_ZONE, required=False, **kwargs)
+
+    def clean(self, value: Any) -> str:
+        return str(super().clean(value) or DEFAULT_ZONE)
+
+
 class SignUpForm(MemberDetailsForm, UserCreationForm[User]):
+    """The browser offers its own time zone (``static/js/time-zone.js``); UTC without it."""
+
+    time_zone = TimeZoneField()
+
     class Meta:
         model = User
-        fields = ("username", "display_name", "email")
+        fields = ("username", "display_name", "email", "time_zone")
         field_classes = {"username": UsernameField}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["time_zone"].widget.attrs["data-browser-zone"] = ""
 
 
 class ProfileForm(MemberDetailsForm):
+    time_zone = TimeZoneField()
+
     class Meta:
         model = User
-        fields = ("display_name", "email")
+        fields = ("display_name", "email", "time_zone")
+
+    def clean_time_zone(self) -> str:
+        # Left out of the form (not chosen as UTC): the member's stays.
+        if not self.data.get("time_zone"):
+            return self.instance.time_zone
+        return str(self.cleaned_data["time_zone"])
 
 
 class PasswordResetForm(auth_forms.PasswordResetForm):

@@ -1,6 +1,23 @@
+from functools import cache
+from zoneinfo import ZoneInfo, available_timezones
+
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
+
+DEFAULT_ZONE = "UTC"
+
+
+@cache
+def time_zones() -> frozenset[str]:
+    """The names of the time zones a member may choose (the IANA database's)."""
+    return frozenset(available_timezones())
+
+
+def validate_time_zone(name: str) -> None:
+    if name not in time_zones():
+        raise ValidationError("Choose a time zone from the list.", code="invalid")
 
 
 class User(AbstractUser):
@@ -10,6 +27,15 @@ class User(AbstractUser):
         max_length=40,
         blank=True,
         help_text="The name other players see at the table. Your username if left empty.",
+    )
+    time_zone = models.CharField(
+        max_length=64,
+        default=DEFAULT_ZONE,
+        # Also the column's own default: rows written by code that predates the field
+        # (an older migration's state) are in UTC.
+        db_default=DEFAULT_ZONE,
+        validators=[validate_time_zone],
+        help_text="The time zone the site shows times in, and reads the times you enter in.",
     )
 
     class Meta:
@@ -26,3 +52,9 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.display_name or self.username
+
+    @property
+    def zone(self) -> ZoneInfo:
+        """The member's time zone (UTC if the stored name is no longer known)."""
+        name = self.time_zone if self.time_zone in time_zones() else DEFAULT_ZONE
+        return ZoneInfo(name)

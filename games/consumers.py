@@ -32,6 +32,7 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
+from django.utils import timezone
 
 from accounts.limits import SocketSlots
 from accounts.models import User
@@ -345,7 +346,9 @@ def _render_game(game_id: int, user: User | None, version: int | None = None) ->
     if loaded is None:
         return None
     game, seats = loaded
-    return game.version, render_live_fragments(game, user, seats)
+    # A player's fragments show times in their time zone, as their page does.
+    with timezone.override(user.zone if user is not None else None):
+        return game.version, render_live_fragments(game, user, seats)
 
 
 def _render_building(game_id: int, user: User, seat: object) -> str:

@@ -37,11 +37,14 @@ class MailItem:
     url: str
     deadline: datetime | None
     kind: str
+    settled_first: bool = False
+    """Its game's round is settled before the turn ends (a league fixture's deadline):
+    the deadline is that moment."""
 
     @property
     def about_a_turn(self) -> bool:
         """Whether its deadline is the end of the member's turn (else: a fixture's)."""
-        return self.kind in TURN_KINDS
+        return self.kind in TURN_KINDS and not self.settled_first
 
 
 def skip_reason(notification: Notification) -> str | None:
@@ -163,11 +166,18 @@ def digest_counts(kinds: list[str]) -> list[str]:
 
 def _item(notification: Notification) -> MailItem:
     url = settings.SITE_URL + notification.link
-    return MailItem(notification.text, url, notification.deadline, notification.kind)
+    subject = notification.subject if notification.kind in TURN_KINDS else None
+    settled_first = (
+        isinstance(subject, Game)
+        and notification.deadline is not None
+        and subject.table.settles_at == notification.deadline
+    )
+    return MailItem(notification.text, url, notification.deadline, notification.kind, settled_first)
 
 
 def _send(user: User, template: str, context: dict[str, object]) -> None:
-    subject = " ".join(render_to_string(f"{template}_subject.txt", context).split())
-    body = render_to_string(f"{template}.txt", context)
+    with timezone.override(user.zone):  # its times in the member's time zone
+        subject = " ".join(render_to_string(f"{template}_subject.txt", context).split())
+        body = render_to_string(f"{template}.txt", context)
     send_mail(subject, body, None, [user.email])
     logger.info("mail %s to member %s", template, user.pk)

@@ -108,6 +108,14 @@ class Table(models.Model):
     belongs_to_link = models.CharField(
         max_length=200, blank=True, help_text="A path on this site to what it is part of."
     )
+    # Set by an app above games (a league fixture's deadline), so that the table's pages
+    # and notices can say when its round is settled whatever its clocks say.
+    settles_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When an app above games settles the round, whatever the turn clocks say "
+        "(a league fixture's deadline).",
+    )
     # Set by an app above games (a private club's fixture), so that lists can leave the
     # table out in SQL; who sees it is answered by games.permissions.table_sight.
     private = models.BooleanField(

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from django.db import models
 from django.db.models import Count, F, Q, Sum
+from django.db.models.functions import Least
 
 from engine.round import Tally
 
@@ -90,8 +91,10 @@ class GameQuerySet(models.QuerySet["Game"]):
         )
 
     def your_move(self, user: User) -> GameQuerySet:
-        """Games in play where it is ``user``'s turn, the soonest deadline first."""
-        return self.active().awaiting(user).order_by(F("turn_deadline").asc(nulls_last=True), "pk")
+        """Games in play where it is ``user``'s turn, the soonest deadline first (the
+        turn's, or the table's settling when it comes first: a league fixture's)."""
+        due = Least("turn_deadline", "table__settles_at")
+        return self.active().awaiting(user).order_by(due.asc(nulls_last=True), "pk")
 
 
 class MoveQuerySet(models.QuerySet["Move"]):

@@ -6,10 +6,13 @@ class LeaguesConfig(AppConfig):
     verbose_name = "Leagues"
 
     def ready(self) -> None:
+        from django.db.models.signals import post_save
+
         from accounts.signals import password_changed
         from games import signals
         from leagues import receivers
         from leagues import signals as facts
+        from leagues.models import Fixture, Matchday
 
         # A fixture's standings change when one of its games ends and when a ruling
         # corrects a result (the end of its round finishes the fixture: a fact of ours).
@@ -42,3 +45,10 @@ class LeaguesConfig(AppConfig):
         signals.game_started.connect(
             receivers.forfeit_for_withdrawn_players, dispatch_uid="leagues-withdrawn"
         )
+        # A vacation during a matchday extends its player's fixtures (by the house rules).
+        signals.vacation_changed.connect(
+            receivers.vacation_changed, dispatch_uid="leagues-vacation"
+        )
+        # A fixture's table settles when the fixture is due, in the same transaction.
+        post_save.connect(receivers.fixture_saved, sender=Fixture, dispatch_uid="leagues-due")
+        post_save.connect(receivers.matchday_saved, sender=Matchday, dispatch_uid="leagues-due")

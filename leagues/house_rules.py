@@ -1,8 +1,9 @@
 """A league's house rules: the checks they must pass, and the same rules in words.
 
 :func:`check_house_rules` is what the league's form and its service both call, so a
-league is never saved with rules no season could be played by. :func:`house_rules_in_words`
-is what the league and season pages show.
+league is never saved with rules no season could be played by; :func:`pace_warning` says
+(without refusing) when a fixture cannot be played out within a matchday at the rules'
+turn time. :func:`house_rules_in_words` is what the league and season pages show.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
+from games.clock import DAY, HOUR
 from games.errors import TableError
 from games.rules_summary import RulesSummary, rules_summary
 from games.selectors.listing import turn_label
@@ -136,11 +138,50 @@ DEFAULTS: dict[str, Any] = {
     "promotion": 2,
     "matchday_days": 7,
     "vacation_days": 7,
+    "vacations_extend": True,
     "on_deadline": OnDeadline.AS_IT_STANDS.value,
     "on_withdrawal": OnWithdrawal.BOT.value,
     "on_suspension": OnSuspension.BOT.value,
 }
 """House rules a new league starts from (a doctest's, and the form's initial values)."""
+
+
+TURNS_PER_PLAYER = 12
+"""The turns each player takes in a game, as the pace warning estimates them (a game of
+Rummikub lasts about 10 to 15 rounds)."""
+
+
+def pace_warning(seats: int, table_settings: Mapping[str, Any], matchday_days: int) -> str:
+    """A warning when a fixture, each turn using its whole time, outlasts a matchday
+    (``""`` when it does not): its players may not finish it by the deadline.
+
+    >>> import textwrap
+    >>> pace_warning(3, TableSettings(clock="correspondence", games_in_round=2).to_dict(), 7)
+    'A fixture takes about 72 turns...'
+    >>> print(textwrap.fill(_, 88))
+    A fixture takes about 72 turns (3 players, 2 games, about 12 turns each a game): at 1
+    day a turn, up to 72 days, longer than a matchday of 7 days. Fixtures whose players take
+    their time will be settled at the deadline: shorten the turn time, play fewer games a
+    fixture or lengthen the matchdays.
+    >>> pace_warning(4, TableSettings(clock="live").to_dict(), 1)
+    ''
+    """
+    settings = TableSettings.from_dict(dict(table_settings))
+    assert settings.turn_seconds is not None  # filled in by TableSettings
+    games = settings.games_for(seats)
+    turns = seats * games * TURNS_PER_PLAYER
+    needs = turns * settings.turn_seconds
+    if needs <= matchday_days * DAY:
+        return ""
+    span = f"{-(-needs // DAY)} days" if needs > DAY else f"{-(-needs // HOUR)} h"
+    return (
+        f"A fixture takes about {turns} turns ({seats} players, {games} "
+        f"game{'s' * (games != 1)}, about {TURNS_PER_PLAYER} turns each a game): at "
+        f"{turn_label(settings.turn_seconds)} a turn, up to {span}, longer than a matchday "
+        f"of {matchday_days} day{'s' * (matchday_days != 1)}. Fixtures whose players take "
+        "their time will be settled at the deadline: shorten the turn time, play fewer "
+        "games a fixture or lengthen the matchdays."
+    )
 
 
 @dataclass(frozen=True)
@@ -151,6 +192,8 @@ class HouseRulesInWords:
     """(what, how) pairs: "Tables", "3 players, 3 games a fixture", ..."""
     rules: RulesSummary
     """The game rules: the preset and its house rules."""
+    pace: str = ""
+    """:func:`pace_warning`: a fixture may outlast its matchday."""
 
 
 def house_rules_in_words(holder: HouseRules) -> HouseRulesInWords:
@@ -169,7 +212,7 @@ def house_rules_in_words(holder: HouseRules) -> HouseRulesInWords:
             ("Late fixtures", OnDeadline(holder.on_deadline).label),
             ("Withdrawals", OnWithdrawal(holder.on_withdrawal).label),
             ("Suspensions", OnSuspension(holder.on_suspension).label),
-            ("Vacations", f"{holder.vacation_days} days a season"),
+            ("Vacations", _vacation_words(holder)),
             ("Divisions", _division_words(holder)),
             ("Season close", _close_words()),
             (
@@ -180,7 +223,18 @@ def house_rules_in_words(holder: HouseRules) -> HouseRulesInWords:
             ),
         ),
         rules=rules_summary(settings.ruleset(players=holder.seats), settings.preset),
+        pace=pace_warning(holder.seats, holder.table_settings, holder.matchday_days),
     )
+
+
+def _vacation_words(holder: HouseRules) -> str:
+    allowance = f"{holder.vacation_days} days a season"
+    if holder.vacations_extend:
+        return (
+            f"{allowance}; a vacation during a matchday extends its player's fixture by the "
+            "days it overlaps the matchday, at most the matchday's length"
+        )
+    return f"{allowance}; fixtures keep their deadline (the close preview names who was away)"
 
 
 def _close_words() -> str:

@@ -22,8 +22,10 @@ from leagues.house_rules import (
     MATCHDAY_DAYS,
     MAX_DIVISION_SIZE,
     MAX_VACATION_DAYS,
+    TURNS_PER_PLAYER,
     HouseRulesError,
     check_house_rules,
+    pace_warning,
 )
 from leagues.models import TIEBREAKS, League, OnDeadline, OnSuspension, OnWithdrawal, Scoring
 from leagues.services import bounds
@@ -91,6 +93,13 @@ class LeagueForm(TableSettingsForm):
         min_value=0,
         max_value=MAX_VACATION_DAYS,
         initial=DEFAULTS["vacation_days"],
+    )
+    vacations_extend = forms.BooleanField(
+        label="A vacation extends its player's fixture",
+        required=False,
+        initial=DEFAULTS["vacations_extend"],
+        help_text="By the days it overlaps the matchday, at most the matchday's length. "
+        "Else the fixture keeps its deadline, and the close preview names the player.",
     )
     on_deadline = forms.ChoiceField(
         label="A fixture unfinished at the deadline", choices=OnDeadline.choices
@@ -171,6 +180,24 @@ class LeagueForm(TableSettingsForm):
             self.add_error(field if field in self.fields else None, error.message)
         return cleaned
 
+    turns_per_player = TURNS_PER_PLAYER
+    """The pace warning's estimate, which the form states."""
+
+    def pace_warning(self) -> str:
+        """:func:`~leagues.house_rules.pace_warning` of the rules as sent ("" while they
+        do not read), else of the league as it is ("" for a new league)."""
+        if self.is_bound:
+            cleaned = getattr(self, "cleaned_data", {})
+            needed = ("settings", "seats", "matchday_days")
+            if not all(cleaned.get(name) for name in needed):
+                return ""
+            settings: TableSettings = cleaned["settings"]
+            return pace_warning(cleaned["seats"], settings.to_dict(), cleaned["matchday_days"])
+        if self.league is None:
+            return ""
+        league = self.league
+        return pace_warning(league.seats, league.table_settings, league.matchday_days)
+
     def house_rules(self) -> dict[str, Any]:
         """The league's name, description and every house rule, from the cleaned form."""
         cleaned = self.cleaned_data
@@ -228,6 +255,9 @@ class SeasonForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        zone = timezone.get_current_timezone_name()
+        for name in ("registration_closes_at", "starts_at"):
+            self.fields[name].label = f"{self.fields[name].label} ({zone})"
         most = bounds.open_seasons_per_club()
         self.fields["starts_at"].help_text += (
             f" A club runs at most {bounds.counted(most, 'season')} at a time; one that "

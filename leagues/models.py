@@ -28,6 +28,7 @@ request's user and the organiser's reason in its context.
 from __future__ import annotations
 
 import secrets
+from datetime import datetime, timedelta
 from typing import Any
 
 import pghistory
@@ -254,6 +255,12 @@ class HouseRules(models.Model):
     vacation_days = models.PositiveSmallIntegerField(
         default=7, help_text="Vacation days a player may take in a season."
     )
+    vacations_extend = models.BooleanField(
+        default=True,
+        help_text="A player's vacation during a matchday extends their fixture's deadline by "
+        "the days it overlaps the matchday (at most the matchday's length); else the fixture "
+        "keeps its deadline and the close preview names the player.",
+    )
     on_deadline = models.CharField(
         max_length=20, choices=OnDeadline.choices, default=OnDeadline.AS_IT_STANDS
     )
@@ -278,6 +285,7 @@ class HouseRules(models.Model):
         "promotion",
         "matchday_days",
         "vacation_days",
+        "vacations_extend",
         "on_deadline",
         "on_withdrawal",
         "on_suspension",
@@ -535,6 +543,11 @@ class Fixture(models.Model):
     deadline = models.DateTimeField(
         null=True, blank=True, help_text="This fixture's own deadline, if it was rescheduled."
     )
+    vacation_days = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="Days its deadline is extended for its players' vacations during its "
+        "matchday (derived from their vacations, under the season's vacations_extend).",
+    )
     note = models.TextField(blank=True, help_text="How it was settled or rescheduled, and why.")
 
     class Meta:
@@ -542,6 +555,13 @@ class Fixture(models.Model):
 
     def __str__(self) -> str:
         return f"fixture {self.pk} of {self.matchday}"
+
+    @property
+    def due_at(self) -> datetime:
+        """When it must be finished: its own deadline, else its matchday's, extended by
+        its players' vacations."""
+        base = self.deadline or self.matchday.deadline
+        return base + timedelta(days=self.vacation_days)
 
 
 class FixtureSeat(models.Model):

@@ -2,7 +2,9 @@
 the leagues' own facts (:mod:`leagues.signals`).
 
 Connected in :meth:`leagues.apps.LeaguesConfig.ready`. Receivers run after the commit of
-the fact and take ids, like the games app's own (:mod:`games.receivers`).
+the fact and take ids, like the games app's own (:mod:`games.receivers`); but a fixture's
+deadline is copied to its table in the transaction that saves it (``post_save``), so
+that no page ever reads a table due at another moment than its fixture.
 """
 
 from __future__ import annotations
@@ -10,12 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from leagues.consumers import publish_season_changed
-from leagues.models import Fixture
+from leagues.models import Fixture, Matchday
 from leagues.selectors.standings import forget_season
 from leagues.services.calendar import renew_calendar_token_if_any
+from leagues.services.deadlines import keep_table_due, keep_tables_due
 from leagues.services.matchdays import finish_fixture
 from leagues.services.organiser import tell_substitute
 from leagues.services.season_end import tell_of_late_correction
+from leagues.services.vacations import extend_for_vacations
 from leagues.services.withdrawals import forfeit_withdrawn_seats, tell_the_others
 from leagues.signals import refresh_after_commit
 
@@ -75,3 +79,29 @@ def calendar_after_password_change(sender: type, user: Any, **kwargs: Any) -> No
     """The member changed or reset their password: their calendar feed's secret address
     is renewed too (the old one answers 404)."""
     renew_calendar_token_if_any(user)
+
+
+def _saved(update_fields: frozenset[str] | None, *names: str) -> bool:
+    return update_fields is None or any(name in update_fields for name in names)
+
+
+def fixture_saved(
+    sender: type, instance: Fixture, update_fields: frozenset[str] | None = None, **kwargs: Any
+) -> None:
+    """A fixture's deadline or table was saved: its table settles when it is due."""
+    if _saved(update_fields, "deadline", "table", "vacation_days"):
+        keep_table_due(instance)
+
+
+def matchday_saved(
+    sender: type, instance: Matchday, update_fields: frozenset[str] | None = None, **kwargs: Any
+) -> None:
+    """A matchday's deadline was saved: its fixtures' tables settle then."""
+    if _saved(update_fields, "deadline") and not kwargs.get("created"):
+        keep_tables_due(instance)
+
+
+def vacation_changed(sender: type, user_id: int, **kwargs: Any) -> None:
+    """A member's vacations changed: their fixtures' deadlines follow, where the house
+    rules extend fixtures for vacations."""
+    extend_for_vacations(user_id)

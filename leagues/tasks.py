@@ -24,13 +24,15 @@ from datetime import datetime
 from celery import shared_task
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Q
+from django.db.models import DurationField, ExpressionWrapper, F, Q, Value
 from django.utils import timezone
 
 from games.errors import TableError
 from leagues.errors import LeaguesError
 from leagues.models import Matchday, Season
 from leagues.services.deadlines import (
+    REMINDER_SHARE,
+    SHORTEST_REMINDER,
     UNFINISHED,
     close_due_matchday,
     remind_matchday,
@@ -151,10 +153,24 @@ def _rest(key: str, pk: int, now: datetime) -> None:
 
 
 def send_due_reminders(now: datetime) -> int:
-    """Remind the players of matchdays whose deadline is near; returns how many."""
-    due = Matchday.objects.filter(
-        status=Matchday.Status.OPEN, reminded_at=None, deadline__lte=now + reminder_window()
-    ).order_by("deadline")
+    """Remind the players of matchdays whose reminder is due (:func:`reminder_lead`: a
+    quarter of the matchday before its deadline, at most ``LEAGUES_REMINDER_HOURS``);
+    returns how many."""
+    quarter = ExpressionWrapper(
+        (F("deadline") - F("opens_at")) / REMINDER_SHARE, output_field=DurationField()
+    )
+    due = (
+        Matchday.objects.annotate(remind_until=Value(now) + quarter)
+        .filter(
+            status=Matchday.Status.OPEN,
+            reminded_at=None,
+            deadline__lte=now + reminder_window(),
+            # Three quarters of it have passed, and its quarter is long enough to remind.
+            deadline__gte=F("opens_at") + SHORTEST_REMINDER * REMINDER_SHARE,
+        )
+        .filter(deadline__lte=F("remind_until"))
+        .order_by("deadline")
+    )
     ids = list(due.values_list("pk", flat=True)[:BATCH])
     return sum(remind_matchday(pk, now, wait=False) for pk in ids)
 

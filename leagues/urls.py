@@ -71,6 +71,11 @@ urlpatterns = [
         name="extend_deadline",
     ),
     path(
+        "<slug:club>/<slug:league>/<id:number>/organiser/matchdays/next/open/",
+        organiser.open_next_matchday,
+        name="open_next_matchday",
+    ),
+    path(
         "<slug:club>/<slug:league>/<id:number>/organiser/fixtures/<id:fixture>/deadline/",
         organiser.reschedule,
         name="reschedule",

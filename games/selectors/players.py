@@ -142,7 +142,13 @@ def _players(game_id: int, rows: Iterable[SeatOccupancy], seats: int | None) -> 
     by_seat: dict[int, list[SeatPlayer]] = {}
     for row in sorted(rows, key=lambda row: (row.seat, row.from_move, row.pk)):
         player = SeatPlayer(row.seat, row.from_move, row.member_id, row.name)
-        by_seat.setdefault(row.seat, []).append(player)
+        players = by_seat.setdefault(row.seat, [])
+        if players and players[-1].from_move == player.from_move:
+            # Handed on again before anyone moved: the earlier player played nothing.
+            players.pop()
+        if players and (players[-1].member_id, players[-1].name) == (player.member_id, player.name):
+            continue  # the same player goes on
+        players.append(player)
     if seats is None and by_seat:
         seats = max(by_seat) + 1
     if seats is None or len(by_seat) < seats:

@@ -45,6 +45,23 @@ class GameRow:
     belongs_to: str
     """What the table is part of (a league fixture), with a path to it: ``belongs_to_link``."""
     belongs_to_link: str
+    settles_at: datetime | None
+    """When the table's round is settled whatever the clocks say (a league fixture's
+    deadline), if it is."""
+
+    @property
+    def settled_first(self) -> bool:
+        """Whether the round is settled before this turn's deadline: the page shows that
+        moment (:attr:`due`) instead."""
+        if self.is_over or self.settles_at is None:
+            return False
+        return self.turn_deadline is None or self.settles_at < self.turn_deadline
+
+    @property
+    def due(self) -> datetime | None:
+        """The moment the countdown counts to: the turn's deadline, or the round's
+        settling when it comes first."""
+        return self.settles_at if self.settled_first else self.turn_deadline
 
     @property
     def turn_name(self) -> str:
@@ -109,6 +126,7 @@ def game_row(
         me=None if viewer is None else _seat_of(viewer, seats, game, players),
         belongs_to=belongs_to,
         belongs_to_link=belongs_to_link,
+        settles_at=table.settles_at,
     )
 
 

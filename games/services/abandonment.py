@@ -114,6 +114,7 @@ def give_seat_back(table_id: int, seat_number: int, user_id: int) -> bool:
         seat.user_id, seat.replaced_user_id = user_id, None
         seat.kind, seat.bot_level, seat.timeouts_in_a_row = Seat.Kind.PLAYER, "", 0
         seat.save(update_fields=["replaced_user", "user", "kind", "bot_level", "timeouts_in_a_row"])
+        record_change_at_table(game, seat)
         if game is not None:
             signals.send_about_game(
                 signals.seat_given_back, game, sender=Seat, seat=seat.number, user_id=user_id

@@ -153,15 +153,25 @@ def notify(user_id: int, game: Game, kind: str) -> Notification | None:
     Returns the new notification, or ``None`` if it existed already (a task delivered
     twice, a sweep and a task). Must run inside the transaction that made it true.
     """
+    text, deadline = turn_text(kind, game, user_id), game.turn_deadline
+    settles_at = game.table.settles_at
+    if settles_at is not None and (deadline is None or settles_at < deadline):
+        # The table's round is settled first (a league fixture's deadline): that is the
+        # moment the player must know.
+        text += f" {SETTLED_FIRST}"
+        deadline = settles_at
     return create(
         user_id,
         kind,
-        turn_text(kind, game, user_id),
+        text,
         reverse("games:game", args=[game.pk]),
         subject=game,
         key=turn_key(kind, game.pk, game.turn_number),
-        deadline=game.turn_deadline,
+        deadline=deadline,
     )
+
+
+SETTLED_FIRST = "Its fixture is due before your turn ends: the game is settled then."
 
 
 def turn_started(game: Game, user_id: int) -> Notification | None:

@@ -34,9 +34,19 @@ def record_change(game: Game, seat: Seat) -> SeatOccupancy:
     last = (
         SeatOccupancy.objects.filter(game=game, seat=seat.number).order_by("from_move", "pk").last()
     )
+    earlier = (
+        SeatOccupancy.objects.filter(game=game, seat=seat.number, member_id=seat.user_id)
+        .order_by("from_move", "pk")
+        .last()
+        if seat.kind == Seat.Kind.PLAYER
+        else None
+    )
     if seat.kind == Seat.Kind.BOT:
         # A bot plays for the member who left the seat to it.
         plays_for = seat.replaced_user_id
+    elif earlier is not None:
+        # A member back at the seat (a bot gave it back) sits as they sat before.
+        plays_for = earlier.plays_for_id
     elif last is None:
         plays_for = None
     else:

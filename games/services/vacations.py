@@ -3,8 +3,9 @@
 Each member has ``GAMES_VACATION_DAYS_PER_YEAR`` days a year (14 unless configured); a
 vacation counts against the year it starts in, one day for each day or part of a day
 it lasts (none if it ends within an hour of its start). It starts at once or at midnight
-(server time) of a chosen date, and it ends early - only the days used so far are
-counted - when the member asks, or when they make a move in a correspondence game.
+of a chosen date (in the request's time zone: the member's), and it ends early - only
+the days used so far are counted - when the member asks, or when they make a move in a
+correspondence game.
 Live games are not affected.
 
 The deadlines of the member's correspondence turns already allow for every vacation

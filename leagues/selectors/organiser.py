@@ -1,11 +1,12 @@
 """What the organisers' page of a season reads: its matchdays under way with their
-fixtures and players, the last ones closed, and the season's players."""
+fixtures and players (and when the next one opens), the last ones closed, the next
+matchday to open and whether it may open now, and the season's players."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 
 from games.models import Game, Result
 from games.selectors.players import tables_players
@@ -36,6 +37,14 @@ class OrganiserPage:
     closed_matchdays: list[MatchdayLines]
     scheduled: int
     entries: list[Entry]
+    next_matchday: Matchday | None
+    """The first matchday still to open."""
+    unfinished_before_next: int
+    """Fixtures before it still to be played: none, and it may open now."""
+
+    @property
+    def may_open_next(self) -> bool:
+        return self.next_matchday is not None and not self.unfinished_before_next
 
 
 def _lines(matchdays: list[Matchday]) -> list[MatchdayLines]:
@@ -62,13 +71,32 @@ def _with_fixtures(matchdays: QuerySet[Matchday]) -> QuerySet[Matchday]:
     return matchdays.prefetch_related(Prefetch("fixtures", queryset=fixtures))
 
 
+def next_to_open(season: Season) -> Matchday | None:
+    """The season's first matchday still scheduled, if any."""
+    scheduled = season.matchdays.filter(status=Matchday.Status.SCHEDULED)
+    return scheduled.order_by("number").first()
+
+
+def unfinished_before(matchday: Matchday) -> int:
+    """How many fixtures of the matchdays before ``matchday`` are still to be played."""
+    return Fixture.objects.filter(
+        matchday__season_id=matchday.season_id,
+        matchday__number__lt=matchday.number,
+        status__in=(Fixture.Status.SCHEDULED, Fixture.Status.PLAYING),
+    ).count()
+
+
 def organiser_page(season: Season) -> OrganiserPage:
     matchdays = Matchday.objects.filter(season=season)
+    # When the matchday after each opens: a deadline extended past it overlaps the two.
+    following = matchdays.filter(number=OuterRef("number") + 1).values("opens_at")[:1]
+    open_matchdays = matchdays.filter(status=Matchday.Status.OPEN).annotate(
+        next_opens_at=Subquery(following)
+    )
+    next_matchday = next_to_open(season)
     return OrganiserPage(
         season=season,
-        open_matchdays=_lines(
-            list(_with_fixtures(matchdays.filter(status=Matchday.Status.OPEN).order_by("number")))
-        ),
+        open_matchdays=_lines(list(_with_fixtures(open_matchdays.order_by("number")))),
         closed_matchdays=_lines(
             list(
                 _with_fixtures(matchdays.filter(status=Matchday.Status.CLOSED).order_by("-number"))[
@@ -82,6 +110,8 @@ def organiser_page(season: Season) -> OrganiserPage:
             .select_related("user", "substitute", "division")
             .order_by("division__level", "seed", "pk")
         ),
+        next_matchday=next_matchday,
+        unfinished_before_next=0 if next_matchday is None else unfinished_before(next_matchday),
     )
 
 

@@ -125,7 +125,7 @@ def fixtures_of(entries: list[Entry], user: User) -> dict[int, list[PlayerFixtur
                 fixture=fixture,
                 matchday=fixture.matchday.number,
                 opens_at=fixture.matchday.opens_at,
-                deadline=fixture.deadline or fixture.matchday.deadline,
+                deadline=fixture.due_at,
                 opponents=tuple(
                     name
                     for other, name in zip(sitting[fixture.pk], names, strict=True)

@@ -83,7 +83,8 @@ class FixtureRow:
     status_label: str
     table_id: int | None
     deadline: datetime | None
-    """Its own deadline when rescheduled, else ``None`` (the matchday's)."""
+    """Its own deadline when rescheduled or extended for a vacation, else ``None`` (the
+    matchday's)."""
     is_mine: bool
 
 
@@ -217,7 +218,7 @@ def _division_day(
                 status=fixture.status,
                 status_label=fixture.get_status_display(),
                 table_id=fixture.table_id,
-                deadline=fixture.deadline,
+                deadline=fixture.due_at if fixture.deadline or fixture.vacation_days else None,
                 is_mine=user.is_authenticated and plays_in(user.pk, fixture, entries, games),
             )
         )

@@ -11,6 +11,7 @@ every correspondence clock of the member, the league's fixtures' among them.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,9 +19,10 @@ from datetime import datetime
 from django.db.models import Max
 from django.utils import timezone
 
+from accounts.models import User
 from games.models import Vacation
-from games.selectors.vacations import DAY
-from leagues.models import Season
+from games.selectors.vacations import DAY, GRACE
+from leagues.models import Entry, Fixture, Season
 
 
 @dataclass(frozen=True)
@@ -89,3 +91,23 @@ def season_vacations(
         user_id: SeasonVacation(used[user_id], season.vacation_days, away.get(user_id))
         for user_id in ids
     }
+
+
+def days_away(fixture: Fixture) -> Counter[User]:
+    """Each of the fixture's players away during its matchday: the days, each day or
+    part of one between its opening and its deadline before any extension."""
+    matchday = fixture.matchday
+    period = (matchday.opens_at, fixture.deadline or matchday.deadline)
+    players = {
+        seat.entry.player.pk: seat.entry.player
+        for seat in fixture.seats.select_related("entry__user", "entry__substitute")
+        if seat.entry.status != Entry.Status.WITHDRAWN
+    }
+    away: Counter[User] = Counter()
+    vacations = Vacation.objects.filter(
+        user_id__in=players, starts_at__lt=period[1], ends_at__gt=period[0]
+    )
+    for user_id, starts_at, ends_at in vacations.values_list("user_id", "starts_at", "ends_at"):
+        if ends_at - starts_at >= GRACE:  # one ended at once takes no day, as in games
+            away[players[user_id]] += days_within(starts_at, ends_at, period)
+    return away

@@ -1,8 +1,10 @@
 """Matchday deadlines: players reminded before, unfinished fixtures settled after.
 
 A fixture is due at its own ``deadline`` when it was rescheduled, else at its matchday's.
-A day before a matchday's deadline (``LEAGUES_REMINDER_HOURS``) the players of its
-unfinished fixtures are reminded, once (:func:`remind_matchday`). At the deadline each
+When three quarters of a matchday have passed (at most ``LEAGUES_REMINDER_HOURS`` before
+its deadline; :func:`reminder_lead`) the players of its unfinished fixtures are reminded,
+once (:func:`remind_matchday`): never at its opening, and not at all when that quarter
+is shorter than an hour. At the deadline each
 fixture still unfinished is *settled* by the season's declared rule
 (:class:`~leagues.models.OnDeadline`): its table's round is stopped
 (:func:`games.services.adjudication.stop_round`), the game in play scored as it stands,
@@ -20,7 +22,7 @@ its table. Everything that locks more than one of them keeps that order.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -39,6 +41,7 @@ from games.services.adjudication import stop_round
 from leagues.conflicts import playing_in
 from leagues.errors import Conflict, LeaguesError, NotAllowed
 from leagues.models import Entry, Fixture, Matchday, OnDeadline
+from leagues.selectors.vacations import days_away
 from leagues.signals import announce, fixture_settled
 
 UNFINISHED = (Fixture.Status.SCHEDULED, Fixture.Status.PLAYING)
@@ -50,17 +53,62 @@ RECENT_MOVE = timedelta(minutes=10)
 
 
 def due_at(fixture: Fixture) -> datetime:
-    """When ``fixture`` must be finished: its own deadline, else its matchday's."""
-    return fixture.deadline or fixture.matchday.deadline
+    """When ``fixture`` must be finished: its own deadline, else its matchday's, extended
+    by its players' vacations (:attr:`Fixture.due_at`)."""
+    return fixture.due_at
+
+
+def keep_table_due(fixture: Fixture) -> None:
+    """The fixture's table settles when the fixture is due (``Table.settles_at``), which
+    the game's page, "Your move" and turn notices show when it comes before a turn's
+    deadline. Follows every save of the fixture's deadline or table."""
+    if fixture.table_id is not None:
+        Table.objects.filter(pk=fixture.table_id).update(settles_at=due_at(fixture))
+
+
+def keep_tables_due(matchday: Matchday) -> None:
+    """The tables of the matchday's fixtures due at its deadline settle then; follows
+    every save of its deadline."""
+    tables = Table.objects.filter(fixture__matchday=matchday, fixture__deadline=None)
+    tables.filter(fixture__vacation_days=0).update(settles_at=matchday.deadline)
+    extended = matchday.fixtures.filter(deadline=None, vacation_days__gt=0, table__isnull=False)
+    for fixture in extended:
+        keep_table_due(fixture)
 
 
 def reminder_window() -> timedelta:
+    """``LEAGUES_REMINDER_HOURS``: the longest a reminder comes before a deadline."""
     return timedelta(hours=settings.LEAGUES_REMINDER_HOURS)
 
 
+REMINDER_SHARE = 4
+"""A reminder comes when 1/REMINDER_SHARE of the matchday is left."""
+SHORTEST_REMINDER = timedelta(hours=1)
+"""A reminder that would leave less than this is not sent."""
+
+
+def reminder_lead(matchday: Matchday) -> timedelta | None:
+    """How long before ``matchday``'s deadline its players are reminded: a quarter of the
+    matchday, at most ``LEAGUES_REMINDER_HOURS``; ``None`` (no reminder) when that is
+    less than an hour.
+
+    >>> from datetime import datetime, UTC
+    >>> opens = datetime(2026, 11, 27, 3, 36, tzinfo=UTC)
+    >>> reminder_lead(Matchday(opens_at=opens, deadline=opens + timedelta(days=1)))
+    datetime.timedelta(seconds=21600)
+    >>> reminder_lead(Matchday(opens_at=opens, deadline=opens + timedelta(days=7)))
+    datetime.timedelta(days=1)
+    >>> reminder_lead(Matchday(opens_at=opens, deadline=opens + timedelta(hours=3))) is None
+    True
+    """
+    lead = min(reminder_window(), (matchday.deadline - matchday.opens_at) / REMINDER_SHARE)
+    return lead if lead >= SHORTEST_REMINDER else None
+
+
 def when(moment: datetime) -> str:
-    """A deadline in words, in the site's time zone: "Tue 14 Jan, 18:00"."""
-    return timezone.localtime(moment).strftime("%a %d %b, %H:%M")
+    """A deadline in words, in the current time zone (a member's, when a page or their
+    notice is made for them; else the site's), which it names: "Tue 14 Jan, 18:00 UTC"."""
+    return timezone.localtime(moment).strftime("%a %d %b, %H:%M %Z")
 
 
 def audited(reason: str, by: User | None) -> pghistory.context:
@@ -87,14 +135,15 @@ def remind_matchday(matchday_id: int, now: datetime, wait: bool = True) -> int:
             .filter(pk=matchday_id, status=Matchday.Status.OPEN, reminded_at=None)
             .first()
         )
-        if matchday is None or matchday.deadline - now > reminder_window():
+        lead = None if matchday is None else reminder_lead(matchday)
+        if matchday is None or lead is None or matchday.deadline - now > lead:
             return 0
         sent = 0
         for fixture in _fixtures_in_play(matchday):
             deadline = due_at(fixture)
             # A fixture rescheduled to later is reminded of nothing yet: its players
             # were told of its own deadline when it was moved.
-            if deadline - now > reminder_window():
+            if deadline - now > lead:
                 continue
             sent += _remind(fixture, deadline)
         matchday.reminded_at = now
@@ -111,8 +160,12 @@ def _fixtures_in_play(matchday: Matchday) -> Iterable[Fixture]:
 
 
 def _remind(fixture: Fixture, deadline: datetime) -> int:
-    text = f"{deadline_text(fixture, deadline)} Your fixture is not finished yet."
-    return notify_players(fixture, text, deadline, key=f"league-deadline:fixture-{fixture.pk}")
+    return notify_players(
+        fixture,
+        lambda: f"{deadline_text(fixture, deadline)} Your fixture is not finished yet.",
+        deadline,
+        key=f"league-deadline:fixture-{fixture.pk}",
+    )
 
 
 def deadline_text(fixture: Fixture, deadline: datetime) -> str:
@@ -125,9 +178,10 @@ def deadline_text(fixture: Fixture, deadline: datetime) -> str:
     )
 
 
-def notify_players(fixture: Fixture, text: str, deadline: datetime, key: str) -> int:
+def notify_players(fixture: Fixture, text: Callable[[], str], deadline: datetime, key: str) -> int:
     """Notify the members seated at the fixture's table (LEAGUE_MATCHDAY), once per
-    ``key`` and deadline; returns how many were notified."""
+    ``key`` and deadline; returns how many were notified. ``text()`` is said to each in
+    their own time zone."""
     assert fixture.table is not None
     table = fixture.table
     # A player who withdrew keeps a forfeited seat at the table; they are not reminded.
@@ -137,18 +191,20 @@ def notify_players(fixture: Fixture, text: str, deadline: datetime, key: str) ->
     )
     link = reverse("games:current", kwargs={"pk": table.pk})
     stamp = int(deadline.timestamp())
-    created = [
-        notifications.create(
-            user_id,
+    created = []
+    for user in User.objects.filter(pk__in=members.values("user_id")).order_by("pk"):
+        with timezone.override(user.zone):
+            words = text()
+        notice = notifications.create(
+            user.pk,
             NotificationKind.LEAGUE_MATCHDAY,
-            text,
+            words,
             link,
             subject=table,
             key=f"{key}:{stamp}",
             deadline=deadline,
         )
-        for user_id in members.values_list("user_id", flat=True)
-    ]
+        created.append(notice)
     return sum(1 for notice in created if notice is not None)
 
 
@@ -341,6 +397,7 @@ def _matchday_warnings(matchday: Matchday, unfinished: list[Fixture], now: datet
             "settles its fixtures early."
         )
     for fixture in unfinished:
+        warnings += vacation_warnings(fixture)
         if fixture.deadline is not None and fixture.deadline > now:
             table = f"table {fixture.table_id}" if fixture.table_id else f"fixture {fixture.pk}"
             warnings.append(
@@ -414,3 +471,29 @@ def _unfinished(matchday: Matchday) -> list[Fixture]:
 
 def _unfinished_ids(matchday: Matchday) -> list[int]:
     return [f.pk for f in _unfinished(matchday)]
+
+
+# --- vacations in the close preview ---------------------------------------------------
+
+
+def vacation_warnings(fixture: Fixture) -> list[str]:
+    """For a matchday's close preview: the players of ``fixture`` away during its
+    matchday for more days than its deadline was extended (all of them, where the house
+    rules do not extend fixtures for vacations)."""
+    season = fixture.matchday.season
+    where = f"table {fixture.table_id}" if fixture.table_id else f"fixture {fixture.pk}"
+    warnings = []
+    for player, days in sorted(days_away(fixture).items(), key=lambda item: str(item[0])):
+        if days <= fixture.vacation_days:
+            continue
+        away = f"{player} was away on vacation {days} day{'s' * (days != 1)} of this matchday"
+        if not season.vacations_extend:
+            why = "the house rules do not extend a fixture for a vacation"
+        else:
+            why = (
+                f"its deadline was extended by {fixture.vacation_days} day"
+                f"{'s' * (fixture.vacation_days != 1)}, the most the house rules allow "
+                f"(the matchday's length), to {when(fixture.due_at)}"
+            )
+        warnings.append(f"{away} (the fixture at {where}): {why}.")
+    return warnings

@@ -1,6 +1,10 @@
 """Opening a matchday: each of its fixtures gets its games table, and its players are
 told; and a fixture whose table's round is over is finished.
 
+A matchday opens at its time (the beat job), or earlier when an organiser opens it
+(:func:`open_next_matchday`) once every fixture before it is done: the season need not
+wait for the calendar. It keeps its deadline, so its players get the time gained.
+
 A fixture's table is created by :func:`games.services.lobby.create_table` with every
 seat taken by the fixture's players in seat order, so its round starts at once on the
 season's table settings. The table names the fixture (``belongs_to``) and links to the
@@ -16,15 +20,18 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import User
 from games.models import NotificationKind, Table
 from games.services import notifications
 from games.services.lobby import create_table
 from games.table_settings import TableSettings
 from leagues import signals
-from leagues.errors import Conflict
+from leagues.errors import Conflict, LeaguesError
 from leagues.models import Club, Entry, Fixture, FixtureSeat, Matchday, Season
+from leagues.selectors.organiser import next_to_open, unfinished_before
 from leagues.selectors.roles import organisers
 from leagues.selectors.seasons import seats_in_order
+from leagues.services.deadlines import audited, when
 from leagues.services.seasons import season_path
 from leagues.services.withdrawals import seat_plan_for
 from leagues.signals import announce
@@ -83,16 +90,18 @@ def _set_up(
     table.save(update_fields=["belongs_to", "belongs_to_link", "private"])
     fixture.table, fixture.status = table, Fixture.Status.PLAYING
     fixture.save(update_fields=["table", "status"])
-    deadline = fixture.deadline or matchday.deadline
-    when = timezone.localtime(deadline).strftime("%a %d %b, %H:%M")
+    deadline = fixture.due_at
     for seat in seats:
         if seat.entry.status == Entry.Status.WITHDRAWN:
             continue
+        player = seat.entry.player
+        with timezone.override(player.zone):
+            due = when(deadline)  # in the player's own time zone
         notifications.create(
-            seat.entry.player.pk,
+            player.pk,
             NotificationKind.LEAGUE_MATCHDAY,
             f"Matchday {matchday.number} of {season} is open: your fixture is at table "
-            f"{table.pk}, to finish by {when}.",
+            f"{table.pk}, to finish by {due}.",
             reverse("games:current", kwargs={"pk": table.pk}),
             subject=table,
             key=f"league-matchday-{matchday.pk}",
@@ -121,3 +130,38 @@ def finish_fixture(table_id: int) -> bool:
             signals.fixture_finished, Fixture, fixture.matchday.season_id, fixture_id=fixture.pk
         )
         return True
+
+
+def open_next_matchday(season: Season, by: User, reason: str) -> Matchday:
+    """Open the season's next matchday now, before its time: allowed once every fixture
+    of the matchdays before it is finished or settled (checked again under the season's
+    lock, so that a fixture cannot reopen in between). The matchdays before it, all
+    done, are closed; the next one opens now and keeps its deadline. Raises
+    :class:`LeaguesError` with the reason it cannot."""
+    if not reason.strip():
+        raise LeaguesError("Give the reason: it is kept in the season's history.")
+    with transaction.atomic(), audited(reason.strip(), by):
+        # The season's lock first, then the matchdays': the order closing a season keeps.
+        locked = Season.objects.select_for_update(of=("self",)).get(pk=season.pk)
+        if locked.status != Season.Status.RUNNING:
+            raise Conflict("The season is not under way.")
+        following = next_to_open(locked)
+        if following is None:
+            raise Conflict("Every matchday of the season is open already.")
+        following = Matchday.objects.select_for_update().get(pk=following.pk)
+        left = unfinished_before(following)
+        if left:
+            raise Conflict(
+                f"Matchday {following.number} opens {when(following.opens_at)}: "
+                f"{left} fixture{'s' if left != 1 else ''} before it "
+                f"{'are' if left != 1 else 'is'} not finished yet."
+            )
+        done = locked.matchdays.filter(number__lt=following.number, status=Matchday.Status.OPEN)
+        for earlier in done.select_for_update():
+            earlier.status = Matchday.Status.CLOSED
+            earlier.save(update_fields=["status"])
+        now = timezone.now()
+        if following.opens_at > now:
+            following.opens_at = now
+            following.save(update_fields=["opens_at"])
+        return open_matchday(following)

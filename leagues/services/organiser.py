@@ -11,6 +11,7 @@ change makes sense, and that the organiser does not decide a fixture they play i
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 
 from django.db import transaction
 from django.db.models import Q
@@ -59,8 +60,12 @@ def extend_deadline(matchday: Matchday, deadline: datetime, by: User, reason: st
             status=Fixture.Status.PLAYING, deadline=None, table__status=Table.Status.PLAYING
         ).select_related("table", "matchday__season__league")
         for fixture in fixtures:
-            text = f"{deadline_text(fixture, deadline)} The deadline was extended."
-            notify_players(fixture, text, deadline, key=f"league-extended:fixture-{fixture.pk}")
+            notify_players(
+                fixture,
+                partial(_extended_text, fixture, deadline),
+                deadline,
+                key=f"league-extended:fixture-{fixture.pk}",
+            )
         announce(
             fixtures_changed,
             Fixture,
@@ -69,6 +74,32 @@ def extend_deadline(matchday: Matchday, deadline: datetime, by: User, reason: st
             fixture_ids=list(locked.fixtures.filter(deadline=None).values_list("pk", flat=True)),
         )
     return locked
+
+
+def _extended_text(fixture: Fixture, deadline: datetime) -> str:
+    return f"{deadline_text(fixture, deadline)} The deadline was extended."
+
+
+def _rescheduled_text(fixture: Fixture, deadline: datetime) -> str:
+    assert fixture.table is not None
+    return (
+        f"{deadline_text(fixture, deadline)[:-1]} for your fixture at table "
+        f"{fixture.table.pk}: it was rescheduled."
+    )
+
+
+def overlap_warning(matchday: Matchday, deadline: datetime) -> str:
+    """A sentence when ``deadline`` comes after the next matchday of the season opens:
+    its players would play the two at once; ``""`` when it does not."""
+    following = matchday.season.matchdays.filter(number=matchday.number + 1).first()
+    if following is None or deadline <= following.opens_at:
+        return ""
+    opens = "opened" if following.status != Matchday.Status.SCHEDULED else "opens"
+    return (
+        f"Matchday {following.number} {opens} {when(following.opens_at)}, before this "
+        f"deadline: until then its players play matchdays {matchday.number} and "
+        f"{following.number} at once."
+    )
 
 
 def reschedule_fixture(fixture: Fixture, deadline: datetime, by: User, reason: str) -> Fixture:
@@ -94,11 +125,12 @@ def reschedule_fixture(fixture: Fixture, deadline: datetime, by: User, reason: s
         locked.note = f"Rescheduled to {when(deadline)}: {why}"
         locked.save(update_fields=["deadline", "note"])
         if locked.table is not None and locked.table.status == Table.Status.PLAYING:
-            text = (
-                f"{deadline_text(locked, deadline)[:-1]} for your fixture at table "
-                f"{locked.table.pk}: it was rescheduled."
+            notify_players(
+                locked,
+                partial(_rescheduled_text, locked, deadline),
+                deadline,
+                key=f"league-rescheduled:fixture-{locked.pk}",
             )
-            notify_players(locked, text, deadline, key=f"league-rescheduled:fixture-{locked.pk}")
         announce(
             fixtures_changed,
             Fixture,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, QueryDict
@@ -40,6 +41,7 @@ def new_league(request: AuthenticatedRequest, club: str) -> HttpResponse:
             taken = isinstance(error, services.AddressTaken)
             form.add_error("slug" if taken else None, error.message)
         else:
+            _warn_of_pace(request, form)
             return redirect("leagues:league", club=found.slug, league=league.slug)
     context = {"club": found, "form": form}
     return render(request, FORM, context, status=_status(form, refused))
@@ -66,9 +68,18 @@ def edit_league(request: AuthenticatedRequest, club: str, league: str) -> HttpRe
             refused = error
             form.add_error(None, error.message)
         else:
+            _warn_of_pace(request, form)
             return redirect("leagues:league", club=found.club.slug, league=found.slug)
     context = {"club": found.club, "league": found, "form": form}
     return render(request, FORM, context, status=_status(form, refused))
+
+
+def _warn_of_pace(request: HttpRequest, form: LeagueForm) -> None:
+    """Saved, but a fixture may outlast its matchday: the organiser is told (the league
+    page's house rules say it too)."""
+    warning = form.pace_warning()
+    if warning:
+        messages.warning(request, warning)
 
 
 def _posted(request: HttpRequest) -> QueryDict | None:

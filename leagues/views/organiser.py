@@ -22,16 +22,17 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.models import User
+from games.errors import TableError
 from games.parsing import MomentField
 from games.views.common import AuthenticatedRequest
-from leagues.errors import ORGANISERS_ONLY, LeaguesError, NotAllowed
+from leagues.errors import ORGANISERS_ONLY, Conflict, LeaguesError, NotAllowed
 from leagues.models import Entry, Fixture, Matchday, ScoreAdjustment, Season
 from leagues.rules import MODERATING, ORGANISING, role_in
 from leagues.selectors.adjustments import adjustments_of, waiting
 from leagues.selectors.history import season_history
 from leagues.selectors.organiser import fixture_results, organiser_page
 from leagues.selectors.standings import season_rules, visible_season
-from leagues.services import adjustments, deadlines, season_end
+from leagues.services import adjustments, deadlines, matchdays, season_end
 from leagues.services import organiser as tools
 from leagues.standings import ZERO_SUM
 
@@ -52,6 +53,10 @@ class DeadlineForm(forms.Form):
         label="New deadline", widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
     )
     reason = ReasonField()
+
+
+class OpenNextForm(forms.Form):
+    reason = ReasonField(initial="Every fixture before it is done.")
 
 
 class SubstituteForm(forms.Form):
@@ -285,13 +290,36 @@ def announce_close(request: AuthenticatedRequest, season: Season) -> HttpRespons
 @require_POST
 def extend_deadline(request: AuthenticatedRequest, season: Season, matchday: int) -> HttpResponse:
     day = get_object_or_404(Matchday, season=season, number=matchday)
+
+    def extend(data: dict[str, Any]) -> None:
+        tools.extend_deadline(day, data["deadline"], request.user, data["reason"])
+        overlap = tools.overlap_warning(day, data["deadline"])
+        if overlap:
+            messages.warning(request, overlap)
+
     return _apply(
         request,
         season,
         DeadlineForm(request.POST),
-        lambda data: tools.extend_deadline(day, data["deadline"], request.user, data["reason"]),
+        extend,
         f"Matchday {day.number}'s deadline is extended.",
     )
+
+
+@organisers_only
+@require_POST
+def open_next_matchday(request: AuthenticatedRequest, season: Season) -> HttpResponse:
+    """Open the next matchday now: every fixture before it is done."""
+    form = OpenNextForm(request.POST)
+    if not form.is_valid():
+        return _failed(request, season, form)
+    try:
+        opened = matchdays.open_next_matchday(season, request.user, form.cleaned_data["reason"])
+    except LeaguesError as error:
+        return _failed(request, season, error)
+    except TableError as error:
+        return _failed(request, season, Conflict(f"A table could not be set up: {error.message}"))
+    return _acted(request, season, f"Matchday {opened.number} is open now: its players are told.")
 
 
 @organisers_only

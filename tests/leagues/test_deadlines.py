@@ -39,9 +39,9 @@ def test_the_note_says_in_words_what_was_scored_and_what_not() -> None:
 
 def test_players_of_unfinished_fixtures_are_reminded_once(running: RunningSeason) -> None:
     matchday = running.matchday
-    soon = matchday.deadline - timedelta(hours=23)
+    soon = matchday.deadline - timedelta(hours=17)  # a matchday of 3 days: 18 hours before
 
-    assert remind_matchday(matchday.pk, matchday.deadline - timedelta(hours=25)) == 0
+    assert remind_matchday(matchday.pk, matchday.deadline - timedelta(hours=19)) == 0
     assert remind_matchday(matchday.pk, soon) == 4
     assert remind_matchday(matchday.pk, soon) == 0
 

@@ -23,16 +23,63 @@ def test_the_job_is_on_the_beat_schedule() -> None:
     assert entry["task"] == "leagues.tasks.run_seasons"
 
 
-def test_it_reminds_a_day_before_and_only_once(running: RunningSeason) -> None:
-    deadline = running.matchday.deadline
-    with time_machine.travel(deadline - timedelta(hours=30)):
+def test_it_reminds_when_three_quarters_of_the_matchday_passed_and_only_once(
+    running: RunningSeason,
+) -> None:
+    deadline = running.matchday.deadline  # a matchday of 3 days: reminded 18 hours before
+    with time_machine.travel(deadline - timedelta(hours=19)):
         run_seasons()
     assert not Notification.objects.filter(kind=NotificationKind.LEAGUE_MATCHDAY).exists()
 
-    with time_machine.travel(deadline - timedelta(hours=20)):
+    with time_machine.travel(deadline - timedelta(hours=17)):
         run_seasons()
         run_seasons()
     assert Notification.objects.filter(kind=NotificationKind.LEAGUE_MATCHDAY).count() == 4
+
+
+def test_a_one_day_matchday_is_not_reminded_at_its_opening(running: RunningSeason) -> None:
+    matchday = running.matchday
+    opens = timezone.now()
+    Matchday.objects.filter(pk=matchday.pk).update(
+        opens_at=opens, deadline=opens + timedelta(days=1)
+    )
+    reminded = Notification.objects.filter(kind=NotificationKind.LEAGUE_MATCHDAY)
+    with time_machine.travel(opens + timedelta(minutes=1)):
+        run_seasons()
+    with time_machine.travel(opens + timedelta(hours=17)):
+        run_seasons()
+    assert not reminded.exists()
+
+    with time_machine.travel(opens + timedelta(hours=18, minutes=1)):
+        run_seasons()
+    assert reminded.count() == 4
+    assert Matchday.objects.get(pk=matchday.pk).reminded_at is not None
+
+
+def test_a_long_matchday_is_reminded_at_most_a_day_before(running: RunningSeason) -> None:
+    matchday = running.matchday
+    opens = timezone.now()
+    deadline = opens + timedelta(days=7)
+    Matchday.objects.filter(pk=matchday.pk).update(opens_at=opens, deadline=deadline)
+    reminded = Notification.objects.filter(kind=NotificationKind.LEAGUE_MATCHDAY)
+    with time_machine.travel(deadline - timedelta(hours=25)):
+        run_seasons()
+    assert not reminded.exists()
+    with time_machine.travel(deadline - timedelta(hours=23)):
+        run_seasons()
+    assert reminded.count() == 4
+
+
+def test_a_matchday_too_short_to_remind_is_not_reminded(running: RunningSeason) -> None:
+    matchday = running.matchday
+    opens = timezone.now()
+    deadline = opens + timedelta(hours=3)
+    Matchday.objects.filter(pk=matchday.pk).update(opens_at=opens, deadline=deadline)
+    for moment in (opens + timedelta(minutes=1), deadline - timedelta(minutes=30)):
+        with time_machine.travel(moment):
+            run_seasons()
+    assert not Notification.objects.filter(kind=NotificationKind.LEAGUE_MATCHDAY).exists()
+    assert Matchday.objects.get(pk=matchday.pk).reminded_at is None
 
 
 def test_past_the_deadline_it_settles_and_closes_and_a_second_run_changes_nothing(

@@ -1,0 +1,48 @@
+"""The league form warns, without refusing, when a fixture's turns at the rules' turn
+time outlast a matchday."""
+
+from __future__ import annotations
+
+import pytest
+
+from accounts.models import User
+from leagues.models import Club, League
+from tests.leagues.test_views_seasons import client_of, league_form
+
+pytestmark = pytest.mark.django_db
+
+NEW = "/clubs/tile-club/leagues/new/"
+
+
+def test_rules_too_slow_for_a_matchday_are_saved_with_a_warning(club: Club, alice: User) -> None:
+    client = client_of(alice)
+    # 3 players, 3 games (one per seat), 1 day a turn: about 108 turns, up to 108 days.
+    response = client.post(NEW, league_form(matchday_days="1"), follow=True)
+
+    assert League.objects.filter(slug="spring").exists()
+    page = response.content.decode()
+    warning = (
+        "A fixture takes about 108 turns (3 players, 3 games, about 12 turns each a game): "
+        "at 1 day a turn, up to 108 days, longer than a matchday of 1 day."
+    )
+    assert page.count(warning) == 2  # the message, and the house rules in words
+    edit = client.get("/clubs/tile-club/spring/edit/").content.decode()
+    assert warning in edit
+
+
+def test_rules_that_fit_a_matchday_are_saved_without_a_warning(club: Club, alice: User) -> None:
+    client = client_of(alice)
+    fast = league_form(clock="live", turn_seconds="60", matchday_days="1")
+    response = client.post(NEW, fast, follow=True)
+
+    assert League.objects.filter(slug="spring").exists()
+    assert "A fixture takes about" not in response.content.decode()
+    assert (
+        "A fixture takes about" not in client.get("/clubs/tile-club/spring/edit/").content.decode()
+    )
+
+
+def test_a_form_refused_for_another_reason_still_warns_of_the_pace(club: Club, alice: User) -> None:
+    response = client_of(alice).post(NEW, league_form(matchday_days="1", placement_points="3/1"))
+    assert response.status_code == 400
+    assert "A fixture takes about 108 turns" in response.content.decode()
