@@ -1,6 +1,7 @@
 """Words the league walk found wrong: a fixture's table names its league, not a member
 who set it up, the history names a fixture by its table, and a league counts the
-players of a season who withdrew from it."""
+players of a season who withdrew from it; a finished fixture offers its table, not
+"Play"."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Table
-from leagues.models import Entry
+from leagues.models import Entry, Fixture
 from leagues.selectors.history import season_history
 from leagues.selectors.seasons import league_seasons
 from leagues.services.organiser import reschedule_fixture
@@ -61,3 +62,23 @@ def test_the_league_counts_a_player_who_withdrew_during_the_season(
     (line,) = league_seasons(running.season.league)
 
     assert line.players == len(running.entries)
+
+
+def test_a_finished_fixture_offers_its_table_not_play(
+    running: RunningSeason, client: Client
+) -> None:
+    done, open_ = running.fixtures[0], running.fixtures[1]
+    Fixture.objects.filter(pk=done.pk).update(status=Fixture.Status.FINISHED)
+    client.force_login(running.players[0])  # bob plays the finished one
+
+    html = client.get(reverse("leagues:season", args=["tile-club", "winter", 1])).text
+
+    table = reverse("games:table", kwargs={"pk": done.table_id})
+    assert (
+        f'<a class="button button-small button-quiet" href="{table}">Table {done.table_id}</a>'
+        in html
+    )
+    assert f'href="{table}">Play</a>' not in html  # bob's only fixture is done
+    client.force_login(running.organiser)  # alice plays the open one
+    html = client.get(reverse("leagues:season", args=["tile-club", "winter", 1])).text
+    assert f'href="{reverse("games:table", kwargs={"pk": open_.table_id})}">Play</a>' in html
