@@ -30,6 +30,7 @@ from django.utils import timezone
 from accounts.models import User
 from engine import game as engine
 from engine.actions import Layout, table_to_json
+from engine.sets import in_reading_order
 from engine.solver import Budget, OutOfBudget, arrange, solve
 from engine.tiles import Tile, format_tiles, parse_tile
 from engine.verdict import judge_turn
@@ -45,7 +46,7 @@ from games.errors import (
     TimeUp,
 )
 from games.models import Game, HelpAsked, Move
-from games.selectors.replay import ShownSet, in_reading_order, mark_new
+from games.selectors.replay import ShownSet, mark_new
 from games.services.core import commit_action
 from games.services.drafts import (
     NEW_SET,

@@ -15,6 +15,7 @@ from engine.sets import (
     analyse_set,
     describe_problem,
     house_value,
+    in_reading_order,
     is_valid_set,
     meld_value,
     rack_value,
@@ -360,3 +361,17 @@ def test_every_reading_uses_each_numbered_tile_once() -> None:
     tiles = _t("K3 J J")
     for reading in readings(tiles):
         assert Counter(reading.tiles) - Counter(reading.jokers) == Counter(_t("K3"))
+
+
+@pytest.mark.parametrize(
+    ("laid", "read"),
+    [
+        (["R7", "J", "R5"], ["R5", "J", "R7"]),
+        (["J", "R5", "R6"], ["J", "R5", "R6"]),
+        (["R6", "R5", "J"], ["R5", "R6", "J"]),
+        (["O9", "K9", "B9"], ["B9", "K9", "O9"]),
+        (["R5", "B6", "K7"], ["R5", "B6", "K7"]),
+    ],
+)
+def test_valid_sets_are_shown_as_they_read(laid: list[str], read: list[str]) -> None:
+    assert in_reading_order(laid, Ruleset()) == read

@@ -6,11 +6,10 @@ import pytest
 
 from accounts.models import User
 from engine.actions import parse_table
-from engine.ruleset import Ruleset
 from engine.tiles import parse_tiles
 from games.errors import DraftError, NotSeated, NotYourTurn
 from games.models import Game
-from games.selectors.replay import in_reading_order, mark_new
+from games.selectors.replay import mark_new
 from games.services import help as solver_help
 from tests.games.views_support import TABLE, mover, waiter
 
@@ -41,20 +40,6 @@ def test_tiles_joining_a_run_go_where_their_numbers_belong(
     solver_help._lay_in_order(laid, tiles)
 
     assert laid == expected
-
-
-@pytest.mark.parametrize(
-    ("laid", "read"),
-    [
-        (["R7", "J", "R5"], ["R5", "J", "R7"]),
-        (["J", "R5", "R6"], ["J", "R5", "R6"]),
-        (["R6", "R5", "J"], ["R5", "R6", "J"]),
-        (["O9", "K9", "B9"], ["B9", "K9", "O9"]),
-        (["R5", "B6", "K7"], ["R5", "B6", "K7"]),
-    ],
-)
-def test_valid_sets_are_shown_as_they_read(laid: list[str], read: list[str]) -> None:
-    assert in_reading_order(laid, Ruleset()) == read
 
 
 def test_several_tiles_move_at_once_and_indices_refer_to_the_table_before(position: Game) -> None:
