@@ -30,6 +30,7 @@ from engine.tiles import (
     MIN_NUMBER,
     Colour,
     Tile,
+    parse_tile,
     parse_tiles,
     tile_from_code,
 )
@@ -260,6 +261,36 @@ def in_reading_order(tiles: Sequence[str], ruleset: Ruleset = _STANDARD) -> list
         return list(tiles)
     # Of several readings (where does the joker go?), the one closest to how it was laid.
     return max(orders, key=lambda order: _agreement(tiles, order))
+
+
+def lay_in_order(tile_set: Sequence[str], tiles: Sequence[str]) -> list[str]:
+    """``tile_set`` with ``tiles`` added: in number order if all of them, with the set,
+    are one colour (a run being built), else at the end. A joker stays just before the
+    tile it stands below, so it keeps filling its gap.
+
+    >>> lay_in_order(["R5", "J", "R7"], ["R4", "R6"])
+    ['R4', 'R5', 'R6', 'J', 'R7']
+    >>> lay_in_order(["K9", "B9"], ["R9"])
+    ['K9', 'B9', 'R9']
+    """
+    laid = list(tile_set)
+    numbered = [parse_tile(t) for t in (*tile_set, *tiles) if t != "J"]
+    one_colour = len({t.colour for t in numbered}) == 1 and any(t != "J" for t in tile_set)
+    if not one_colour:
+        return [*laid, *tiles]
+    for tile in sorted(tiles, key=lambda t: (t == "J", parse_tile(t).number or 0)):
+        number = parse_tile(tile).number or 0
+        at = len(laid)
+        if tile != "J":
+            higher = [
+                i for i, t in enumerate(laid) if t != "J" and (parse_tile(t).number or 0) > number
+            ]
+            if higher:
+                at = higher[0]
+                while at > 0 and laid[at - 1] == "J":
+                    at -= 1
+        laid.insert(at, tile)
+    return laid
 
 
 def _agreement(laid: Sequence[str], order: Sequence[str]) -> int:

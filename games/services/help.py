@@ -30,7 +30,7 @@ from django.utils import timezone
 from accounts.models import User
 from engine import game as engine
 from engine.actions import Layout, table_to_json
-from engine.sets import in_reading_order
+from engine.sets import in_reading_order, lay_in_order
 from engine.solver import Budget, OutOfBudget, arrange, solve
 from engine.tiles import Tile, format_tiles, parse_tile
 from engine.verdict import judge_turn
@@ -251,7 +251,7 @@ def move_tiles(
         elif target != RACK:
             destination = _set_at(sets, target)
             if position is None:
-                _lay_in_order(destination, taken)
+                destination[:] = lay_in_order(destination, taken)
             else:
                 at = max(0, min(position, len(destination)))
                 destination[at:at] = taken
@@ -369,31 +369,6 @@ def _set_at(sets: list[list[str]], index: object) -> list[str]:
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(sets):
         raise DraftError(f"There is no set {index!r} on the table.")
     return sets[index]
-
-
-def _lay_in_order(tile_set: list[str], tiles: list[str]) -> None:
-    """Add ``tiles`` to ``tile_set``: in number order if all of them, with the set, are
-    one colour (a run being built), else at the end. A joker stays just before the
-    tile it stands below, so it keeps filling its gap."""
-    numbered = [parse_tile(t) for t in (*tile_set, *tiles) if t != "J"]
-    one_colour = len({t.colour for t in numbered}) == 1 and any(t != "J" for t in tile_set)
-    if not one_colour:
-        tile_set.extend(tiles)
-        return
-    for tile in sorted(tiles, key=lambda t: (t == "J", parse_tile(t).number or 0)):
-        number = parse_tile(tile).number or 0
-        at = len(tile_set)
-        if tile != "J":
-            higher = [
-                i
-                for i, t in enumerate(tile_set)
-                if t != "J" and (parse_tile(t).number or 0) > number
-            ]
-            if higher:
-                at = higher[0]
-                while at > 0 and tile_set[at - 1] == "J":
-                    at -= 1
-        tile_set.insert(at, tile)
 
 
 def _bag(sets: Sequence[Sequence[Tile]]) -> Counter[Tile]:

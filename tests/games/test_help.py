@@ -20,28 +20,6 @@ def sets(view: object) -> list[list[str]]:
     return [list(s.tiles) for s in view.sets]  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize(
-    ("run", "tiles", "expected"),
-    [
-        (["R5", "R6", "R7"], ["R4"], ["R4", "R5", "R6", "R7"]),
-        (["R5", "R6", "R7"], ["R8"], ["R5", "R6", "R7", "R8"]),
-        (["R5", "R6", "R7"], ["R8", "R4"], ["R4", "R5", "R6", "R7", "R8"]),
-        (["R5", "J", "R7"], ["R4"], ["R4", "R5", "J", "R7"]),
-        (["R5", "J", "R7"], ["R6"], ["R5", "R6", "J", "R7"]),
-        (["R5", "R6", "R7"], ["J"], ["R5", "R6", "R7", "J"]),
-        (["K9", "B9", "O9"], ["R9"], ["K9", "B9", "O9", "R9"]),
-    ],
-)
-def test_tiles_joining_a_run_go_where_their_numbers_belong(
-    run: list[str], tiles: list[str], expected: list[str]
-) -> None:
-    laid = list(run)
-
-    solver_help._lay_in_order(laid, tiles)
-
-    assert laid == expected
-
-
 def test_several_tiles_move_at_once_and_indices_refer_to_the_table_before(position: Game) -> None:
     me = mover(position)
     solver_help.move_tiles(position.pk, me, [("J", "rack")], "new")
