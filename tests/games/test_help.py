@@ -11,6 +11,7 @@ from games.errors import DraftError, NotSeated, NotYourTurn
 from games.models import Game
 from games.selectors.replay import mark_new
 from games.services import help as solver_help
+from games.services.drafts import move_tiles
 from tests.games.views_support import TABLE, mover, waiter
 
 pytestmark = pytest.mark.django_db
@@ -22,9 +23,9 @@ def sets(view: object) -> list[list[str]]:
 
 def test_several_tiles_move_at_once_and_indices_refer_to_the_table_before(position: Game) -> None:
     me = mover(position)
-    solver_help.move_tiles(position.pk, me, [("J", "rack")], "new")
+    move_tiles(position.pk, me, [("J", "rack")], "new")
 
-    view = solver_help.move_tiles(position.pk, me, [("J", 2), ("K1", "rack")], 0)
+    view = move_tiles(position.pk, me, [("J", 2), ("K1", "rack")], 0)
 
     assert sets(view) == [["R5", "R6", "R7", "J", "K1"], TABLE[1]]
 
@@ -33,14 +34,14 @@ def test_a_multi_move_is_all_or_nothing(position: Game) -> None:
     me = mover(position)
 
     with pytest.raises(DraftError, match="B13 is not on your rack"):
-        solver_help.move_tiles(position.pk, me, [("K1", "rack"), ("B13", "rack")], "new")
+        move_tiles(position.pk, me, [("K1", "rack"), ("B13", "rack")], "new")
     with pytest.raises(DraftError, match="Set 1 has no K9"):
-        solver_help.move_tiles(position.pk, me, [("K9", 0)], "new")
+        move_tiles(position.pk, me, [("K9", 0)], "new")
 
 
 def test_only_the_mover_edits_and_gets_help(position: Game, carol: User) -> None:
     with pytest.raises(NotYourTurn):
-        solver_help.move_tiles(position.pk, waiter(position), [("K1", "rack")], "new")
+        move_tiles(position.pk, waiter(position), [("K1", "rack")], "new")
     with pytest.raises(NotYourTurn):
         solver_help.hint(position.pk, waiter(position))
     with pytest.raises(NotSeated):
