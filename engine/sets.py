@@ -24,7 +24,16 @@ from itertools import combinations
 from typing import Literal, TypeVar
 
 from engine.ruleset import Ruleset
-from engine.tiles import COLOURS, MAX_NUMBER, MIN_NUMBER, Colour, Tile, tile_from_code
+from engine.tiles import (
+    COLOURS,
+    MAX_NUMBER,
+    MIN_NUMBER,
+    Colour,
+    Tile,
+    parse_tile,
+    parse_tiles,
+    tile_from_code,
+)
 
 SetKind = Literal["group", "run"]
 
@@ -228,6 +237,87 @@ def _run_windows(numbers: set[int], size: int, wrap: bool) -> list[list[int]]:
         if numbers.issubset(window):
             windows.append(window)
     return windows
+
+
+def in_reading_order(tiles: Sequence[str], ruleset: Ruleset = _STANDARD) -> list[str]:
+    """A valid set's tiles as it reads: a run from its low end, a group in colour order,
+    each joker where the tile it stands for would be. An invalid set, or one already laid
+    in an order it reads in, is left as it is.
+
+    >>> in_reading_order(["R7", "J", "R5"])
+    ['R5', 'J', 'R7']
+    >>> in_reading_order(["R5", "R6", "J"])
+    ['R5', 'R6', 'J']
+    >>> in_reading_order(["R6", "R5", "J"])
+    ['R5', 'R6', 'J']
+    >>> in_reading_order(["O9", "K9", "B9"])
+    ['B9', 'K9', 'O9']
+    >>> in_reading_order(["R5", "B6"])
+    ['R5', 'B6']
+    """
+    found = readings(parse_tiles(tiles), ruleset)
+    orders = [_laid_as(reading) for reading in found]
+    if not orders or list(tiles) in orders:
+        return list(tiles)
+    # Of several readings (where does the joker go?), the one closest to how it was laid.
+    return max(orders, key=lambda order: _agreement(tiles, order))
+
+
+def lay_in_order(tile_set: Sequence[str], tiles: Sequence[str]) -> list[str]:
+    """``tile_set`` with ``tiles`` added: in number order if all of them, with the set,
+    are one colour (a run being built), else at the end. A joker stays just before the
+    tile it stands below, so it keeps filling its gap.
+
+    >>> lay_in_order(["R5", "J", "R7"], ["R4", "R6"])
+    ['R4', 'R5', 'R6', 'J', 'R7']
+    >>> lay_in_order(["K9", "B9"], ["R9"])
+    ['K9', 'B9', 'R9']
+    """
+    laid = list(tile_set)
+    numbered = [parse_tile(t) for t in (*tile_set, *tiles) if t != "J"]
+    one_colour = len({t.colour for t in numbered}) == 1 and any(t != "J" for t in tile_set)
+    if not one_colour:
+        return [*laid, *tiles]
+    for tile in sorted(tiles, key=lambda t: (t == "J", parse_tile(t).number or 0)):
+        number = parse_tile(tile).number or 0
+        at = len(laid)
+        if tile != "J":
+            higher = [
+                i for i, t in enumerate(laid) if t != "J" and (parse_tile(t).number or 0) > number
+            ]
+            if higher:
+                at = higher[0]
+                while at > 0 and laid[at - 1] == "J":
+                    at -= 1
+        laid.insert(at, tile)
+    return laid
+
+
+def _agreement(laid: Sequence[str], order: Sequence[str]) -> int:
+    """How many pairs of tiles ``order`` keeps in the order they were laid."""
+    seen: Counter[str] = Counter()
+    where = {}
+    for index, tile in enumerate(laid):
+        where[tile, seen[tile]] = index
+        seen[tile] += 1
+    seen.clear()
+    positions = []
+    for tile in order:
+        positions.append(where[tile, seen[tile]])
+        seen[tile] += 1
+    return sum(1 for i, a in enumerate(positions) for b in positions[i + 1 :] if a < b)
+
+
+def _laid_as(reading: Reading) -> list[str]:
+    stand_ins = Counter(reading.jokers)
+    laid = []
+    for tile in reading.tiles:
+        if stand_ins[tile]:
+            stand_ins[tile] -= 1
+            laid.append("J")
+        else:
+            laid.append(str(tile))
+    return laid
 
 
 def analyse_set(tiles: Iterable[Tile], ruleset: Ruleset = _STANDARD) -> SetAnalysis:

@@ -27,7 +27,12 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TypeVar
 
+from leagues.standings import EntryId, Row
+
 P = TypeVar("P", bound=Hashable)
+
+UP, DOWN = "up", "down"
+"""The sides of the lines a standings row may stand on (neither: ``""``)."""
 
 
 def seeding(final: Sequence[Sequence[P]], promotion: int) -> list[P]:
@@ -105,6 +110,27 @@ def movable(size: int, both_ends: bool) -> int:
     stays whatever happens at the other end (``both_ends``: a division with
     neighbours above and below)."""
     return max(0, (size - 1) // 2 if both_ends else size - 1)
+
+
+def zones(rows: Sequence[Row], level: int, levels: int, promotion: int) -> dict[EntryId, str]:
+    """Each entry's side of the lines, for a division at ``level`` (from 1, the top) of
+    ``levels``, its ``rows`` in standings order: ``up`` above the promotion line (not in
+    the top division), ``down`` below the relegation line (not in the bottom one). As
+    many move as :func:`seeding` moves (:func:`movable`).
+
+    >>> rows = [Row(entry, str(entry), False) for entry in range(5)]
+    >>> zones(rows, level=2, levels=3, promotion=2)
+    {0: 'up', 1: 'up', 2: '', 3: 'down', 4: 'down'}
+    >>> zones(rows, level=1, levels=2, promotion=1)
+    {0: '', 1: '', 2: '', 3: '', 4: 'down'}
+    """
+    size = len(rows)
+    up = min(promotion, movable(size, both_ends=level < levels)) if level > 1 else 0
+    down = min(promotion, movable(size, both_ends=level > 1)) if level < levels else 0
+    out = {}
+    for index, row in enumerate(rows):
+        out[row.entry] = UP if index < up else DOWN if index >= size - down else ""
+    return out
 
 
 def _movable(level: Sequence[P], both_ends: bool) -> int:

@@ -4,7 +4,7 @@ Apart from the writes (:mod:`games.services`), and never importing them: a read 
 nothing, changes nothing and announces nothing, so a page can call any of these at any
 time (the ``reads-not-writes`` contract of ``pyproject.toml``). Each shape of data has
 one builder; reads that pages repeat on their own are QuerySet methods
-(:mod:`games.queries`), which these build on.
+(beside their models in :mod:`games.models`), which these build on.
 
 Modules, by shape: :mod:`.rows` (a game as a row: :class:`~.rows.GameRow`, the one
 builder behind every list of games and the game page's heading), :mod:`.seats` (a

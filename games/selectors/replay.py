@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from engine.actions import Layout
 from engine.game import GameError, Timeline, new_game
 from engine.ruleset import Ruleset
-from engine.sets import Reading, readings
+from engine.sets import in_reading_order
 from engine.state import GameState, Outcome
 from engine.tiles import Tile, format_tiles, parse_tiles
 from games.errors import NotFound
@@ -217,57 +217,6 @@ def mark_new(
             tiles.append(ShownTile(str(tile), is_new))
         shown.append(ShownSet(tuple(tiles), True))
     return tuple(shown)
-
-
-def in_reading_order(tiles: Sequence[str], ruleset: Ruleset) -> list[str]:
-    """A valid set's tiles as it reads: a run from its low end, a group in colour order,
-    each joker where the tile it stands for would be. An invalid set, or one already laid
-    in an order it reads in, is left as it is.
-
-    >>> in_reading_order(["R7", "J", "R5"], Ruleset())
-    ['R5', 'J', 'R7']
-    >>> in_reading_order(["R5", "R6", "J"], Ruleset())
-    ['R5', 'R6', 'J']
-    >>> in_reading_order(["R6", "R5", "J"], Ruleset())
-    ['R5', 'R6', 'J']
-    >>> in_reading_order(["O9", "K9", "B9"], Ruleset())
-    ['B9', 'K9', 'O9']
-    >>> in_reading_order(["R5", "B6"], Ruleset())
-    ['R5', 'B6']
-    """
-    found = readings(parse_tiles(tiles), ruleset)
-    orders = [_laid_as(reading) for reading in found]
-    if not orders or list(tiles) in orders:
-        return list(tiles)
-    # Of several readings (where does the joker go?), the one closest to how it was laid.
-    return max(orders, key=lambda order: _agreement(tiles, order))
-
-
-def _agreement(laid: Sequence[str], order: Sequence[str]) -> int:
-    """How many pairs of tiles ``order`` keeps in the order they were laid."""
-    seen: Counter[str] = Counter()
-    where = {}
-    for index, tile in enumerate(laid):
-        where[tile, seen[tile]] = index
-        seen[tile] += 1
-    seen.clear()
-    positions = []
-    for tile in order:
-        positions.append(where[tile, seen[tile]])
-        seen[tile] += 1
-    return sum(1 for i, a in enumerate(positions) for b in positions[i + 1 :] if a < b)
-
-
-def _laid_as(reading: Reading) -> list[str]:
-    stand_ins = Counter(reading.jokers)
-    laid = []
-    for tile in reading.tiles:
-        if stand_ins[tile]:
-            stand_ins[tile] -= 1
-            laid.append("J")
-        else:
-            laid.append(str(tile))
-    return laid
 
 
 def _tiles(tiles: Counter[Tile]) -> str:

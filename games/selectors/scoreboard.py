@@ -1,5 +1,5 @@
 """The scoreboard of a round: each game's scores, the totals and the standings, all read
-from the games' current result rows (:class:`~games.queries.ResultQuerySet`), ranked by
+from the games' current result rows (:class:`~games.models.ResultQuerySet`), ranked by
 the engine's :class:`~engine.round.Tally`."""
 
 from __future__ import annotations

@@ -2,10 +2,10 @@
 
 A correspondence player may build a move over several visits, so the working table
 lives in a :class:`~games.models.Draft` row per (game, seat), tied to one turn number.
-Edits move one tile at a time: from the rack or from a set, to a set, to a new set, or
-back to the rack (only tiles that came from the rack: what was on the table when the
-turn began stays on the table). Copies of a tile are interchangeable, so tiles are
-named by their notation.
+Edits move tiles (:func:`move_tiles`, the one path every tile move takes): from the
+rack or from sets, to a set, to a new set, or back to the rack (only tiles that came
+from the rack: what was on the table when the turn began stays on the table). Copies
+of a tile are interchangeable, so tiles are named by their notation.
 
 Drafts never change the game's ``version``: they are not moves. Saving one tells the
 other players that this seat is building a move, without saying what.
@@ -23,7 +23,7 @@ import logging
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
 import redis
 from django.core.cache import cache
@@ -31,7 +31,8 @@ from django.db import transaction
 
 from accounts.models import User
 from engine.actions import InvalidAction, Layout, parse_table, table_to_json
-from engine.sets import analyse_set
+from engine.ruleset import Ruleset
+from engine.sets import analyse_set, in_reading_order, lay_in_order
 from engine.state import GameState
 from engine.tiles import NotationError, Tile, format_tiles, parse_tile
 from engine.verdict import judge_turn
@@ -49,6 +50,8 @@ logger = logging.getLogger("games.services")
 
 Source = int | Literal["rack"]
 Target = int | Literal["rack", "new"]
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -109,6 +112,51 @@ def read_draft(game: Game, user: User, seat: int | None = None) -> DraftView:
     return _view(turn, working_table(turn) if editable else state.table, editable)
 
 
+def move_tiles(
+    game_id: int,
+    user: User,
+    picks: Sequence[tuple[str, Source]],
+    target: Target,
+    position: int | None = None,
+) -> DraftView:
+    """Move tiles, each from its source (``RACK`` or a set index, from 0), to one
+    ``target`` (a set index, ``NEW_SET`` or ``RACK``), in the order given, at
+    ``position`` in the target set. Without a position, tiles joining a run of their
+    colour go where their numbers belong; others go to the end.
+
+    A set the move touches is first put in its reading order
+    (:func:`engine.sets.in_reading_order`): that is the order the page shows, so a
+    position means what the player saw. Set indices are those of the working table
+    before the move: sets left empty are only dropped at the end. The whole move is
+    checked like any saved draft, and refused as a whole.
+    """
+    if not picks:
+        raise DraftError("Choose a tile to move.")
+    with transaction.atomic():
+        turn = _lock_own_turn(game_id, user)
+        rules = turn.state.ruleset
+        working = working_table(turn)
+        sets = [format_tiles(tile_set) for tile_set in working]
+        read: set[object] = set()
+        rack = _remainder(turn.state, turn.seat, working)
+        taken = [_take_pick(sets, text, source, rack, rules, read) for text, source in picks]
+        if target == RACK and all(source == RACK for _, source in picks):
+            raise DraftError(f"{taken[0]} is already on your rack.")
+        if target == NEW_SET:
+            sets.append(taken)
+        elif target != RACK:
+            destination = _touch(sets, target, rules, read)
+            if position is None:
+                destination[:] = lay_in_order(destination, taken)
+            else:
+                at = max(0, min(position, len(destination)))
+                destination[at:at] = taken
+        # Checks what the steps above do not: table tiles stay on the table.
+        laid = [list(tile_set) for tile_set in parse_table(sets) if tile_set]
+        _check_tiles(turn, laid)
+        return _save(turn, laid)
+
+
 def move_tile(
     game_id: int,
     user: User,
@@ -117,28 +165,8 @@ def move_tile(
     target: Target,
     position: int | None = None,
 ) -> DraftView:
-    """Move one ``tile`` from ``source`` (``RACK`` or a set index, from 0) to ``target``
-    (a set index, ``NEW_SET`` or ``RACK``), at ``position`` in the target set (default:
-    at its end). A set left empty disappears, so later indices shift down by one."""
-    with transaction.atomic():
-        turn = _lock_own_turn(game_id, user)
-        before = turn.state.table
-        sets = [list(tile_set) for tile_set in working_table(turn)]
-        moved = _parse_tile(tile)
-        _take(sets, moved, source, _remainder(turn.state, turn.seat, sets))
-        if target == RACK:
-            if source == RACK:
-                raise DraftError(f"{moved} is already on your rack.")
-            if _count(sets, moved) < _count(before, moved):
-                raise DraftError(
-                    f"{moved} was on the table when your turn began: it stays on the table."
-                )
-        elif target == NEW_SET:
-            sets.append([moved])
-        else:
-            destination = _set_at(sets, target)
-            destination.insert(len(destination) if position is None else position, moved)
-        return _save(turn, [tile_set for tile_set in sets if tile_set])
+    """Move one ``tile``: :func:`move_tiles` with one pick."""
+    return move_tiles(game_id, user, [(tile, source)], target, position)
 
 
 def reset_draft(game_id: int, user: User) -> DraftView:
@@ -287,18 +315,40 @@ def _remainder(state: GameState, seat: int, sets: Sequence[Sequence[Tile]]) -> C
     return +left
 
 
-def _take(sets: list[list[Tile]], tile: Tile, source: Source, rack: Counter[Tile]) -> None:
+def _take_pick(
+    sets: list[list[str]],
+    text: str,
+    source: Source,
+    rack: Counter[Tile],
+    rules: Ruleset,
+    read: set[object],
+) -> str:
+    """Take one picked tile from its source: from ``rack`` (what is left on the rack,
+    counted down) or from a set of ``sets``."""
+    tile = _parse_tile(text)
     if source == RACK:
         if not rack[tile]:
             raise DraftError(f"{tile} is not on your rack.")
-        return
-    tile_set = _set_at(sets, source)
-    if tile not in tile_set:
-        raise DraftError(f"Set {source + 1} has no {tile}.")
-    tile_set.remove(tile)
+        rack[tile] -= 1
+    else:
+        tile_set = _touch(sets, source, rules, read)
+        if str(tile) not in tile_set:
+            raise DraftError(f"Set {source + 1} has no {tile}.")
+        tile_set.remove(str(tile))
+    return str(tile)
 
 
-def _set_at(sets: list[list[Tile]], index: object) -> list[Tile]:
+def _touch(sets: list[list[str]], index: object, rules: Ruleset, read: set[object]) -> list[str]:
+    """The set at ``index``, put in its reading order the first time a move touches it
+    (``read``: the indices already put in order)."""
+    tile_set = _set_at(sets, index)
+    if index not in read:
+        read.add(index)
+        tile_set[:] = in_reading_order(tile_set, rules)
+    return tile_set
+
+
+def _set_at(sets: list[list[_T]], index: object) -> list[_T]:
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(sets):
         raise DraftError(f"There is no set {index!r} on the table.")
     return sets[index]
@@ -317,8 +367,13 @@ def _check_tiles(turn: LockedTurn, sets: list[list[Tile]]) -> None:
 
 
 def _parse_tile(text: str) -> Tile:
+    return tiles_named([text])[0]
+
+
+def tiles_named(texts: Sequence[str]) -> list[Tile]:
+    """The tiles of ``texts`` (notation); a text that is no tile is refused."""
     try:
-        return parse_tile(text)
+        return [parse_tile(text) for text in texts]
     except (NotationError, TypeError) as err:
         raise DraftError(str(err)) from None
 
@@ -328,10 +383,6 @@ def _bag(sets: Sequence[Sequence[Tile]]) -> Counter[Tile]:
     for tile_set in sets:
         bag.update(tile_set)
     return bag
-
-
-def _count(sets: Sequence[Sequence[Tile]], tile: Tile) -> int:
-    return sum(tile_set.count(tile) for tile_set in sets)
 
 
 def _changed(before: Layout, after: Sequence[Sequence[Tile]]) -> bool:

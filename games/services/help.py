@@ -1,4 +1,4 @@
-"""Help on your turn: the solver's hint, "arrange for me", and edits of several tiles at once.
+"""Help on your turn: the solver's hint, "arrange for me" and playing from the River.
 
 These build on :mod:`games.services.drafts`: whatever they compute ends as a saved draft
 (``save_draft``, which checks every tile against the rack and the table) or as a move
@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import chain
 
 from django.core.cache import cache
 from django.db import transaction
@@ -31,7 +32,7 @@ from accounts.models import User
 from engine import game as engine
 from engine.actions import Layout, table_to_json
 from engine.solver import Budget, OutOfBudget, arrange, solve
-from engine.tiles import Tile, format_tiles, parse_tile
+from engine.tiles import Tile, bag, format_tiles
 from engine.verdict import judge_turn
 from games.conf import help_seconds
 from games.errors import (
@@ -45,17 +46,9 @@ from games.errors import (
     TimeUp,
 )
 from games.models import Game, HelpAsked, Move
-from games.selectors.replay import ShownSet, in_reading_order, mark_new
+from games.selectors.replay import ShownSet, mark_new
 from games.services.core import commit_action
-from games.services.drafts import (
-    NEW_SET,
-    RACK,
-    DraftView,
-    Source,
-    Target,
-    save_draft,
-    working_table,
-)
+from games.services.drafts import DraftView, save_draft, tiles_named, working_table
 from games.services.locking import LockedTurn, lock_for_player, lock_game, seat_of
 
 _HINT_CACHE_SECONDS = 3600
@@ -162,12 +155,12 @@ def arrange_for_me(game_id: int, user: User, picked: Sequence[str]) -> DraftView
     The solver works on a snapshot read without a lock; the result is written under
     the lock only if the turn is still as the snapshot saw it (see :func:`_recheck`).
     """
-    chosen = _tiles(picked)
+    chosen = tiles_named(picked)
     if not chosen:
         raise DraftError("Pick the tiles of your rack you want to lay first.")
     turn = _read_own_turn(game_id, user)
     working = working_table(turn)
-    already = _bag(working) - _bag(turn.state.table)
+    already = _put_out(working, turn.state.table)
     left = Counter(turn.state.racks[turn.seat]) - already
     missing = Counter(chosen) - left
     if missing:
@@ -200,7 +193,7 @@ def take_from_river_arranged(game_id: int, user: User, version: int, index: int)
         raise InvalidMove("There is no such tile in the River.")
     key = state.river[index]
     working = working_table(turn)
-    already = _bag(working) - _bag(state.table)
+    already = _put_out(working, state.table)
     to_play = [*already.elements(), key]
     table = _arranged(turn, to_play, user)
     if table is None:
@@ -212,50 +205,6 @@ def take_from_river_arranged(game_id: int, user: User, version: int, index: int)
         locked = lock_for_player(game_id, user, version)
         _recheck(turn, locked.game, working)
         return commit_action(locked, engine.TakeFromRiver(index, table), Move.By.USER, user)
-
-
-def move_tiles(
-    game_id: int,
-    user: User,
-    picks: Sequence[tuple[str, Source]],
-    target: Target,
-    position: int | None = None,
-) -> DraftView:
-    """Move several tiles at once, each from its source (``RACK`` or a set index), to one
-    ``target`` (a set index, ``NEW_SET`` or ``RACK``), in the order given, at
-    ``position`` in the target set. Without a position, tiles joining a run of their
-    colour go where their numbers belong; others go to the end.
-
-    Set indices are those of the working table before the move: sets left empty are only
-    dropped at the end. The result is checked like any saved draft.
-    """
-    if not picks:
-        raise DraftError("Choose a tile to move.")
-    with transaction.atomic():
-        turn = _lock_own_turn(game_id, user)
-        # Valid sets are shown as they read: positions refer to that order.
-        rules = turn.state.ruleset
-        sets = [in_reading_order(format_tiles(tile_set), rules) for tile_set in working_table(turn)]
-        taken: list[str] = []
-        for text, source in picks:
-            tile = str(_tiles([text])[0])
-            if source != RACK:
-                tile_set = _set_at(sets, source)
-                if tile not in tile_set:
-                    raise DraftError(f"Set {source + 1} has no {tile}.")
-                tile_set.remove(tile)
-            taken.append(tile)
-        if target == NEW_SET:
-            sets.append(taken)
-        elif target != RACK:
-            destination = _set_at(sets, target)
-            if position is None:
-                _lay_in_order(destination, taken)
-            else:
-                at = max(0, min(position, len(destination)))
-                destination[at:at] = taken
-        # save_draft checks the rest: rack tiles really on the rack, table tiles kept.
-        return save_draft(game_id, user, [tile_set for tile_set in sets if tile_set])
 
 
 # --- helpers -----------------------------------------------------------------------
@@ -274,11 +223,6 @@ def _read_own_turn(game_id: int, user: User) -> LockedTurn:
     if game is None:
         raise NotFound("There is no such game.")
     return _own_turn(game, user)
-
-
-def _lock_own_turn(game_id: int, user: User) -> LockedTurn:
-    # Locked like a draft edit: the saved draft belongs to one turn.
-    return _own_turn(lock_game(game_id), user)
 
 
 def _recheck(snapshot: LockedTurn, game: Game, working: Layout) -> None:
@@ -357,46 +301,6 @@ def _hint_key(turn: LockedTurn) -> str:
     return f"games:hint:{turn.game.pk}:{turn.game.version}:{seat}:{digest}"
 
 
-def _tiles(texts: Sequence[str]) -> list[Tile]:
-    try:
-        return [parse_tile(text) for text in texts]
-    except (ValueError, TypeError) as err:
-        raise DraftError(str(err)) from None
-
-
-def _set_at(sets: list[list[str]], index: object) -> list[str]:
-    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(sets):
-        raise DraftError(f"There is no set {index!r} on the table.")
-    return sets[index]
-
-
-def _lay_in_order(tile_set: list[str], tiles: list[str]) -> None:
-    """Add ``tiles`` to ``tile_set``: in number order if all of them, with the set, are
-    one colour (a run being built), else at the end. A joker stays just before the
-    tile it stands below, so it keeps filling its gap."""
-    numbered = [parse_tile(t) for t in (*tile_set, *tiles) if t != "J"]
-    one_colour = len({t.colour for t in numbered}) == 1 and any(t != "J" for t in tile_set)
-    if not one_colour:
-        tile_set.extend(tiles)
-        return
-    for tile in sorted(tiles, key=lambda t: (t == "J", parse_tile(t).number or 0)):
-        number = parse_tile(tile).number or 0
-        at = len(tile_set)
-        if tile != "J":
-            higher = [
-                i
-                for i, t in enumerate(tile_set)
-                if t != "J" and (parse_tile(t).number or 0) > number
-            ]
-            if higher:
-                at = higher[0]
-                while at > 0 and tile_set[at - 1] == "J":
-                    at -= 1
-        tile_set.insert(at, tile)
-
-
-def _bag(sets: Sequence[Sequence[Tile]]) -> Counter[Tile]:
-    bag: Counter[Tile] = Counter()
-    for tile_set in sets:
-        bag.update(tile_set)
-    return bag
+def _put_out(working: Layout, table: Layout) -> Counter[Tile]:
+    """The tiles the player has put out this turn: on the working table, not on the table."""
+    return bag(chain.from_iterable(working)) - bag(chain.from_iterable(table))

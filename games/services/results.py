@@ -2,7 +2,7 @@
 
 A finished game's result is its :class:`~games.models.Result` rows, one per seat, and
 nothing else: the round's totals, standings and winner are read from the current rows
-(:class:`~games.queries.ResultQuerySet`), never stored beside them. Two writers:
+(:class:`~games.models.ResultQuerySet`), never stored beside them. Two writers:
 
 * :func:`record_played` - the move that ends a game writes the played rows, then the
   round goes on (the next game starts, or the table is finished);

@@ -12,7 +12,7 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from engine.ruleset import Ruleset
-from games.selectors.replay import in_reading_order
+from engine.sets import in_reading_order
 
 register = template.Library()
 

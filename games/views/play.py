@@ -82,7 +82,7 @@ def move(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     data = _cleaned(
         request, MoveForm, DraftError("Choose the tiles to move, then where to put them.")
     )
-    solver_help.move_tiles(pk, request.user, data["picks"], data["target"], data.get("position"))
+    services.move_tiles(pk, request.user, data["picks"], data["target"], data.get("position"))
     return fragments(request, pk)
 
 

@@ -21,16 +21,13 @@ from accounts.models import User
 from games.models import Game, Result
 from games.selectors.players import seat_names
 from leagues.models import Division, Season
-from leagues.promotion import movable
+from leagues.promotion import zones
 from leagues.selectors.standings import DivisionStandings, compute_season
 from leagues.services.season_end import late_correction_note
-from leagues.standings import Row
 from moderation.models import Case, Ruling
 from moderation.selectors.effects import in_words
 from moderation.services.effects import current_rows
 from moderation.services.rulings import confirm, make
-
-UP, DOWN = "up", "down"
 
 
 @dataclass(frozen=True)
@@ -227,18 +224,6 @@ def _division(case: Case) -> Zoned | None:
                 zones(rows, division.level, levels, season.promotion),
             )
     return None
-
-
-def zones(rows: list[Row], level: int, levels: int, promotion: int) -> dict[int, str]:
-    """Each entry's side of the lines: ``up`` above the promotion line (not in the top
-    division), ``down`` below the relegation line (not in the bottom one)."""
-    size = len(rows)
-    up = min(promotion, movable(size, both_ends=level < levels)) if level > 1 else 0
-    down = min(promotion, movable(size, both_ends=level > 1)) if level < levels else 0
-    out = {}
-    for index, row in enumerate(rows):
-        out[row.entry] = UP if index < up else DOWN if index >= size - down else ""
-    return out
 
 
 def _lines(before: Zoned, after: Zoned) -> list[StandingLine]:

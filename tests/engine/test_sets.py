@@ -15,7 +15,9 @@ from engine.sets import (
     analyse_set,
     describe_problem,
     house_value,
+    in_reading_order,
     is_valid_set,
+    lay_in_order,
     meld_value,
     rack_value,
     readings,
@@ -360,3 +362,35 @@ def test_every_reading_uses_each_numbered_tile_once() -> None:
     tiles = _t("K3 J J")
     for reading in readings(tiles):
         assert Counter(reading.tiles) - Counter(reading.jokers) == Counter(_t("K3"))
+
+
+@pytest.mark.parametrize(
+    ("laid", "read"),
+    [
+        (["R7", "J", "R5"], ["R5", "J", "R7"]),
+        (["J", "R5", "R6"], ["J", "R5", "R6"]),
+        (["R6", "R5", "J"], ["R5", "R6", "J"]),
+        (["O9", "K9", "B9"], ["B9", "K9", "O9"]),
+        (["R5", "B6", "K7"], ["R5", "B6", "K7"]),
+    ],
+)
+def test_valid_sets_are_shown_as_they_read(laid: list[str], read: list[str]) -> None:
+    assert in_reading_order(laid, Ruleset()) == read
+
+
+@pytest.mark.parametrize(
+    ("run", "tiles", "expected"),
+    [
+        (["R5", "R6", "R7"], ["R4"], ["R4", "R5", "R6", "R7"]),
+        (["R5", "R6", "R7"], ["R8"], ["R5", "R6", "R7", "R8"]),
+        (["R5", "R6", "R7"], ["R8", "R4"], ["R4", "R5", "R6", "R7", "R8"]),
+        (["R5", "J", "R7"], ["R4"], ["R4", "R5", "J", "R7"]),
+        (["R5", "J", "R7"], ["R6"], ["R5", "R6", "J", "R7"]),
+        (["R5", "R6", "R7"], ["J"], ["R5", "R6", "R7", "J"]),
+        (["K9", "B9", "O9"], ["R9"], ["K9", "B9", "O9", "R9"]),
+    ],
+)
+def test_tiles_joining_a_run_go_where_their_numbers_belong(
+    run: list[str], tiles: list[str], expected: list[str]
+) -> None:
+    assert lay_in_order(run, tiles) == expected

@@ -122,6 +122,21 @@ def test_a_set_left_empty_disappears(position: Game, me: User) -> None:
     assert view.changed is False
 
 
+def test_a_position_counts_in_the_order_the_page_shows_the_set(position: Game, me: User) -> None:
+    # The group K9 B9 O9 is shown (and, once touched, kept) in colour order: B9 K9 O9.
+    view = services.move_tile(position.pk, me, "K1", RACK, 1, position=1)
+
+    assert tiles(view) == [TABLE[0], ["B9", "K1", "K9", "O9"]]
+
+
+def test_without_a_position_a_tile_joins_a_run_where_its_number_belongs(
+    position: Game, me: User
+) -> None:
+    view = services.move_tiles(position.pk, me, [("R8", RACK), ("R4", RACK)], 0)
+
+    assert tiles(view) == [["R4", "R5", "R6", "R7", "R8"], TABLE[1]]
+
+
 @pytest.mark.parametrize(
     ("tile", "source", "target", "message"),
     [

@@ -6,12 +6,12 @@ import pytest
 
 from accounts.models import User
 from engine.actions import parse_table
-from engine.ruleset import Ruleset
 from engine.tiles import parse_tiles
 from games.errors import DraftError, NotSeated, NotYourTurn
 from games.models import Game
-from games.selectors.replay import in_reading_order, mark_new
+from games.selectors.replay import mark_new
 from games.services import help as solver_help
+from games.services.drafts import move_tiles
 from tests.games.views_support import TABLE, mover, waiter
 
 pytestmark = pytest.mark.django_db
@@ -21,47 +21,11 @@ def sets(view: object) -> list[list[str]]:
     return [list(s.tiles) for s in view.sets]  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize(
-    ("run", "tiles", "expected"),
-    [
-        (["R5", "R6", "R7"], ["R4"], ["R4", "R5", "R6", "R7"]),
-        (["R5", "R6", "R7"], ["R8"], ["R5", "R6", "R7", "R8"]),
-        (["R5", "R6", "R7"], ["R8", "R4"], ["R4", "R5", "R6", "R7", "R8"]),
-        (["R5", "J", "R7"], ["R4"], ["R4", "R5", "J", "R7"]),
-        (["R5", "J", "R7"], ["R6"], ["R5", "R6", "J", "R7"]),
-        (["R5", "R6", "R7"], ["J"], ["R5", "R6", "R7", "J"]),
-        (["K9", "B9", "O9"], ["R9"], ["K9", "B9", "O9", "R9"]),
-    ],
-)
-def test_tiles_joining_a_run_go_where_their_numbers_belong(
-    run: list[str], tiles: list[str], expected: list[str]
-) -> None:
-    laid = list(run)
-
-    solver_help._lay_in_order(laid, tiles)
-
-    assert laid == expected
-
-
-@pytest.mark.parametrize(
-    ("laid", "read"),
-    [
-        (["R7", "J", "R5"], ["R5", "J", "R7"]),
-        (["J", "R5", "R6"], ["J", "R5", "R6"]),
-        (["R6", "R5", "J"], ["R5", "R6", "J"]),
-        (["O9", "K9", "B9"], ["B9", "K9", "O9"]),
-        (["R5", "B6", "K7"], ["R5", "B6", "K7"]),
-    ],
-)
-def test_valid_sets_are_shown_as_they_read(laid: list[str], read: list[str]) -> None:
-    assert in_reading_order(laid, Ruleset()) == read
-
-
 def test_several_tiles_move_at_once_and_indices_refer_to_the_table_before(position: Game) -> None:
     me = mover(position)
-    solver_help.move_tiles(position.pk, me, [("J", "rack")], "new")
+    move_tiles(position.pk, me, [("J", "rack")], "new")
 
-    view = solver_help.move_tiles(position.pk, me, [("J", 2), ("K1", "rack")], 0)
+    view = move_tiles(position.pk, me, [("J", 2), ("K1", "rack")], 0)
 
     assert sets(view) == [["R5", "R6", "R7", "J", "K1"], TABLE[1]]
 
@@ -70,14 +34,14 @@ def test_a_multi_move_is_all_or_nothing(position: Game) -> None:
     me = mover(position)
 
     with pytest.raises(DraftError, match="B13 is not on your rack"):
-        solver_help.move_tiles(position.pk, me, [("K1", "rack"), ("B13", "rack")], "new")
+        move_tiles(position.pk, me, [("K1", "rack"), ("B13", "rack")], "new")
     with pytest.raises(DraftError, match="Set 1 has no K9"):
-        solver_help.move_tiles(position.pk, me, [("K9", 0)], "new")
+        move_tiles(position.pk, me, [("K9", 0)], "new")
 
 
 def test_only_the_mover_edits_and_gets_help(position: Game, carol: User) -> None:
     with pytest.raises(NotYourTurn):
-        solver_help.move_tiles(position.pk, waiter(position), [("K1", "rack")], "new")
+        move_tiles(position.pk, waiter(position), [("K1", "rack")], "new")
     with pytest.raises(NotYourTurn):
         solver_help.hint(position.pk, waiter(position))
     with pytest.raises(NotSeated):

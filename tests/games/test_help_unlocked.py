@@ -28,6 +28,7 @@ from games.errors import DraftError, HelpBusy, StaleVersion
 from games.models import Draft, Game
 from games.services import help as solver_help
 from games.services.core import lock_game
+from games.services.drafts import move_tiles
 from tests.engine.worst_cases import manipulation_case
 from tests.games.conftest import current_game, start_table
 from tests.games.positions import put_on_the_river, set_position
@@ -136,7 +137,7 @@ def test_a_river_take_is_committed_only_on_the_version_it_computed_on(
     )
     put_on_the_river(game, "O5")  # with O2 O3 O4 on the rack it is a play
     me, version = mover(game), game.version
-    solver_help.move_tiles(game.pk, me, [("O2", "rack"), ("O3", "rack"), ("O4", "rack")], "new")
+    move_tiles(game.pk, me, [("O2", "rack"), ("O3", "rack"), ("O4", "rack")], "new")
 
     outcome = _race(
         game.pk,

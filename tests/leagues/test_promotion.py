@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from leagues.promotion import divisions, movable, seeding
+from leagues.promotion import DOWN, UP, divisions, movable, seeding, zones
+from leagues.standings import Row
 
 
 def test_the_best_of_a_lower_division_swap_with_the_worst_of_the_one_above() -> None:
@@ -65,3 +66,11 @@ def test_nobody_is_lost_orders_hold_and_exactly_the_promoted_pass_the_division_a
             )
             # Exactly `moved` players of the lower division are seeded above the upper's last.
             assert sum(position[p] < position[players[-1]] for p in below) == moved
+
+
+def test_the_lines_of_promotion_and_relegation() -> None:
+    rows = [Row(entry, str(entry), False) for entry in range(6)]
+    middle = zones(rows, level=2, levels=3, promotion=2)
+    assert [middle[e] for e in range(6)] == [UP, UP, "", "", DOWN, DOWN]
+    assert [zones(rows, 1, 3, 2)[e] for e in range(6)] == ["", "", "", "", DOWN, DOWN]
+    assert set(zones(rows, 1, 1, 2).values()) == {""}

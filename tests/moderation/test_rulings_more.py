@@ -15,10 +15,9 @@ from accounts.models import User
 from games import services
 from games.errors import GameHeld
 from games.models import Game, Result
-from leagues.standings import Row
 from moderation.errors import ModerationError, NotAllowed
 from moderation.models import Case, Category, LogEntry, Ruling, Suspension
-from moderation.services.previews import DOWN, UP, preview, zones
+from moderation.services.previews import preview
 from tests.games.players import user_at
 from tests.moderation.conftest import open_case
 from tests.moderation.test_rulings import claimed, league_case, ruled
@@ -52,14 +51,6 @@ def test_the_preview_shows_the_standings_before_and_after_and_writes_nothing(
     assert moved == {"Bob", "Dave"}
     league_case.refresh_from_db()
     assert league_case.status == Case.Status.OPEN
-
-
-def test_the_lines_of_promotion_and_relegation() -> None:
-    rows = [Row(entry, str(entry), False) for entry in range(6)]
-    middle = zones(rows, level=2, levels=3, promotion=2)
-    assert [middle[e] for e in range(6)] == [UP, UP, "", "", DOWN, DOWN]
-    assert [zones(rows, 1, 3, 2)[e] for e in range(6)] == ["", "", "", "", DOWN, DOWN]
-    assert set(zones(rows, 1, 1, 2).values()) == {""}
 
 
 @pytest.fixture
