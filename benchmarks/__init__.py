@@ -1,1 +1,2 @@
-"""The benchmarks of the README (``make bench``, ``make bench-solver``, ...), run as scripts."""
+"""The benchmarks of docs/operating.md (``make bench``, ``make bench-solver``, ...), run as
+scripts."""

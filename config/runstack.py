@@ -241,8 +241,8 @@ WORKER_QUEUES = ("main", "bots")
 
 def worker_command(queue: str, concurrency: int = 2, node: str = "%h") -> list[str]:
     """The command of a Celery worker serving ``queue`` ("main" or "bots", see
-    CELERY_TASK_QUEUES in the settings), as the README's deployment notes give it, on the
-    machine ``node`` (its host name, by default)."""
+    CELERY_TASK_QUEUES in the settings), as docs/operating.md's deployment notes give it,
+    on the machine ``node`` (its host name, by default)."""
     prefixed = os.environ.get("CELERY_QUEUE_PREFIX", "") + queue
     return [
         *(*CELERY, "worker", "--queues", prefixed, "--hostname", f"{queue}@{node}"),
@@ -257,8 +257,9 @@ def worker_command(queue: str, concurrency: int = 2, node: str = "%h") -> list[s
 
 
 def beat_command() -> list[str]:
-    """The command of Celery beat, as the README's deployment notes give it: one on every
-    node, the schedule and a lock in Redis (:mod:`config.beat`), so nothing is kept on disk."""
+    """The command of Celery beat, as docs/operating.md's deployment notes give it: one on
+    every node, the schedule and a lock in Redis (:mod:`config.beat`), so nothing is kept on
+    disk."""
     return [*CELERY, "beat", "--loglevel", "INFO"]
 
 

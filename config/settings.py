@@ -1,6 +1,6 @@
 """Settings for Rummikub Club, read from the environment.
 
-Every knob is an environment variable (see the table in README.md). The defaults run the
+Every knob is an environment variable (see the table in docs/operating.md). The defaults run the
 app on one machine with the PostgreSQL and Redis that `make run` starts (it sets
 DATABASE_URL and REDIS_URL for its processes); a deployment sets SECRET_KEY, DEBUG=false,
 ALLOWED_HOSTS, DATABASE_URL, REDIS_URL, EMAIL_URL and SITE_URL.
@@ -219,7 +219,7 @@ CELERY_TIMEZONE = "UTC"
 # queue a task due further ahead than GAMES_ETA_HORIZON_SECONDS (15 minutes), below it.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 
-# Two queues, each served by workers of its own (README, "Deployment"): a bot's turn may
+# Two queues, each served by workers of its own (docs/operating.md, "Deployment"): a bot's turn may
 # run the solver for seconds, and on a shared worker a few of them would hold every
 # process while turn deadlines, sweeps and mail wait behind them. Every task goes to
 # "main" unless routed here, so a task added later never lands among the bots. A worker
@@ -262,7 +262,7 @@ GAMES_SWEEP_SECONDS = env.float("GAMES_SWEEP_SECONDS", default=5.0)
 LEAGUES_REMINDER_HOURS = env.int("LEAGUES_REMINDER_HOURS", default=24)
 LEAGUES_CLOSE_GRACE_HOURS = env.int("LEAGUES_CLOSE_GRACE_HOURS", default=48)
 # Clubs and leagues: what one club, and one member, may have or do at once or in an hour
-# (README, "Clubs and leagues"). They are counted from the rows, not from requests, so a
+# (docs/playing.md, "Clubs and leagues"). They are counted from the rows, not from requests, so a
 # refusal is exact and nobody uses up another member's or club's allowance.
 LEAGUES_PER_CLUB = 20
 LEAGUES_OPEN_SEASONS_PER_CLUB = 10
@@ -309,7 +309,7 @@ MODERATION_REPORTS_PER_DAY = 5
 MODERATION_EVIDENCE_TURN_SECONDS = 0.25
 MODERATION_EVIDENCE_SECONDS = 3.0
 MODERATION_EVIDENCE_FIRST_SECONDS = 0.5
-# Beat runs on every node (README, "Deployment"): celery-redbeat keeps the schedule in
+# Beat runs on every node (docs/operating.md, "Deployment"): celery-redbeat keeps the schedule in
 # Redis, and a lock there lets one beat send while the others stand by
 # (config.beat.LockedScheduler). The sending beat renews the lock at each tick, at least
 # every second; a standby beat takes it once it lapses, so a beat killed with its node is

@@ -1,5 +1,5 @@
 """Settings of the games app: each function reads one from Django settings, where a site
-may override its default (the README lists them)."""
+may override its default (docs/operating.md lists them)."""
 
 from __future__ import annotations
 

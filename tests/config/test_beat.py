@@ -127,7 +127,7 @@ def test_every_node_runs_a_beat_behind_the_lock() -> None:
     # Sites (and test runs) sharing a Redis database have a lock and schedule each.
     prefix = settings.CELERY_TASK_DEFAULT_QUEUE.removesuffix("main")
     assert f"{prefix}redbeat:" == settings.CELERY_REDBEAT_KEY_PREFIX
-    # `make run` starts beat as the README says, with nothing kept on disk.
+    # `make run` starts beat as docs/operating.md says, with nothing kept on disk.
     assert runstack.beat_command()[-3:] == ["beat", "--loglevel", "INFO"]
 
 
