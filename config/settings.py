@@ -67,7 +67,9 @@ INSTALLED_APPS = [
     "csp",
     "pgtrigger",
     "pghistory",
-    "rules.apps.AutodiscoverRulesConfig",
+    # The rules library (its template tags); each app registers its permissions by
+    # importing its permissions.py in its AppConfig.ready().
+    "rules",
     "accounts",
     "games",
     "leagues",
@@ -377,7 +379,8 @@ AUTH_USER_MODEL = "accounts.User"
 # is checked, and counts the failures.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    # Object permissions as predicates (leagues/rules.py): has_perm("leagues.manage_club", club).
+    # Object permissions as predicates (each app's permissions.py):
+    # has_perm("leagues.manage_club", club).
     "rules.permissions.ObjectPermissionBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]

@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from leagues.models import Club, Membership, Role
-from leagues.rules import MODERATING
+from leagues.permissions import MODERATING
 from moderation.models import Case, LogEntry, Ruling
 from moderation.rules import is_site_moderator, party_cases
 from moderation.selectors.appeals import moderates_any

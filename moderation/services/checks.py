@@ -12,7 +12,7 @@ from typing import Any
 from accounts.models import User
 from games.models import Game, Result
 from leagues.models import Membership
-from leagues.rules import MODERATING
+from leagues.permissions import MODERATING
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound
 from moderation.models import SITE_MODERATORS, Case, Ruling
 from moderation.rules import conflicts, is_site_moderator, party_ids
