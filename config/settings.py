@@ -291,7 +291,7 @@ LEAGUES_PLAY_POLICY = "moderation.policies.refusal"
 GAMES_SIGHT_POLICY = "moderation.policies.table_sight"
 # Moderation: an organiser may not change the score of a game they are a party to a case
 # about; leagues asks by name (it never imports moderation).
-LEAGUES_PARTY_POLICY = "moderation.rules.party_to_game"
+LEAGUES_PARTY_POLICY = "moderation.permissions.party_to_game"
 
 # Moderation, telling (outcomes, appeals, the log): how many messages a member may write
 # in appeals a day, and how many entries the moderation log page shows at once.

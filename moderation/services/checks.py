@@ -15,7 +15,7 @@ from leagues.models import Membership
 from leagues.permissions import MODERATING
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound
 from moderation.models import SITE_MODERATORS, Case, Ruling
-from moderation.rules import conflicts, is_site_moderator, party_ids
+from moderation.permissions import conflicts, is_site_moderator, party_ids
 from moderation.services.effects import RESULT_KINDS, current_rows, holds
 
 LONGEST_SUSPENSION_DAYS = 365
