@@ -67,7 +67,9 @@ INSTALLED_APPS = [
     "csp",
     "pgtrigger",
     "pghistory",
-    "rules.apps.AutodiscoverRulesConfig",
+    # The rules library (its template tags); each app registers its permissions by
+    # importing its permissions.py in its AppConfig.ready().
+    "rules",
     "accounts",
     "games",
     "leagues",
@@ -289,7 +291,7 @@ LEAGUES_PLAY_POLICY = "moderation.policies.refusal"
 GAMES_SIGHT_POLICY = "moderation.policies.table_sight"
 # Moderation: an organiser may not change the score of a game they are a party to a case
 # about; leagues asks by name (it never imports moderation).
-LEAGUES_PARTY_POLICY = "moderation.rules.party_to_game"
+LEAGUES_PARTY_POLICY = "moderation.permissions.party_to_game"
 
 # Moderation, telling (outcomes, appeals, the log): how many messages a member may write
 # in appeals a day, and how many entries the moderation log page shows at once.
@@ -377,7 +379,8 @@ AUTH_USER_MODEL = "accounts.User"
 # is checked, and counts the failures.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    # Object permissions as predicates (leagues/rules.py): has_perm("leagues.manage_club", club).
+    # Object permissions as predicates (each app's permissions.py):
+    # has_perm("leagues.manage_club", club).
     "rules.permissions.ObjectPermissionBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]

@@ -1,16 +1,22 @@
 """What follows in the leagues app from the facts of play (:mod:`games.signals`) and from
 the leagues' own facts (:mod:`leagues.signals`).
 
-Connected in :meth:`leagues.apps.LeaguesConfig.ready`. Receivers run after the commit of
-the fact and take ids, like the games app's own (:mod:`games.receivers`); but a fixture's
-deadline is copied to its table in the transaction that saves it (``post_save``), so
-that no page ever reads a table due at another moment than its fixture.
+Connected in :meth:`leagues.apps.LeaguesConfig.ready` (:func:`connect`). Receivers run
+after the commit of the fact and take ids, like the games app's own
+(:mod:`games.receivers`); but a fixture's deadline is copied to its table in the
+transaction that saves it (``post_save``), so that no page ever reads a table due at
+another moment than its fixture.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.db.models.signals import post_save
+
+from accounts.signals import password_changed
+from games import signals as games_signals
+from leagues import signals
 from leagues.consumers import publish_season_changed
 from leagues.models import Fixture, Matchday
 from leagues.selectors.standings import forget_season
@@ -21,7 +27,6 @@ from leagues.services.organiser import tell_substitute
 from leagues.services.season_end import tell_of_late_correction
 from leagues.services.vacations import extend_for_vacations
 from leagues.services.withdrawals import forfeit_withdrawn_seats, tell_the_others
-from leagues.signals import refresh_after_commit
 
 
 def _season_of_table(table_id: int) -> int | None:
@@ -38,7 +43,7 @@ def standings_changed(sender: type, table_id: int, **kwargs: Any) -> None:
     cost one indexed look-up."""
     season_id = _season_of_table(table_id)
     if season_id is not None:
-        refresh_after_commit(season_id)
+        signals.refresh_after_commit(season_id)
 
 
 def late_correction(sender: type, table_id: int, game_id: int, **kwargs: Any) -> None:
@@ -105,3 +110,33 @@ def vacation_changed(sender: type, user_id: int, **kwargs: Any) -> None:
     """A member's vacations changed: their fixtures' deadlines follow, where the house
     rules extend fixtures for vacations."""
     extend_for_vacations(user_id)
+
+
+def connect() -> None:
+    """Subscribe the leagues app's receivers (idempotent: each has a dispatch uid)."""
+    # A fixture's standings change when one of its games ends and when a ruling
+    # corrects a result (the end of its round finishes the fixture: a fact of ours).
+    games_signals.game_finished.connect(standings_changed, dispatch_uid="leagues-game")
+    games_signals.results_superseded.connect(standings_changed, dispatch_uid="leagues-ruling")
+    # After the close, a ruling's result is told to those it concerns.
+    games_signals.results_superseded.connect(
+        late_correction, dispatch_uid="leagues-late-correction"
+    )
+    # The leagues' own facts: one refresh of the season per transaction.
+    signals.season_changed.connect(refresh_standings, dispatch_uid="leagues-refresh-standings")
+    signals.entry_withdrawn.connect(tell_of_withdrawal, dispatch_uid="leagues-tell-withdrawal")
+    signals.player_substituted.connect(
+        tell_of_substitution, dispatch_uid="leagues-tell-substitution"
+    )
+    password_changed.connect(calendar_after_password_change, dispatch_uid="leagues-calendar")
+    # A fixture is finished when its table's round is.
+    games_signals.round_finished.connect(fixture_finished, dispatch_uid="leagues-fixture-finished")
+    # A player who withdrew under the forfeit rule forfeits each fixture game at its start.
+    games_signals.game_started.connect(
+        forfeit_for_withdrawn_players, dispatch_uid="leagues-withdrawn"
+    )
+    # A vacation during a matchday extends its player's fixtures (by the house rules).
+    games_signals.vacation_changed.connect(vacation_changed, dispatch_uid="leagues-vacation")
+    # A fixture's table settles when the fixture is due, in the same transaction.
+    post_save.connect(fixture_saved, sender=Fixture, dispatch_uid="leagues-due")
+    post_save.connect(matchday_saved, sender=Matchday, dispatch_uid="leagues-due")

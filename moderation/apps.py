@@ -6,12 +6,8 @@ class ModerationConfig(AppConfig):
     verbose_name = "Moderation"
 
     def ready(self) -> None:
-        from moderation import receivers, receivers_rulings, rules, signals  # noqa: F401
+        # What follows from moderation's facts and from a game's start subscribes to
+        # their signals (moderation.receivers); the permissions register when imported.
+        from moderation import permissions, receivers  # noqa: F401 (permissions: its add_perm)
 
-        # rules registers the permissions when imported. The parties are told outcomes
-        # and appeals' answers (receivers.connect); a ruling waiting for a second
-        # moderator is told to those who could confirm it.
         receivers.connect()
-        signals.ruling_proposed.connect(
-            receivers_rulings.ask_for_confirmation, dispatch_uid="moderation-ruling-proposed"
-        )

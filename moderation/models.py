@@ -9,7 +9,7 @@ supersede the old ones), so rounds and league standings follow; a later ruling c
 supersede an earlier one and undo it. Everything done is written to the
 :class:`LogEntry` table, which the database itself refuses to update or delete.
 
-Who may moderate what lives in :mod:`moderation.rules`: site moderators (the
+Who may moderate what lives in :mod:`moderation.permissions`: site moderators (the
 :data:`SITE_MODERATORS` group) see every case, a club's moderators the cases of its
 league games; nobody may take a case they are a party to.
 """

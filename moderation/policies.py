@@ -31,7 +31,7 @@ from games.permissions import Sight
 from leagues.models import Fixture
 from leagues.selectors.sight import table_sight as leagues_sight
 from moderation.models import Case, Suspension
-from moderation.rules import is_site_moderator
+from moderation.permissions import is_site_moderator
 
 DOINGS = {
     "play": "play here",

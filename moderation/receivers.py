@@ -1,17 +1,25 @@
 """What follows in moderation from its own facts (:mod:`moderation.signals`): a filer is
-told their report was received, the parties are told of outcomes and appeals. Connected
-in :meth:`moderation.apps.ModerationConfig.ready`; receivers run after the fact's commit
-and take ids."""
+told their report was received, the parties are told of outcomes and appeals, the
+moderators who could confirm a proposed ruling are told of it. Connected in
+:meth:`moderation.apps.ModerationConfig.ready` (:func:`connect`); receivers run after
+the fact's commit and take ids."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from games import signals as games_signals
+from games.models import NotificationKind
+from games.services import notifications
 from moderation import signals
+from moderation.models import Ruling
+from moderation.permissions import conflicts
 from moderation.services import benching, outcomes
+from moderation.services.checks import moderator_candidates
 
 
 def case_filed(sender: type, report_id: int, joined: bool = False, **kwargs: Any) -> None:
@@ -44,9 +52,37 @@ def game_started(sender: type, game_id: int, table_id: int, **kwargs: Any) -> No
     benching.bench_at_game_start(game_id, table_id, timezone.now())
 
 
+def ask_for_confirmation(sender: type, ruling_id: int, **kwargs: Any) -> None:
+    """Every moderator of the case who may confirm the proposed ruling is notified
+    once (its key); nothing if it was confirmed or declined meanwhile."""
+    ruling = Ruling.objects.select_related("case", "by").filter(pk=ruling_id).first()
+    if ruling is None or ruling.status != Ruling.Status.PROPOSED:
+        return
+    case = ruling.case
+    text = (
+        f"{ruling.by} proposes a ruling in case {case.pk} ({ruling.get_kind_display().lower()}): "
+        "it needs a second moderator's confirmation."
+    )
+    link = reverse("moderation:ruling", args=[ruling.pk])
+    with transaction.atomic():
+        for user in moderator_candidates(case):
+            if user.pk == ruling.by_id or conflicts(user, case):
+                continue
+            notifications.create(
+                user.pk,
+                NotificationKind.MODERATION_QUEUE,
+                text,
+                link,
+                subject=ruling,
+                key=f"ruling-proposed:{ruling.pk}",
+            )
+
+
 def connect() -> None:
+    """Subscribe moderation's receivers (idempotent: each has a dispatch uid)."""
     games_signals.game_started.connect(game_started, dispatch_uid="moderation.benching")
     signals.case_filed.connect(case_filed, dispatch_uid="moderation.telling.report-received")
     signals.ruling_applied.connect(ruling_applied, dispatch_uid="moderation.telling.outcome")
     signals.ruling_declined.connect(ruling_declined, dispatch_uid="moderation.telling.declined")
     signals.appeal_changed.connect(appeal_changed, dispatch_uid="moderation.telling.appeal")
+    signals.ruling_proposed.connect(ask_for_confirmation, dispatch_uid="moderation-ruling-proposed")

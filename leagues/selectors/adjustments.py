@@ -10,7 +10,7 @@ from django.db.models import QuerySet
 from accounts.models import User
 from leagues.conflicts import free_of, game_conflicts
 from leagues.models import Membership, ScoreAdjustment, Season
-from leagues.rules import MODERATING, role_in
+from leagues.permissions import MODERATING, role_in
 
 
 def adjustments_of(season: Season) -> QuerySet[ScoreAdjustment]:

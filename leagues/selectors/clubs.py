@@ -1,7 +1,7 @@
 """What the club pages read: the list of clubs, a club's page, its members' page.
 
 Rows reach the templates as plain values (no query runs while a page renders). Who may
-see a club is :mod:`leagues.rules`' question; these functions are called once the view
+see a club is :mod:`leagues.permissions`' question; these functions are called once the view
 has asked it.
 """
 
@@ -19,7 +19,7 @@ from django.db.models import Count, Exists, OuterRef, Q, Subquery
 
 from leagues.errors import NotFound
 from leagues.models import Club, ClubInvitation, JoinRequest, League, Membership, Pending, Role
-from leagues.rules import ORGANISING, RANK, role_in
+from leagues.permissions import ORGANISING, RANK, role_in
 
 R = TypeVar("R")
 CLUBS_PER_PAGE = 24

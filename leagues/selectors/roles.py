@@ -1,6 +1,6 @@
 """What a member's role in a club lets them see and do, asked of a club directly.
 
-Built on :mod:`leagues.rules` (one query of the member's
+Built on :mod:`leagues.permissions` (one query of the member's
 :class:`~leagues.models.Membership` row), for the league and season pages and services.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from leagues.models import Club, Role
-from leagues.rules import ORGANISING, role_in
+from leagues.permissions import ORGANISING, role_in
 
 
 def is_member(club: Club, user: Any) -> bool:

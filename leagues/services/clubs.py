@@ -8,7 +8,7 @@ accepting an invitation while it is withdrawn, happen one after the other: the s
 sees what the first committed and is refused with a sentence, never half applied.
 
 Who may do what is checked here, against the rows read under that lock (the pages ask
-:mod:`leagues.rules` for what to show; the roles it names are the same). Refusals are
+:mod:`leagues.permissions` for what to show; the roles it names are the same). Refusals are
 :class:`leagues.errors.LeaguesError` subclasses whose ``message`` is for the member;
 nothing has changed when one is raised. Members hear of what concerns them through
 :func:`games.services.notifications.create` (an invitation; club news: a request to
@@ -38,7 +38,7 @@ from leagues.models import (
     Role,
     new_invite_code,
 )
-from leagues.rules import ORGANISING, RANK
+from leagues.permissions import ORGANISING, RANK
 from leagues.selectors.clubs import club_of_link
 from leagues.services import bounds
 from leagues.slugs import CLUB_SLUGS_RESERVED, MAX_LENGTH, slug_for

@@ -33,7 +33,7 @@ from leagues.forms.clubs import (
     club_initial,
 )
 from leagues.models import Club
-from leagues.rules import role_in
+from leagues.permissions import role_in
 from leagues.selectors import clubs as pages
 from leagues.services import clubs
 

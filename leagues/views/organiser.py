@@ -27,7 +27,7 @@ from games.parsing import MomentField
 from games.views.common import AuthenticatedRequest
 from leagues.errors import ORGANISERS_ONLY, Conflict, LeaguesError, NotAllowed
 from leagues.models import Entry, Fixture, Matchday, ScoreAdjustment, Season
-from leagues.rules import MODERATING, ORGANISING, role_in
+from leagues.permissions import MODERATING, ORGANISING, role_in
 from leagues.selectors.adjustments import adjustments_of, waiting
 from leagues.selectors.history import season_history
 from leagues.selectors.organiser import fixture_results, organiser_page

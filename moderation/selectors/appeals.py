@@ -18,9 +18,9 @@ from django.utils import timezone
 
 from accounts.models import User
 from leagues.models import Membership
-from leagues.rules import MODERATING
+from leagues.permissions import MODERATING
 from moderation.models import Appeal, AppealMessage, Case, Ruling
-from moderation.rules import is_site_moderator, party_cases, party_ids
+from moderation.permissions import is_site_moderator, party_cases, party_ids
 
 PER_PAGE = 25
 

@@ -12,7 +12,7 @@ from django.db.models import QuerySet
 from accounts.models import User
 from moderation.errors import NotFound
 from moderation.models import Case, CaseNote, LogEntry, Report
-from moderation.rules import is_party
+from moderation.permissions import is_party
 from moderation.selectors.queue import QueueEntry, queue_entry
 
 

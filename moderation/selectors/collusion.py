@@ -22,7 +22,7 @@ from accounts.models import User
 from engine.game import new_game
 from games.models import Game, Result, Seat
 from moderation.models import Case
-from moderation.rules import seated_user_ids
+from moderation.permissions import seated_user_ids
 from moderation.selectors.evidence import move_records
 from moderation.selectors.solver_lines import solver_lines
 from moderation.selectors.turns import TurnReplay, replay_turns

@@ -7,7 +7,7 @@ Who sees what:
 * any other moderator: the entries of *their* cases, those they claimed or acted on as a
   moderator (claimed, ruled, answered an appeal, opened the evidence...);
 * whatever their role, nobody reads the entries of a case they are a party to
-  (:func:`moderation.rules.party_cases`): they carry who reported, what, the appeals'
+  (:func:`moderation.permissions.party_cases`): they carry who reported, what, the appeals'
   words and the proposals; the parties' outcome page is theirs.
 
 Anyone else may not open the log (:func:`may_read_log`). Entries are only read here;
@@ -26,9 +26,9 @@ from django.utils import timezone
 
 from accounts.models import User
 from leagues.models import Club, Membership, Role
-from leagues.rules import MODERATING
+from leagues.permissions import MODERATING
 from moderation.models import Case, LogEntry, Ruling
-from moderation.rules import is_site_moderator, party_cases
+from moderation.permissions import is_site_moderator, party_cases
 from moderation.selectors.appeals import moderates_any
 
 MODERATOR_ACTIONS = (

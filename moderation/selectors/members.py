@@ -4,9 +4,9 @@ The record is everything moderation knows of one member that the viewer moderate
 the cases they filed, were accused in or played in, with each case's rulings; the
 reports they filed; the warnings and suspensions ruled against them (current and past,
 with the ruling that made each and the one that lifted it); and the turns they let run
-out of time. What it reads is :func:`moderation.rules.record_cases` (a site moderator
+out of time. What it reads is :func:`moderation.permissions.record_cases` (a site moderator
 every case, a club's moderators their club's, never a case the viewer is a party to)
-and, for timeouts, :func:`moderation.rules.record_scope`. Every list is bounded: the
+and, for timeouts, :func:`moderation.permissions.record_scope`. Every list is bounded: the
 newest :data:`RECORD_LIMIT`, with the count of all; the archive has pages.
 """
 
@@ -23,7 +23,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.models import Move, Seat
 from moderation.models import Case, Report, Ruling, Suspension
-from moderation.rules import party_cases, record_cases, record_scope
+from moderation.permissions import party_cases, record_cases, record_scope
 
 T = TypeVar("T")
 M = TypeVar("M", bound=Model)

@@ -20,7 +20,7 @@ from accounts.models import User
 from games.models import Game
 from leagues.models import Fixture
 from moderation.models import Case, Category
-from moderation.rules import conflicts, is_site_moderator, moderated_club_ids, party_cases
+from moderation.permissions import conflicts, is_site_moderator, moderated_club_ids, party_cases
 
 POINTS_PER_SEVERITY = 10
 POINTS_PER_FILER = 10

@@ -11,7 +11,7 @@ from games.models import Result
 from games.selectors.players import seat_names
 from moderation.errors import NotFound
 from moderation.models import Case, LogEntry, Ruling
-from moderation.rules import conflicts, party_ids
+from moderation.permissions import conflicts, party_ids
 
 
 @dataclass(frozen=True)

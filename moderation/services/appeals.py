@@ -30,7 +30,7 @@ from games.signals import send_after_commit
 from moderation import signals
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound, TooMany
 from moderation.models import Appeal, AppealMessage, Case, LogEntry
-from moderation.rules import conflicts
+from moderation.permissions import conflicts
 from moderation.selectors.appeals import appellant_ids, last_applied_at
 
 LONGEST_TEXT = 4000

@@ -12,10 +12,10 @@ from typing import Any
 from accounts.models import User
 from games.models import Game, Result
 from leagues.models import Membership
-from leagues.rules import MODERATING
+from leagues.permissions import MODERATING
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound
 from moderation.models import SITE_MODERATORS, Case, Ruling
-from moderation.rules import conflicts, is_site_moderator, party_ids
+from moderation.permissions import conflicts, is_site_moderator, party_ids
 from moderation.services.effects import RESULT_KINDS, current_rows, holds
 
 LONGEST_SUSPENSION_DAYS = 365

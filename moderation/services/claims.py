@@ -17,7 +17,7 @@ from accounts.models import User
 from games.signals import send_after_commit
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound
 from moderation.models import Case, LogEntry
-from moderation.rules import conflicts
+from moderation.permissions import conflicts
 from moderation.selectors.queue import claim_holder, claim_lapsed, queue
 from moderation.signals import case_claimed
 

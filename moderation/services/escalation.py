@@ -3,7 +3,7 @@ the club's owner (a club's case), and open that long again, to the site moderato
 casual game's case goes to them at once). Each escalation is logged and notified.
 
 Conflict of interest holds here too: an owner (or a site moderator) who may not take the
-case (:func:`moderation.rules.conflicts`: a party to it above all) is not the one it
+case (:func:`moderation.permissions.conflicts`: a party to it above all) is not the one it
 escalates to; a club's case whose owners all have a conflict goes to the site moderators
 at once."""
 
@@ -24,7 +24,7 @@ from games.services import notifications
 from games.signals import send_after_commit
 from leagues.models import Membership, Role
 from moderation.models import SITE_MODERATORS, Case, LogEntry
-from moderation.rules import conflicts
+from moderation.permissions import conflicts
 from moderation.signals import case_escalated
 
 

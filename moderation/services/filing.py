@@ -24,8 +24,8 @@ from games.selectors.chat import may_read_message
 from games.signals import send_after_commit
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound, TooMany
 from moderation.models import Case, Category, LogEntry, Report, Ruling
+from moderation.permissions import player_ids
 from moderation.policies import refusal
-from moderation.rules import player_ids
 from moderation.signals import case_filed
 
 TEXT_LIMIT = 2000

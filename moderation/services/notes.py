@@ -1,7 +1,7 @@
 """Private notes between a case's moderators: added, never edited (a correction is a
 new note naming the one it corrects), logged without their words.
 
-Who may add one is ``moderation.add_note`` (:mod:`moderation.rules`): a moderator of
+Who may add one is ``moderation.add_note`` (:mod:`moderation.permissions`): a moderator of
 the case who is not a party to it. The log entry says that a note was added, not what
 it says: the notes are read on the case page, by those who may read them.
 """
@@ -14,7 +14,7 @@ from django.utils import timezone
 from accounts.models import User
 from moderation.errors import ModerationError, NotAllowed, NotFound
 from moderation.models import Case, CaseNote, LogEntry
-from moderation.rules import is_party
+from moderation.permissions import is_party
 
 LONGEST_NOTE = 2000
 

@@ -28,7 +28,7 @@ from accounts.models import User
 from games.models import NotificationKind
 from games.services import notifications
 from moderation.models import Appeal, Case, Report, Ruling
-from moderation.rules import seated_user_ids
+from moderation.permissions import seated_user_ids
 from moderation.selectors.rulings import decline_reasons
 
 NOTE_EXCERPT = 160

@@ -29,7 +29,7 @@ from games.signals import send_after_commit
 from moderation import signals
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound
 from moderation.models import Case, LogEntry, Ruling
-from moderation.rules import conflicts
+from moderation.permissions import conflicts
 from moderation.selectors.effects import in_words
 from moderation.services import effects
 from moderation.services.checks import check_moderator, checked_details, needs_second

@@ -17,7 +17,7 @@ from games.views.common import AuthenticatedRequest
 from moderation.errors import ModerationError, NotAllowed
 from moderation.forms import GameReportForm, MessageReportForm
 from moderation.models import Report
-from moderation.rules import player_ids
+from moderation.permissions import player_ids
 from moderation.selectors.cases import my_reports
 from moderation.services.filing import Filing, file_game_report, file_message_report
 from moderation.views.common import refused

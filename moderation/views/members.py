@@ -1,6 +1,6 @@
 """A member's record for moderators, and the archive of decided cases (asked of
 ``moderation.read_records`` at each door; what each shows is the viewer's
-:func:`moderation.rules.record_cases`)."""
+:func:`moderation.permissions.record_cases`)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from django.test import override_settings
 from accounts.demo import DEMO_ACCOUNTS
 from accounts.models import User
 from config.runstack import SITE_STEPS, usable_demo_accounts
-from moderation.rules import is_site_moderator
+from moderation.permissions import is_site_moderator
 from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db

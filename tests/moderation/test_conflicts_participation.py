@@ -23,7 +23,7 @@ from leagues.selectors.participation import (
 from leagues.services.organiser import replace_player
 from moderation.errors import NotAllowed
 from moderation.models import Case
-from moderation.rules import conflicts
+from moderation.permissions import conflicts
 from moderation.services import claims
 from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason, olga

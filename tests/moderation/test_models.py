@@ -15,7 +15,7 @@ from accounts.models import User
 from games.models import Game
 from leagues.models import Fixture
 from moderation.models import Case, Category, LogEntry
-from moderation.rules import conflicts
+from moderation.permissions import conflicts
 from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.conftest import open_case

@@ -25,7 +25,7 @@ from games.models import Game, Notification, NotificationKind
 from leagues.models import Fixture, Membership, Role
 from moderation.errors import NotFound
 from moderation.models import SITE_MODERATORS, Appeal, AppealMessage, Case, Category, Report, Ruling
-from moderation.rules import is_party, party_cases, party_ids
+from moderation.permissions import is_party, party_cases, party_ids
 from moderation.services import appeals
 from moderation.services.escalation import escalate_overdue
 from moderation.services.filing import Filing, file_game_report

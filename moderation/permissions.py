@@ -3,7 +3,7 @@ permissions of moderation.
 
 * Site moderators (members of the :data:`~moderation.models.SITE_MODERATORS` group, and
   superusers) moderate every case.
-* A club's moderators (its owner, organisers and moderators: ``leagues.rules.MODERATING``)
+* A club's moderators (its owner, organisers and moderators: ``leagues.permissions.MODERATING``)
   moderate the cases of the club's league games.
 * Conflict of interest is enforced, not advised: nobody may take a case about a game they
   sat at, a case they filed, or one whose parties include someone they share a league
@@ -46,7 +46,7 @@ from rules.predicates import Predicate
 from accounts.models import User
 from games.models import Game, Result, Seat
 from leagues.models import Fixture, Membership
-from leagues.rules import MODERATING
+from leagues.permissions import MODERATING
 from leagues.selectors.participation import shared_division
 from moderation.models import SITE_MODERATORS, Appeal, Case, Report, Ruling
 
