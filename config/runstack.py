@@ -210,7 +210,8 @@ def start_embedded_postgres(stack: Stack, data_dir: Path) -> str:
 
 def create_app_role(owner_url: str, app_url: str) -> str:
     """Create the role of ``app_url`` (its user, with its password if any), connected as
-    ``owner_url``'s, unless it exists; returns its name. A login role that owns nothing
+    ``owner_url``'s user to ``app_url``'s database (as the settings read
+    DATABASE_OWNER_URL), unless it exists; returns its name. A login role that owns nothing
     and may create nothing; one that is a superuser is refused, since it could rewrite
     the moderation log."""
     import psycopg
@@ -221,6 +222,7 @@ def create_app_role(owner_url: str, app_url: str) -> str:
     if not role:
         raise StackError("DATABASE_URL names no user: the app's role is needed")
     password = unquote(app.password) if app.password else None
+    owner_url = urlunsplit(urlsplit(owner_url)._replace(path=app.path))
     with psycopg.connect(owner_url, autocommit=True) as owner:
         found = owner.execute("SELECT rolsuper FROM pg_roles WHERE rolname = %s", [role]).fetchone()
         if found is None:
