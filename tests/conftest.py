@@ -124,11 +124,11 @@ def _flush_alone(request: pytest.FixtureRequest) -> Iterator[None]:
     server, a Celery worker or a race's thread may still hold a connection in the middle
     of a transaction. The ``TRUNCATE`` then waits for its locks, or deadlocks with it, and
     the next test finds the old rows. So every other connection to the test database that
-    is inside a transaction is ended first: the test is over, so nothing it was doing
-    matters. Idle connections hold no lock and are left alone: they may be this process's
-    own (Django keeps one per thread and per async context, and the browser tests' event
-    loop is another context), or a live server's pool, which would hand a dead one to the
-    next request.
+    is inside a transaction is ended first (by the owner, on the connection that then
+    flushes): the test is over, so nothing it was doing matters. Idle connections hold no
+    lock and are left alone: they may be this process's own (Django keeps one per thread
+    and per async context, and the browser tests' event loop is another context), or a
+    live server's pool, which would hand a dead one to the next request.
 
     Requesting pytest-django's database fixture here (again, or first) makes this
     fixture's teardown run before the flush it ends with."""
