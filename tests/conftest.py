@@ -1,15 +1,20 @@
+import io
 import os
 import uuid
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import hypothesis
 import pytest
 from django.conf import settings
-from django.db import connection
+from django.core.management import call_command
+from django.db import connections
 from django.test import Client, override_settings
+from pytest_django import DjangoDbBlocker
 
 from accounts.models import User
+from moderation.db_role import OWNER_KEYS, app_role, close_owner_connections, owner_connection
 from tests.factories import UserFactory
 
 BROWSER_TESTS = Path(__file__).parent / "browser"
@@ -22,6 +27,73 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if BROWSER_TESTS in item.path.parents:
             item.add_marker(pytest.mark.browser)
+
+
+# Set by scripts/test-env.sh on a server it chose: the role of the app's connections, while
+# DATABASE_URL's is the tables' owner (README, "Two database roles").
+APP_ROLE = os.environ.get("TEST_DATABASE_APP_ROLE", "")
+_AS_OWNER_FOR_SETUP = ExitStack()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """With TEST_DATABASE_APP_ROLE, the suite runs as two roles, as a deployment does:
+    DATABASE_URL's role becomes the owner (DATABASE_OWNER_URL, for the processes the tests
+    start too) and the connections of the app are the app's role. The owner creates and
+    migrates the test database (:func:`django_db_setup`) and flushes it after each
+    transactional test (``manage.py flush`` runs as the owner)."""
+    database = settings.DATABASES["default"]
+    if APP_ROLE and not settings.DATABASE_OWNER:
+        settings.DATABASE_OWNER = {key: database[key] for key in OWNER_KEYS}
+        os.environ["DATABASE_OWNER_URL"] = os.environ["DATABASE_URL"]
+        database.update(USER=APP_ROLE, PASSWORD="")
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings: None) -> None:
+    """The test database is created and migrated by the owner, up to the end of
+    :func:`django_db_setup`."""
+    _AS_OWNER_FOR_SETUP.enter_context(owner_connection())
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[None]:
+    """The test database, made by the owner, granted to the app's role; then the tests'
+    connections are the app's again. At the end the owner drops the database, once the
+    connections to it are closed."""
+    try:
+        role = app_role()
+        if role:
+            with django_db_blocker.unblock():
+                call_command("grant_app_role", role, stdout=io.StringIO())
+    finally:
+        _AS_OWNER_FOR_SETUP.close()
+    yield
+    with django_db_blocker.unblock():
+        connections.close_all()
+        close_owner_connections()
+
+
+AS_OWNER = pytest.StashKey[ExitStack]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    """A test marked ``as_owner`` runs as the tables' owner from its first fixture to its
+    last (its transaction too): what the app's role may not do, such as rewriting the log
+    to show the owner's triggers refuse it or the chain name it, or migrating."""
+    if item.get_closest_marker("as_owner") is not None:
+        item.stash[AS_OWNER] = ExitStack()
+        item.stash[AS_OWNER].enter_context(owner_connection())
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
+    try:
+        return (yield)
+    finally:
+        if AS_OWNER in item.stash:
+            item.stash[AS_OWNER].close()
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -65,11 +137,11 @@ def _flush_alone(request: pytest.FixtureRequest) -> Iterator[None]:
     server, a Celery worker or a race's thread may still hold a connection in the middle
     of a transaction. The ``TRUNCATE`` then waits for its locks, or deadlocks with it, and
     the next test finds the old rows. So every other connection to the test database that
-    is inside a transaction is ended first: the test is over, so nothing it was doing
-    matters. Idle connections hold no lock and are left alone: they may be this process's
-    own (Django keeps one per thread and per async context, and the browser tests' event
-    loop is another context), or a live server's pool, which would hand a dead one to the
-    next request.
+    is inside a transaction is ended first (by the owner, on the connection that then
+    flushes): the test is over, so nothing it was doing matters. Idle connections hold no
+    lock and are left alone: they may be this process's own (Django keeps one per thread
+    and per async context, and the browser tests' event loop is another context), or a
+    live server's pool, which would hand a dead one to the next request.
 
     Requesting pytest-django's database fixture here (again, or first) makes this
     fixture's teardown run before the flush it ends with."""
@@ -82,7 +154,7 @@ def _flush_alone(request: pytest.FixtureRequest) -> Iterator[None]:
         return
     request.getfixturevalue("_django_db_helper")
     yield
-    with connection.cursor() as cursor:
+    with owner_connection() as owner, owner.cursor() as cursor:
         cursor.execute(OTHER_TRANSACTIONS)
 
 

@@ -13,6 +13,7 @@ import pytest
 from django.db import connection
 
 from accounts.models import User
+from moderation.db_role import owner_connection
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,13 +32,14 @@ def test_a_connection_left_in_a_transaction() -> None:
     )
     other.execute("SELECT * FROM accounts_user FOR UPDATE")
     LEFT_OPEN.append(other)
-    # Were the other connection not ended, the flush would fail after this, not hang.
-    with connection.cursor() as cursor:
+    # Were the other connection not ended, the flush would fail after this, not hang. The
+    # flush is the owner's (the app's role may not TRUNCATE).
+    with owner_connection() as owner, owner.cursor() as cursor:
         cursor.execute("SET lock_timeout = '20s'")
 
 
 def test_the_next_test_starts_empty() -> None:
-    with connection.cursor() as cursor:
+    with owner_connection() as owner, owner.cursor() as cursor:
         cursor.execute("SET lock_timeout = 0")
     assert not User.objects.filter(username="left-behind").exists()
     assert _ended(LEFT_OPEN[0])

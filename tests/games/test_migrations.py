@@ -64,6 +64,7 @@ GENERAL = [("games", "0004_notifications_general")]
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.as_owner  # migrating is the owner's
 def test_turn_notifications_keep_what_they_said_through_the_general_model() -> None:
     executor = MigrationExecutor(connection)
     executor.migrate(BEFORE_GENERAL)
@@ -180,6 +181,7 @@ def outcome(winner: int | None, racks: list[int], scores: list[int]) -> dict[str
     return {"termination": "went_out", "winner": winner, "rack_values": racks, "scores": scores}
 
 
+@pytest.mark.as_owner  # migrating is the owner's
 def test_0005_writes_a_played_row_per_seat_of_every_finished_game(migrator: Any) -> None:
     old = migrator.apply_initial_migration(BEFORE_RESULTS)
     users = old.apps.get_model("accounts", "User").objects
@@ -220,6 +222,7 @@ def test_0005_writes_a_played_row_per_seat_of_every_finished_game(migrator: Any)
     assert "winner_seat" not in {f.name for f in new.apps.get_model("games", "Game")._meta.fields}
 
 
+@pytest.mark.as_owner  # migrating is the owner's
 def test_0005_undone_brings_the_copies_back_from_the_played_results(migrator: Any) -> None:
     old = migrator.apply_initial_migration(BEFORE_RESULTS)
     alice = old.apps.get_model("accounts", "User").objects.create(username="alice")

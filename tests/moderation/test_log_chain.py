@@ -83,6 +83,7 @@ def test_each_entry_is_sealed_in_order_with_the_digest_of_the_one_before(
     assert state.sentence() == "The log's chain is intact, 3 entries."
 
 
+@pytest.mark.as_owner  # the owner meets the seal; the app's role has no right to try
 def test_the_seal_neither_lets_the_content_change_nor_a_sealed_entry_move(
     three: list[LogEntry],
 ) -> None:
@@ -105,6 +106,7 @@ def test_the_command_says_the_chain_is_intact_and_prints_its_head(
     assert f"Head digest: {three[2].digest}" in out
 
 
+@pytest.mark.as_owner  # rewrites the log: the app's role may not
 def test_the_command_names_the_entry_the_owner_changed_and_fails(
     three: list[LogEntry],
 ) -> None:
@@ -116,6 +118,7 @@ def test_the_command_names_the_entry_the_owner_changed_and_fails(
     assert "its content, its digest or an entry before it was changed" in str(raised.value)
 
 
+@pytest.mark.as_owner  # rewrites the log: the app's role may not
 def test_a_deleted_entry_breaks_the_chain_at_the_one_after_it(three: list[LogEntry]) -> None:
     with as_the_owner_behind_the_apps_back():
         LogEntry.objects.filter(pk=three[1].pk).delete()
@@ -124,6 +127,7 @@ def test_a_deleted_entry_breaks_the_chain_at_the_one_after_it(three: list[LogEnt
     assert "an entry before it is gone" in state.sentence()
 
 
+@pytest.mark.as_owner  # rewrites the log: the app's role may not
 def test_an_entry_slipped_in_with_the_seal_off_is_named(three: list[LogEntry]) -> None:
     with as_the_owner_behind_the_apps_back():
         slipped = write("Made up.")
@@ -149,6 +153,7 @@ def test_an_entry_is_written_with_its_content_digest_or_not_at_all() -> None:
     assert LogEntry.objects.count() == 1
 
 
+@pytest.mark.as_owner  # rewrites the log: the app's role may not
 def test_the_migration_chains_the_entries_written_before_the_chain() -> None:
     with as_the_owner_behind_the_apps_back():
         older = [write("Older.", 5), write("Old.", 4)]
@@ -164,6 +169,7 @@ def test_the_migration_chains_the_entries_written_before_the_chain() -> None:
     assert older[0].pk < newer.pk
 
 
+@pytest.mark.as_owner  # rewrites the log: the app's role may not
 def test_the_log_page_shows_the_chain_intact_then_where_it_broke(
     three: list[LogEntry], site_moderator: User
 ) -> None:

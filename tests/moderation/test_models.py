@@ -36,6 +36,7 @@ def log_entry(case: Case | None = None) -> LogEntry:
     )
 
 
+@pytest.mark.as_owner  # the owner meets the triggers; the app's role has no right to try
 def test_the_log_cannot_be_updated_through_the_orm_or_sql() -> None:
     entry = log_entry()
     with refused():
@@ -53,6 +54,7 @@ def test_the_log_cannot_be_updated_through_the_orm_or_sql() -> None:
     assert entry.summary == "Filed a report."
 
 
+@pytest.mark.as_owner  # the owner meets the triggers; the app's role has no right to try
 def test_the_log_cannot_be_deleted_through_the_orm_or_sql() -> None:
     entry = log_entry()
     with refused():
