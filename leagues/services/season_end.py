@@ -32,6 +32,7 @@ told (:func:`tell_of_late_correction`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -118,7 +119,9 @@ def preview_close_season(season: Season, now: datetime | None = None) -> SeasonE
         matchday__status=Matchday.Status.OPEN,
         status__in=(Fixture.Status.SCHEDULED, Fixture.Status.PLAYING),
     ).count()
-    final = final_order(season)
+    # The order the close fixes: after it settles the unfinished fixtures, which can
+    # reorder the divisions (promotion follows that order, as the final standings do).
+    standings, final = _settled(season)
     names = _names(season)
     levels = [ids for _, ids in final]
     order = seeding(levels, season.promotion)
@@ -148,7 +151,7 @@ def preview_close_season(season: Season, now: datetime | None = None) -> SeasonE
     )
     preview.announce_for = max(preview.last_deadline or now, now) + close_grace()
     preview.warnings = _warnings(preview)
-    preview.standings = settled_standings(season)
+    preview.standings = standings
     return preview
 
 
@@ -158,17 +161,24 @@ class _RollBack(Exception):
 
 def settled_standings(season: Season) -> list[FinalDivision]:
     """Each division's final standings once the close has settled the unfinished
-    fixtures of the open matchdays: they are really settled, by the season's rule, in a
-    savepoint that is then rolled back (as a score change is previewed), so the order
-    is the one the close fixes, not the one before the settling (which can differ).
-    Players who withdrew keep their line, without a place, as the close tells nobody
-    of one and carries them nowhere."""
-    found: list[FinalDivision] = []
+    fixtures of the open matchdays (:func:`_settled`). Players who withdrew keep their
+    line, without a place, as the close tells nobody of one and carries them nowhere."""
+    return _settled(season)[0]
+
+
+def _settled(season: Season) -> tuple[list[FinalDivision], list[tuple[str, list[int]]]]:
+    """The final standings and the final order (:func:`final_order`) once the close has
+    settled the unfinished fixtures of the open matchdays: they are really settled, by
+    the season's rule, in a savepoint that is then rolled back (as a score change is
+    previewed), so the order is the one the close fixes, not the one before the settling
+    (which can differ)."""
+    found: tuple[list[FinalDivision], list[tuple[str, list[int]]]] = ([], [])
     try:
         with transaction.atomic():
             for matchday in season.matchdays.filter(status=Matchday.Status.OPEN):
                 close_matchday(matchday, None, "The close's preview.")
-            found = [_final_division(division) for division in compute_season(season)]
+            divisions = compute_season(season)
+            found = ([_final_division(d) for d in divisions], _order(divisions))
             raise _RollBack
     except _RollBack:
         pass
@@ -218,9 +228,13 @@ def final_order(season: Season) -> list[tuple[str, list[int]]]:
     """Each division's name and its entries' ids in standings order, best first, without
     the players who withdrew (they are not carried into the next season). Computed from
     the rows as they are now, never from a cache: closing reads it after settling."""
+    return _order(compute_season(season))
+
+
+def _order(divisions: Iterable[DivisionStandings]) -> list[tuple[str, list[int]]]:
     return [
         (division.name, [row.entry for row in division.standings.rows if not row.withdrawn])
-        for division in compute_season(season)
+        for division in divisions
     ]
 
 

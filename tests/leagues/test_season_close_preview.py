@@ -9,7 +9,12 @@ from accounts.models import User
 from games.models import Result
 from leagues.models import Entry, Fixture
 from leagues.selectors.standings import compute_season
-from leagues.services.season_end import close_season, preview_close_season, settled_standings
+from leagues.services.season_end import (
+    close_season,
+    final_order,
+    preview_close_season,
+    settled_standings,
+)
 from tests.leagues.conftest import RunningSeason
 from tests.leagues.test_season_end import closer, finish_all_but_the_last, two_divisions
 
@@ -46,6 +51,9 @@ def test_the_preview_shows_the_final_standings_the_close_will_fix(
     close_season(season, closer, "End of the season.")
 
     assert settled_standings(season) == preview.standings
+    # The promotion shown follows the order the close fixed, after the settling.
+    names = {entry.pk: str(entry.user) for entry in season.entries.select_related("user")}
+    assert preview.final == [(name, [names[e] for e in ids]) for name, ids in final_order(season)]
     told = {str(entry.user): entry.final_rank for entry in season.entries.select_related("user")}
     for line in lower.lines + upper.lines:
         assert told[line.name] == line.place
