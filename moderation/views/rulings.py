@@ -125,7 +125,7 @@ def new_ruling(request: HttpRequest, case_id: int) -> HttpResponse:
         "values": request.POST,
         "preview": shown,
         "cannot_hide": REWIND_CANNOT_HIDE,
-        "may_rule": reads.may_rule(user, case),
+        "why_not_rule": reads.why_not_rule(user, case),
         "rulings": reads.rulings_with_reasons(case),
     }
     return render(request, TEMPLATE, context, status=status)

@@ -93,6 +93,20 @@ def test_another_moderator_reads_but_may_not_rule_on_a_claimed_case(
     assert client_of(other).post(url, void()).status_code == 403
 
 
+def test_a_decided_case_names_no_moderator_who_alone_rules_on_it(
+    league_case: Case, club_moderator: User, running: RunningSeason
+) -> None:
+    other = UserFactory(username="max")
+    Membership.objects.create(club=running.club, user=other, role=Role.MODERATOR)
+    url = reverse("moderation:rule", args=[league_case.pk])
+    client_of(club_moderator).post(url, {"kind": "dismiss", "note": "Nothing.", "step": "apply"})
+    league_case.refresh_from_db()
+    assert league_case.status == Case.Status.DECIDED
+    page = client_of(other).get(url).content.decode()
+    assert "moderates this case" not in page
+    assert 'class="form ruling-form"' in page
+
+
 def test_a_second_moderator_confirms_from_the_rulings_page(
     league_case: Case, club_moderator: User, running: RunningSeason, bob: User
 ) -> None:
