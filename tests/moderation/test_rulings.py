@@ -150,7 +150,7 @@ def test_only_the_claiming_moderator_without_a_conflict_may_rule(
     with pytest.raises(NotFound):
         rule(case.pk, outsider, Ruling.Kind.DISMISS, "No.")
     claimed(case, alice)  # the owner shares the division with both players
-    with pytest.raises(NotAllowed, match="share Division 1"):
+    with pytest.raises(NotAllowed, match="play in Division 1"):
         rule(case.pk, alice, Ruling.Kind.DISMISS, "No.")
     claimed(case, club_moderator)
     with pytest.raises(ModerationError, match="note"):
