@@ -18,7 +18,9 @@ TEXT_HELP = "What happened, as exactly as you can: the moderators read it first.
 class GameReportForm(forms.Form):
     category = forms.ChoiceField(
         label="What went wrong",
-        choices=Category.choices,
+        # Abusive chat is reported from the message itself (the filing service refuses
+        # it here): the form does not offer what it always refuses.
+        choices=[(value, label) for value, label in Category.choices if value != Category.ABUSE],
         widget=forms.RadioSelect,
         help_text="Abusive chat is reported from the message: Report next to it in the chat.",
     )

@@ -26,6 +26,8 @@ from django.db import models
 from moderation import log_chain
 
 SITE_MODERATORS = "Site moderators"
+SITE_FORMAT = "D j M Y, H:i T"
+"""How moderation's pages and sentences write a moment (templates: ``date:"D j M Y, H:i T"``)."""
 """The name of the staff group whose members moderate every case of the site."""
 
 

@@ -156,20 +156,21 @@ def conflicts(user: User, case: Case) -> list[str]:
         reasons.append("The case is about you.")
     shared = _shared_division(user, case, _parties(case, seated, filers) - {user.pk})
     if shared:
-        reasons.append(f"You share {shared} with a party of the case.")
+        reasons.append(f"You play in {shared}, as a party of the case does.")
     return reasons
 
 
 def _shared_division(user: User, case: Case, others: set[int]) -> str | None:
-    """The name of a division of the game's season where ``user`` and one of ``others``
-    (the other parties) both take part, in any way (an entry, a substitute's seat now or
-    earlier, a seat handed over to a bot, a fixture played:
+    """A division of the game's season, named with its season ("Division 1 of Winter
+    league, season 1"), where ``user`` and one of ``others`` (the other parties) both
+    take part, in any way (an entry, a substitute's seat now or earlier, a seat handed
+    over to a bot, a fixture played:
     :mod:`leagues.selectors.participation`): one query."""
     if case.fixture_id is None or not others:
         return None
     season = Fixture.objects.filter(pk=case.fixture_id).values("matchday__season_id")
     division = shared_division(user, others, season)
-    return None if division is None else division.name
+    return None if division is None else str(division)
 
 
 def _moderates(user: Any, case: Case) -> bool:

@@ -69,7 +69,8 @@ def shared_division(user: User, others: Collection[int], season: Seasons) -> Div
     top one), or ``None``: one query."""
     if not others:
         return None
-    return divisions_of(user, season).filter(_taking_part(list(others))).first()
+    shared = divisions_of(user, season).filter(_taking_part(list(others)))
+    return shared.select_related("season__league").first()
 
 
 def fixture_participants(fixture: Fixture) -> set[int]:

@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils import dateformat
+
 from games.models import Result
-from moderation.models import BenchedSeat, Suspension
+from moderation.models import SITE_FORMAT, BenchedSeat, Suspension
 
 
 def in_words(effects: Mapping[str, Any]) -> list[str]:
@@ -51,7 +53,7 @@ def _own_words(effects: Mapping[str, Any]) -> list[str]:
         "user", "club"
     ):
         where = f"the club {suspension.club}" if suspension.club_id else "the whole site"
-        until = f"{suspension.ends_at:%a %d %b %Y, %H:%M} UTC"
+        until = dateformat.format(suspension.ends_at, SITE_FORMAT)
         if suspension.chat_only:
             tables = f"the club {suspension.club}'s tables" if suspension.club_id else "any table"
             lines.append(

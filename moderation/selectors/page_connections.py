@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 
-from django.utils import timezone
+from django.utils import dateformat, timezone
 
 from games.conf import connection_days
 from games.models import Game, HelpAsked, PageConnection
@@ -54,8 +54,7 @@ def merged(spans: Iterable[Span]) -> list[Span]:
 
 def at(moment: datetime) -> str:
     """A moment as the evidence writes it: the day, the time to the second, the zone."""
-    local = timezone.localtime(moment)
-    return f"{local:%Y-%m-%d %H:%M:%S %Z}"
+    return dateformat.format(timezone.localtime(moment), "D j M Y, H:i:s T")
 
 
 def beside_timeout(name: str, spans: Sequence[Span], began: datetime, ran_out: datetime) -> str:

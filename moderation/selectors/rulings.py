@@ -98,9 +98,21 @@ def may_confirm(user: Any, ruling: Ruling) -> bool:
 def may_rule(user: Any, case: Case) -> bool:
     """Whether ``user`` may make a ruling in ``case`` now (see
     :func:`moderation.services.checks.check_moderator`)."""
-    if conflicts(user, case):
-        return False
-    return case.status != Case.Status.OPEN or case.claimed_by_id == user.pk
+    return not why_not_rule(user, case)
+
+
+def why_not_rule(user: Any, case: Case) -> str:
+    """Why ``user`` may not rule in ``case`` now, in words (empty when they may): their
+    conflicts; on an open case, who claimed it or that it waits for a claim. A decided
+    case is nobody's: whoever has no conflict may supersede its rulings."""
+    reasons = conflicts(user, case)
+    if reasons:
+        return " ".join(reasons)
+    if case.status != Case.Status.OPEN or case.claimed_by_id == user.pk:
+        return ""
+    if case.claimed_by_id is None:
+        return "Claim the case to rule on it."
+    return f"{case.claimed_by} moderates this case: only they rule on it while it is open."
 
 
 def case_rulings(case: Case) -> list[Ruling]:

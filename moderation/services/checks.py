@@ -26,6 +26,27 @@ WHAT: dict[str, str] = {
     Ruling.Kind.SUSPEND: "suspension",
     Ruling.Kind.RESTRICT_CHAT: "chat restriction",
 }
+STILL_PLAYED = (
+    "The game is still being played: only a finished game's result can change "
+    "(pause it, or rewind it)."
+)
+NO_CLOCK = "The game is over: there is no clock to pause."
+NOT_REWOUND = "The game is over: a finished game is not rewound (set its result, or void it)."
+
+
+def kind_refused(game: Game, kind: str) -> str:
+    """Why a ruling of ``kind`` cannot be made on ``game`` as it stands, running or over
+    (empty when it can): the ruling form marks those kinds with it, and
+    :func:`checked_details` refuses them with it."""
+    if kind in RESULT_KINDS and not game.is_over:
+        return STILL_PLAYED
+    if kind == Ruling.Kind.PAUSE and game.is_over:
+        return NO_CLOCK
+    if kind == Ruling.Kind.REWIND and game.is_over:
+        return NOT_REWOUND
+    return ""
+
+
 LARGEST_SCORE = 10_000
 """No seat scores more than this in one game, either way (the form's bound)."""
 
@@ -78,6 +99,9 @@ def checked_details(
     if kind not in Ruling.Kind.values:
         raise ModerationError("Choose what the ruling does.")
     game = Game.objects.get(pk=case.game_id)
+    refused = kind_refused(game, kind)
+    if refused:
+        raise ModerationError(refused)
     if kind in NAMING_KINDS:
         _check_target(case, target, kind)
     elif target is not None:
@@ -85,8 +109,6 @@ def checked_details(
     if kind in RESULT_KINDS:
         return _result_details(game, kind, details)
     if kind == Ruling.Kind.PAUSE:
-        if game.is_over:
-            raise ModerationError("The game is over: there is no clock to pause.")
         if holds(case):
             raise Conflict("This case holds the game's clocks already.")
         return {}
@@ -109,11 +131,8 @@ def _check_target(case: Case, target: User | None, kind: str) -> None:
 
 def _result_details(game: Game, kind: str, details: Mapping[str, Any]) -> dict[str, Any]:
     rows = current_rows(game.pk)
-    if not game.is_over or not rows:
-        raise ModerationError(
-            "The game is still being played: only a finished game's result can change "
-            "(pause it, or rewind it)."
-        )
+    if not rows:
+        raise ModerationError(STILL_PLAYED)
     void = all(row.source == Result.Source.VOID for row in rows.values())
     if kind == Ruling.Kind.VOID:
         if void:
@@ -177,10 +196,6 @@ def _suspension_details(
 
 
 def _rewind_details(game: Game, details: Mapping[str, Any]) -> dict[str, Any]:
-    if game.is_over:
-        raise ModerationError(
-            "The game is over: a finished game is not rewound (set its result, or void it)."
-        )
     turn = _whole(details.get("turn"), "the turn", lowest=1)
     if turn >= game.turn_number:
         raise ModerationError(

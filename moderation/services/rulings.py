@@ -96,7 +96,8 @@ def make(
             created_at=now,
         )
         if not preview and needs_second(case, kind, earlier, by):
-            _log(case, by, LogEntry.Action.PROPOSED, f"Proposed: {_describe(ruling)}", ruling, now)
+            summary = f"{by} proposed to {_to_do(ruling)} in case {case.pk}."
+            _log(case, by, LogEntry.Action.PROPOSED, summary, ruling, now)
             send_after_commit(signals.ruling_proposed, Ruling, case_id=case.pk, ruling_id=ruling.pk)
             return ruling
         return _apply(ruling, case, now)
@@ -108,7 +109,8 @@ def confirm(ruling_id: int, by: User, now: datetime | None = None) -> Ruling:
     with transaction.atomic():
         ruling, case = _lock_proposed(ruling_id, by)
         ruling.confirmed_by = by
-        _log(case, by, LogEntry.Action.CONFIRMED, f"Confirmed: {_describe(ruling)}", ruling, now)
+        summary = f"{by} confirmed {_proposal(ruling)}: it is applied."
+        _log(case, by, LogEntry.Action.CONFIRMED, summary, ruling, now)
         return _apply(ruling, case, now)
 
 
@@ -127,7 +129,7 @@ def decline(ruling_id: int, by: User, note: str, now: datetime | None = None) ->
             case,
             by,
             LogEntry.Action.DECLINED,
-            f"Declined: {_describe(ruling)}",
+            f"{by} declined {_proposal(ruling)}: nothing of it happens.",
             ruling,
             now,
             reason=note.strip(),
@@ -283,6 +285,31 @@ def _what(ruling: Ruling) -> str:
     if ruling.target_id is not None:
         what += f" ({ruling.target})"
     return what
+
+
+TO_DO = {
+    Ruling.Kind.DISMISS: "dismiss the case",
+    Ruling.Kind.WARN: "warn {target}",
+    Ruling.Kind.PAUSE: "pause the game's clocks",
+    Ruling.Kind.VOID: "void the game",
+    Ruling.Kind.SET_RESULT: "set the game's result",
+    Ruling.Kind.FORFEIT: "award a forfeit",
+    Ruling.Kind.REWIND: "rewind the game to the start of a turn",
+    Ruling.Kind.SUSPEND: "suspend {target}",
+    Ruling.Kind.RESTRICT_CHAT: "restrict {target}'s chat",
+}
+"""What a ruling of each kind does, as the log's sentences say it after "to"."""
+
+
+def _to_do(ruling: Ruling) -> str:
+    """What the ruling does, in words with the member it names ("suspend Bob")."""
+    target = ruling.target if ruling.target_id is not None else "a member"
+    return TO_DO[Ruling.Kind(ruling.kind)].format(target=target)
+
+
+def _proposal(ruling: Ruling) -> str:
+    """A proposed ruling named by who proposed it: "Maud's ruling to suspend Bob in case 3"."""
+    return f"{ruling.by}'s ruling to {_to_do(ruling)} in case {ruling.case_id}"
 
 
 def _describe(ruling: Ruling) -> str:

@@ -23,6 +23,7 @@ from moderation.models import Case, Ruling
 from moderation.selectors import rulings as reads
 from moderation.selectors.effects import in_words
 from moderation.services import rulings as service
+from moderation.services.checks import kind_refused
 from moderation.services.previews import (
     REWIND_CANNOT_HIDE,
     Preview,
@@ -125,7 +126,12 @@ def new_ruling(request: HttpRequest, case_id: int) -> HttpResponse:
         "values": request.POST,
         "preview": shown,
         "cannot_hide": REWIND_CANNOT_HIDE,
-        "may_rule": reads.may_rule(user, case),
+        "why_not_rule": reads.why_not_rule(user, case),
+        # Every kind, with why the game as it stands refuses it (running or over).
+        "kinds": [
+            {"value": value, "label": label, "refused": kind_refused(case.game, value)}
+            for value, label in Ruling.Kind.choices
+        ],
         "rulings": reads.rulings_with_reasons(case),
     }
     return render(request, TEMPLATE, context, status=status)

@@ -33,7 +33,7 @@ pytestmark = pytest.mark.django_db
 
 __all__ = ["olga"]  # a second organiser, who plays nowhere, seats the substitutes
 
-SHARED = "You share Division 1 with a party of the case."
+SHARED = "You play in Division 1 of Winter league, season 1, as a party of the case does."
 
 
 @pytest.fixture
@@ -57,7 +57,7 @@ def _erin_alice(running: RunningSeason) -> Fixture:
 def assert_in_conflict(sub: User, case: Case) -> None:
     assert conflicts(sub, case) == [SHARED]
     assert not sub.has_perm("moderation.take_case", case)
-    with pytest.raises(NotAllowed, match="share Division 1"):
+    with pytest.raises(NotAllowed, match="play in Division 1"):
         claims.claim(case.pk, sub)
     case.refresh_from_db()
     assert case.claimed_by is None

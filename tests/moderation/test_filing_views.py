@@ -31,6 +31,10 @@ def test_a_player_files_from_the_games_form(league_game: Game, bob: User, dave: 
     html = page.content.decode()
     assert "Report a problem in game 1" in html
     assert "Wrong timeout or clock" in html
+    # Abusive chat is not offered (the form would always refuse it): the chat's own
+    # Report link files it, and the form says so.
+    assert 'value="abuse"' not in html
+    assert "Report next to it in the chat" in html
     assert f'<option value="{dave.pk}">Dave</option>' in html
 
     response = client.post(
@@ -63,6 +67,8 @@ def test_a_refused_report_says_why_and_changes_nothing(league_game: Game, bob: U
     response = client_of(bob).post(url(league_game), {"category": "clock", "text": "Clock!"})
     assert response.status_code == 400
     assert "No turn of this game ran out of time" in response.content.decode()
+    response = client_of(bob).post(url(league_game), {"category": "abuse", "text": "Rude."})
+    assert response.status_code == 400
     response = client_of(bob).post(url(league_game), {"category": "bug", "text": ""})
     assert response.status_code == 400
     response = client_of(bob).post(

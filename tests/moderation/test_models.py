@@ -102,7 +102,9 @@ def test_nobody_takes_a_case_of_a_game_they_sat_at_or_filed(
     case = open_case(league_game, bob, fixture=league_fixture)
     # Alice owns the club (so moderates it), but she shares division 1 with bob and dave.
     assert running.organiser.has_perm("moderation.view_case", case)
-    assert conflicts(running.organiser, case) == ["You share Division 1 with a party of the case."]
+    assert conflicts(running.organiser, case) == [
+        "You play in Division 1 of Winter league, season 1, as a party of the case does."
+    ]
     assert not running.organiser.has_perm("moderation.take_case", case)
     assert "You sat at this game's table." in conflicts(dave, case)
     assert "You filed a report in this case." in conflicts(bob, case)
@@ -121,5 +123,5 @@ def test_conflicts_read_the_parties_once(
     # The seats, the results, the reports, and the shared division: one query each.
     with django_assert_max_num_queries(4):
         assert conflicts(running.organiser, case) == [
-            "You share Division 1 with a party of the case."
+            "You play in Division 1 of Winter league, season 1, as a party of the case does."
         ]

@@ -308,7 +308,10 @@ def test_a_moderator_with_a_conflict_reads_an_appeal_and_is_told_why_they_may_no
     assert "you have a conflict of interest in its case" in page
     refused = logged_in(alice).post(url, {"text": "Noted."})
     assert refused.status_code == 403
-    assert "You share Division 1 with a party of the case." in refused.content.decode()
+    assert (
+        "You play in Division 1 of Winter league, season 1, as a party of the case does."
+        in refused.content.decode()
+    )
     give_role(running, dave, Role.MODERATOR)  # a party: no such appeal, even by the service
     with pytest.raises(NotFound):
         appeals.write(appeal_of(case, bob).pk, dave, "Noted.")

@@ -101,5 +101,7 @@ def test_the_queue_tells_a_moderator_at_the_table_they_may_not_take_it(
 ) -> None:
     file_game_report(league_game.pk, bob, Filing(Category.BUG, "Refused."))
     [entry] = queue(running.organiser)
-    assert entry.conflicts == ["You share Division 1 with a party of the case."]
+    assert entry.conflicts == [
+        "You play in Division 1 of Winter league, season 1, as a party of the case does."
+    ]
     assert not entry.may_take(running.organiser)

@@ -150,7 +150,7 @@ def test_only_the_claiming_moderator_without_a_conflict_may_rule(
     with pytest.raises(NotFound):
         rule(case.pk, outsider, Ruling.Kind.DISMISS, "No.")
     claimed(case, alice)  # the owner shares the division with both players
-    with pytest.raises(NotAllowed, match="share Division 1"):
+    with pytest.raises(NotAllowed, match="play in Division 1"):
         rule(case.pk, alice, Ruling.Kind.DISMISS, "No.")
     claimed(case, club_moderator)
     with pytest.raises(ModerationError, match="note"):
@@ -283,3 +283,28 @@ def confirm_it(ruling: Ruling, by: User) -> Ruling:
 
     with TestCase.captureOnCommitCallbacks(execute=True):
         return confirm(ruling.pk, by)
+
+
+def test_the_log_says_proposals_confirmations_and_refusals_as_sentences_with_names(
+    league_case: Case, club_moderator: User, second_moderator: User
+) -> None:
+    from moderation.services.rulings import decline
+
+    first = ruled(league_case, club_moderator, Ruling.Kind.VOID)
+    decline(first.pk, second_moderator, "The evidence does not support it.")
+    second = ruled(league_case, club_moderator, Ruling.Kind.VOID)
+    confirm_it(second, second_moderator)
+    summaries = dict(
+        LogEntry.objects.filter(case=league_case)
+        .exclude(action=LogEntry.Action.RULED)
+        .values_list("action", "summary")
+        .order_by("pk")
+    )
+    proposer, n = club_moderator.display_name, league_case.pk
+    assert summaries["proposed"] == f"{proposer} proposed to void the game in case {n}."
+    assert summaries["declined"] == (
+        f"Max declined {proposer}'s ruling to void the game in case {n}: nothing of it happens."
+    )
+    assert summaries["confirmed"] == (
+        f"Max confirmed {proposer}'s ruling to void the game in case {n}: it is applied."
+    )

@@ -93,6 +93,20 @@ def test_another_moderator_reads_but_may_not_rule_on_a_claimed_case(
     assert client_of(other).post(url, void()).status_code == 403
 
 
+def test_a_decided_case_names_no_moderator_who_alone_rules_on_it(
+    league_case: Case, club_moderator: User, running: RunningSeason
+) -> None:
+    other = UserFactory(username="max")
+    Membership.objects.create(club=running.club, user=other, role=Role.MODERATOR)
+    url = reverse("moderation:rule", args=[league_case.pk])
+    client_of(club_moderator).post(url, {"kind": "dismiss", "note": "Nothing.", "step": "apply"})
+    league_case.refresh_from_db()
+    assert league_case.status == Case.Status.DECIDED
+    page = client_of(other).get(url).content.decode()
+    assert "moderates this case" not in page
+    assert 'class="form ruling-form"' in page
+
+
 def test_a_second_moderator_confirms_from_the_rulings_page(
     league_case: Case, club_moderator: User, running: RunningSeason, bob: User
 ) -> None:
@@ -202,3 +216,36 @@ def test_a_moderator_who_is_a_party_reads_the_hub_as_a_party(
     assert b"My move was refused." not in as_party.content  # bob's report
     assert b"What was done" not in as_party.content
     assert b"Make a ruling" not in as_party.content
+
+
+def test_the_form_offers_only_the_kinds_the_games_state_allows(
+    league_case: Case, league_game: Game, club_moderator: User
+) -> None:
+    """A finished game: its result may change, its clocks are gone and it is not
+    rewound; those two kinds are disabled with the reason beside them."""
+    assert league_game.is_over
+    url = reverse("moderation:rule", args=[league_case.pk])
+    page = client_of(club_moderator).get(url).content.decode()
+    assert '<input type="radio" name="kind" value="void">' in page
+    for kind in ("pause", "rewind"):
+        assert f'value="{kind}" disabled aria-describedby="kind-refused-{kind}"' in page
+    assert "The game is over: a finished game is not rewound" in page
+    assert "The game is over: there is no clock to pause." in page
+    # Posted anyway, the service refuses it with the same sentence and nothing changes.
+    answer = client_of(club_moderator).post(
+        url, {"kind": "rewind", "note": "Back.", "turn": "1", "step": "apply"}
+    )
+    assert answer.status_code == 400
+    assert not Ruling.objects.exists()
+
+
+def test_a_running_games_form_disables_the_result_kinds(
+    casual_game: Game, alice: User, bob: User, site_moderator: User
+) -> None:
+    case = claimed(open_case(casual_game, alice, Category.BUG), site_moderator)
+    page = client_of(site_moderator).get(reverse("moderation:rule", args=[case.pk]))
+    html = page.content.decode()
+    for kind in ("void", "set_result", "forfeit"):
+        assert f'value="{kind}" disabled' in html, kind
+    assert '<input type="radio" name="kind" value="pause">' in html
+    assert "The game is still being played: only a finished game&#x27;s result" in html
