@@ -154,7 +154,31 @@ def cyclic(modulus: int, rows: int, *bases: str, fixed: Sequence[Sequence[int]] 
         )
         for offsets in fixed
     )
-    seats = len(days[0][0])
+    return _design(players, rounds)
+
+
+def listed(matchdays: str) -> Design:
+    """A design written out: one matchday a line, its tables separated by ``|``, each
+    table its players' numbers (from 0).
+
+    >>> design = listed('''
+    ... 0 1 | 2 3
+    ... 0 2 | 1 3
+    ... ''')
+    >>> design.players, design.seats, design.rounds, design.complete
+    (4, 2, (((0, 1), (2, 3)), ((0, 2), (1, 3))), False)
+    """
+    rounds = [
+        tuple(tuple(int(p) for p in table.split()) for table in line.split("|"))
+        for line in matchdays.strip().splitlines()
+    ]
+    return _design(sum(len(table) for table in rounds[0]), rounds)
+
+
+def _design(players: int, rounds: Sequence[tuple[tuple[int, ...], ...]]) -> Design:
+    """The design of these matchdays, complete when they seat as many pairs as there
+    are (none meeting twice is for the tests to check)."""
+    seats = len(rounds[0][0])
     pairs_met = len(rounds) * (players // seats) * seats * (seats - 1) // 2
     return Design(players, seats, tuple(rounds), complete=pairs_met == players * (players - 1) // 2)
 

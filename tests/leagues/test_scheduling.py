@@ -16,7 +16,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from leagues.designs import SOCIAL_GOLFER_INSTANCES, Design, affine, cyclic, known_designs
+from leagues.designs import (
+    SOCIAL_GOLFER_INSTANCES,
+    Design,
+    affine,
+    cyclic,
+    known_designs,
+    listed,
+)
 from leagues.scheduling import (
     MEETING_SPREAD,
     MEETING_SPREAD_LONG,
@@ -246,7 +253,8 @@ def test_a_season_longer_than_an_incomplete_design_is_searched_for() -> None:
 def test_designs_are_built_from_their_notation() -> None:
     """AG(2, 3)'s first direction, (0, 1), takes lines along the second coordinate
     (worth 3 in a player's number); a cyclic base matchday shifted by one moves every
-    player along their row."""
+    player along their row; a design written out keeps its matchdays as listed."""
     assert affine(3, 2).rounds[0] == ((0, 3, 6), (1, 4, 7), (2, 5, 8))
     design = cyclic(2, 2, "a0 b0 | a1 b1", fixed=[(0, 1)])
     assert design.rounds == (((0, 2), (1, 3)), ((1, 3), (0, 2)), ((0, 3), (1, 2)))
+    assert listed("0 2 | 1 3\n0 1 | 2 3\n").rounds == (((0, 2), (1, 3)), ((0, 1), (2, 3)))
