@@ -4,7 +4,7 @@ Pure Python (no Django), for :mod:`leagues.scheduling`. A season at 3 or 4 seats
 ``n`` players, none with a bye, is a round of the "social golfer" problem: ``n /
 seats`` tables a matchday, and the fewer pairs meeting twice the better. Local search
 does not reliably find the schedules in which no pair meets twice even where they are
-known to exist; for the classic sizes they are built here instead, by construction:
+known to exist; for the classic sizes they are built here instead:
 
 - **Affine geometries** AG(d, q): the points of a ``d``-dimensional space over the
   field of ``q`` elements, tables its lines (``q`` points each), one matchday per
@@ -16,10 +16,9 @@ known to exist; for the classic sizes they are built here instead, by constructi
   The base matchdays below were found by search and are checked by the tests: a
   Kirkman triple system of 15 (Kirkman's schoolgirls: 7 matchdays) and of 21 (10), and
   20 players at 4 seats over 5 matchdays.
-
-32 players at 4 seats over 10 matchdays (the original social golfer problem) has a
-known solution too (Aguado, 2004), but none is built here yet: such a season is
-searched for like any other, and some pairs meet twice.
+- **Written out**: 32 players at 4 seats over 10 matchdays (the original social
+  golfer problem, first solved by Aguado in 2004) is a published schedule, copied
+  as data (:data:`_ORIGINAL_GOLFERS`) and checked by the tests like the others.
 
 :func:`designed_tables` relabels the design's players at random (so any seed gets its
 own schedule, as good as any other) and repeats a design whose pairs all meet once for
@@ -51,8 +50,7 @@ SOCIAL_GOLFER_INSTANCES = (
     (32, 4, 10),
 )
 """Players, seats and matchdays of the classic instances of the social golfer problem,
-each with a known schedule in which no pair meets twice (a design below for all but
-the last)."""
+each with a known schedule in which no pair meets twice (a design below for each)."""
 
 Round = list[list[int]]
 """One matchday's tables, each a list of player indices."""
@@ -203,5 +201,25 @@ def _known() -> dict[tuple[int, int], Design]:
             fixed=[(0, 0, 1), (0, 5, 5), (0, 6, 2)],
         ),
         cyclic(5, 4, "a3 b3 b2 d2 | c1 b4 a1 a2 | c0 a4 d0 d4 | b0 c3 c4 d1 | d3 b1 c2 a0"),
+        listed(_ORIGINAL_GOLFERS),
     ]
     return {(design.players, design.seats): design for design in designs}
+
+
+# 32 players at 4 seats over 10 matchdays: the schedule of the Wolfram Demonstrations
+# Project's "Social Golfer Problem" (demonstrations.wolfram.com/SocialGolferProblem),
+# as transcribed in github.com/fpvandoorn/Dagstuhl-tables (literature.md, "T(32,4)",
+# its first ten lines), its players A-P and a-p numbered 0-31, tables and players
+# sorted. Each player meets 30 others once; the 16 pairs left never meet.
+_ORIGINAL_GOLFERS = """
+0 1 2 3 | 4 5 6 7 | 8 9 10 11 | 12 13 14 15 | 16 17 18 19 | 20 21 22 23 | 24 25 26 27 | 28 29 30 31
+0 4 8 28 | 1 7 18 22 | 2 6 17 23 | 3 5 10 31 | 9 14 27 29 | 11 13 25 30 | 12 16 20 24 | 15 19 21 26
+0 21 27 30 | 1 23 26 28 | 2 9 15 20 | 3 6 13 24 | 4 18 25 31 | 5 11 14 16 | 7 10 12 17 | 8 19 22 29
+0 11 18 24 | 1 10 19 25 | 2 8 16 27 | 3 9 17 26 | 4 12 23 29 | 5 15 22 30 | 6 14 21 31 | 7 13 20 28
+0 10 13 22 | 1 4 15 27 | 2 21 25 28 | 3 7 8 30 | 5 9 12 18 | 6 16 26 29 | 11 17 20 31 | 14 19 23 24
+0 9 23 31 | 1 5 24 29 | 2 12 19 30 | 3 14 18 28 | 4 11 22 26 | 6 10 20 27 | 7 15 16 25 | 8 13 17 21
+0 5 19 20 | 1 6 9 30 | 2 7 11 29 | 3 4 16 21 | 8 12 26 31 | 10 15 24 28 | 13 18 23 27 | 14 17 22 25
+0 15 17 29 | 1 13 16 31 | 2 4 10 14 | 3 12 22 27 | 5 8 23 25 | 6 11 19 28 | 7 9 21 24 | 18 20 26 30
+0 6 12 25 | 1 8 14 20 | 2 5 13 26 | 3 11 15 23 | 4 17 24 30 | 7 19 27 31 | 9 16 22 28 | 10 18 21 29
+0 7 14 26 | 1 11 12 21 | 2 22 24 31 | 3 20 25 29 | 4 9 13 19 | 5 17 27 28 | 6 8 15 18 | 10 16 23 30
+"""

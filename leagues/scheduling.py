@@ -32,7 +32,7 @@ matchdays repeat the cycle; fewer cut it short. Either way every pair meets ``r`
 
 **Three or four seats: pairs meet as evenly as possible.** Where a schedule in which
 no pair meets twice is known for the division's size (no byes, and a design of
-:mod:`leagues.designs`: 9, 15, 21 or 27 players at 3 seats, 16 or 20 at 4), it is
+:mod:`leagues.designs`: 9, 15, 21 or 27 players at 3 seats, 16, 20 or 32 at 4), it is
 used, its players relabelled by the seed; a longer season repeats a design in which
 every pair meets once. Otherwise each matchday's tables are
 built greedily from the meetings so far (a player joins the table whose members cost
