@@ -133,7 +133,7 @@ def expire_turn(self: object, game_id: int, turn_number: int) -> None:
     # broker delivers ``eta`` tasks at their time, so only the second case needs a new
     # try, and only outside eager mode.
     request = getattr(self, "request", None)
-    current = Game.objects.filter(pk=game_id, turn_number=turn_number, status="playing").first()
+    current = Game.objects.active().filter(pk=game_id, turn_number=turn_number).first()
     if current is None or current.turn_deadline is None or getattr(request, "is_eager", False):
         return
     queue_expiry(game_id, turn_number, current.turn_deadline)

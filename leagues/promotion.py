@@ -10,8 +10,6 @@ went; players who join afresh are seeded after everyone who played).
 
 >>> seeding([["ann", "bob", "cy", "dee"], ["eve", "fay", "gus", "hal"]], promotion=1)
 ['ann', 'bob', 'cy', 'eve', 'dee', 'fay', 'gus', 'hal']
->>> divisions(seeding([["ann", "bob", "cy", "dee"], ["eve", "fay", "gus", "hal"]], 1), 4)
-[['ann', 'bob', 'cy', 'eve'], ['dee', 'fay', 'gus', 'hal']]
 
 Within a division the promoted players are seeded after those who stayed and the
 relegated ones before those who stayed, in their own final order: a promoted player
@@ -92,17 +90,6 @@ def _swaps(levels: list[list[P]], promotion: int) -> list[tuple[int, list[P], li
                 (upper, levels[upper][len(levels[upper]) - moving :], levels[lower][:moving])
             )
     return swaps
-
-
-def divisions(order: Sequence[P], size: int | None) -> list[list[P]]:
-    """``order`` cut into divisions of ``size`` from the top (the last may be smaller);
-    ``size`` ``None``: one division. Seasons cut with :func:`leagues.divisions.split`,
-    which keeps every division playable and the moves of this module."""
-    if size is None:
-        return [list(order)] if order else []
-    if size < 1:
-        raise ValueError("a division holds one player or more")
-    return [list(order[start : start + size]) for start in range(0, len(order), size)]
 
 
 def movable(size: int, both_ends: bool) -> int:

@@ -157,18 +157,6 @@ def move_tiles(
         return _save(turn, laid)
 
 
-def move_tile(
-    game_id: int,
-    user: User,
-    tile: str,
-    source: Source,
-    target: Target,
-    position: int | None = None,
-) -> DraftView:
-    """Move one ``tile``: :func:`move_tiles` with one pick."""
-    return move_tiles(game_id, user, [(tile, source)], target, position)
-
-
 def reset_draft(game_id: int, user: User) -> DraftView:
     """Start the turn over: the working table becomes the table as it is."""
     with transaction.atomic():

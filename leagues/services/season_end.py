@@ -87,7 +87,7 @@ class SeasonEndPreview:
     that gave way, a relegation the sizes could not take."""
     warnings: list[str] = field(default_factory=list)
     standings: list[FinalDivision] = field(default_factory=list)
-    """Each division's final standings as the close will fix them (:func:`settled_standings`)."""
+    """Each division's final standings as the close will fix them (:func:`settled`)."""
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ def preview_close_season(season: Season, now: datetime | None = None) -> SeasonE
     ).count()
     # The order the close fixes: after it settles the unfinished fixtures, which can
     # reorder the divisions (promotion follows that order, as the final standings do).
-    standings, final = _settled(season)
+    standings, final = settled(season)
     names = _names(season)
     levels = [ids for _, ids in final]
     order = seeding(levels, season.promotion)
@@ -159,19 +159,13 @@ class _RollBack(Exception):
     """Raised to leave the preview's savepoint, undoing everything in it."""
 
 
-def settled_standings(season: Season) -> list[FinalDivision]:
-    """Each division's final standings once the close has settled the unfinished
-    fixtures of the open matchdays (:func:`_settled`). Players who withdrew keep their
-    line, without a place, as the close tells nobody of one and carries them nowhere."""
-    return _settled(season)[0]
-
-
-def _settled(season: Season) -> tuple[list[FinalDivision], list[tuple[str, list[int]]]]:
+def settled(season: Season) -> tuple[list[FinalDivision], list[tuple[str, list[int]]]]:
     """The final standings and the final order (:func:`final_order`) once the close has
     settled the unfinished fixtures of the open matchdays: they are really settled, by
     the season's rule, in a savepoint that is then rolled back (as a score change is
     previewed), so the order is the one the close fixes, not the one before the settling
-    (which can differ)."""
+    (which can differ). Players who withdrew keep their line in the standings, without a
+    place, as the close tells nobody of one and carries them nowhere."""
     found: tuple[list[FinalDivision], list[tuple[str, list[int]]]] = ([], [])
     try:
         with transaction.atomic():

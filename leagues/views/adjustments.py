@@ -8,7 +8,6 @@ services refuse anyone else with the sentence that says why.
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -16,16 +15,11 @@ from django.views.decorators.http import require_POST, require_safe
 
 from games.views.common import AuthenticatedRequest
 from leagues.errors import LeaguesError
+from leagues.forms.adjustments import DeclineForm
 from leagues.models import ScoreAdjustment, Season
 from leagues.selectors.adjustments import adjustments_of, why_not_decide
 from leagues.services import adjustments
-from leagues.views.organiser import ReasonField, moderators_only
-
-
-class DeclineForm(forms.Form):
-    note = ReasonField(
-        label="Why you decline it", help_text="The organiser who proposed it reads it."
-    )
+from leagues.views.organiser import moderators_only
 
 
 def _adjustment(season: Season, pk: int) -> ScoreAdjustment:

@@ -11,8 +11,8 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from games.views.common import AuthenticatedRequest
 from leagues.errors import LeaguesError
+from leagues.forms.leagues import LeagueForm, SeasonForm, initial_for_new
 from leagues.house_rules import house_rules_in_words
-from leagues.league_forms import LeagueForm, SeasonForm, initial_for_new
 from leagues.models import League
 from leagues.selectors.roles import is_organiser
 from leagues.selectors.seasons import league_seasons, visible_league

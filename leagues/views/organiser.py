@@ -21,11 +21,17 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from accounts.models import User
 from games.errors import TableError
-from games.parsing import MomentField
 from games.views.common import AuthenticatedRequest
 from leagues.errors import ORGANISERS_ONLY, Conflict, LeaguesError, NotAllowed
+from leagues.forms.organiser import (
+    CloseForm,
+    CloseSeasonForm,
+    DeadlineForm,
+    OpenNextForm,
+    ScoreForm,
+    SubstituteForm,
+)
 from leagues.models import Entry, Fixture, Matchday, ScoreAdjustment, Season
 from leagues.permissions import MODERATING, ORGANISING, role_in
 from leagues.selectors.adjustments import adjustments_of, waiting
@@ -35,47 +41,6 @@ from leagues.selectors.standings import season_rules, visible_season
 from leagues.services import adjustments, deadlines, matchdays, season_end
 from leagues.services import organiser as tools
 from leagues.standings import ZERO_SUM
-
-
-class ReasonField(forms.CharField):
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("max_length", 500)
-        kwargs.setdefault("help_text", "Kept in the season's history.")
-        super().__init__(**kwargs)
-
-
-class CloseForm(forms.Form):
-    reason = ReasonField(initial="The matchday's deadline passed.")
-
-
-class DeadlineForm(forms.Form):
-    deadline = MomentField(
-        label="New deadline", widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
-    )
-    reason = ReasonField()
-
-
-class OpenNextForm(forms.Form):
-    reason = ReasonField(initial="Every fixture before it is done.")
-
-
-class SubstituteForm(forms.Form):
-    username = forms.CharField(label="Substitute (username)", max_length=150)
-    reason = ReasonField()
-
-    def clean_username(self) -> User:
-        user = User.objects.filter(username__iexact=self.cleaned_data["username"]).first()
-        if user is None:
-            raise forms.ValidationError("No member has that username.")
-        return user
-
-
-class ScoreForm(forms.Form):
-    game = forms.IntegerField(min_value=1)
-    seat = forms.IntegerField(min_value=0, max_value=3)
-    score = forms.IntegerField(min_value=-10_000, max_value=10_000)
-    reason = ReasonField()
-
 
 # --- who may see and act -----------------------------------------------------------------
 
@@ -225,10 +190,6 @@ def close_matchday(request: AuthenticatedRequest, season: Season, matchday: int)
 
 
 # --- closing the season --------------------------------------------------------------------
-
-
-class CloseSeasonForm(forms.Form):
-    reason = ReasonField(initial="The season's last matchday is over.")
 
 
 @organisers_only

@@ -13,8 +13,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from games.parsing import BadInput, parse_number, parse_optional_number
 from leagues.errors import LeaguesError
+from leagues.forms.leagues import SeasonForm
 from leagues.house_rules import house_rules_in_words
-from leagues.league_forms import SeasonForm
 from leagues.models import Season
 from leagues.selectors import seasons as read
 from leagues.selectors.roles import is_member, is_organiser

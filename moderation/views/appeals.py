@@ -18,8 +18,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.views.common import AuthenticatedRequest
-from moderation.appeal_forms import AppealForm, CloseForm
 from moderation.errors import ModerationError
+from moderation.forms.appeals import AppealForm, CloseForm
 from moderation.models import Appeal, Case
 from moderation.selectors import appeals as reads
 from moderation.selectors.outcomes import result_corrections, ruling_lines, suspensions_of

@@ -15,7 +15,7 @@ from games.permissions import Sight, belongs_to_shown, table_sight
 from games.selectors.chat import may_read_message
 from games.views.common import AuthenticatedRequest
 from moderation.errors import ModerationError, NotAllowed
-from moderation.forms import GameReportForm, MessageReportForm
+from moderation.forms.filing import GameReportForm, MessageReportForm
 from moderation.models import Report
 from moderation.permissions import player_ids
 from moderation.selectors.cases import my_reports

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_safe
 from accounts.models import User
 from games.views.common import AuthenticatedRequest
 from moderation.errors import NotAllowed, NotFound
-from moderation.forms import ArchiveForm
+from moderation.forms.members import ArchiveForm
 from moderation.selectors.members import decided_cases, member_record
 from moderation.views.common import refused
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -19,7 +18,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from accounts.models import User
 from moderation.errors import ModerationError
-from moderation.models import Case, Ruling
+from moderation.forms.rulings import RulingForm
+from moderation.models import Ruling
 from moderation.selectors import rulings as reads
 from moderation.selectors.effects import in_words
 from moderation.services import rulings as service
@@ -33,27 +33,6 @@ from moderation.services.previews import (
 from moderation.views.common import refused
 
 TEMPLATE = "moderation/ruling_new.html"
-
-
-class RulingForm(forms.Form):
-    """What every kind shares; the seats' scores are read by :func:`_details`."""
-
-    kind = forms.ChoiceField(choices=Ruling.Kind.choices, widget=forms.RadioSelect)
-    note = forms.CharField(
-        max_length=4000,
-        widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="Why: the parties read it.",
-    )
-    target = forms.ModelChoiceField(
-        queryset=User.objects.none(), required=False, label="Member", to_field_name="username"
-    )
-    supersedes = forms.IntegerField(required=False, widget=forms.HiddenInput)
-
-    def __init__(self, *args: Any, case: Case, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        field = self.fields["target"]
-        assert isinstance(field, forms.ModelChoiceField)
-        field.queryset = User.objects.filter(pk__in=[u.pk for u in reads.parties(case)])
 
 
 def _details(data: Any, seats: int) -> dict[str, Any]:

@@ -91,7 +91,7 @@ def test_a_draft_edit_racing_a_move_never_outlives_its_turn(game: Game) -> None:
     tile = str(game.engine_state().racks[seat][0])
 
     results = race(
-        lambda: services.move_tile(game.pk, mover, tile, RACK, NEW_SET),
+        lambda: services.move_tiles(game.pk, mover, [(tile, RACK)], NEW_SET),
         lambda: services.draw(game.pk, mover, 0),
     )
 

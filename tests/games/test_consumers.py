@@ -218,7 +218,7 @@ async def test_others_hear_that_a_player_is_building_but_not_what(
         await socket.receive_from()
     tile = str(game.engine_state().racks[game.current_seat or 0][0])
 
-    await db(services.move_tile)(game.pk, mover, tile, RACK, NEW_SET)
+    await db(services.move_tiles)(game.pk, mover, [(tile, RACK)], NEW_SET)
 
     for socket in sockets[2:]:
         notice = await socket.receive_from()

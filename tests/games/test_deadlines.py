@@ -82,7 +82,7 @@ def test_a_timed_out_turn_restores_the_table_and_draws_the_configured_penalty(
     game = live_game(alice, bob, options={"failed_turn_penalty_draw": 2})
     set_position(game, [["R5", "R6", "R7"]], ["R8", "K1", "K2"])
     seat = game.current_seat or 0
-    services.move_tile(game.pk, user_at(game, seat), "R8", RACK, 0)
+    services.move_tiles(game.pk, user_at(game, seat), [("R8", RACK)], 0)
 
     with time_machine.travel(T0 + timedelta(seconds=61), tick=False):
         tasks.expire_turn.delay(game.pk, 1)

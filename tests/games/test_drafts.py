@@ -50,7 +50,7 @@ def test_a_turn_starts_from_the_table_as_it_is(position: Game, me: User) -> None
 
 
 def test_a_tile_from_the_rack_starts_a_new_set(position: Game, me: User) -> None:
-    view = services.move_tile(position.pk, me, "K1", RACK, NEW_SET)
+    view = services.move_tiles(position.pk, me, [("K1", RACK)], NEW_SET)
 
     assert tiles(view) == [*TABLE, ["K1"]]
     assert view.sets[2].valid is False
@@ -62,7 +62,7 @@ def test_a_tile_from_the_rack_starts_a_new_set(position: Game, me: User) -> None
 
 
 def test_a_draft_never_changes_the_games_version(position: Game, me: User) -> None:
-    services.move_tile(position.pk, me, "K1", RACK, NEW_SET)
+    services.move_tiles(position.pk, me, [("K1", RACK)], NEW_SET)
     services.reset_draft(position.pk, me)
 
     position.refresh_from_db()
@@ -72,8 +72,8 @@ def test_a_draft_never_changes_the_games_version(position: Game, me: User) -> No
 
 def test_a_finished_draft_is_ready_and_played_as_it_is(position: Game, me: User) -> None:
     for tile in ("K1", "K2", "K3"):
-        view = services.move_tile(position.pk, me, tile, RACK, NEW_SET if tile == "K1" else 2)
-    view = services.move_tile(position.pk, me, "R4", RACK, 0, position=0)
+        view = services.move_tiles(position.pk, me, [(tile, RACK)], NEW_SET if tile == "K1" else 2)
+    view = services.move_tiles(position.pk, me, [("R4", RACK)], 0, position=0)
 
     assert tiles(view) == [["R4", "R5", "R6", "R7"], TABLE[1], ["K1", "K2", "K3"]]
     assert view.sets[0].kinds == ("run",) and view.sets[2].value == 6
@@ -87,8 +87,8 @@ def test_a_finished_draft_is_ready_and_played_as_it_is(position: Game, me: User)
 
 
 def test_table_tiles_may_move_between_sets(position: Game, me: User) -> None:
-    services.move_tile(position.pk, me, "R8", RACK, 0)
-    view = services.move_tile(position.pk, me, "R5", 0, NEW_SET)
+    services.move_tiles(position.pk, me, [("R8", RACK)], 0)
+    view = services.move_tiles(position.pk, me, [("R5", 0)], NEW_SET)
 
     assert tiles(view) == [["R6", "R7", "R8"], TABLE[1], ["R5"]]
     assert view.rack.count("R5") == 1
@@ -98,25 +98,25 @@ def test_a_tile_that_was_on_the_table_cannot_go_to_the_rack(position: Game, me: 
     message = "R6 was on the table when your turn began: it stays on the table."
 
     with pytest.raises(DraftError, match=re.escape(message)):
-        services.move_tile(position.pk, me, "R6", 0, RACK)
+        services.move_tiles(position.pk, me, [("R6", 0)], RACK)
 
     assert not Draft.objects.exists()
 
 
 def test_a_copy_from_the_rack_may_go_back_from_any_set(position: Game, me: User) -> None:
     # Copies are interchangeable: with the rack's R5 on the table, either R5 may go back.
-    services.move_tile(position.pk, me, "R5", RACK, NEW_SET)
-    view = services.move_tile(position.pk, me, "R5", 0, RACK)
+    services.move_tiles(position.pk, me, [("R5", RACK)], NEW_SET)
+    view = services.move_tiles(position.pk, me, [("R5", 0)], RACK)
 
     assert tiles(view) == [["R6", "R7"], TABLE[1], ["R5"]]
     assert view.rack.count("R5") == 1 and view.played == ()
     with pytest.raises(DraftError, match="R5 was on the table"):
-        services.move_tile(position.pk, me, "R5", 2, RACK)
+        services.move_tiles(position.pk, me, [("R5", 2)], RACK)
 
 
 def test_a_set_left_empty_disappears(position: Game, me: User) -> None:
-    services.move_tile(position.pk, me, "J", RACK, NEW_SET)
-    view = services.move_tile(position.pk, me, "J", 2, RACK)
+    services.move_tiles(position.pk, me, [("J", RACK)], NEW_SET)
+    view = services.move_tiles(position.pk, me, [("J", 2)], RACK)
 
     assert tiles(view) == TABLE
     assert view.changed is False
@@ -124,7 +124,7 @@ def test_a_set_left_empty_disappears(position: Game, me: User) -> None:
 
 def test_a_position_counts_in_the_order_the_page_shows_the_set(position: Game, me: User) -> None:
     # The group K9 B9 O9 is shown (and, once touched, kept) in colour order: B9 K9 O9.
-    view = services.move_tile(position.pk, me, "K1", RACK, 1, position=1)
+    view = services.move_tiles(position.pk, me, [("K1", RACK)], 1, position=1)
 
     assert tiles(view) == [TABLE[0], ["B9", "K1", "K9", "O9"]]
 
@@ -152,11 +152,11 @@ def test_impossible_edits_are_refused(
     position: Game, me: User, tile: str, source: int | str, target: int | str, message: str
 ) -> None:
     with pytest.raises(DraftError, match=re.escape(message)):
-        services.move_tile(position.pk, me, tile, source, target)  # type: ignore[arg-type]
+        services.move_tiles(position.pk, me, [(tile, source)], target)  # type: ignore[arg-type]
 
 
 def test_reset_puts_everything_back(position: Game, me: User) -> None:
-    services.move_tile(position.pk, me, "R8", RACK, 0)
+    services.move_tiles(position.pk, me, [("R8", RACK)], 0)
 
     view = services.reset_draft(position.pk, me)
 
@@ -168,15 +168,15 @@ def test_a_draft_from_an_earlier_turn_is_ignored(position: Game, me: User) -> No
     Draft.objects.create(game=position, seat=position.current_seat, turn_number=0, table=[])
 
     assert tiles(services.read_draft(position, me)) == TABLE
-    view = services.move_tile(position.pk, me, "R8", RACK, 0)
+    view = services.move_tiles(position.pk, me, [("R8", RACK)], 0)
     assert tiles(view)[0] == ["R5", "R6", "R7", "R8"]
 
 
 def test_only_the_player_whose_turn_it_is_edits(position: Game, other: User, carol: User) -> None:
     with pytest.raises(NotYourTurn):
-        services.move_tile(position.pk, other, "R8", RACK, 0)
+        services.move_tiles(position.pk, other, [("R8", RACK)], 0)
     with pytest.raises(NotSeated):
-        services.move_tile(position.pk, carol, "R8", RACK, 0)
+        services.move_tiles(position.pk, carol, [("R8", RACK)], 0)
 
     view = services.read_draft(position, other)
     assert view.editable is False and tiles(view) == TABLE
@@ -201,7 +201,7 @@ def test_saving_a_draft_tells_the_game_only_who_is_building(
     async_to_sync(layer.group_add)(game_group(position.pk), channel)
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.move_tile(position.pk, me, "R8", RACK, 0)
+        services.move_tiles(position.pk, me, [("R8", RACK)], 0)
 
     message = async_to_sync(layer.receive)(channel)
     assert message == {"type": "game.building", "seat": position.current_seat}

@@ -134,7 +134,7 @@ def test_a_timeout_after_moving_tiles_is_told_in_words(alice: User, bob: User) -
     game = current_game(start_table(alice, bob))
     player, other = mover(game), waiter(game)
     tile = str(game.engine_state().racks[game.current_seat][0])
-    services.move_tile(game.pk, player, tile, "rack", "new")
+    services.move_tiles(game.pk, player, [(tile, "rack")], "new")
     rack_before = Counter(game.engine_state().racks[game.current_seat])
 
     game = time_out(game)

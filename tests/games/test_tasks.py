@@ -61,7 +61,7 @@ def test_a_timed_out_player_who_had_changed_the_table_draws_three(game: Game) ->
     set_position(game, [["R5", "R6", "R7"]], ["R8", "K1", "K2"])
     seat = game.current_seat
     assert seat is not None
-    services.move_tile(game.pk, user_at(game, seat), "R8", RACK, 0)
+    services.move_tiles(game.pk, user_at(game, seat), [("R8", RACK)], 0)
 
     with after_deadline(game):
         tasks.expire_turn.delay(game.pk, 1)
@@ -75,8 +75,8 @@ def test_a_draft_moved_back_to_the_start_is_no_change(game: Game) -> None:
     set_position(game, [["R5", "R6", "R7"]], ["R8", "K1", "K2"])
     assert game.current_seat is not None
     player = user_at(game, game.current_seat)
-    services.move_tile(game.pk, player, "K1", RACK, NEW_SET)
-    services.move_tile(game.pk, player, "K1", 1, RACK)
+    services.move_tiles(game.pk, player, [("K1", RACK)], NEW_SET)
+    services.move_tiles(game.pk, player, [("K1", 1)], RACK)
 
     with after_deadline(game):
         tasks.expire_turn.delay(game.pk, 1)

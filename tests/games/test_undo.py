@@ -29,8 +29,8 @@ def working(game: Game) -> list[list[str]]:
 
 def test_undo_takes_back_the_last_change_only(position: Game) -> None:
     me = mover(position)
-    services.move_tile(position.pk, me, "K1", "rack", "new")
-    services.move_tile(position.pk, me, "K2", "rack", 2)
+    services.move_tiles(position.pk, me, [("K1", "rack")], "new")
+    services.move_tiles(position.pk, me, [("K2", "rack")], 2)
 
     view = services.undo_draft(position.pk, me)
 
@@ -42,7 +42,7 @@ def test_undo_takes_back_the_last_change_only(position: Game) -> None:
 
 def test_undo_takes_back_a_reset(position: Game) -> None:
     me = mover(position)
-    services.move_tile(position.pk, me, "K1", "rack", "new")
+    services.move_tiles(position.pk, me, [("K1", "rack")], "new")
     services.reset_draft(position.pk, me)
 
     assert services.undo_draft(position.pk, me).played == ("K1",)
@@ -50,7 +50,7 @@ def test_undo_takes_back_a_reset(position: Game) -> None:
 
 def test_a_new_turn_has_nothing_to_undo(position: Game) -> None:
     me, other = mover(position), waiter(position)
-    services.move_tile(position.pk, me, "K1", "rack", "new")
+    services.move_tiles(position.pk, me, [("K1", "rack")], "new")
     services.draw(position.pk, me, 0)
     services.draw(position.pk, other, 1)
 
@@ -82,7 +82,7 @@ def test_with_nothing_to_undo_the_page_says_so(position: Game) -> None:
 
 
 def test_the_opponent_and_a_spectator_cannot_undo(position: Game, carol: User) -> None:
-    services.move_tile(position.pk, mover(position), "K1", "rack", "new")
+    services.move_tiles(position.pk, mover(position), [("K1", "rack")], "new")
 
     assert post(client_for(waiter(position)), "undo", position).status_code == 409
     assert post(client_for(carol), "undo", position).status_code == 403

@@ -17,7 +17,7 @@ from accounts.models import User
 from games import mail
 from games.models import Notification, NotificationKind
 from leagues.errors import Conflict, TooMany
-from leagues.league_forms import LeagueForm
+from leagues.forms.leagues import LeagueForm
 from leagues.models import Club, ClubInvitation, JoinRequest, League, Pending, Season
 from leagues.services import clubs
 from leagues.services.leagues import create_league

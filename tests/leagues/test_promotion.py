@@ -1,11 +1,11 @@
-"""Promotion and relegation between divisions, and the next season's divisions."""
+"""Promotion and relegation between divisions: the next season's seeding."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from leagues.promotion import DOWN, UP, divisions, movable, seeding, zones
+from leagues.promotion import DOWN, UP, movable, seeding, zones
 from leagues.standings import Row
 
 
@@ -14,7 +14,8 @@ def test_the_best_of_a_lower_division_swap_with_the_worst_of_the_one_above() -> 
 
     order = seeding(final, promotion=2)
 
-    assert divisions(order, 5) == [
+    # Cut by fives, as the next season's divisions of five would be.
+    assert [order[:5], order[5:10], order[10:]] == [
         ["a1", "a2", "a3", "b1", "b2"],
         ["a4", "a5", "b3", "c1", "c2"],
         ["b4", "b5", "c3"],
@@ -32,11 +33,9 @@ def test_a_small_division_keeps_one_player_who_stays() -> None:
     assert seeding([["a1"], ["b1", "b2"]], promotion=1) == ["a1", "b1", "b2"]
 
 
-def test_no_promotion_keeps_the_order_and_one_division_is_everyone() -> None:
+def test_no_promotion_keeps_the_order() -> None:
     final = [["a1", "a2"], ["b1", "b2"]]
     assert seeding(final, promotion=0) == ["a1", "a2", "b1", "b2"]
-    assert divisions(["a", "b", "c"], None) == [["a", "b", "c"]]
-    assert divisions([], None) == []
 
 
 levels = st.lists(st.integers(min_value=1, max_value=12), min_size=1, max_size=5)
@@ -49,9 +48,7 @@ def test_nobody_is_lost_orders_hold_and_exactly_the_promoted_pass_the_division_a
     final = [[(level, rank) for rank in range(size)] for level, size in enumerate(sizes)]
 
     order = seeding(final, promotion)
-    next_divisions = divisions(order, None)[0]
-
-    assert sorted(next_divisions) == sorted(p for level in final for p in level)
+    assert sorted(order) == sorted(p for level in final for p in level)
     position = {player: index for index, player in enumerate(order)}
     for level, players in enumerate(final):
         stayed_or_moved = [position[p] for p in players]

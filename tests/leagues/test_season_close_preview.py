@@ -13,7 +13,7 @@ from leagues.services.season_end import (
     close_season,
     final_order,
     preview_close_season,
-    settled_standings,
+    settled,
 )
 from tests.leagues.conftest import RunningSeason
 from tests.leagues.test_season_end import closer, finish_all_but_the_last, two_divisions
@@ -50,7 +50,7 @@ def test_the_preview_shows_the_final_standings_the_close_will_fix(
 
     close_season(season, closer, "End of the season.")
 
-    assert settled_standings(season) == preview.standings
+    assert settled(season)[0] == preview.standings
     # The promotion shown follows the order the close fixed, after the settling.
     names = {entry.pk: str(entry.user) for entry in season.entries.select_related("user")}
     assert preview.final == [(name, [names[e] for e in ids]) for name, ids in final_order(season)]

@@ -1,4 +1,4 @@
-"""The forms of appeals and of the moderation log's filters."""
+"""The moderation log's filters."""
 
 from __future__ import annotations
 
@@ -9,38 +9,9 @@ from django import forms
 from accounts.models import User
 from games.parsing import DayField
 from leagues.models import Club
-from moderation.forms import MemberField
+from moderation.forms.members import MemberField
 from moderation.models import LogEntry
 from moderation.selectors.log import LogFilters, filter_clubs
-from moderation.services.appeals import LONGEST_TEXT
-
-
-class AppealForm(forms.Form):
-    """A message of an appeal: the appellant's, or a moderator's answer."""
-
-    text = forms.CharField(
-        label="Your message",
-        max_length=LONGEST_TEXT,
-        widget=forms.Textarea(attrs={"rows": 5}),
-        error_messages={
-            "required": "Write what you want the moderators to know.",
-            "max_length": f"A message has at most {LONGEST_TEXT} characters.",
-        },
-    )
-
-
-class CloseForm(forms.Form):
-    """Closing an appeal, with a last word if the moderator has one. Its field has a
-    prefix of its own: the answer form is on the same page."""
-
-    prefix = "close"
-
-    text = forms.CharField(
-        label="A last word (optional)",
-        required=False,
-        max_length=LONGEST_TEXT,
-        widget=forms.Textarea(attrs={"rows": 3}),
-    )
 
 
 class LogFilterForm(forms.Form):
