@@ -116,7 +116,7 @@ def presence_seconds() -> float:
 
 def connection_days() -> float:
     """``GAMES_CONNECTION_DAYS``: how long the history of players' connections to a
-    game's page is kept for moderators (90 days; :mod:`games.services.connections`)."""
+    game's page is kept for moderators (90 days; :mod:`games.page_connections`)."""
     return float(getattr(settings, "GAMES_CONNECTION_DAYS", 90))
 
 

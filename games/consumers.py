@@ -36,7 +36,7 @@ from django.utils import timezone
 
 from accounts.limits import SocketSlots
 from accounts.models import User
-from games import presence
+from games import page_connections, presence
 from games.conf import presence_seconds
 from games.live import chat_group, game_group, user_group
 from games.models import Game, Seat
@@ -44,7 +44,6 @@ from games.permissions import visible_game, visible_table
 from games.rendering import render_building_notice, render_chat_lines, render_live_fragments
 from games.selectors.header import HeaderCounts
 from games.selectors.seats import table_seats
-from games.services import connections
 
 HEADER_TEMPLATE = "notifications/_header.html"
 
@@ -203,7 +202,7 @@ class GameConsumer(SlotConsumer):
     on_sufferance = False
     # The newest version this connection has rendered: older or repeated news is skipped.
     rendered_version = -1
-    # A player's connection in the history moderators read (games.services.connections).
+    # A player's connection in the history moderators read (games.page_connections).
     connection_id: int | None = None
 
     async def connect(self) -> None:
@@ -233,7 +232,7 @@ class GameConsumer(SlotConsumer):
         await self.accept()
         await self._mark_present()
         if plays:
-            self.connection_id = await database_sync_to_async(connections.opened)(
+            self.connection_id = await database_sync_to_async(page_connections.opened)(
                 self.game_id, user.pk
             )
         # A reconnecting browser may have missed pushes: start from the current state,
@@ -257,7 +256,7 @@ class GameConsumer(SlotConsumer):
         if was_present:
             await sync_to_async(presence.mark_absent)(self.game_id, self.user.pk, self.channel_name)
         if self.connection_id is not None:
-            await database_sync_to_async(connections.closed)(self.connection_id)
+            await database_sync_to_async(page_connections.closed)(self.connection_id)
             self.connection_id = None
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -305,7 +304,7 @@ class GameConsumer(SlotConsumer):
         await super().beat()
         await self._mark_present()
         if self.connection_id is not None:
-            await database_sync_to_async(connections.seen)(self.connection_id)
+            await database_sync_to_async(page_connections.seen)(self.connection_id)
 
     async def game_building(self, event: dict[str, Any]) -> None:
         seat = event.get("seat")

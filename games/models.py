@@ -866,7 +866,7 @@ class PageConnection(models.Model):
 
     Read only by the moderators of a case about the game, beside a disputed timeout
     (never by a player: presence is nobody else's business). Bounded: each player keeps
-    the newest :data:`games.services.connections.KEPT_PER_GAME` of a game, and rows
+    the newest :data:`games.page_connections.KEPT_PER_GAME` of a game, and rows
     older than ``GAMES_CONNECTION_DAYS`` are pruned by the beat job."""
 
     # No foreign key constraints in the database: a socket's record must never wait for a

@@ -26,7 +26,7 @@ Context (from :func:`game_context`): ``game``
 (:class:`~games.selectors.rows.PublicGame`), ``view`` (the
 engine's :class:`~engine.views.PlayerView` for a seated player, its spectator view for
 anyone else), ``seats`` (:class:`SeatInfo` per seat), ``me`` (the viewer's seat or
-``None``), ``draft`` (:class:`~games.services.drafts.DraftView` of the viewer's turn,
+``None``), ``draft`` (:class:`~games.selectors.drafts.DraftView` of the viewer's turn,
 or ``None``), ``clock`` (:class:`~games.selectors.clock.GameClock`: the time control,
 each seat's bank, vacation and timeouts in a row, whether the turn's clock stands
 still), ``log`` (:class:`~games.selectors.move_log.MoveLog`: the moves so far as the
@@ -49,11 +49,11 @@ from games.models import Game, Result, Seat, Table
 from games.permissions import may_see
 from games.selectors.chat import table_chat
 from games.selectors.clock import game_clock
+from games.selectors.drafts import DraftView, read_draft
 from games.selectors.move_log import move_log
 from games.selectors.players import GamePlayers, game_players
 from games.selectors.rows import public_game
 from games.selectors.seats import table_seats
-from games.services.drafts import DraftView, read_draft
 
 TEMPLATE = "games/game.html"
 LIVE_PARTIALS = ("status", "players", "board", "rack", "log")

@@ -28,11 +28,11 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from games import mail
+from games import mail, page_connections
 from games.conf import eta_horizon_seconds
 from games.errors import NotFound
 from games.models import Game
-from games.services import connections, lobby, play_bot_move, sweeps, time_out_turn
+from games.services import lobby, play_bot_move, sweeps, time_out_turn
 from games.services import notifications as notices
 from games.services.vacations import reclock_games_of
 
@@ -142,7 +142,7 @@ def expire_turn(self: object, game_id: int, turn_number: int) -> None:
 @shared_task(ignore_result=True)
 def prune_page_connections() -> int:
     """Celery beat, daily: forget connections to game pages older than the retention."""
-    return connections.prune()
+    return page_connections.prune()
 
 
 @shared_task(ignore_result=True)

@@ -8,10 +8,11 @@ one builder; reads that pages repeat on their own are QuerySet methods
 
 Modules, by shape: :mod:`.rows` (a game as a row: :class:`~.rows.GameRow`, the one
 builder behind every list of games and the game page's heading), :mod:`.seats` (a
-table's seats in order), :mod:`.results` (a finished game's result as it counts now),
-:mod:`.listing` (the lobby's lists of tables and games), :mod:`.your_move`,
-:mod:`.header` (the header's counts), :mod:`.scoreboard` (a round's scores and
-standings), :mod:`.replay` (a finished game, turn by turn), :mod:`.clock` (the clock
-of a game as its page shows it), :mod:`.notifications` (a member's list, unread count
-and email preferences), :mod:`.vacations` (the allowance and the vacations to come).
+table's seats in order, the seat a member plays), :mod:`.results` (a finished game's
+result as it counts now), :mod:`.listing` (the lobby's lists of tables and games),
+:mod:`.your_move`, :mod:`.header` (the header's counts), :mod:`.scoreboard` (a round's
+scores and standings), :mod:`.replay` (a finished game, turn by turn), :mod:`.clock`
+(the clock of a game as its page shows it), :mod:`.drafts` (the turn in progress as
+its player sees it), :mod:`.notifications` (a member's list, unread count and email
+preferences), :mod:`.vacations` (the allowance and the vacations to come).
 """

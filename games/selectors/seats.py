@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from accounts.models import User
+from games.errors import NotSeated
 from games.models import Game, Seat, Table
 
 
@@ -15,3 +17,15 @@ def table_seats(game: Game) -> list[Seat]:
     """The seats of ``game``'s table in order, with their members, in one query: what
     the game page's partials need of them."""
     return list(game.table.seats.select_related("user", "replaced_user").order_by("number"))
+
+
+def seat_of(game: Game, user: User) -> int:
+    """The seat ``user`` plays in ``game``, or :class:`~games.errors.NotSeated`."""
+    number = (
+        Seat.objects.filter(table_id=game.table_id, user=user, kind=Seat.Kind.PLAYER)
+        .values_list("number", flat=True)
+        .first()
+    )
+    if number is None:
+        raise NotSeated("You are not playing in this game.")
+    return number

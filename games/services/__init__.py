@@ -28,10 +28,13 @@ from games.services.abandonment import forfeit_seat, hand_seat_to_bot, resign
 from games.services.drafts import (
     NEW_SET,
     RACK,
+<<<<<<< HEAD
     DraftSet,
     DraftView,
+=======
+    move_tile,
+>>>>>>> contracts
     move_tiles,
-    read_draft,
     reset_draft,
     save_draft,
     undo_draft,
@@ -58,8 +61,6 @@ from games.services.turns import (
 __all__ = [
     "NEW_SET",
     "RACK",
-    "DraftSet",
-    "DraftView",
     "SeatPlan",
     "cancel_table",
     "change_seat",
@@ -75,7 +76,6 @@ __all__ = [
     "play_again",
     "play_bot_move",
     "play_now",
-    "read_draft",
     "reset_draft",
     "resign",
     "save_draft",

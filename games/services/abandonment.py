@@ -24,8 +24,9 @@ from engine import game as engine
 from games import signals
 from games.errors import GameFinished, InvalidMove, TableError
 from games.models import BotLevel, Game, Move, Seat, Table
+from games.selectors.seats import seat_of
 from games.services.core import commit_action
-from games.services.locking import LockedTurn, lock_game, lock_seat, lock_seat_of_table, seat_of
+from games.services.locking import LockedTurn, lock_game, lock_seat, lock_seat_of_table
 from games.services.occupancy import record_change_at_table
 
 TAKEOVER_BOT_LEVEL = BotLevel.NORMAL

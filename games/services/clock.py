@@ -8,7 +8,8 @@ time bank is settled (:func:`end_turn_clock`). These run inside the transaction 
 move, with the game row locked; the clock's tasks are queued by the receivers of the
 signals sent after commit (:func:`announce_turn`, and :data:`~games.signals.turn_reclocked`
 from :func:`reclock_turn`). The game page reads the clock through
-:mod:`games.selectors.clock`.
+:mod:`games.selectors.clock`, which also maps a table's settings to its
+:class:`~games.clock.TimeControl` (:func:`~games.selectors.clock.time_control`).
 """
 
 from __future__ import annotations
@@ -17,21 +18,9 @@ from datetime import datetime
 from typing import Any
 
 from games import signals
-from games.clock import (
-    LIVE,
-    Pause,
-    TimeControl,
-    active_seconds,
-    bank_after_turn,
-    turn_clock,
-)
-from games.models import Game, Seat, Table, Vacation
-
-
-def time_control(table: Table) -> TimeControl:
-    """The table's clock settings as :mod:`games.clock` wants them."""
-    kind = LIVE if table.clock == Table.Clock.LIVE else "correspondence"
-    return TimeControl(kind, table.turn_seconds, table.time_bank_seconds)
+from games.clock import Pause, active_seconds, bank_after_turn, turn_clock
+from games.models import Game, Seat, Vacation
+from games.selectors.clock import time_control
 
 
 def pauses_of(user_id: int | None, since: datetime) -> list[Pause]:

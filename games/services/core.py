@@ -33,7 +33,6 @@ from games.services.locking import (
     lock_for_player,
     lock_game,
     lock_game_if_free,
-    seat_of,
 )
 from games.services.results import record_played
 from games.services.vacations import end_vacation_on_move
@@ -45,7 +44,6 @@ __all__ = [
     "lock_for_player",
     "lock_game",
     "lock_game_if_free",
-    "seat_of",
     "store_state",
 ]
 

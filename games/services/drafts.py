@@ -10,6 +10,9 @@ of a tile are interchangeable, so tiles are named by their notation.
 Drafts never change the game's ``version``: they are not moves. Saving one tells the
 other players that this seat is building a move, without saying what.
 
+What the player sees of their turn in progress is read by :mod:`games.selectors.drafts`
+(the game page and its pushes read it without a lock); every write here answers with it.
+
 Each save remembers the working table it replaced, so the player can take back their
 last step (:func:`undo_draft`). One step only, and only within the turn: the step is
 kept in the cache (Redis) under the turn's number, not in the database, because it is
@@ -22,7 +25,6 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Literal, TypeVar
 
 import redis
@@ -32,14 +34,23 @@ from django.db import transaction
 from accounts.models import User
 from engine.actions import InvalidAction, Layout, parse_table, table_to_json
 from engine.ruleset import Ruleset
-from engine.sets import analyse_set, in_reading_order, lay_in_order
-from engine.state import GameState
+from engine.sets import in_reading_order, lay_in_order
 from engine.tiles import NotationError, Tile, format_tiles, parse_tile
-from engine.verdict import judge_turn
 from games import signals
 from games.errors import DraftError, NotYourTurn
 from games.models import Draft, Game
-from games.services.locking import LockedTurn, ensure_may_play, lock_game, seat_of
+from games.selectors.drafts import (
+    DraftView,
+    draft_view,
+    remainder,
+    tables_differ,
+    tile_bag,
+    undo_key,
+    undo_step,
+    working_table,
+)
+from games.selectors.seats import seat_of
+from games.services.locking import LockedTurn, ensure_may_play, lock_game
 
 RACK: Literal["rack"] = "rack"
 """Where a tile comes from or goes to: the player's rack."""
@@ -54,62 +65,9 @@ Target = int | Literal["rack", "new"]
 _T = TypeVar("_T")
 
 
-@dataclass(frozen=True)
-class DraftSet:
-    """One set of the working table, judged on its own."""
-
-    index: int
-    tiles: tuple[str, ...]
-    valid: bool
-    problem: str | None
-    kinds: tuple[str, ...]
-    value: int | None
-
-
-@dataclass(frozen=True)
-class DraftView:
-    """What the player sees of their turn in progress (only ever sent to them).
-
-    ``editable`` is False when it is not their turn: ``sets`` are then the table as it
-    is. ``rack`` is what is left on the rack (rack before + table before - working
-    table); ``played`` the tiles moved from the rack; ``changed`` whether the table
-    differs from the one the turn began with. ``ready`` and ``verdict`` give the rules'
-    judgement of playing the working table now.
-    """
-
-    game_id: int
-    seat: int
-    turn_number: int
-    editable: bool
-    sets: tuple[DraftSet, ...]
-    rack: tuple[str, ...]
-    played: tuple[str, ...]
-    changed: bool
-    ready: bool
-    verdict: str
-    can_undo: bool = False
-
-
-def working_table(turn: LockedTurn) -> Layout:
-    """The table the seat is building this turn: its fresh draft, or the table as it is."""
-    draft = _fresh_draft(turn.game, turn.seat)
-    return turn.state.table if draft is None else parse_table(draft.table)
-
-
 def draft_changed(turn: LockedTurn) -> bool:
     """True when the seat's draft differs from the table the turn began with."""
-    return _changed(turn.state.table, working_table(turn))
-
-
-def read_draft(game: Game, user: User, seat: int | None = None) -> DraftView:
-    """The turn in progress of ``user``'s seat (read only; takes no lock). ``seat``:
-    that seat's number, if the caller knows it already."""
-    if seat is None:
-        seat = seat_of(game, user)
-    state = game.engine_state()
-    turn = LockedTurn(game, state, seat)
-    editable = not game.is_over and seat == game.current_seat
-    return _view(turn, working_table(turn) if editable else state.table, editable)
+    return tables_differ(turn.state.table, _working(turn))
 
 
 def move_tiles(
@@ -135,10 +93,10 @@ def move_tiles(
     with transaction.atomic():
         turn = _lock_own_turn(game_id, user)
         rules = turn.state.ruleset
-        working = working_table(turn)
+        working = _working(turn)
         sets = [format_tiles(tile_set) for tile_set in working]
         read: set[object] = set()
-        rack = _remainder(turn.state, turn.seat, working)
+        rack = remainder(turn.state, turn.seat, working)
         taken = [_take_pick(sets, text, source, rack, rules, read) for text, source in picks]
         if target == RACK and all(source == RACK for _, source in picks):
             raise DraftError(f"{taken[0]} is already on your rack.")
@@ -169,7 +127,7 @@ def undo_draft(game_id: int, user: User) -> DraftView:
     it was before it. One step: the undone change cannot be undone in turn."""
     with transaction.atomic():
         turn = _lock_own_turn(game_id, user)
-        previous = _undo_step(turn)
+        previous = undo_step(turn.game, turn.seat)
         if previous is None:
             raise DraftError("There is nothing to undo in this turn.")
         try:
@@ -209,36 +167,24 @@ def _lock_own_turn(game_id: int, user: User) -> LockedTurn:
     return LockedTurn(game, game.engine_state(), seat)
 
 
-def _fresh_draft(game: Game, seat: int) -> Draft | None:
-    """The seat's draft for the game's current turn; an older one counts as none."""
-    return Draft.objects.filter(game=game, seat=seat, turn_number=game.turn_number).first()
+def _working(turn: LockedTurn) -> Layout:
+    return working_table(turn.game, turn.state, turn.seat)
 
 
 def _save(turn: LockedTurn, sets: list[list[Tile]], remember: bool = True) -> DraftView:
-    game = turn.game
-    _keep_undo_step(turn, table_to_json(working_table(turn)) if remember else None)
+    game, table = turn.game, _as_table(sets)
+    _keep_undo_step(turn, table_to_json(_working(turn)) if remember else None)
     Draft.objects.update_or_create(
         game=game,
         seat=turn.seat,
-        defaults={"turn_number": game.turn_number, "table": table_to_json(_as_table(sets))},
+        defaults={"turn_number": game.turn_number, "table": table_to_json(table)},
     )
     signals.send_after_commit(signals.draft_saved, Game, game_id=game.pk, seat=turn.seat)
-    return _view(turn, _as_table(sets), editable=True, can_undo=remember)
+    return draft_view(game, turn.state, turn.seat, table, editable=True, can_undo=remember)
 
 
 _UNDO_SECONDS = 2 * 24 * 3600
 """How long a step can be taken back: a correspondence turn may last a day or two."""
-
-
-def _undo_step(turn: LockedTurn) -> list[list[str]] | None:
-    """The working table before the last change, as saved (``None``: no step to undo,
-    or the cache cannot be reached: the page works without it)."""
-    try:
-        step = cache.get(_undo_key(turn))
-    except redis.RedisError:
-        logger.exception("could not read the undo step of game %s", turn.game.pk)
-        return None
-    return step if isinstance(step, list) else None
 
 
 def _keep_undo_step(turn: LockedTurn, table: list[list[str]] | None) -> None:
@@ -247,60 +193,11 @@ def _keep_undo_step(turn: LockedTurn, table: list[list[str]] | None) -> None:
     itself, and a step is checked like any draft before it is used."""
     try:
         if table is None:
-            cache.delete(_undo_key(turn))
+            cache.delete(undo_key(turn.game, turn.seat))
         else:
-            cache.set(_undo_key(turn), table, _UNDO_SECONDS)
+            cache.set(undo_key(turn.game, turn.seat), table, _UNDO_SECONDS)
     except redis.RedisError:
         logger.exception("could not keep the undo step of game %s", turn.game.pk)
-
-
-def _undo_key(turn: LockedTurn) -> str:
-    # The creation time too: a test database reuses ids, a cache outlives it.
-    game = turn.game
-    born = game.created_at.timestamp()
-    return f"games:draft-undo:{game.pk}:{born}:{turn.seat}:{game.turn_number}"
-
-
-def _view(
-    turn: LockedTurn, table: Layout, editable: bool, can_undo: bool | None = None
-) -> DraftView:
-    state, rules = turn.state, turn.state.ruleset
-    sets = []
-    for index, tile_set in enumerate(table):
-        analysis = analyse_set(tile_set, rules)
-        sets.append(
-            DraftSet(
-                index=index,
-                tiles=tuple(format_tiles(tile_set)),
-                valid=analysis.valid,
-                problem=analysis.problem,
-                kinds=analysis.set_types,
-                value=analysis.best_value,
-            )
-        )
-    rack = state.racks[turn.seat]
-    verdict = judge_turn(state.table, rack, table, state.initial_meld_done[turn.seat], rules)
-    return DraftView(
-        game_id=turn.game.pk,
-        seat=turn.seat,
-        turn_number=turn.game.turn_number,
-        editable=editable,
-        sets=tuple(sets),
-        rack=tuple(format_tiles(sorted(_remainder(state, turn.seat, table).elements()))),
-        played=tuple(format_tiles(verdict.played)),
-        changed=_changed(state.table, table),
-        ready=editable and verdict.valid,
-        verdict=verdict.detail,
-        can_undo=editable and (_undo_step(turn) is not None if can_undo is None else can_undo),
-    )
-
-
-def _remainder(state: GameState, seat: int, sets: Sequence[Sequence[Tile]]) -> Counter[Tile]:
-    """Rack before + table before - working table: what is still on the rack."""
-    left = Counter(state.racks[seat])
-    left.update(_bag(state.table))
-    left.subtract(_bag(sets))
-    return +left
 
 
 def _take_pick(
@@ -343,7 +240,7 @@ def _set_at(sets: list[list[_T]], index: object) -> list[_T]:
 
 
 def _check_tiles(turn: LockedTurn, sets: list[list[Tile]]) -> None:
-    before, after = _bag(turn.state.table), _bag(sets)
+    before, after = tile_bag(turn.state.table), tile_bag(sets)
     missing = before - after
     if missing:
         raise DraftError(
@@ -364,19 +261,6 @@ def tiles_named(texts: Sequence[str]) -> list[Tile]:
         return [parse_tile(text) for text in texts]
     except (NotationError, TypeError) as err:
         raise DraftError(str(err)) from None
-
-
-def _bag(sets: Sequence[Sequence[Tile]]) -> Counter[Tile]:
-    bag: Counter[Tile] = Counter()
-    for tile_set in sets:
-        bag.update(tile_set)
-    return bag
-
-
-def _changed(before: Layout, after: Sequence[Sequence[Tile]]) -> bool:
-    """Whether two tables differ as multisets of multisets (order never matters)."""
-    as_bag = Counter(tuple(sorted(tile_set)) for tile_set in before if tile_set)
-    return as_bag != Counter(tuple(sorted(tile_set)) for tile_set in after if tile_set)
 
 
 def _as_table(sets: Sequence[Sequence[Tile]]) -> Layout:

@@ -46,10 +46,12 @@ from games.errors import (
     TimeUp,
 )
 from games.models import Game, HelpAsked, Move
+from games.selectors.drafts import DraftView, working_table
 from games.selectors.replay import ShownSet, mark_new
+from games.selectors.seats import seat_of
 from games.services.core import commit_action
-from games.services.drafts import DraftView, save_draft, tiles_named, working_table
-from games.services.locking import LockedTurn, lock_for_player, lock_game, seat_of
+from games.services.drafts import save_draft, tiles_named
+from games.services.locking import LockedTurn, lock_for_player, lock_game
 
 _HINT_CACHE_SECONDS = 3600
 """A hint is kept while its game version could still be the current one."""
@@ -159,7 +161,7 @@ def arrange_for_me(game_id: int, user: User, picked: Sequence[str]) -> DraftView
     if not chosen:
         raise DraftError("Pick the tiles of your rack you want to lay first.")
     turn = _read_own_turn(game_id, user)
-    working = working_table(turn)
+    working = working_table(turn.game, turn.state, turn.seat)
     already = _put_out(working, turn.state.table)
     left = Counter(turn.state.racks[turn.seat]) - already
     missing = Counter(chosen) - left
@@ -192,7 +194,7 @@ def take_from_river_arranged(game_id: int, user: User, version: int, index: int)
     if not 0 <= index < len(state.river):
         raise InvalidMove("There is no such tile in the River.")
     key = state.river[index]
-    working = working_table(turn)
+    working = working_table(turn.game, turn.state, turn.seat)
     already = _put_out(working, state.table)
     to_play = [*already.elements(), key]
     table = _arranged(turn, to_play, user)
@@ -238,7 +240,7 @@ def _recheck(snapshot: LockedTurn, game: Game, working: Layout) -> None:
         raise _stale()
     if game.turn_deadline is not None and timezone.now() > game.turn_deadline:
         raise TimeUp("Your time for this turn ran out while the solver was working.")
-    if working_table(LockedTurn(game, snapshot.state, snapshot.seat)) != working:
+    if working_table(game, snapshot.state, snapshot.seat) != working:
         raise DraftError("Your turn changed while the solver was working: ask again.")
 
 

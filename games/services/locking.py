@@ -7,9 +7,9 @@ their vacations are locked by the vacation and chat services alone, never while 
 is held (a move that ends a vacation updates it under the game's lock and locks nothing
 more).
 
-This module imports only the models, the errors, the settings and the engine's value
-types: any service may use it, and it uses none, so the services need no imports inside
-functions to reach a lock.
+This module imports only the models, the errors, the settings, the engine's value types
+and a read (:func:`~games.selectors.seats.seat_of`): any service may use it, and it uses
+none, so the services need no imports inside functions to reach a lock.
 """
 
 from __future__ import annotations
@@ -28,12 +28,12 @@ from games.errors import (
     GameFinished,
     GameHeld,
     NotFound,
-    NotSeated,
     NotYourTurn,
     StaleVersion,
     TimeUp,
 )
 from games.models import Game, Seat, Table, Vacation
+from games.selectors.seats import seat_of
 
 
 @dataclass(frozen=True)
@@ -132,18 +132,6 @@ def _locking(skip_locked: bool = False) -> QuerySet[Game]:
     return Game.objects.select_related("table").select_for_update(
         skip_locked=skip_locked, of=("self",)
     )
-
-
-def seat_of(game: Game, user: User) -> int:
-    """The seat ``user`` plays in ``game``, or :class:`NotSeated`."""
-    number = (
-        Seat.objects.filter(table_id=game.table_id, user=user, kind=Seat.Kind.PLAYER)
-        .values_list("number", flat=True)
-        .first()
-    )
-    if number is None:
-        raise NotSeated("You are not playing in this game.")
-    return number
 
 
 def ensure_may_play(user: User, table: Table) -> None:

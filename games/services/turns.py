@@ -25,9 +25,10 @@ from engine.views import view_for
 from games.conf import bot_seconds
 from games.errors import IllegalPlay, InvalidMove
 from games.models import Game, Move, Seat
+from games.selectors.drafts import working_table
 from games.services.abandonment import count_timeout
 from games.services.core import commit_action
-from games.services.drafts import draft_changed, working_table
+from games.services.drafts import draft_changed
 from games.services.locking import LockedTurn, lock_for_player, lock_game, lock_game_if_free
 
 logger = logging.getLogger("games.services")
@@ -44,7 +45,7 @@ def play(game_id: int, user: User, version: int, table: TableNotation | None = N
     """
     with transaction.atomic():
         turn = lock_for_player(game_id, user, version)
-        sets = working_table(turn) if table is None else _parse(table)
+        sets = working_table(turn.game, turn.state, turn.seat) if table is None else _parse(table)
         return commit_action(turn, engine.Play(sets), Move.By.USER, user)
 
 

@@ -29,8 +29,8 @@ from engine.state import GameState
 from engine.tiles import format_tiles
 from games.clock import Pause, TimeControl, bank_after_turn, turn_clock
 from games.models import ChatMessage, Game, Move, Seat, Table, Vacation
+from games.selectors.clock import time_control
 from games.selectors.players import Names, game_players
-from games.services.clock import time_control
 from moderation.selectors.page_connections import (
     NO_RECORD,
     Span,

@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
+from games import page_connections
 from games.models import Game
-from games.services import connections
 from moderation.models import Category
 from moderation.selectors.page_connections import at
 from tests.browser.test_games import log_in
@@ -31,10 +31,10 @@ def timed_out_game(alice: User, bob: User) -> Game:
     """Alice's first turn ran out 30 minutes in; her page was closed from minute 3 to 35."""
     game = current_game(start_table(alice, bob, first=0))
     began = game.created_at
-    first = connections.opened(game.pk, alice.pk, began)
+    first = page_connections.opened(game.pk, alice.pk, began)
     assert first is not None
-    connections.closed(first, began + timedelta(minutes=3))
-    connections.opened(game.pk, alice.pk, began + timedelta(minutes=35))
+    page_connections.closed(first, began + timedelta(minutes=3))
+    page_connections.opened(game.pk, alice.pk, began + timedelta(minutes=35))
     return timed_out_after(game, 30)
 
 

@@ -9,6 +9,7 @@ from games import services
 from games.errors import DraftError, NotSeated, NotYourTurn
 from games.live import game_group
 from games.models import Draft, Game
+from games.selectors.drafts import DraftView, read_draft
 from games.services import NEW_SET, RACK
 from tests.games.players import user_at
 from tests.games.positions import set_position
@@ -36,12 +37,12 @@ def other(position: Game) -> User:
     return user_at(position, 1 - position.current_seat)
 
 
-def tiles(view: services.DraftView) -> list[list[str]]:
+def tiles(view: DraftView) -> list[list[str]]:
     return [list(tile_set.tiles) for tile_set in view.sets]
 
 
 def test_a_turn_starts_from_the_table_as_it_is(position: Game, me: User) -> None:
-    view = services.read_draft(position, me)
+    view = read_draft(position, me)
 
     assert tiles(view) == TABLE
     assert list(view.rack) == sorted(RACK_TILES, key=lambda t: RACK_TILES.index(t))
@@ -161,13 +162,13 @@ def test_reset_puts_everything_back(position: Game, me: User) -> None:
     view = services.reset_draft(position.pk, me)
 
     assert tiles(view) == TABLE and view.changed is False
-    assert tiles(services.read_draft(position, me)) == TABLE
+    assert tiles(read_draft(position, me)) == TABLE
 
 
 def test_a_draft_from_an_earlier_turn_is_ignored(position: Game, me: User) -> None:
     Draft.objects.create(game=position, seat=position.current_seat, turn_number=0, table=[])
 
-    assert tiles(services.read_draft(position, me)) == TABLE
+    assert tiles(read_draft(position, me)) == TABLE
     view = services.move_tiles(position.pk, me, [("R8", RACK)], 0)
     assert tiles(view)[0] == ["R5", "R6", "R7", "R8"]
 
@@ -178,7 +179,7 @@ def test_only_the_player_whose_turn_it_is_edits(position: Game, other: User, car
     with pytest.raises(NotSeated):
         services.move_tiles(position.pk, carol, [("R8", RACK)], 0)
 
-    view = services.read_draft(position, other)
+    view = read_draft(position, other)
     assert view.editable is False and tiles(view) == TABLE
     assert len(view.rack) == 14
 

@@ -18,8 +18,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from config.routing import websocket_urlpatterns
+from games import page_connections
 from games.models import Game, PageConnection
-from games.services import connections
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
 
@@ -32,11 +32,11 @@ def game(alice: User, bob: User) -> Game:
 @pytest.mark.django_db
 def test_a_player_s_connection_is_opened_seen_and_closed(game: Game, alice: User) -> None:
     start = timezone.now()
-    pk = connections.opened(game.pk, alice.pk, start)
+    pk = page_connections.opened(game.pk, alice.pk, start)
     assert pk is not None
-    connections.seen(pk, start + timedelta(seconds=20))
-    connections.closed(pk, start + timedelta(seconds=30))
-    connections.seen(pk, start + timedelta(seconds=50))  # a late beat changes nothing
+    page_connections.seen(pk, start + timedelta(seconds=20))
+    page_connections.closed(pk, start + timedelta(seconds=30))
+    page_connections.seen(pk, start + timedelta(seconds=50))  # a late beat changes nothing
 
     row = PageConnection.objects.get(pk=pk)
     assert (row.seat, row.connected_at, row.seen_at, row.disconnected_at) == (
@@ -49,19 +49,19 @@ def test_a_player_s_connection_is_opened_seen_and_closed(game: Game, alice: User
 
 @pytest.mark.django_db
 def test_a_member_without_a_seat_is_not_recorded(game: Game) -> None:
-    assert connections.opened(game.pk, UserFactory().pk) is None
-    assert connections.opened(game.pk + 1000, UserFactory().pk) is None
+    assert page_connections.opened(game.pk, UserFactory().pk) is None
+    assert page_connections.opened(game.pk + 1000, UserFactory().pk) is None
     assert not PageConnection.objects.exists()
 
 
 @pytest.mark.django_db
 def test_a_player_keeps_only_the_newest_connections_of_a_game(game: Game, alice: User) -> None:
     start = timezone.now()
-    for n in range(connections.KEPT_PER_GAME + 5):
-        connections.opened(game.pk, alice.pk, start + timedelta(minutes=n))
+    for n in range(page_connections.KEPT_PER_GAME + 5):
+        page_connections.opened(game.pk, alice.pk, start + timedelta(minutes=n))
 
     kept = PageConnection.objects.filter(game=game, user=alice)
-    assert kept.count() == connections.KEPT_PER_GAME
+    assert kept.count() == page_connections.KEPT_PER_GAME
     assert min(kept.values_list("connected_at", flat=True)) == start + timedelta(minutes=5)
 
 
@@ -69,10 +69,10 @@ def test_a_player_keeps_only_the_newest_connections_of_a_game(game: Game, alice:
 @override_settings(GAMES_CONNECTION_DAYS=30)
 def test_connections_older_than_the_retention_are_pruned(game: Game, alice: User) -> None:
     now = timezone.now()
-    old = connections.opened(game.pk, alice.pk, now - timedelta(days=31))
-    new = connections.opened(game.pk, alice.pk, now - timedelta(days=29))
+    old = page_connections.opened(game.pk, alice.pk, now - timedelta(days=31))
+    new = page_connections.opened(game.pk, alice.pk, now - timedelta(days=29))
 
-    assert connections.prune(now) == 1
+    assert page_connections.prune(now) == 1
     assert list(PageConnection.objects.values_list("pk", flat=True)) == [new]
     assert old is not None
 

@@ -9,6 +9,7 @@ from accounts.models import User
 from games import services
 from games.errors import DraftError, NotYourTurn
 from games.models import Draft, Game
+from games.selectors.drafts import read_draft
 from games.templatetags.game_tags import tiles_in_text
 from tests.games.views_support import (
     HTMX,
@@ -54,7 +55,7 @@ def test_a_new_turn_has_nothing_to_undo(position: Game) -> None:
     services.draw(position.pk, me, 0)
     services.draw(position.pk, other, 1)
 
-    assert not services.read_draft(Game.objects.get(pk=position.pk), me).can_undo
+    assert not read_draft(Game.objects.get(pk=position.pk), me).can_undo
     with pytest.raises(DraftError):
         services.undo_draft(position.pk, me)
 

@@ -11,10 +11,9 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from games import services
+from games import page_connections, services
 from games.errors import NoArrangement
 from games.models import Game, HelpAsked
-from games.services import connections
 from games.services import help as solver_help
 from moderation.models import Category
 from moderation.selectors.evidence import game_evidence
@@ -30,15 +29,15 @@ def test_the_evidence_says_when_the_timed_out_player_s_page_was_not_connected(
     casual_game: Game, alice: User, bob: User, site_moderator: User
 ) -> None:
     began = casual_game.created_at
-    first = connections.opened(casual_game.pk, alice.pk, began + timedelta(seconds=5))
+    first = page_connections.opened(casual_game.pk, alice.pk, began + timedelta(seconds=5))
     assert first is not None
-    connections.closed(first, began + timedelta(minutes=2))
+    page_connections.closed(first, began + timedelta(minutes=2))
     # A second tab open over the first: one presence.
-    second = connections.opened(casual_game.pk, alice.pk, began + timedelta(minutes=1))
+    second = page_connections.opened(casual_game.pk, alice.pk, began + timedelta(minutes=1))
     assert second is not None
-    connections.closed(second, began + timedelta(minutes=3))
-    connections.opened(casual_game.pk, alice.pk, began + timedelta(minutes=35))
-    connections.opened(casual_game.pk, bob.pk, began)  # bob's page says nothing of alice's
+    page_connections.closed(second, began + timedelta(minutes=3))
+    page_connections.opened(casual_game.pk, alice.pk, began + timedelta(minutes=35))
+    page_connections.opened(casual_game.pk, bob.pk, began)  # bob's page says nothing of alice's
     game = timed_out_after(casual_game, 30)
     case = claim(open_case(game, alice, Category.STALLING), site_moderator)
 
@@ -71,7 +70,7 @@ def test_a_game_with_no_connection_on_record_says_so_beside_a_timeout(
 def test_a_turn_not_timed_out_has_nothing_beside_it(
     casual_game: Game, alice: User, site_moderator: User
 ) -> None:
-    connections.opened(casual_game.pk, alice.pk, casual_game.created_at)
+    page_connections.opened(casual_game.pk, alice.pk, casual_game.created_at)
     services.draw(casual_game.pk, alice, casual_game.version)
 
     assert game_evidence(current_game(casual_game.table)).turns[0].presence == ""

@@ -12,6 +12,12 @@ reloaded all day long does not grow without end), and :func:`prune` (the beat jo
 deletes those older than ``GAMES_CONNECTION_DAYS``. Spectators are not recorded.
 
 A database error here must not stop a page: it is logged and the page goes on.
+
+Not a service: a connection is no fact of a game but a trace of the socket's life, like
+:mod:`games.presence` (its counterpart in Redis), written one statement at a time
+outside any transaction, with no lock taken and nothing announced. The consumers, which
+stay on the read side (the ``reads-not-writes`` contract keeps them from
+:mod:`games.services`), record it here directly; the beat job prunes it here too.
 """
 
 from __future__ import annotations
