@@ -28,12 +28,6 @@ from games.services.abandonment import forfeit_seat, hand_seat_to_bot, resign
 from games.services.drafts import (
     NEW_SET,
     RACK,
-<<<<<<< HEAD
-    DraftSet,
-    DraftView,
-=======
-    move_tile,
->>>>>>> contracts
     move_tiles,
     reset_draft,
     save_draft,
