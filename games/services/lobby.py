@@ -12,6 +12,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.models import User
+from common.signals import send_after_commit
 from games import live, signals
 from games.errors import NotFound, TableError
 from games.models import BotLevel, Game, Notification, Seat, Table
@@ -156,7 +157,7 @@ def play_now(user: User) -> Table:
             except TableError:
                 continue  # filled or started meanwhile: the next one
         table = create_table(user, TableSettings(), [SeatPlan.taken_by(user), SeatPlan.open()])
-        signals.send_after_commit(signals.opponent_sought, Table, table_id=table.pk)
+        send_after_commit(signals.opponent_sought, Table, table_id=table.pk)
     return table
 
 

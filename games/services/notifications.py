@@ -35,6 +35,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
+from common.signals import send_after_commit
 from games import live, signals
 from games.models import (
     Delivery,
@@ -109,7 +110,7 @@ def create(
             return None
     else:
         notification = Notification.objects.create(user_id=user_id, **fields)
-    signals.send_after_commit(
+    send_after_commit(
         signals.notification_created,
         Notification,
         notification_id=notification.pk,

@@ -102,6 +102,16 @@ BREAKS = {
         {"moderation/__init__.py": "", "games/_offending.py": "import moderation"},
         "games._offending -> moderation",
     ),
+    "common imports a feature app": (
+        "common-below-apps",
+        {"common/_offending.py": "from games import models"},
+        "common._offending -> games.models",
+    ),
+    "common imports the accounts it serves": (
+        "common-below-apps",
+        {"common/signals.py": "import accounts.models"},
+        "common.signals -> accounts.models",
+    ),
     "a read imports a service that writes": (
         "reads-not-writes",
         {"games/selectors/listing.py": "from games.services.turns import draw"},
