@@ -20,8 +20,8 @@ from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from common.parsing import BadInput, parse_number
 from games.errors import GameActionError
-from games.parsing import BadInput, parse_number
 from games.permissions import visible_table
 from games.rendering import CHAT_TEMPLATE, render_chat_lines
 from games.services import chat

@@ -16,9 +16,9 @@ from django.template.loader import render_to_string
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import User
+from common.parsing import BadInput
 from games import errors
 from games.models import Game, Table
-from games.parsing import BadInput
 from games.permissions import may_see, visible_game
 from games.rendering import LIVE_PARTIALS, TEMPLATE, game_context
 from games.rules_summary import rules_summary
@@ -164,7 +164,7 @@ View = Callable[..., HttpResponse]
 
 
 def answers_bad_input(view: View) -> View:
-    """A view that reads numbers or JSON with :mod:`games.parsing`: what it cannot read
+    """A view that reads numbers or JSON with :mod:`common.parsing`: what it cannot read
     is answered 400 with the reason, before anything is done."""
 
     @wraps(view)

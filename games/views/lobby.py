@@ -11,12 +11,12 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from accounts.limits import limit_posts
 from accounts.models import User
+from common.parsing import parse_number, parse_optional_number
 from games import services
 from games.conf import play_now_bot_seconds
 from games.errors import Barred, GameActionError, NotFound, TableError
 from games.forms import MAX_SEATS, TableForm
 from games.models import Table
-from games.parsing import parse_number, parse_optional_number
 from games.selectors import listing
 from games.selectors.chat import table_chat
 from games.selectors.scoreboard import scoreboard

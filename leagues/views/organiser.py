@@ -22,8 +22,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.models import User
+from common.parsing import MomentField
 from games.errors import TableError
-from games.parsing import MomentField
 from games.views.common import AuthenticatedRequest
 from leagues.errors import ORGANISERS_ONLY, Conflict, LeaguesError, NotAllowed
 from leagues.models import Entry, Fixture, Matchday, ScoreAdjustment, Season

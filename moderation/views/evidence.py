@@ -9,8 +9,8 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+from common.parsing import BadInput, parse_optional_number
 from engine.actions import GameError
-from games.parsing import BadInput, parse_optional_number
 from games.views.common import AuthenticatedRequest, answers_bad_input
 from moderation.errors import ModerationError
 from moderation.models import Category
