@@ -21,11 +21,12 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from common.parsing import BadInput, parse_number
+from common.requests import AuthenticatedRequest
 from games.errors import GameActionError
 from games.permissions import visible_table
 from games.rendering import CHAT_TEMPLATE, render_chat_lines
 from games.services import chat
-from games.views.common import AuthenticatedRequest, status_of
+from games.views.common import status_of
 
 View = Callable[..., HttpResponse]
 Action = Callable[[AuthenticatedRequest, int], None]

@@ -10,13 +10,13 @@ from typing import Any
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django_htmx.http import HttpResponseClientRedirect
 
-from accounts.models import User
 from common.parsing import BadInput
+from common.requests import AuthenticatedRequest
 from games import errors
 from games.models import Game, Table
 from games.permissions import may_see, visible_game
@@ -24,14 +24,6 @@ from games.rendering import LIVE_PARTIALS, TEMPLATE, game_context
 from games.rules_summary import rules_summary
 from games.selectors.chat import table_chat
 from games.selectors.listing import turn_label
-
-
-class AuthenticatedRequest(HttpRequest):
-    """What a view behind ``@login_required`` receives (``htmx`` from django-htmx)."""
-
-    user: User
-    htmx: Any
-
 
 STATUS_OF: dict[type[errors.GameActionError], int] = {
     errors.NotFound: 404,

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from accounts.limits import limit_posts
 from accounts.models import User
 from common.parsing import parse_number, parse_optional_number
+from common.requests import AuthenticatedRequest
 from games import services
 from games.conf import play_now_bot_seconds
 from games.errors import Barred, GameActionError, NotFound, TableError
@@ -21,7 +22,6 @@ from games.selectors import listing
 from games.selectors.chat import table_chat
 from games.selectors.scoreboard import scoreboard
 from games.views.common import (
-    AuthenticatedRequest,
     answers_bad_input,
     client_redirect,
     message_response,

@@ -23,8 +23,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from accounts.models import User
 from common.parsing import MomentField
+from common.requests import AuthenticatedRequest
 from games.errors import TableError
-from games.views.common import AuthenticatedRequest
 from leagues.errors import ORGANISERS_ONLY, Conflict, LeaguesError, NotAllowed
 from leagues.models import Entry, Fixture, Matchday, ScoreAdjustment, Season
 from leagues.permissions import MODERATING, ORGANISING, role_in
