@@ -33,10 +33,11 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from accounts.models import User
+from common.publish import user_group
 from common.sockets import SlotConsumer
 from games import presence
 from games.conf import presence_seconds
-from games.live import chat_group, game_group, user_group
+from games.live import chat_group, game_group
 from games.models import Game, Seat
 from games.permissions import visible_game, visible_table
 from games.rendering import render_building_notice, render_chat_lines, render_live_fragments

@@ -35,8 +35,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
+from common.publish import publish_user
 from common.signals import send_after_commit
-from games import live, signals
+from games import signals
 from games.models import (
     Delivery,
     Game,
@@ -254,7 +255,7 @@ def _mark_read(unread: models.QuerySet[Notification], now: datetime) -> None:
     users = list(unread.values_list("user_id", flat=True).distinct())
     if users and unread.update(read_at=now):
         for user_id in users:
-            transaction.on_commit(partial(live.publish_user, user_id), robust=True)
+            transaction.on_commit(partial(publish_user, user_id), robust=True)
 
 
 def mark_read(user: User, ids: Iterable[int] | None = None) -> int:
@@ -265,5 +266,5 @@ def mark_read(user: User, ids: Iterable[int] | None = None) -> int:
         unread = unread.filter(pk__in=list(ids))
     count = unread.update(read_at=timezone.now())
     if count:
-        transaction.on_commit(partial(live.publish_user, user.pk), robust=True)
+        transaction.on_commit(partial(publish_user, user.pk), robust=True)
     return count
