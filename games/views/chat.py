@@ -26,7 +26,6 @@ from games.errors import GameActionError
 from games.permissions import visible_table
 from games.rendering import CHAT_TEMPLATE, render_chat_lines
 from games.services import chat
-from games.views.common import status_of
 
 View = Callable[..., HttpResponse]
 Action = Callable[[AuthenticatedRequest, int], None]
@@ -45,7 +44,7 @@ def chat_action(view: Action) -> View:
         except BadInput as error:
             return _refuse(request, error.message, 400)
         except GameActionError as error:
-            return _refuse(request, error.message, status_of(error))
+            return _refuse(request, error.message, error.status)
         if not request.htmx:
             return _back(request, pk)
         html = render_chat_lines(pk, request.user) + _error_html("")

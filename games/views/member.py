@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
 from common.parsing import parse_optional_number
+from common.refusals import answers_bad_input
 from common.requests import AuthenticatedRequest
 from games.errors import GameActionError
 from games.forms import PreferencesForm, VacationForm
@@ -16,7 +17,6 @@ from games.models import NotificationKind
 from games.selectors import notifications as notices
 from games.selectors.vacations import vacation_summary
 from games.services import notifications, vacations
-from games.views.common import answers_bad_input
 
 
 @login_required

@@ -10,9 +10,9 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from common.parsing import BadInput, parse_optional_number
+from common.refusals import answers_bad_input
 from common.requests import AuthenticatedRequest
 from engine.actions import GameError
-from games.views.common import answers_bad_input
 from moderation.errors import ModerationError
 from moderation.models import Category
 from moderation.selectors.collusion import pair_histories
