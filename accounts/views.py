@@ -17,12 +17,7 @@ from accounts.forms import PasswordResetForm, ProfileForm, SignUpForm
 from accounts.limits import limit_posts
 from accounts.models import User
 from accounts.signals import password_changed
-
-
-class AuthenticatedRequest(HttpRequest):
-    """What a view behind ``@login_required`` receives."""
-
-    user: User
+from common.requests import AuthenticatedRequest
 
 
 class SiteFormView(FormView):  # type: ignore[type-arg]

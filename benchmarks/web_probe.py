@@ -24,6 +24,7 @@ from django.conf import settings
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 from benchmarks import floor
+from common.signals import Announcement
 from config.asgi import application
 from games import signals
 
@@ -44,7 +45,7 @@ def moves_in(hooks: Iterable[tuple[Any, ...]]) -> list[tuple[int, int]]:
     moves = [
         (int(fact.facts["game_id"]), int(fact.facts["version"]))
         for fact in callbacks
-        if isinstance(fact, signals.Announcement) and fact.signal in PUSHES
+        if isinstance(fact, Announcement) and fact.signal in PUSHES
     ]
     pushes = [push for push in callbacks if isinstance(push, partial)]
     bumps = [

@@ -70,6 +70,8 @@ INSTALLED_APPS = [
     # The rules library (its template tags); each app registers its permissions by
     # importing its permissions.py in its AppConfig.ready().
     "rules",
+    # The floor under the apps: plumbing that names none of them.
+    "common",
     "accounts",
     "games",
     "leagues",

@@ -23,22 +23,21 @@ the "your move" count and unread notifications, from their own group ``user-<id>
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import threading
 from collections import Counter, OrderedDict
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from accounts.limits import SocketSlots
 from accounts.models import User
+from common.publish import user_group
+from common.sockets import SlotConsumer
 from games import page_connections, presence
 from games.conf import presence_seconds
-from games.live import chat_group, game_group, user_group
+from games.live import chat_group, game_group
 from games.models import Game, Seat
 from games.permissions import visible_game, visible_table
 from games.rendering import render_building_notice, render_chat_lines, render_live_fragments
@@ -131,60 +130,6 @@ class GameSnapshots:
 
 
 snapshots = GameSnapshots()
-
-
-class SlotConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
-    """A consumer that holds one of its member's and its address's websocket slots
-    (:class:`accounts.limits.SocketSlots`) while it is open: past the limit a new socket
-    is refused, so no member or address can open connections without end.
-
-    Its heartbeat refreshes the slots while the socket is open. A process that stops
-    without running ``disconnect`` (daphne on SIGTERM, any process on SIGKILL) beats no
-    more, and its slots lapse by themselves.
-    """
-
-    slot: tuple[int, str] | None = None
-    heartbeat: asyncio.Task[None] | None = None
-
-    async def take_slot(self, user: User) -> bool:
-        client = self.scope.get("client") or ("unknown", 0)
-        slot = (user.pk, str(client[0]))
-        taken = await sync_to_async(SocketSlots.take, thread_sensitive=False)(
-            *slot, self.channel_name
-        )
-        if not taken:
-            return False
-        self.slot = slot
-        self.heartbeat = asyncio.create_task(self._beat_while_open())
-        return True
-
-    def heartbeat_seconds(self) -> float:
-        """Well within a slot's lifetime, so an open socket's slots never lapse."""
-        return SocketSlots.seconds() / 3
-
-    async def _beat_while_open(self) -> None:
-        while True:
-            await asyncio.sleep(self.heartbeat_seconds())
-            await self.beat()
-
-    async def beat(self) -> None:
-        """The socket is still open."""
-        if self.slot is not None:
-            await sync_to_async(SocketSlots.refresh, thread_sensitive=False)(
-                *self.slot, self.channel_name
-            )
-
-    async def give_slot_back(self) -> None:
-        if self.heartbeat is not None:
-            heartbeat, self.heartbeat = self.heartbeat, None
-            heartbeat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await heartbeat
-        if self.slot is not None:
-            slot, self.slot = self.slot, None
-            await sync_to_async(SocketSlots.give_back, thread_sensitive=False)(
-                *slot, self.channel_name
-            )
 
 
 class GameConsumer(SlotConsumer):

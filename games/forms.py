@@ -13,12 +13,12 @@ from typing import Any
 from django import forms
 
 from accounts.models import User
+from common.parsing import BadInput, DayField, JSONTextField, NumberField, parse_number
 from engine.options import PRESETS, Option, groups, house_rule_options
 from engine.ruleset import Ruleset, RulesetError
 from games.clock import CORRESPONDENCE_TURN_SECONDS, DAY, LIVE_TURN_SECONDS
 from games.errors import TableError
 from games.models import BotLevel, Delivery, NotificationKind, Preset, Table
-from games.parsing import BadInput, DayField, JSONTextField, NumberField, parse_number
 from games.selectors.listing import turn_label
 from games.services import NEW_SET, RACK, SeatPlan
 from games.table_settings import TableSettings

@@ -33,6 +33,7 @@ from typing import Any
 from django.db import transaction
 from django.dispatch import Signal
 
+from common.publish import publish_user
 from games import live, signals, tasks
 from games.conf import bot_delay, play_now_bot_seconds
 from games.models import Game, Seat, Table
@@ -68,7 +69,7 @@ def push_seat_handed_to_bot(sender: type, game_id: int, user_id: int, **kwargs: 
     """The table's clock shows the bot; the member who left sees the game leave their
     list of games awaiting them (and, given the seat back, come back to it)."""
     live.publish_clock(game_id)
-    live.publish_user(user_id)
+    publish_user(user_id)
 
 
 def play_for_new_bot(sender: type, table_id: int, seat: int, **kwargs: Any) -> None:
@@ -94,7 +95,7 @@ def push_results(sender: type, table_id: int, **kwargs: Any) -> None:
 
 def push_user(sender: type, user_id: int, **kwargs: Any) -> None:
     """The member's header (notifications, games awaiting them) changed."""
-    live.publish_user(user_id)
+    publish_user(user_id)
 
 
 def tell_player_turn_started(

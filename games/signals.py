@@ -1,35 +1,26 @@
 """The facts of play, announced once each after the transaction that made them commits.
 
 A service that makes a fact (a move, a turn, a game, a round, a seat handed to a bot, a
-vacation, a notification) sends its signal through :func:`send_after_commit` (a fact of
-a game through :func:`send_about_game`, which adds the game's ids); what follows from
+vacation, a notification) sends its signal through
+:func:`~common.signals.send_after_commit` (a fact of a game through
+:func:`send_about_game`, which adds the game's ids); what follows from
 the fact - pushes to the pages, the clock's and the bots' tasks, the notifications, and
 later the leagues' and moderation's bookkeeping - subscribes in its app's
 ``AppConfig.ready()`` (the games app's own in :mod:`games.receivers`). A service
 therefore never names its consequences, and an app lower down never imports one above
 it.
 
-Why after commit: a receiver may read the rows the fact wrote (a consumer reloads the
-game, a task loads it in another process), so it must only hear of what is committed,
-and a transaction that rolls back - a move refused halfway, a lost race - announces
-nothing. Each signal is sent with ``send_robust``: one receiver that fails (Redis is
-down, the broker is away) is logged and does not keep the others from running; the
-fact stands whatever they do.
-
-Every signal is sent with a model class as ``sender`` and keyword arguments only: ids
-and small values, never a locked row (by the time a receiver runs the lock is gone, and
-the row it would get may be older than the database). A receiver that needs more loads
-it afresh, as a Celery task does. Receivers take ``**kwargs`` so that a fact may gain an
-argument without breaking them.
+Why after commit, ``send_robust``, and ids rather than rows as the facts' arguments:
+:mod:`common.signals`, whose :func:`~common.signals.send_after_commit` every app uses.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.dispatch import Signal
 
+from common.signals import send_after_commit
 from games.models import Game
 
 move_committed = Signal()
@@ -128,31 +119,6 @@ chat_changed = Signal()
 (sender: ``ChatMessage``). Pages showing the chat render it again for their own user.
 
 ``table_id``, ``message_id``, ``user_id`` (who said it, or hid it)."""
-
-
-class Announcement:
-    """A fact waiting for its transaction to commit: the callback ``on_commit`` holds.
-
-    Its ``signal``, ``sender`` and ``facts`` stay readable until it runs (a benchmark
-    notes each move's commit by them).
-    """
-
-    def __init__(self, signal: Signal, sender: type, facts: dict[str, Any]) -> None:
-        self.signal, self.sender, self.facts = signal, sender, facts
-        # Robust on_commit names a callback that failed by its ``__qualname__``.
-        self.__qualname__ = f"Announcement({sender.__name__})"
-
-    def __call__(self) -> None:
-        self.signal.send_robust(self.sender, **self.facts)
-
-
-def send_after_commit(signal: Signal, sender: type, **facts: Any) -> None:
-    """Send ``signal`` once the current transaction commits; never if it rolls back.
-
-    Outside a transaction (autocommit) the fact is committed already, and it is sent at
-    once. Facts are sent in the order their transaction announced them.
-    """
-    transaction.on_commit(Announcement(signal, sender, facts), robust=True)
 
 
 def send_about_game(signal: Signal, game: Game, sender: type = Game, **facts: Any) -> None:

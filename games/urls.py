@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from games.parsing import BadInput, parse_number
+from common.parsing import BadInput, parse_number
 from games.views import chat, lobby, member, play, replay, your_move
 
 

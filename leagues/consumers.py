@@ -19,8 +19,8 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 
-from games.consumers import SlotConsumer
-from games.live import publisher
+from common.publish import publisher
+from common.sockets import SlotConsumer
 from leagues.models import Season
 from leagues.selectors.standings import can_view
 

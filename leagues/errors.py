@@ -1,7 +1,8 @@
 """The errors a member can meet in clubs and leagues.
 
-Every service of ``leagues`` raises a :class:`LeaguesError` whose ``message`` is a
-sentence meant for the member, shown as it is. ``status`` is the HTTP status a view
+Every service of ``leagues`` raises a :class:`LeaguesError`, a
+:class:`~common.errors.Refusal` whose ``message`` is a sentence meant for the member,
+shown as it is. ``status`` is the HTTP status a view
 answers it with: a club or row the member may not see is "not found" (a private club's
 existence is never revealed), an action their role does not allow is "forbidden", one
 that the state of things refuses now (answered already, already a member) a conflict,
@@ -10,17 +11,13 @@ and a request that is malformed (no reason given, a deadline in the past) the ba
 
 from __future__ import annotations
 
+from common.errors import Refusal
+
 ORGANISERS_ONLY = "Only the club's organisers may do that."
 
 
-class LeaguesError(Exception):
+class LeaguesError(Refusal):
     """Base class: what the member asked for cannot be done; nothing changed."""
-
-    status = 400
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 class NotFound(LeaguesError):

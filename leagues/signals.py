@@ -3,7 +3,7 @@
 A league service that makes a fact (an entry withdrawn, a player substituted, a fixture
 settled, fixtures rescheduled, a score adjusted, a season closed) announces it with
 :func:`announce`, which sends the fact's signal after commit as the games app sends its
-own (:func:`games.signals.send_after_commit`: never on a rollback, ``send_robust``, ids
+own (:func:`common.signals.send_after_commit`: never on a rollback, ``send_robust``, ids
 and small values only). What follows from the fact subscribes in
 :meth:`leagues.apps.LeaguesConfig.ready` (:mod:`leagues.receivers`): the service never
 names its consequences, and no writer has to remember to forget a cache.
@@ -24,7 +24,7 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.dispatch import Signal
 
-from games.signals import send_after_commit
+from common.signals import send_after_commit
 from leagues.models import Season
 
 entry_withdrawn = Signal()

@@ -1,12 +1,13 @@
-"""The one refusal of moderation: a sentence for the person who asked, and its status."""
+"""Moderation's refusals (:class:`~common.errors.Refusal`): a sentence for the person who
+asked, and its status."""
 
 from __future__ import annotations
 
+from common.errors import Refusal
 
-class ModerationError(Exception):
+
+class ModerationError(Refusal):
     """A request moderation refuses; nothing was changed. ``str()`` is the sentence shown."""
-
-    status = 400
 
 
 class NotFound(ModerationError):

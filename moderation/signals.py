@@ -1,5 +1,5 @@
 """The facts of moderation, announced after the transaction that made them commits
-(``games.signals.send_after_commit``, the same rules as the games app's signals: ids and
+(``common.signals.send_after_commit``, the same rules as the games app's signals: ids and
 small values only; receivers take ``**kwargs``).
 
 Its receivers (notifications to the parties, pushes to the queue page) subscribe in

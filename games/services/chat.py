@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from common.signals import send_after_commit
 from games import signals
 from games.conf import chat_burst, chat_per_day
 from games.errors import ChatRefused, ChatTooFast, NotFound
@@ -111,7 +112,7 @@ def unmute(muter: User, muted_id: int) -> None:
 
 
 def _announce(message: ChatMessage, by: User) -> None:
-    signals.send_after_commit(
+    send_after_commit(
         signals.chat_changed,
         ChatMessage,
         table_id=message.table_id,

@@ -17,6 +17,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from common.signals import send_after_commit
 from games import signals
 from games.clock import Pause, active_seconds, bank_after_turn, turn_clock
 from games.models import Game, Seat, Vacation
@@ -82,7 +83,7 @@ def reclock_turn(game: Game, now: datetime) -> bool:
         return False
     game.turn_deadline, game.turn_reminder_at = clock.deadline, reminder
     game.save(update_fields=["turn_deadline", "turn_reminder_at"])
-    signals.send_after_commit(signals.turn_reclocked, Game, game_id=game.pk, **_turn_clock(game))
+    send_after_commit(signals.turn_reclocked, Game, game_id=game.pk, **_turn_clock(game))
     return True
 
 

@@ -32,6 +32,7 @@ from django.core.cache import cache
 from django.db import transaction
 
 from accounts.models import User
+from common.signals import send_after_commit
 from engine.actions import InvalidAction, Layout, parse_table, table_to_json
 from engine.ruleset import Ruleset
 from engine.sets import in_reading_order, lay_in_order
@@ -179,7 +180,7 @@ def _save(turn: LockedTurn, sets: list[list[Tile]], remember: bool = True) -> Dr
         seat=turn.seat,
         defaults={"turn_number": game.turn_number, "table": table_to_json(table)},
     )
-    signals.send_after_commit(signals.draft_saved, Game, game_id=game.pk, seat=turn.seat)
+    send_after_commit(signals.draft_saved, Game, game_id=game.pk, seat=turn.seat)
     return draft_view(game, turn.state, turn.seat, table, editable=True, can_undo=remember)
 
 

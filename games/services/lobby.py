@@ -12,6 +12,8 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.models import User
+from common.publish import publish_user
+from common.signals import send_after_commit
 from games import live, signals
 from games.errors import NotFound, TableError
 from games.models import BotLevel, Game, Notification, Seat, Table
@@ -156,7 +158,7 @@ def play_now(user: User) -> Table:
             except TableError:
                 continue  # filled or started meanwhile: the next one
         table = create_table(user, TableSettings(), [SeatPlan.taken_by(user), SeatPlan.open()])
-        signals.send_after_commit(signals.opponent_sought, Table, table_id=table.pk)
+        send_after_commit(signals.opponent_sought, Table, table_id=table.pk)
     return table
 
 
@@ -274,7 +276,7 @@ def cancel_table(table_id: int, user: User) -> None:
         Notification.objects.filter(notifications.about(table)).delete()
         table.delete()
     for member in members:
-        transaction.on_commit(partial(live.publish_user, member), robust=True)
+        transaction.on_commit(partial(publish_user, member), robust=True)
 
 
 def replace_seat_player(table_id: int, seat_number: int, user: User) -> Seat:
@@ -322,7 +324,7 @@ def _hand_over_turn(game: Game, seat: Seat, previous: int | None, now: datetime)
         notifications.turn_started(game, seat.user_id)
     transaction.on_commit(partial(live.publish_changed, game.pk, game.version), robust=True)
     for user_id in (previous, seat.user_id):
-        transaction.on_commit(partial(live.publish_user, user_id), robust=True)
+        transaction.on_commit(partial(publish_user, user_id), robust=True)
 
 
 def _seat_for(seats: list[Seat], user: User, number: int | None) -> Seat:

@@ -35,7 +35,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games import live, signals
+from common.publish import publish_user
+from common.signals import send_after_commit
+from games import signals
 from games.models import (
     Delivery,
     Game,
@@ -109,7 +111,7 @@ def create(
             return None
     else:
         notification = Notification.objects.create(user_id=user_id, **fields)
-    signals.send_after_commit(
+    send_after_commit(
         signals.notification_created,
         Notification,
         notification_id=notification.pk,
@@ -253,7 +255,7 @@ def _mark_read(unread: models.QuerySet[Notification], now: datetime) -> None:
     users = list(unread.values_list("user_id", flat=True).distinct())
     if users and unread.update(read_at=now):
         for user_id in users:
-            transaction.on_commit(partial(live.publish_user, user_id), robust=True)
+            transaction.on_commit(partial(publish_user, user_id), robust=True)
 
 
 def mark_read(user: User, ids: Iterable[int] | None = None) -> int:
@@ -264,5 +266,5 @@ def mark_read(user: User, ids: Iterable[int] | None = None) -> int:
         unread = unread.filter(pk__in=list(ids))
     count = unread.update(read_at=timezone.now())
     if count:
-        transaction.on_commit(partial(live.publish_user, user.pk), robust=True)
+        transaction.on_commit(partial(publish_user, user.pk), robust=True)
     return count

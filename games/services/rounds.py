@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from common.signals import send_after_commit
 from engine.round import Round
 from games import signals
 from games.conf import new_round_seed
@@ -48,7 +49,7 @@ def game_recorded(table: Table, game: Game, now: datetime) -> Game | None:
     table.status = Table.Status.FINISHED
     table.finished_at = now
     table.save(update_fields=["status", "finished_at"])
-    signals.send_after_commit(
+    send_after_commit(
         signals.round_finished,
         Table,
         table_id=table.pk,

@@ -24,6 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from common.signals import send_after_commit
 from games import signals
 from games.conf import vacation_days_per_year, vacation_policy
 from games.errors import GameActionError
@@ -146,4 +147,4 @@ def _reclock_after_commit(user_id: int) -> None:
     # The deadlines are computed again after commit, each game under its own lock, by
     # a task the signal's receiver queues: taking the games' locks in this transaction
     # (which may be a move's, holding its game) could deadlock with a move in another.
-    signals.send_after_commit(signals.vacation_changed, Vacation, user_id=user_id)
+    send_after_commit(signals.vacation_changed, Vacation, user_id=user_id)

@@ -20,12 +20,12 @@ from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from common.parsing import BadInput, parse_number
+from common.requests import AuthenticatedRequest
 from games.errors import GameActionError
-from games.parsing import BadInput, parse_number
 from games.permissions import visible_table
 from games.rendering import CHAT_TEMPLATE, render_chat_lines
 from games.services import chat
-from games.views.common import AuthenticatedRequest, status_of
 
 View = Callable[..., HttpResponse]
 Action = Callable[[AuthenticatedRequest, int], None]
@@ -44,7 +44,7 @@ def chat_action(view: Action) -> View:
         except BadInput as error:
             return _refuse(request, error.message, 400)
         except GameActionError as error:
-            return _refuse(request, error.message, status_of(error))
+            return _refuse(request, error.message, error.status)
         if not request.htmx:
             return _back(request, pk)
         html = render_chat_lines(pk, request.user) + _error_html("")

@@ -1,24 +1,19 @@
-"""What the game views share: the request type, refusals as messages, and the fragments
-an htmx request gets back."""
+"""What the game views share: the game or table a member may see, refusals on the game
+page, and the fragments an htmx request gets back."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from functools import wraps
-from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django_htmx.http import HttpResponseClientRedirect
 
-from accounts.models import User
+from common.refusals import message_html, refused
+from common.requests import AuthenticatedRequest
 from games import errors
 from games.models import Game, Table
-from games.parsing import BadInput
 from games.permissions import may_see, visible_game
 from games.rendering import LIVE_PARTIALS, TEMPLATE, game_context
 from games.rules_summary import rules_summary
@@ -26,53 +21,22 @@ from games.selectors.chat import table_chat
 from games.selectors.listing import turn_label
 
 
-class AuthenticatedRequest(HttpRequest):
-    """What a view behind ``@login_required`` receives (``htmx`` from django-htmx)."""
-
-    user: User
-    htmx: Any
-
-
-STATUS_OF: dict[type[errors.GameActionError], int] = {
-    errors.NotFound: 404,
-    errors.NotSeated: 403,
-    errors.StaleVersion: 409,
-    errors.NotYourTurn: 409,
-    errors.GameFinished: 409,
-    errors.GameHeld: 409,
-    errors.IllegalPlay: 422,
-    errors.NoArrangement: 422,
-    errors.HelpBusy: 429,
-    errors.TableError: 409,
-    errors.Barred: 403,
-    errors.ChatTooFast: 429,
-}
-"""HTTP status of each refusal; any other one is a 400 (a malformed or impossible request)."""
-
-
-def status_of(error: errors.GameActionError) -> int:
-    return next((code for kind, code in STATUS_OF.items() if isinstance(error, kind)), 400)
-
-
-def message_html(text: str, level: str = "error") -> str:
-    """The page's message area, swapped in out of band (empty text clears it)."""
-    return render_to_string(f"{TEMPLATE}#message", {"message": text, "level": level, "oob": True})
-
-
 def refuse(
     request: AuthenticatedRequest, game_id: int, error: errors.GameActionError
 ) -> HttpResponse:
-    """A refused request: nothing changed. htmx gets the sentence for the message area with
-    a 4xx status; a plain form post gets the game page with the sentence, and that status."""
-    status = status_of(error)
-    if request.htmx:
-        return message_response(error)
-    if status == 404:
-        raise Http404(error.message)
-    if status == 403:
-        raise PermissionDenied(error.message)
-    messages.error(request, error.message)
-    return game_page(request, game_or_404(request, game_id), status)
+    """A refused request, answered as every refusal is (:func:`common.refusals.refused`):
+    htmx gets the sentence for the message area; a plain form post gets the game page
+    with the sentence (404 and 403 the site's pages for them). Nothing changed."""
+
+    def page(status: int) -> HttpResponse:
+        if status == 404:
+            raise Http404(error.message)
+        if status == 403:
+            raise PermissionDenied(error.message)
+        messages.error(request, error.message)
+        return game_page(request, game_or_404(request, game_id), status)
+
+    return refused(request, error, page)
 
 
 def table_or_404(
@@ -100,23 +64,6 @@ def ensure_sees_game(request: AuthenticatedRequest, pk: int) -> None:
     game ``pk`` does not exist or the member may not see it."""
     if visible_game(request.user, pk) is None:
         raise errors.NotFound("There is no such game.")
-
-
-def message_response(error: errors.GameActionError) -> HttpResponse:
-    """A refusal for htmx: the sentence for the page's message area, with its 4xx."""
-    # The message is swapped out of band: the request's own target stays as it was.
-    response = HttpResponse(message_html(error.message), status=status_of(error))
-    response["HX-Reswap"] = "none"
-    return response
-
-
-def refusal_page(request: AuthenticatedRequest, error: errors.GameActionError) -> HttpResponse:
-    """A refusal with no page of its own to be shown on (Play now): htmx gets the
-    sentence for the message area, a plain post the site's refusal page with it; both
-    with the refusal's status. Nothing changed."""
-    if request.htmx:
-        return message_response(error)
-    return render(request, "403.html", {"exception": error.message}, status=status_of(error))
 
 
 def game_page(request: AuthenticatedRequest, game: Game, status: int = 200) -> HttpResponse:
@@ -153,26 +100,3 @@ def fragments(
     response = HttpResponse(html + message_html(notice, level="success"))
     response["HX-Reswap"] = "none"
     return response
-
-
-def client_redirect(request: AuthenticatedRequest, url: str) -> HttpResponse:
-    """Go to ``url``: a full redirect for htmx requests, a plain one otherwise."""
-    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-
-
-View = Callable[..., HttpResponse]
-
-
-def answers_bad_input(view: View) -> View:
-    """A view that reads numbers or JSON with :mod:`games.parsing`: what it cannot read
-    is answered 400 with the reason, before anything is done."""
-
-    @wraps(view)
-    def wrapper(request: AuthenticatedRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        try:
-            return view(request, *args, **kwargs)
-        except BadInput as error:
-            template = "400.html#refusal" if request.htmx else "400.html"
-            return render(request, template, {"message": error.message}, status=400)
-
-    return wrapper

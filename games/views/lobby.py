@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -11,24 +13,18 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from accounts.limits import limit_posts
 from accounts.models import User
+from common.parsing import parse_number, parse_optional_number
+from common.refusals import answers_bad_input, client_redirect, refused
+from common.requests import AuthenticatedRequest
 from games import services
 from games.conf import play_now_bot_seconds
 from games.errors import Barred, GameActionError, NotFound, TableError
 from games.forms import MAX_SEATS, TableForm
 from games.models import Table
-from games.parsing import parse_number, parse_optional_number
 from games.selectors import listing
 from games.selectors.chat import table_chat
 from games.selectors.scoreboard import scoreboard
-from games.views.common import (
-    AuthenticatedRequest,
-    answers_bad_input,
-    client_redirect,
-    message_response,
-    refusal_page,
-    status_of,
-    table_or_404,
-)
+from games.views.common import table_or_404
 
 
 @login_required
@@ -125,12 +121,15 @@ def _table_page(
     return render(request, template, context, status=status)
 
 
-def _refused(request: AuthenticatedRequest, pk: int, error: GameActionError) -> HttpResponse:
-    """The table page again, with the reason: nothing changed."""
+def _refused(
+    request: AuthenticatedRequest, pk: int, error: GameActionError, status: int | None = None
+) -> HttpResponse:
+    """The table page again, with the reason (and ``status``, the refusal's unless
+    given): nothing changed."""
     messages.error(request, error.message)
     found = table_or_404(request, pk, Table.objects.with_seats().select_related("creator"))
     summary = listing.table_summary(found, request.user)
-    return _table_page(request, found, summary, status=status_of(error))
+    return _table_page(request, found, summary, status=status or error.status)
 
 
 @login_required
@@ -212,7 +211,7 @@ def play_now(request: AuthenticatedRequest) -> HttpResponse:
         table = services.play_now(request.user)
     except GameActionError as error:
         # A suspended member: refused wherever they would sit, at a waiting table or a new one.
-        return refusal_page(request, error)
+        return refused(request, error)
     if table.status == Table.Status.OPEN and table.creator_id == request.user.pk:
         wait = int(play_now_bot_seconds())
         messages.success(
@@ -232,9 +231,8 @@ def play_again(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     except NotFound as error:
         raise Http404(error.message) from None
     except GameActionError as error:
-        if request.htmx:  # the button on the game's result: its message area
-            return message_response(error)
-        return _refused(request, pk, error)
+        # htmx: the button on the game's result, whose message area gets the sentence.
+        return refused(request, error, partial(_refused, request, pk, error))
     return _seated_at(request, again)
 
 

@@ -8,14 +8,15 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
+from common.parsing import parse_optional_number
+from common.refusals import answers_bad_input
+from common.requests import AuthenticatedRequest
 from games.errors import GameActionError
 from games.forms import PreferencesForm, VacationForm
 from games.models import NotificationKind
-from games.parsing import parse_optional_number
 from games.selectors import notifications as notices
 from games.selectors.vacations import vacation_summary
 from games.services import notifications, vacations
-from games.views.common import AuthenticatedRequest, answers_bad_input
 
 
 @login_required

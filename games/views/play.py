@@ -18,6 +18,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_POST, require_safe
 
 from accounts.models import User
+from common.requests import AuthenticatedRequest
 from games import services
 from games.errors import DraftError, GameActionError, InvalidMove
 from games.forms import DiscardForm, MoveForm, PickForm, RiverForm, TableJSONForm, VersionForm
@@ -25,7 +26,6 @@ from games.models import Game
 from games.rendering import TEMPLATE
 from games.services import help as solver_help
 from games.views.common import (
-    AuthenticatedRequest,
     ensure_sees_game,
     fragments,
     game_or_404,

@@ -7,12 +7,14 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+from common.parsing import parse_optional_number
+from common.refusals import answers_bad_input
+from common.requests import AuthenticatedRequest
 from games.errors import HelpBusy, NotFound
 from games.models import Game
-from games.parsing import parse_optional_number
 from games.selectors.analysis import turn_analysis
 from games.selectors.replay import ReplayFrame, replay_frame
-from games.views.common import AuthenticatedRequest, answers_bad_input, game_or_404
+from games.views.common import game_or_404
 
 
 @login_required

@@ -8,9 +8,10 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_safe
 
-from games.parsing import parse_optional_number
+from common.parsing import parse_optional_number
+from common.refusals import answers_bad_input
+from common.requests import AuthenticatedRequest
 from games.selectors.your_move import next_your_move, your_move_games
-from games.views.common import AuthenticatedRequest, answers_bad_input
 
 
 @login_required

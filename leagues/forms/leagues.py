@@ -14,8 +14,8 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 
+from common.parsing import MomentField
 from games.forms import TableSettingsForm
-from games.parsing import MomentField
 from games.table_settings import TableSettings
 from leagues.house_rules import (
     DEFAULTS,

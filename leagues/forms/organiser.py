@@ -9,7 +9,7 @@ from typing import Any
 from django import forms
 
 from accounts.models import User
-from games.parsing import MomentField
+from common.parsing import MomentField
 
 
 class ReasonField(forms.CharField):

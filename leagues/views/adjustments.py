@@ -13,7 +13,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
-from games.views.common import AuthenticatedRequest
+from common.requests import AuthenticatedRequest
 from leagues.errors import LeaguesError
 from leagues.forms.adjustments import DeclineForm
 from leagues.models import ScoreAdjustment, Season

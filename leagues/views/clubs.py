@@ -22,7 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django.views.decorators.vary import vary_on_headers
 
 from accounts.limits import limit_posts
-from games.views.common import AuthenticatedRequest
+from common.requests import AuthenticatedRequest
 from leagues.errors import LeaguesError
 from leagues.forms.clubs import (
     ClubForm,

@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
-from games.views.common import AuthenticatedRequest
+from common.requests import AuthenticatedRequest
 from leagues.errors import LeaguesError
 from leagues.forms.leagues import LeagueForm, SeasonForm, initial_for_new
 from leagues.house_rules import house_rules_in_words

@@ -21,8 +21,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from common.refusals import refused
+from common.requests import AuthenticatedRequest
 from games.errors import TableError
-from games.views.common import AuthenticatedRequest
 from leagues.errors import ORGANISERS_ONLY, Conflict, LeaguesError, NotAllowed
 from leagues.forms.organiser import (
     CloseForm,
@@ -105,7 +106,13 @@ def _render_page(request: AuthenticatedRequest, season: Season, status: int = 20
 
 
 def _refused(request: HttpRequest, error: LeaguesError) -> HttpResponse:
-    return render(request, "leagues/organiser_refused.html", {"error": error}, status=error.status)
+    """The refusal answered (htmx: the message area), else on the organisers' page for
+    it."""
+
+    def page(status: int) -> HttpResponse:
+        return render(request, "leagues/organiser_refused.html", {"error": error}, status=status)
+
+    return refused(request, error, page)
 
 
 def _acted(request: AuthenticatedRequest, season: Season, text: str) -> HttpResponse:

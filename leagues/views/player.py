@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.models import User
-from games.views.common import AuthenticatedRequest
+from common.requests import AuthenticatedRequest
 from leagues.errors import LeaguesError
 from leagues.models import Entry
 from leagues.selectors.calendar import feed_token, member_calendar, member_of_token

@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games.parsing import BadInput, parse_number, parse_optional_number
+from common.parsing import BadInput, parse_number, parse_optional_number
 from leagues.errors import LeaguesError
 from leagues.forms.leagues import SeasonForm
 from leagues.house_rules import house_rules_in_words

@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 
 from accounts.models import User
-from games.parsing import DayField
+from common.parsing import DayField
 from leagues.models import Club
 from moderation.forms.members import MemberField
 from moderation.models import LogEntry

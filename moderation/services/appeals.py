@@ -26,7 +26,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.signals import send_after_commit
+from common.signals import send_after_commit
 from moderation import signals
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound, TooMany
 from moderation.models import Appeal, AppealMessage, Case, LogEntry

@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 
 from accounts.models import User
-from games.signals import send_after_commit
+from common.signals import send_after_commit
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound
 from moderation.models import Case, LogEntry
 from moderation.permissions import conflicts

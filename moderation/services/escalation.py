@@ -19,9 +19,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
+from common.signals import send_after_commit
 from games.models import NotificationKind
 from games.services import notifications
-from games.signals import send_after_commit
 from leagues.models import Membership, Role
 from moderation.models import SITE_MODERATORS, Case, LogEntry
 from moderation.permissions import conflicts

@@ -25,7 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.signals import send_after_commit
+from common.signals import send_after_commit
 from moderation import signals
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound
 from moderation.models import Case, LogEntry, Ruling

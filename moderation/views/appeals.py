@@ -17,7 +17,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games.views.common import AuthenticatedRequest
+from common.requests import AuthenticatedRequest
 from moderation.errors import ModerationError
 from moderation.forms.appeals import AppealForm, CloseForm
 from moderation.models import Appeal, Case

@@ -1,10 +1,12 @@
-"""What every moderation view shares: the refusal page for a :class:`ModerationError`."""
+"""What every moderation view shares: its page for a :class:`ModerationError`, on which
+the one answer to a refusal (:func:`common.refusals.refused`) shows it."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from common import refusals
 from moderation.errors import ModerationError
 
 TITLES = {
@@ -17,6 +19,11 @@ TITLES = {
 
 
 def refused(request: HttpRequest, error: ModerationError) -> HttpResponse:
-    """The refusal's sentence on a page of its own, with its status."""
-    context = {"error": str(error), "title": TITLES.get(error.status, "Not possible")}
-    return render(request, "moderation/refused.html", context, status=error.status)
+    """The refusal answered (htmx: the message area), else its sentence on a page of its
+    own, with its status."""
+
+    def page(status: int) -> HttpResponse:
+        context = {"error": str(error), "title": TITLES.get(status, "Not possible")}
+        return render(request, "moderation/refused.html", context, status=status)
+
+    return refusals.refused(request, error, page)

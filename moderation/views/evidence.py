@@ -9,9 +9,10 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+from common.parsing import BadInput, parse_optional_number
+from common.refusals import answers_bad_input
+from common.requests import AuthenticatedRequest
 from engine.actions import GameError
-from games.parsing import BadInput, parse_optional_number
-from games.views.common import AuthenticatedRequest, answers_bad_input
 from moderation.errors import ModerationError
 from moderation.models import Category
 from moderation.selectors.collusion import pair_histories

@@ -10,10 +10,10 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
+from common.requests import AuthenticatedRequest
 from games.models import ChatMessage, Game
 from games.permissions import Sight, belongs_to_shown, table_sight
 from games.selectors.chat import may_read_message
-from games.views.common import AuthenticatedRequest
 from moderation.errors import ModerationError, NotAllowed
 from moderation.forms.filing import GameReportForm, MessageReportForm
 from moderation.models import Report

@@ -9,7 +9,7 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from games.views.common import AuthenticatedRequest
+from common.requests import AuthenticatedRequest
 from moderation.forms.log import LogFilterForm
 from moderation.selectors.log import LogFilters, log_page, may_read_log
 from moderation.selectors.log_chain import last_check

@@ -13,7 +13,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from accounts.models import User
-from games.views.common import AuthenticatedRequest
+from common.requests import AuthenticatedRequest
 from moderation.errors import NotAllowed, NotFound
 from moderation.forms.members import ArchiveForm
 from moderation.selectors.members import decided_cases, member_record

@@ -8,7 +8,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from games.views.common import AuthenticatedRequest
+from common.requests import AuthenticatedRequest
 from moderation.errors import ModerationError
 from moderation.services.messages import set_message_hidden
 from moderation.views.common import refused

@@ -10,7 +10,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from games.views.common import AuthenticatedRequest
+from common.requests import AuthenticatedRequest
 from moderation.errors import ModerationError
 from moderation.services import notes
 from moderation.views.common import refused

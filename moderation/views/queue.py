@@ -8,7 +8,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
-from games.views.common import AuthenticatedRequest
+from common.requests import AuthenticatedRequest
 from moderation.errors import ModerationError, NotAllowed
 from moderation.selectors.cases import case_page
 from moderation.selectors.queue import is_moderator, queue

@@ -36,6 +36,7 @@ OFFENDERS: dict[str, tuple[str, str]] = {
     "games-below-leagues": ("games/rendering.py", "from leagues.models import Season"),
     "leagues-below-moderation": ("leagues/standings.py", "import moderation.policies"),
     "reads-not-writes": ("leagues/selectors/standings.py", "from games.services import turns"),
+    "common-below-apps": ("common/signals.py", "from games import models"),
 }
 """One offending import per contract: a contract with no entry fails
 :func:`test_an_offending_import_breaks_its_contract`."""
@@ -149,6 +150,16 @@ BREAKS = {
         "games-below-leagues",
         {"games/_offending.py": "import moderation"},
         "games._offending -> moderation",
+    ),
+    "common imports a feature app": (
+        "common-below-apps",
+        {"common/_offending.py": "from games import models"},
+        "common._offending -> games.models",
+    ),
+    "common imports the accounts it serves": (
+        "common-below-apps",
+        {"common/signals.py": "import accounts.models"},
+        "common.signals -> accounts.models",
     ),
     "a new module of the reads imports a row lock": (
         "reads-not-writes",

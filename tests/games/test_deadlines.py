@@ -10,8 +10,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
+from common.publish import publisher
 from config.celery_app import app as celery_app
-from games import live, services, tasks
+from games import services, tasks
 from games.errors import GameActionError
 from games.models import Game, Move
 from games.services import RACK
@@ -115,7 +116,7 @@ def test_a_timeout_pushes_the_new_state_to_everyone_after_commit(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     pushed: list[tuple[str, dict[str, object]]] = []
-    monkeypatch.setattr(live, "_send_all", pushed.extend)
+    monkeypatch.setattr(publisher, "publish", pushed.extend)
     game = live_game(alice, bob)
 
     with (

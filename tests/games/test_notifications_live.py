@@ -19,6 +19,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import connections
 
 from accounts.models import User
+from common.publish import publish_user
 from config.routing import websocket_urlpatterns
 from games import live, presence, services
 from games.models import Game
@@ -82,7 +83,7 @@ async def test_a_member_hears_only_their_own_changes(alice: User, bob: User) -> 
     _, socket = await connect("/ws/notifications/", alice)
     await socket.receive_from(timeout=5)
 
-    await database_sync_to_async(live.publish_user)(bob.pk)
+    await database_sync_to_async(publish_user)(bob.pk)
 
     assert await socket.receive_nothing(timeout=0.5)
     await socket.disconnect()

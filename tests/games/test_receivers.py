@@ -8,7 +8,8 @@ import pytest
 import time_machine
 
 from accounts.models import User
-from games import live, receivers, services, signals
+from common.publish import USER_CHANGED, publisher
+from games import receivers, services, signals
 from games.models import Game, Notification, NotificationKind, Result
 from games.services import notifications
 from games.services.results import SeatCorrection, supersede
@@ -27,7 +28,7 @@ Pushes = list[tuple[str, dict[str, object]]]
 def pushed(monkeypatch: pytest.MonkeyPatch) -> Iterator[Pushes]:
     """What would have gone to the Channels groups, in order."""
     sent: Pushes = []
-    monkeypatch.setattr(live, "_send_all", sent.extend)
+    monkeypatch.setattr(publisher, "publish", sent.extend)
     yield sent
 
 
@@ -59,7 +60,7 @@ def test_a_bot_taking_a_seat_shows_on_the_clock_and_in_the_leavers_header(
         services.time_out_turn(game.pk, game.turn_number)
 
     assert (f"game-{game.pk}", {"type": "game.clock"}) in pushed
-    assert (f"user-{leaver.pk}", live.USER_CHANGED) in pushed
+    assert (f"user-{leaver.pk}", USER_CHANGED) in pushed
 
 
 def test_a_ruling_refreshes_the_pages_of_every_game_of_the_round(

@@ -10,9 +10,9 @@ from django.test import TestCase
 from django.utils import timezone
 
 from accounts.models import User
+from common.signals import send_after_commit
 from games.models import Result
 from games.services.results import SeatCorrection, supersede
-from games.signals import send_after_commit
 from moderation import signals
 from moderation.models import Case, LogEntry, Ruling
 

@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from hypothesis import strategies as st
 
-from games.parsing import MAX_ID
+from common.parsing import MAX_ID
 from tests.games.views_support import HTMX
 
 METHODS = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]

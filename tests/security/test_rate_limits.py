@@ -13,8 +13,8 @@ from django.db import connections
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from accounts.limits import SocketSlots
 from accounts.models import User
+from common.sockets import SocketSlots
 from config.routing import websocket_urlpatterns
 from games.models import Game, Table
 from tests.games.test_views_lobby import form_data

@@ -23,9 +23,9 @@ from django.conf import settings
 from django.db import connection
 from yarl import URL
 
-from accounts.limits import SocketSlots
 from accounts.models import User
 from benchmarks.stack import Web, site_env, start_daphne
+from common.sockets import SocketSlots
 from tests.browser.conftest import database_url, static_root
 from tests.games.test_faults import session_of
 from tests.games.workers import wait_for

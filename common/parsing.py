@@ -14,13 +14,13 @@ is a :class:`DayField` or a :class:`MomentField`: within :data:`FIRST_DAY` and
 >>> parse_number("²")
 Traceback (most recent call last):
 ...
-games.parsing.BadInput: Not a number: expected digits 0-9.
+common.parsing.BadInput: Not a number: expected digits 0-9.
 >>> parse_json('[["R7", "B7", "K7"]]')
 [['R7', 'B7', 'K7']]
 >>> parse_json("[" * 100 + "]" * 100)
 Traceback (most recent call last):
 ...
-games.parsing.BadInput: The data is nested too deeply.
+common.parsing.BadInput: The data is nested too deeply.
 """
 
 from __future__ import annotations
