@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     # importing its permissions.py in its AppConfig.ready().
     "rules",
     "accounts",
+    "notifications",
     "games",
     "leagues",
     "moderation",
@@ -112,7 +113,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "games.context_processors.header_counts",
+                "notifications.context_processors.header_counts",
                 "moderation.context_processors.moderation_nav",
             ],
             # Partials ("games/game.html#board") are looked up through this loader.
@@ -365,8 +366,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "games.tasks.prune_page_connections",
         "schedule": crontab(hour=3, minute=30),
     },
-    "games-daily-digests": {
-        "task": "games.tasks.send_daily_digests",
+    "notifications-daily-digests": {
+        "task": "notifications.tasks.send_daily_digests",
         "schedule": crontab(hour=env.int("GAMES_DIGEST_HOUR", default=7), minute=0),
     },
 }
