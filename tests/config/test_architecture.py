@@ -102,6 +102,16 @@ BREAKS = {
         {"moderation/__init__.py": "", "games/_offending.py": "import moderation"},
         "games._offending -> moderation",
     ),
+    "notifications imports games": (
+        "notifications-below-games",
+        {"notifications/_offending.py": "from games import models"},
+        "notifications._offending -> games.models",
+    ),
+    "notifications imports the apps above games": (
+        "notifications-below-games",
+        {"notifications/_offending.py": "from moderation.notices import ModerationNotice"},
+        "notifications._offending -> moderation.notices",
+    ),
     "a read imports a service that writes": (
         "reads-not-writes",
         {"games/selectors/listing.py": "from games.services.turns import draw"},
