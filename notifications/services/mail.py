@@ -40,6 +40,9 @@ class MailItem:
     about_a_turn: bool = False
     """Whether its deadline is the end of the member's turn (else: a date it is due by;
     :attr:`notifications.kinds.Kind.deadline_ends_turn`)."""
+    settled_first: bool = False
+    """Its kind's deadline ends a turn, but this one's is a moment that comes first (its
+    game's round is settled then: a league fixture's deadline)."""
 
 
 def skip_reason(notification: Notification) -> str | None:
@@ -158,7 +161,15 @@ def _item(notification: Notification) -> MailItem:
     kind = kinds.find(notification.kind)
     ends_turn = kind.deadline_ends_turn if kind is not None else None
     about_a_turn = ends_turn is not None and ends_turn(notification)
-    return MailItem(notification.text, url, notification.deadline, notification.kind, about_a_turn)
+    settled_first = ends_turn is not None and not about_a_turn
+    return MailItem(
+        notification.text,
+        url,
+        notification.deadline,
+        notification.kind,
+        about_a_turn=about_a_turn,
+        settled_first=settled_first,
+    )
 
 
 def _send(user: User, template: str, context: dict[str, object]) -> None:
