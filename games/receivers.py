@@ -16,8 +16,8 @@ The line between the two sides:
   repeated without harm - pushes to the pages (a page that misses one resyncs), the
   bots' and the clock's tasks (a lost one is found by the sweeps; each checks the turn
   number), the "your turn" notification and the marking read of a finished turn's
-  notifications, emails, and computing a member's deadlines again after a vacation
-  changed.
+  notifications (their emails follow in :mod:`notifications.receivers`), and
+  computing a member's deadlines again after a vacation changed.
 
 Receivers take ids and load what they need afresh: by now the game may have moved on
 (a bot's task run at once may already have played the turn), and each says what it does
