@@ -2,8 +2,9 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from games.consumers import GameConsumer, NotificationConsumer, TableChatConsumer
+from games.consumers import GameConsumer, TableChatConsumer
 from leagues.consumers import SeasonConsumer
+from notifications.consumers import NotificationConsumer
 
 websocket_urlpatterns: list[URLPattern | URLResolver] = [
     path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),

@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     # The floor under the apps: plumbing that names none of them.
     "common",
     "accounts",
+    "notifications",
     "games",
     "leagues",
     "moderation",
@@ -114,7 +115,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "games.context_processors.header_counts",
+                "notifications.context_processors.header_counts",
                 "moderation.context_processors.moderation_nav",
             ],
             # Partials ("games/game.html#board") are looked up through this loader.
@@ -367,8 +368,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "games.tasks.prune_page_connections",
         "schedule": crontab(hour=3, minute=30),
     },
-    "games-daily-digests": {
-        "task": "games.tasks.send_daily_digests",
+    "notifications-daily-digests": {
+        "task": "notifications.tasks.send_daily_digests",
         "schedule": crontab(hour=env.int("GAMES_DIGEST_HOUR", default=7), minute=0),
     },
 }

@@ -8,6 +8,8 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # What follows from a fact of play subscribes to its signal (games.signals);
         # the services that send them never name their consequences.
-        from games import permissions, receivers  # noqa: F401 (permissions: its add_perm)
+        # Its kinds of notice and the header's counts register with the notifications app.
+        from games import notices, permissions, receivers  # noqa: F401 (permissions: its add_perm)
 
         receivers.connect()
+        notices.register()

@@ -16,8 +16,8 @@ The table's chat travels on the game's socket too (its group ``table-chat-<id>``
 "chat changed" each connection renders the chat its own user may read. The table page,
 which has no game socket, opens ``ws/tables/<id>/chat/`` (:class:`TableChatConsumer`).
 
-``ws/notifications/`` (:class:`NotificationConsumer`) keeps a member's header up to date:
-the "your move" count and unread notifications, from their own group ``user-<id>``.
+A member's header has a socket of its own: ``ws/notifications/``
+(:class:`notifications.consumers.NotificationConsumer`).
 """
 
 from __future__ import annotations
@@ -29,11 +29,9 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
-from django.template.loader import render_to_string
 from django.utils import timezone
 
 from accounts.models import User
-from common.publish import user_group
 from common.sockets import SlotConsumer
 from games import page_connections, presence
 from games.conf import presence_seconds
@@ -41,10 +39,7 @@ from games.live import chat_group, game_group
 from games.models import Game, Seat
 from games.permissions import visible_game, visible_table
 from games.rendering import render_building_notice, render_chat_lines, render_live_fragments
-from games.selectors.header import HeaderCounts
 from games.selectors.seats import table_seats
-
-HEADER_TEMPLATE = "notifications/_header.html"
 
 Rendered = tuple[int, str]
 """A game's version and its live fragments as rendered for someone."""
@@ -341,43 +336,3 @@ class TableChatConsumer(SlotConsumer):
         html: str = await database_sync_to_async(render_chat_lines)(self.table_id, self.user)
         if html:
             await self.send(text_data=html)
-
-
-class NotificationConsumer(SlotConsumer):
-    """``ws/notifications/``: pushes a member's header counts whenever they change.
-
-    The group message carries nothing; the counts are read for this connection's user.
-    """
-
-    group: str | None = None
-
-    async def connect(self) -> None:
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated or not await self.take_slot(user):
-            await self.close()
-            return
-        self.user: User = user
-        self.group = user_group(user.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-        await self._send_counts()
-
-    async def disconnect(self, code: int) -> None:
-        await self.give_slot_back()
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Nothing is read from the browser."""
-
-    async def notifications_changed(self, event: dict[str, Any]) -> None:
-        await self._send_counts()
-
-    async def _send_counts(self) -> None:
-        html: str = await database_sync_to_async(render_header_counts)(self.user)
-        await self.send(text_data=html)
-
-
-def render_header_counts(user: User) -> str:
-    """The header's counts for ``user``, ready for out-of-band swaps."""
-    return render_to_string(HEADER_TEMPLATE, {"header_counts": HeaderCounts(user), "oob": True})

@@ -18,7 +18,7 @@ from engine.options import PRESETS, Option, groups, house_rule_options
 from engine.ruleset import Ruleset, RulesetError
 from games.clock import CORRESPONDENCE_TURN_SECONDS, DAY, LIVE_TURN_SECONDS
 from games.errors import TableError
-from games.models import BotLevel, Delivery, NotificationKind, Preset, Table
+from games.models import BotLevel, Preset, Table
 from games.selectors.listing import turn_label
 from games.services import NEW_SET, RACK, SeatPlan
 from games.table_settings import TableSettings
@@ -354,17 +354,6 @@ class PickForm(forms.Form):
             raise forms.ValidationError("Pick the tiles of your rack you want to lay first.")
         cleaned["tiles"] = tiles
         return cleaned
-
-
-class PreferencesForm(forms.Form):
-    """How each kind of notification is emailed; a kind left out keeps its choice."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        for kind, label in NotificationKind.choices:
-            self.fields[kind] = forms.ChoiceField(
-                label=label, choices=Delivery.choices, widget=forms.RadioSelect, required=False
-            )
 
 
 class VacationForm(forms.Form):

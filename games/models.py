@@ -8,9 +8,9 @@ is never rendered or sent) and can always be rebuilt from the seed and the appen
 :class:`Draft` is the table a player is building during the turn.
 
 Correspondence play adds a member's :class:`Vacation` (their correspondence clocks
-stand still), :class:`Notification` ("your turn", "time is running out", "you are
-invited to a table") and the member's :class:`NotificationPreference` per kind (at
-once, in a daily digest, never).
+stand still). The notices about tables and games ("your turn", "time is running out",
+"you are invited to a table") are the notifications app's rows, their kinds registered
+by games (:mod:`games.notices`).
 
 Every change to a game goes through :mod:`games.services`; the models only describe data
 and the reads that pages repeat (the QuerySet methods, each beside its model).
@@ -23,8 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 import pghistory
 from django.conf import settings
-from django.contrib.contenttypes.fields import GenericForeignKey, GenericRelation
-from django.contrib.contenttypes.models import ContentType
+from django.contrib.contenttypes.fields import GenericRelation
 from django.db import models
 from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Least
@@ -187,7 +186,9 @@ class Table(models.Model):
 
     # Deleting the table or game deletes the notifications about it.
     notifications = GenericRelation(
-        "Notification", content_type_field="subject_type", object_id_field="subject_id"
+        "notifications.Notification",
+        content_type_field="subject_type",
+        object_id_field="subject_id",
     )
 
     objects = TableQuerySet.as_manager()
@@ -371,7 +372,9 @@ class Game(models.Model):
 
     # Deleting the table or game deletes the notifications about it.
     notifications = GenericRelation(
-        "Notification", content_type_field="subject_type", object_id_field="subject_id"
+        "notifications.Notification",
+        content_type_field="subject_type",
+        object_id_field="subject_id",
     )
 
     objects = GameQuerySet.as_manager()
@@ -948,125 +951,3 @@ class Vacation(models.Model):
     def __str__(self) -> str:
         when = f"{self.starts_at:%Y-%m-%d %H:%M} to {self.ends_at:%Y-%m-%d %H:%M}"
         return f"vacation of {self.user}: {when}"
-
-
-class NotificationKind(models.TextChoices):
-    YOUR_TURN = "your_turn", "Your turn"
-    TIME_RUNNING_OUT = "time_running_out", "Time is running out"
-    TABLE_INVITATION = "table_invitation", "An invitation to a table"
-    CLUB_INVITATION = "club_invitation", "An invitation to a club"
-    CLUB_NEWS = "club_news", "Club news: requests to join, your membership"
-    LEAGUE_MATCHDAY = "league_matchday", "League matchdays: your fixtures and their deadlines"
-    LEAGUE_SEASON = "league_season", "League seasons: registration, start and end"
-    MODERATION_CASE = "moderation_case", "Your reports: received, joined, decided"
-    MODERATION_OUTCOME = "moderation_outcome", "Rulings that concern you, warnings and appeals"
-    MODERATION_QUEUE = "moderation_queue", "Cases to moderate: escalations and confirmations"
-
-
-def kind_label(kind: str) -> str:
-    """What a kind of notification is called (its code, for a kind no longer known)."""
-    return str(NotificationKind(kind).label) if kind in NotificationKind.values else kind
-
-
-class Delivery(models.TextChoices):
-    """How a member wants a kind of notification by email."""
-
-    IMMEDIATE = "immediate", "At once"
-    DIGEST = "digest", "In a daily digest"
-    NEVER = "never", "Never"
-
-
-class Notification(models.Model):
-    """Something a member should know: shown in the app, maybe emailed.
-
-    A notification is its member, its kind, a line of plain text written when it is
-    created (escaped where it is shown) and a link (a path on the site), and may be
-    about a subject: a game, a table, and later a league or a dispute. The subject is a
-    generic relation, so that apps above ``games`` (leagues, moderation) can notify
-    about their own rows without ``games`` ever importing them.
-
-    ``key``, when set, is unique per member: whoever creates the same notification twice
-    - a task delivered twice, a sweep and a task - creates it once. A turn's notices
-    carry the game, the turn and the kind in it; an invitation carries its table.
-    """
-
-    class Email(models.TextChoices):
-        PENDING = "pending", "To be sent at once"
-        DIGEST = "digest", "Waiting for the daily digest"
-        SENT = "sent", "Sent"
-        SKIPPED = "skipped", "Not sent (seen, watched or out of date)"
-        OFF = "off", "Not wanted"
-        FAILED = "failed", "Could not be sent"
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
-    )
-    # A kind of NotificationKind, checked by the services rather than by choices here, so
-    # that a new kind (an app above games notifying of its own things) needs no migration.
-    kind = models.CharField(max_length=20)
-    text = models.TextField(help_text="One line of plain text, written when it was created.")
-    link = models.CharField(max_length=200, help_text="Where it leads: a path on this site.")
-    subject_type = models.ForeignKey(
-        ContentType, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
-    )
-    subject_id = models.PositiveBigIntegerField(null=True, blank=True)
-    subject = GenericForeignKey("subject_type", "subject_id")
-    key = models.CharField(
-        max_length=100,
-        blank=True,
-        help_text="Unique per member when set: the notification is created once.",
-    )
-    deadline = models.DateTimeField(
-        null=True, blank=True, help_text="When what it asks for is due (a turn's deadline)."
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-    read_at = models.DateTimeField(null=True, blank=True)
-    email = models.CharField(max_length=10, choices=Email.choices, default=Email.OFF)
-    emailed_at = models.DateTimeField(null=True, blank=True)
-    email_error = models.CharField(
-        max_length=200,
-        blank=True,
-        help_text="Why its email could not be sent (email=failed), as the member reads it.",
-    )
-
-    class Meta:
-        ordering = ["-created_at", "-pk"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["user", "key"],
-                condition=~models.Q(key=""),
-                name="games_notification_once_per_key",
-            ),
-        ]
-        indexes = [
-            models.Index(fields=["user", "read_at"], name="games_notification_unread"),
-            models.Index(fields=["email", "user"], name="games_notification_email"),
-            models.Index(fields=["subject_type", "subject_id"], name="games_notification_subject"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.kind_label} for {self.user}: {self.text}"
-
-    @property
-    def kind_label(self) -> str:
-        return kind_label(self.kind)
-
-
-class NotificationPreference(models.Model):
-    """How one member wants one kind of notification by email (no row: the default)."""
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preferences"
-    )
-    # A kind of NotificationKind, checked by the services rather than by choices here, so
-    # that a new kind (an app above games notifying of its own things) needs no migration.
-    kind = models.CharField(max_length=20)
-    delivery = models.CharField(max_length=10, choices=Delivery.choices)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["user", "kind"], name="games_preference_one_per_kind"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.user}: {kind_label(self.kind)} {self.get_delivery_display().lower()}"

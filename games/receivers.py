@@ -16,8 +16,8 @@ The line between the two sides:
   repeated without harm - pushes to the pages (a page that misses one resyncs), the
   bots' and the clock's tasks (a lost one is found by the sweeps; each checks the turn
   number), the "your turn" notification and the marking read of a finished turn's
-  notifications, emails, and computing a member's deadlines again after a vacation
-  changed.
+  notifications (their emails follow in :mod:`notifications.receivers`), and
+  computing a member's deadlines again after a vacation changed.
 
 Receivers take ids and load what they need afresh: by now the game may have moved on
 (a bot's task run at once may already have played the turn), and each says what it does
@@ -94,7 +94,7 @@ def push_results(sender: type, table_id: int, **kwargs: Any) -> None:
 
 
 def push_user(sender: type, user_id: int, **kwargs: Any) -> None:
-    """The member's header (notifications, games awaiting them) changed."""
+    """The member's header (the games awaiting them) changed."""
     publish_user(user_id)
 
 
@@ -199,12 +199,6 @@ def seat_bot_later(sender: type, table_id: int, **kwargs: Any) -> None:
     tasks.seat_bot_for_waiting_table.apply_async((table_id,), countdown=play_now_bot_seconds())
 
 
-def email_notification(sender: type, notification_id: int, email_now: bool, **kwargs: Any) -> None:
-    """A notification the member wants emailed at once goes to the mail task."""
-    if email_now:
-        tasks.send_notification_email.delay(notification_id)
-
-
 def push_chat(sender: type, table_id: int, **kwargs: Any) -> None:
     """The pages showing the table's chat render it again, each for its own user."""
     live.publish_chat(table_id)
@@ -226,8 +220,6 @@ RECEIVERS: list[tuple[Signal, Callable[..., None]]] = [
     (signals.seat_given_back, push_seat_handed_to_bot),
     (signals.vacation_changed, reclock_member),
     (signals.vacation_changed, push_user),
-    (signals.notification_created, push_user),
-    (signals.notification_created, email_notification),
     (signals.draft_saved, push_draft),
     (signals.opponent_sought, seat_bot_later),
     (signals.results_superseded, push_results),

@@ -96,11 +96,6 @@ vacation_changed = Signal()
 
 ``user_id``."""
 
-notification_created = Signal()
-"""A member was notified (sender: ``Notification``).
-
-``notification_id``, ``user_id``; ``email_now``: whether they want it emailed at once."""
-
 opponent_sought = Signal()
 """A member asked to play now and sat down at a new table to wait for an opponent
 (sender: ``Table``): if nobody comes in time, a bot takes the seat.

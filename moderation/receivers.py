@@ -13,13 +13,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import signals as games_signals
-from games.models import NotificationKind
-from games.services import notifications
 from moderation import signals
 from moderation.models import Ruling
+from moderation.notices import ModerationNotice
 from moderation.permissions import conflicts
 from moderation.services import benching, outcomes
 from moderation.services.checks import moderator_candidates
+from notifications.services import notices
 
 
 def case_filed(sender: type, report_id: int, joined: bool = False, **kwargs: Any) -> None:
@@ -68,9 +68,9 @@ def ask_for_confirmation(sender: type, ruling_id: int, **kwargs: Any) -> None:
         for user in moderator_candidates(case):
             if user.pk == ruling.by_id or conflicts(user, case):
                 continue
-            notifications.create(
+            notices.create(
                 user.pk,
-                NotificationKind.MODERATION_QUEUE,
+                ModerationNotice.MODERATION_QUEUE,
                 text,
                 link,
                 subject=ruling,

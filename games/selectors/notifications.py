@@ -1,102 +1,63 @@
-"""A member's notifications as their pages read them: the list, the unread count of the
-header, and their email preferences (written by :mod:`games.services.notifications`)."""
+"""What decides that one of games' notices is still current (the hooks its kinds give the
+notifications app, :mod:`games.notices`): a turn's notices while the turn lasts, an
+invitation while its seat is kept, a link while the member may see the table."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
+from collections.abc import Sequence
 
 from django.contrib.contenttypes.models import ContentType
 
 from accounts.models import User
-from games.models import (
-    Delivery,
-    Game,
-    Notification,
-    NotificationKind,
-    NotificationPreference,
-    Table,
-)
+from games import presence
+from games.models import Game, Seat, Table
 from games.permissions import may_see
-
-LIST_LIMIT = 50
-TURN_KINDS = (NotificationKind.YOUR_TURN, NotificationKind.TIME_RUNNING_OUT)
-
-DEFAULT_DELIVERY: dict[str, str] = {
-    NotificationKind.YOUR_TURN: Delivery.IMMEDIATE,
-    NotificationKind.TIME_RUNNING_OUT: Delivery.IMMEDIATE,
-    NotificationKind.TABLE_INVITATION: Delivery.IMMEDIATE,
-    NotificationKind.CLUB_INVITATION: Delivery.IMMEDIATE,
-    NotificationKind.CLUB_NEWS: Delivery.DIGEST,
-    NotificationKind.LEAGUE_MATCHDAY: Delivery.IMMEDIATE,
-    NotificationKind.LEAGUE_SEASON: Delivery.DIGEST,
-    NotificationKind.MODERATION_CASE: Delivery.IMMEDIATE,
-    NotificationKind.MODERATION_OUTCOME: Delivery.IMMEDIATE,
-    NotificationKind.MODERATION_QUEUE: Delivery.IMMEDIATE,
-}
+from notifications.models import Notification
 
 
-def preferences(user: User) -> dict[str, str]:
-    """``{kind: delivery}`` for every kind, defaults filled in."""
-    chosen = dict(NotificationPreference.objects.filter(user=user).values_list("kind", "delivery"))
-    return {kind: chosen.get(kind, DEFAULT_DELIVERY[kind]) for kind in NotificationKind.values}
+class GameNotice:
+    """The kinds of games' notices (registered in :mod:`games.notices`)."""
+
+    YOUR_TURN = "your_turn"
+    TIME_RUNNING_OUT = "time_running_out"
+    TABLE_INVITATION = "table_invitation"
 
 
-def delivery_for(user_id: int, kind: str) -> str:
-    chosen = (
-        NotificationPreference.objects.filter(user_id=user_id, kind=kind)
-        .values_list("delivery", flat=True)
-        .first()
-    )
-    return chosen or DEFAULT_DELIVERY[kind]
+TURN_KINDS = (GameNotice.YOUR_TURN, GameNotice.TIME_RUNNING_OUT)
 
 
-@dataclass(frozen=True)
-class NotificationItem:
-    """A notification in the member's list (plain values: no model reaches a page).
-    ``text`` is plain text: templates escape it."""
-
-    id: int
-    kind: str
-    kind_label: str
-    text: str
-    url: str
-    deadline: datetime | None
-    created_at: datetime
-    read: bool
-    # Why its email could not be sent ("" unless it failed).
-    email_error: str = ""
+def turn_key(kind: str, game_id: int, turn_number: int) -> str:
+    """The key of a turn's notification: one per member, game, kind and turn."""
+    return f"{kind}:game-{game_id}:turn-{turn_number}"
 
 
-def unread_count(user: User) -> int:
-    return Notification.objects.filter(user=user, read_at=None).count()
-
-
-def notification_list(user: User, limit: int = LIST_LIMIT) -> list[NotificationItem]:
-    """The member's notifications, newest first.
-
-    A turn's notices ("your turn", "time is running out") matter while that turn lasts:
-    once it has passed they are left out, and of a turn's two notices only the newer
-    one is shown.
-    """
-    rows = list(Notification.objects.filter(user=user)[: limit * 2])
-    unseen = _unseen_tables(user, rows)
-    turns = _current_turns([row.subject_id for row in rows if row.kind in TURN_KINDS])
-    shown: list[NotificationItem] = []
+def current_turn_notices(rows: Sequence[Notification]) -> set[int]:
+    """A turn's notices ("your turn", "time is running out") matter while that turn
+    lasts: of ``rows`` (newest first), those of a game's turn in play, and of a turn's
+    two notices only the newer one."""
+    turns = _current_turns([row.subject_id for row in rows])
+    shown: set[int] = set()
     games_shown: set[int | None] = set()
     for row in rows:
-        if row.kind in TURN_KINDS:
-            turn = turns.get(row.subject_id or 0)
-            if turn is None or not row.key.endswith(f":turn-{turn}"):
-                continue
-            if row.subject_id in games_shown:
-                continue
-            games_shown.add(row.subject_id)
-        shown.append(_item(row, link=row.pk not in unseen))
-    return shown[:limit]
+        turn = turns.get(row.subject_id or 0)
+        if turn is None or not row.key.endswith(f":turn-{turn}"):
+            continue
+        if row.subject_id in games_shown:
+            continue
+        games_shown.add(row.subject_id)
+        shown.add(row.pk)
+    return shown
 
 
-def _unseen_tables(user: User, rows: list[Notification]) -> set[int]:
+def _current_turns(game_ids: list[int | None]) -> dict[int, int]:
+    """``{game id: its turn number}`` of the games among ``game_ids`` still in play."""
+    ids = [game_id for game_id in game_ids if game_id is not None]
+    if not ids:
+        return {}
+    return dict(Game.objects.active().filter(pk__in=ids).values_list("pk", "turn_number"))
+
+
+def unseen_tables(user: User, rows: Sequence[Notification]) -> set[int]:
     """The rows about a table (or its game) that ``user`` may no longer see (a private
     club they left): their link would lead to a 404, so none is made."""
     kinds = ContentType.objects.get_for_models(Table, Game)
@@ -113,23 +74,37 @@ def _unseen_tables(user: User, rows: list[Notification]) -> set[int]:
     return {pk for pk, table_id in tables.items() if table_id in hidden}
 
 
-def _current_turns(game_ids: list[int | None]) -> dict[int, int]:
-    """``{game id: its turn number}`` of the games among ``game_ids`` still in play."""
-    ids = [game_id for game_id in game_ids if game_id is not None]
-    if not ids:
-        return {}
-    return dict(Game.objects.active().filter(pk__in=ids).values_list("pk", "turn_number"))
+def turn_mail_skip(notification: Notification) -> str | None:
+    """Why a turn's notice is no longer worth an email: the turn is over, or the player
+    has the game's page open (:mod:`games.presence`)."""
+    subject = notification.subject
+    if not isinstance(subject, Game):
+        return None
+    current = turn_key(notification.kind, subject.pk, subject.turn_number)
+    if subject.is_over or notification.key != current:
+        return "turn over"
+    if presence.is_watching(subject.pk, notification.user_id):
+        return "watching"
+    return None
 
 
-def _item(row: Notification, link: bool = True) -> NotificationItem:
-    return NotificationItem(
-        id=row.pk,
-        kind=row.kind,
-        kind_label=row.kind_label,
-        text=row.text,
-        url=row.link if link else "",
-        deadline=row.deadline,
-        created_at=row.created_at,
-        read=row.read_at is not None,
-        email_error=row.email_error if row.email == Notification.Email.FAILED else "",
+def invitation_mail_skip(notification: Notification) -> str | None:
+    """Why an invitation is no longer worth an email: its seat is no longer kept for the
+    member (they took it, or it went to someone else)."""
+    subject = notification.subject
+    if not isinstance(subject, Table):
+        return None
+    kept = Seat.objects.filter(table=subject, user_id=notification.user_id, kind=Seat.Kind.RESERVED)
+    return None if kept.exists() else "invitation over"
+
+
+def turn_deadline_ends_turn(notification: Notification) -> bool:
+    """Whether a turn notice's deadline is the end of the turn, not its round's settling
+    first (a league fixture's deadline, before the turn ends)."""
+    subject = notification.subject
+    settled_first = (
+        isinstance(subject, Game)
+        and notification.deadline is not None
+        and subject.table.settles_at == notification.deadline
     )
+    return not settled_first

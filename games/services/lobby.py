@@ -16,12 +16,14 @@ from common.publish import publish_user
 from common.signals import send_after_commit
 from games import live, signals
 from games.errors import NotFound, TableError
-from games.models import BotLevel, Game, Notification, Seat, Table
+from games.models import BotLevel, Game, Seat, Table
 from games.services import notifications
 from games.services.locking import ensure_may_play, lock_seat_of_table, lock_table
 from games.services.occupancy import record_change_at_table
 from games.services.rounds import start_round
 from games.table_settings import TableSettings
+from notifications.models import Notification
+from notifications.services import notices
 
 
 @dataclass(frozen=True)
@@ -273,7 +275,7 @@ def cancel_table(table_id: int, user: User) -> None:
         if table.belongs_to:
             raise TableError(f"This table is part of {table.belongs_to}: it cannot be called off.")
         members = set(table.seats.exclude(user=None).values_list("user_id", flat=True))
-        Notification.objects.filter(notifications.about(table)).delete()
+        Notification.objects.filter(notices.about(table)).delete()
         table.delete()
     for member in members:
         transaction.on_commit(partial(publish_user, member), robust=True)
@@ -317,9 +319,9 @@ def _hand_over_turn(game: Game, seat: Seat, previous: int | None, now: datetime)
     told and the old one's notice of it needs nothing more."""
     if game.current_seat == seat.number and game.table.clock == Table.Clock.CORRESPONDENCE:
         if previous is not None:
-            Notification.objects.filter(
-                notifications.about(game), user_id=previous, read_at=None
-            ).update(read_at=now)
+            Notification.objects.filter(notices.about(game), user_id=previous, read_at=None).update(
+                read_at=now
+            )
         assert seat.user_id is not None
         notifications.turn_started(game, seat.user_id)
     transaction.on_commit(partial(live.publish_changed, game.pk, game.version), robust=True)

@@ -1,4 +1,4 @@
-"""A member's own pages about play: notifications with email preferences, vacations."""
+"""A member's own pages about play: vacations."""
 
 from __future__ import annotations
 
@@ -8,51 +8,11 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
-from common.parsing import parse_optional_number
-from common.refusals import answers_bad_input
 from common.requests import AuthenticatedRequest
 from games.errors import GameActionError
-from games.forms import PreferencesForm, VacationForm
-from games.models import NotificationKind
-from games.selectors import notifications as notices
+from games.forms import VacationForm
 from games.selectors.vacations import vacation_summary
-from games.services import notifications, vacations
-
-
-@login_required
-@require_safe
-def notification_list(request: AuthenticatedRequest) -> HttpResponse:
-    user = request.user
-    context = {
-        "items": notices.notification_list(user),
-        "form": PreferencesForm(initial=notices.preferences(user)),
-    }
-    template = "games/notifications.html#list" if request.htmx else "games/notifications.html"
-    return render(request, template, context)
-
-
-@login_required
-@require_POST
-@answers_bad_input
-def notifications_read(request: AuthenticatedRequest) -> HttpResponse:
-    """Mark one notification (``id``) or all of them read."""
-    notice = parse_optional_number(request.POST.get("id"))
-    notifications.mark_read(request.user, None if notice is None else [notice])
-    return redirect("games:notifications")
-
-
-@login_required
-@require_POST
-def preferences(request: AuthenticatedRequest) -> HttpResponse:
-    form = PreferencesForm(request.POST)
-    if not form.is_valid():
-        context = {"items": notices.notification_list(request.user), "form": form}
-        return render(request, "games/notifications.html", context, status=400)
-    for kind in NotificationKind.values:
-        if form.cleaned_data[kind]:
-            notifications.set_preference(request.user, kind, form.cleaned_data[kind])
-    messages.success(request, "Your email preferences are saved.")
-    return redirect("games:notifications")
+from games.services import vacations
 
 
 @login_required

@@ -32,18 +32,19 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.errors import InvalidRuling
-from games.models import Game, NotificationKind, Result
+from games.models import Game, Result
 from games.selectors.players import seat_names
-from games.services import notifications
 from games.services.results import SeatCorrection, supersede
 from leagues.conflicts import game_conflicts, refuse_conflicts
 from leagues.errors import Conflict, LeaguesError, NotFound
 from leagues.models import Division, Entry, Fixture, ScoreAdjustment, Season
+from leagues.notices import LeagueNotice
 from leagues.selectors.adjustments import deciders, why_not_decide
 from leagues.selectors.standings import compute_season
 from leagues.services.deadlines import audited
 from leagues.signals import announce, score_adjusted
 from leagues.standings import ZERO_SUM
+from notifications.services import notices
 
 Status = ScoreAdjustment.Status
 
@@ -105,9 +106,9 @@ def propose(
             return _apply(adjustment, None, now)
         text = f"{by} proposes {_describe(adjustment)}: confirm or decline it."
         for user in others:
-            notifications.create(
+            notices.create(
                 user.pk,
-                NotificationKind.LEAGUE_SEASON,
+                LeagueNotice.LEAGUE_SEASON,
                 text,
                 adjustment_url(adjustment),
                 subject=adjustment,
@@ -293,9 +294,9 @@ def _tell_outcome(adjustment: ScoreAdjustment, text: str) -> None:
         },
     )
     for user_id in sorted((told | players) - {adjustment.decided_by_id}):
-        notifications.create(
+        notices.create(
             user_id,
-            NotificationKind.LEAGUE_SEASON,
+            LeagueNotice.LEAGUE_SEASON,
             text[:1].upper() + text[1:],
             adjustment_url(adjustment) if user_id in told else standings,
             subject=adjustment,

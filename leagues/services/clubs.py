@@ -11,7 +11,7 @@ Who may do what is checked here, against the rows read under that lock (the page
 :mod:`leagues.permissions` for what to show; the roles it names are the same). Refusals are
 :class:`leagues.errors.LeaguesError` subclasses whose ``message`` is for the member;
 nothing has changed when one is raised. Members hear of what concerns them through
-:func:`games.services.notifications.create` (an invitation; club news: a request to
+:func:`notifications.services.notices.create` (an invitation; club news: a request to
 answer, an answer, a new role), created in the same transaction and sent after commit.
 """
 
@@ -25,8 +25,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Notification, NotificationKind, Table
-from games.services import notifications
+from games.models import Table
 from leagues.conf import ensure_may_take_part
 from leagues.errors import Conflict, LeaguesError, NotAllowed, NotFound
 from leagues.models import (
@@ -38,10 +37,13 @@ from leagues.models import (
     Role,
     new_invite_code,
 )
+from leagues.notices import LeagueNotice
 from leagues.permissions import ORGANISING, RANK
 from leagues.selectors.clubs import club_of_link
 from leagues.services import bounds
 from leagues.slugs import CLUB_SLUGS_RESERVED, MAX_LENGTH, slug_for
+from notifications.models import Notification
+from notifications.services import notices
 
 A = TypeVar("A", ClubInvitation, JoinRequest)
 NO_SUCH_CLUB = "There is no such club."
@@ -137,13 +139,13 @@ def invite(club: Club, by: User, username: str) -> ClubInvitation:
         bounds.check_invitation(locked, now)
         mailed = bounds.invited_within_a_day(locked, user, now)
         invitation = ClubInvitation.objects.create(club=locked, user=user, invited_by=by)
-        notifications.create(
+        notices.create(
             user.pk,
-            NotificationKind.CLUB_INVITATION,
+            LeagueNotice.CLUB_INVITATION,
             f"{by} invited you to join {locked.name}.",
             reverse("leagues:invitation", kwargs={"slug": locked.slug}),
             subject=invitation,
-            key=f"{NotificationKind.CLUB_INVITATION}:invitation-{invitation.pk}",
+            key=f"{LeagueNotice.CLUB_INVITATION}:invitation-{invitation.pk}",
             mail=not mailed,
         )
     return invitation
@@ -213,7 +215,7 @@ def request_to_join(club: Club, user: User, message: str = "") -> JoinRequest:
         bounds.check_join_request(locked, user, timezone.now())
         join_request = JoinRequest.objects.create(club=locked, user=user, message=message)
         link = reverse("leagues:members", kwargs={"slug": locked.slug})
-        key = f"{NotificationKind.CLUB_NEWS}:request-{join_request.pk}"
+        key = f"{LeagueNotice.CLUB_NEWS}:request-{join_request.pk}"
         for organiser_id in _organiser_ids(locked):
             text = f"{user} asks to join {locked.name}."
             _tell(organiser_id, locked, text, link=link, subject=join_request, key=key)
@@ -415,12 +417,12 @@ def _decide(
 
 
 def _mark_answered(subject: models.Model) -> None:
-    unread = Notification.objects.filter(notifications.about(subject), read_at=None)
+    unread = Notification.objects.filter(notices.about(subject), read_at=None)
     by_user: dict[int, list[int]] = defaultdict(list)
     for pk, user_id in unread.values_list("pk", "user_id"):
         by_user[user_id].append(pk)
     for user in User.objects.filter(pk__in=by_user):
-        notifications.mark_read(user, by_user[user.pk])
+        notices.mark_read(user, by_user[user.pk])
 
 
 def _tell(
@@ -433,8 +435,8 @@ def _tell(
 ) -> None:
     """Club news for ``user_id``, about the club unless said otherwise."""
     link = link or reverse("leagues:club", kwargs={"slug": club.slug})
-    kind = NotificationKind.CLUB_NEWS
-    notifications.create(user_id, kind, text, link, subject=subject or club, key=key)
+    kind = LeagueNotice.CLUB_NEWS
+    notices.create(user_id, kind, text, link, subject=subject or club, key=key)
 
 
 def _organiser_ids(club: Club) -> list[int]:

@@ -34,15 +34,16 @@ from django.utils import timezone
 from django.utils.timesince import timeuntil
 
 from accounts.models import User
-from games.models import Game, Move, NotificationKind, Seat, Table
+from games.models import Game, Move, Seat, Table
 from games.selectors.players import player_at
-from games.services import notifications
 from games.services.adjudication import stop_round
 from leagues.conflicts import playing_in
 from leagues.errors import Conflict, LeaguesError, NotAllowed
 from leagues.models import Entry, Fixture, Matchday, OnDeadline
+from leagues.notices import LeagueNotice
 from leagues.selectors.vacations import days_away
 from leagues.signals import announce, fixture_settled
+from notifications.services import notices
 
 UNFINISHED = (Fixture.Status.SCHEDULED, Fixture.Status.PLAYING)
 DEADLINE_PASSED = "The matchday's deadline passed."
@@ -195,9 +196,9 @@ def notify_players(fixture: Fixture, text: Callable[[], str], deadline: datetime
     for user in User.objects.filter(pk__in=members.values("user_id")).order_by("pk"):
         with timezone.override(user.zone):
             words = text()
-        notice = notifications.create(
+        notice = notices.create(
             user.pk,
-            NotificationKind.LEAGUE_MATCHDAY,
+            LeagueNotice.LEAGUE_MATCHDAY,
             words,
             link,
             subject=table,

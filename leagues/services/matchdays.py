@@ -21,13 +21,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import NotificationKind, Table
-from games.services import notifications
+from games.models import Table
 from games.services.lobby import create_table
 from games.table_settings import TableSettings
 from leagues import signals
 from leagues.errors import Conflict, LeaguesError
 from leagues.models import Club, Entry, Fixture, FixtureSeat, Matchday, Season
+from leagues.notices import LeagueNotice
 from leagues.selectors.organiser import next_to_open, unfinished_before
 from leagues.selectors.roles import organisers
 from leagues.selectors.seasons import seats_in_order
@@ -35,6 +35,7 @@ from leagues.services.deadlines import audited, when
 from leagues.services.seasons import season_path
 from leagues.services.withdrawals import seat_plan_for
 from leagues.signals import announce
+from notifications.services import notices
 
 
 def open_matchday(matchday: Matchday) -> Matchday:
@@ -97,9 +98,9 @@ def _set_up(
         player = seat.entry.player
         with timezone.override(player.zone):
             due = when(deadline)  # in the player's own time zone
-        notifications.create(
+        notices.create(
             player.pk,
-            NotificationKind.LEAGUE_MATCHDAY,
+            LeagueNotice.LEAGUE_MATCHDAY,
             f"Matchday {matchday.number} of {season} is open: your fixture is at table "
             f"{table.pk}, to finish by {due}.",
             reverse("games:current", kwargs={"pk": table.pk}),

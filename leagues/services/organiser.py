@@ -18,13 +18,13 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import NotificationKind, Seat, Table
-from games.services import notifications
+from games.models import Seat, Table
 from games.services.lobby import replace_seat_player
 from leagues.conf import ensure_may_take_part
 from leagues.conflicts import fixture_conflicts, playing_in, refuse_conflicts
 from leagues.errors import Conflict, LeaguesError, NotAllowed
 from leagues.models import Entry, Fixture, FixtureSeat, Matchday, Membership, Season
+from leagues.notices import LeagueNotice
 from leagues.services.deadlines import (
     UNFINISHED,
     audited,
@@ -34,6 +34,7 @@ from leagues.services.deadlines import (
 )
 from leagues.services.seasons import season_path
 from leagues.signals import announce, fixtures_changed, player_substituted
+from notifications.services import notices
 
 
 def _reason(reason: str) -> str:
@@ -191,9 +192,9 @@ def tell_substitute(entry_id: int, substitute_id: int) -> None:
     if entry is None:
         return  # replaced again meanwhile: the later substitute is told
     with transaction.atomic():
-        notifications.create(
+        notices.create(
             substitute_id,
-            NotificationKind.LEAGUE_SEASON,
+            LeagueNotice.LEAGUE_SEASON,
             f"You play for {entry.user} in {entry.season} from now on.",
             season_path(entry.season),
             subject=entry.season,

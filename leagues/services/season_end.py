@@ -41,17 +41,18 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import NotificationKind, Result
-from games.services import notifications
+from games.models import Result
 from leagues.conf import close_grace
 from leagues.divisions import split
 from leagues.errors import Conflict, LeaguesError
 from leagues.models import Entry, Fixture, FixtureSeat, Matchday, Season
+from leagues.notices import LeagueNotice
 from leagues.promotion import moves as promotion_moves
 from leagues.promotion import seeding
 from leagues.selectors.standings import DivisionStandings, compute_season
 from leagues.services.deadlines import audited, close_matchday, when
 from leagues.signals import announce, season_close_announced, season_closed
+from notifications.services import notices
 
 NOT_PLAYED = "Not played: the season was closed before its matchday opened."
 
@@ -258,9 +259,9 @@ def announce_close(season: Season, by: User, reason: str, now: datetime | None =
             "games may still be reported to the moderators."
         )
         for user_id in _players(locked):
-            notifications.create(
+            notices.create(
                 user_id,
-                NotificationKind.LEAGUE_SEASON,
+                LeagueNotice.LEAGUE_SEASON,
                 text,
                 _standings_link(locked),
                 subject=locked,
@@ -367,9 +368,9 @@ def _tell_players(
             )
             if following is not None:
                 text += f" You are registered for season {following.number}."
-            notifications.create(
+            notices.create(
                 users[entry],
-                NotificationKind.LEAGUE_SEASON,
+                LeagueNotice.LEAGUE_SEASON,
                 text,
                 link,
                 subject=season,
@@ -466,9 +467,9 @@ def tell_of_late_correction(table_id: int, game_id: int) -> int:
             )
             if entry.pk not in in_game:
                 text = text.replace("of your fixture", "of a fixture of your division")
-            created = notifications.create(
+            created = notices.create(
                 entry.player.pk,
-                NotificationKind.LEAGUE_SEASON,
+                LeagueNotice.LEAGUE_SEASON,
                 text,
                 _standings_link(season),
                 subject=season,

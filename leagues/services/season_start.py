@@ -20,19 +20,19 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from games.models import NotificationKind
-from games.services import notifications
 from games.table_settings import TableSettings
 from leagues.divisions import division_names, equal_lengths, split
 from leagues.errors import ORGANISERS_ONLY, Conflict, LeaguesError, NotAllowed
 from leagues.house_rules import MAX_DIVISION_SIZE
 from leagues.models import Division, Entry, Fixture, FixtureSeat, Matchday, Season
+from leagues.notices import LeagueNotice
 from leagues.promotion import moves
 from leagues.scheduling import Schedule, ScheduleError, default_matchdays, schedule_season
 from leagues.selectors.roles import is_organiser, organisers
 from leagues.services.matchdays import open_matchday
 from leagues.services.seasons import NOT_STARTED, season_path
 from leagues.signals import announce, fixtures_changed
+from notifications.services import notices
 
 
 @dataclass(frozen=True)
@@ -305,9 +305,9 @@ def mark_start_failed(season: Season, failure: str, now: datetime) -> bool:
         season.start_failed_at, season.start_failure = now, failure
         season.save(update_fields=["start_failed_at", "start_failure"])
         for organiser in organisers(season.league.club):
-            notifications.create(
+            notices.create(
                 organiser.pk,
-                NotificationKind.LEAGUE_SEASON,
+                LeagueNotice.LEAGUE_SEASON,
                 f"{season} could not start at its time: {failure} "
                 "Start it from its start page once it can.",
                 season_path(season),
@@ -456,9 +456,9 @@ def _write(season: Season, preview: StartPreview) -> None:
 def _announce(season: Season, preview: StartPreview) -> None:
     for plan in preview.divisions:
         for entry in plan.entries:
-            notifications.create(
+            notices.create(
                 entry.player.pk,
-                NotificationKind.LEAGUE_SEASON,
+                LeagueNotice.LEAGUE_SEASON,
                 f"{season} has started: you play in {plan.name}, "
                 f"{preview.matchdays} matchdays of {season.matchday_days} days.",
                 season_path(season),

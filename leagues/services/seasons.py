@@ -17,13 +17,13 @@ from django.db.models import Max
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import NotificationKind
-from games.services import notifications
 from leagues.conf import ensure_may_take_part
 from leagues.errors import ORGANISERS_ONLY, Conflict, NotAllowed
 from leagues.models import Club, Entry, League, Season
+from leagues.notices import LeagueNotice
 from leagues.selectors.roles import is_member, is_organiser
 from leagues.services import bounds
+from notifications.services import notices
 
 NOT_STARTED = (Season.Status.REGISTRATION, Season.Status.READY)
 TAKING_PART = (Entry.Status.PENDING, Entry.Status.REGISTERED)
@@ -79,9 +79,9 @@ def _announce_registration(season: Season, by: Any) -> None:
     """Tell the club's members (but the organiser who opened it) that they may register."""
     members = season.league.club.memberships.exclude(user=by).values_list("user_id", flat=True)
     for user_id in members:
-        notifications.create(
+        notices.create(
             user_id,
-            NotificationKind.LEAGUE_SEASON,
+            LeagueNotice.LEAGUE_SEASON,
             f"{season} is open for registration.",
             season_path(season),
             subject=season,
@@ -137,9 +137,9 @@ def decide(season: Season, by: Any, user_id: int, approve: bool) -> Entry:
         entry.status = Entry.Status.REGISTERED if approve else Entry.Status.DECLINED
         entry.save(update_fields=["status"])
         verdict = "approved" if approve else "declined"
-        notifications.create(
+        notices.create(
             user_id,
-            NotificationKind.LEAGUE_SEASON,
+            LeagueNotice.LEAGUE_SEASON,
             f"Your registration for {locked} was {verdict}.",
             season_path(locked),
             subject=locked,

@@ -25,12 +25,14 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.errors import GameFinished, InvalidMove
-from games.models import BotLevel, Game, NotificationKind
-from games.services import SeatPlan, forfeit_seat, hand_seat_to_bot, notifications
+from games.models import BotLevel, Game
+from games.services import SeatPlan, forfeit_seat, hand_seat_to_bot
 from leagues.errors import Conflict, LeaguesError
 from leagues.models import Entry, FixtureSeat, OnWithdrawal, Season
+from leagues.notices import LeagueNotice
 from leagues.services.deadlines import UNFINISHED
 from leagues.signals import announce, entry_withdrawn
+from notifications.services import notices
 
 WITHDRAWN_SEAT_BOT_LEVEL = BotLevel.NORMAL
 PLAYER_WITHDREW = "The player withdrew."
@@ -185,9 +187,9 @@ def tell_the_others(entry_id: int, fixture_ids: list[int]) -> None:
         what = "your fixtures go on without them (they forfeit their games)"
     with transaction.atomic():
         for user_id in sorted(players):
-            notifications.create(
+            notices.create(
                 user_id,
-                NotificationKind.LEAGUE_SEASON,
+                LeagueNotice.LEAGUE_SEASON,
                 f"{entry.user} withdrew from {season}: {what}.",
                 reverse("leagues:player"),
                 subject=entry,

@@ -30,12 +30,13 @@ from django.db import transaction
 from django.urls import reverse
 
 from games.errors import GameFinished, InvalidMove, TableError
-from games.models import Game, NotificationKind, Seat, Table
-from games.services import notifications
+from games.models import Game, Seat, Table
 from games.services.abandonment import forfeit_seat, give_seat_back, hand_seat_to_bot
 from leagues.models import Fixture, OnSuspension
 from moderation.models import BenchedSeat, Suspension
+from moderation.notices import ModerationNotice
 from moderation.policies import suspension_at
+from notifications.services import notices
 
 
 def rule_for(table_id: int) -> str:
@@ -157,9 +158,9 @@ def _tell_the_others(row: BenchedSeat, text: str) -> None:
     )
     link = reverse("games:table", args=[row.table_id])
     for user_id in others:
-        notifications.create(
+        notices.create(
             user_id,
-            NotificationKind.MODERATION_OUTCOME,
+            ModerationNotice.MODERATION_OUTCOME,
             text,
             link,
             key=f"benched-seat:{row.pk}:{'back' if row.returned_at else 'out'}",

@@ -20,12 +20,12 @@ from django.utils import timezone
 
 from accounts.models import User
 from common.signals import send_after_commit
-from games.models import NotificationKind
-from games.services import notifications
 from leagues.models import Membership, Role
 from moderation.models import SITE_MODERATORS, Case, LogEntry
+from moderation.notices import ModerationNotice
 from moderation.permissions import conflicts
 from moderation.signals import case_escalated
+from notifications.services import notices
 
 
 def escalate_overdue(now: datetime | None = None) -> list[int]:
@@ -74,9 +74,9 @@ def _escalate(case_id: int, cutoff: datetime, now: datetime) -> bool:
         )
         link = reverse("moderation:case", args=[case.pk])
         for user_id in told:
-            notifications.create(
+            notices.create(
                 user_id,
-                NotificationKind.MODERATION_QUEUE,
+                ModerationNotice.MODERATION_QUEUE,
                 f"{summary} Nobody has decided it yet.",
                 link,
                 subject=case,

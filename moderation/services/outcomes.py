@@ -2,7 +2,7 @@
 ruling to the case's parties, and each step of an appeal to the other side of its thread.
 
 These run from receivers of :mod:`moderation.signals`, after the commit of the ruling or
-the appeal, and write notifications (:func:`games.services.notifications.create`) in
+the appeal, and write notifications (:func:`notifications.services.notices.create`) in
 one transaction of their own. Each carries a key, so a signal delivered twice tells
 nobody twice.
 
@@ -25,11 +25,11 @@ from django.db import transaction
 from django.urls import reverse
 
 from accounts.models import User
-from games.models import NotificationKind
-from games.services import notifications
 from moderation.models import Appeal, Case, Report, Ruling
+from moderation.notices import ModerationNotice
 from moderation.permissions import seated_user_ids
 from moderation.selectors.rulings import decline_reasons
+from notifications.services import notices
 
 NOTE_EXCERPT = 160
 
@@ -49,7 +49,7 @@ def tell_outcome(ruling_id: int, superseded_id: int | None = None) -> int:
     with transaction.atomic():
         for user_id, (kind, headline) in _recipients(ruling).items():
             text = _outcome_text(headline, ruling, superseded_id is not None)
-            created = notifications.create(
+            created = notices.create(
                 user_id,
                 kind,
                 text,
@@ -81,9 +81,9 @@ def tell_proposer(ruling_id: int) -> bool:
     else:
         text = f"{ruling.confirmed_by} confirmed {what}: it is applied."
     with transaction.atomic():
-        told = notifications.create(
+        told = notices.create(
             ruling.by_id,
-            NotificationKind.MODERATION_QUEUE,
+            ModerationNotice.MODERATION_QUEUE,
             text,
             reverse("moderation:ruling", args=[ruling.pk]),
             subject=ruling,
@@ -114,9 +114,9 @@ def tell_report_received(report_id: int, joined: bool) -> bool:
             "moderators. You will be told of the outcome."
         )
     with transaction.atomic():
-        told = notifications.create(
+        told = notices.create(
             report.filer_id,
-            NotificationKind.MODERATION_CASE,
+            ModerationNotice.MODERATION_CASE,
             text,
             reverse("moderation:my_cases"),
             subject=case,
@@ -132,7 +132,7 @@ def _recipients(ruling: Ruling) -> dict[int, tuple[str, str]]:
     where = game_words(case)
     told: dict[int, tuple[str, str]] = {}
     for user_id in seated_user_ids(case):
-        told[user_id] = (NotificationKind.MODERATION_OUTCOME, f"A ruling in your {where}")
+        told[user_id] = (ModerationNotice.MODERATION_OUTCOME, f"A ruling in your {where}")
     # A pause decides nothing: the filer hears that the case is still being looked into.
     filed = (
         f"A moderator paused {where} while your report is looked into: the case is still open"
@@ -140,11 +140,11 @@ def _recipients(ruling: Ruling) -> dict[int, tuple[str, str]]:
         else f"Your report on {where} was decided"
     )
     for user_id in Report.objects.filter(case=case).values_list("filer_id", flat=True):
-        told[user_id] = (NotificationKind.MODERATION_CASE, filed)
+        told[user_id] = (ModerationNotice.MODERATION_CASE, filed)
     for accused_id in (case.accused_id, ruling.target_id):
         if accused_id is not None:
             told[accused_id] = (
-                NotificationKind.MODERATION_OUTCOME,
+                ModerationNotice.MODERATION_OUTCOME,
                 f"A ruling about you in {where}",
             )
     for moderator_id in (ruling.by_id, ruling.confirmed_by_id):
@@ -185,15 +185,15 @@ def tell_appeal(appeal_id: int, by_moderator: bool) -> int:
     if by_moderator:
         done = "closed" if appeal.status == Appeal.Status.CLOSED else "answered"
         recipients = {appeal.appellant_id: f"The moderators {done} your appeal about {where}."}
-        kind = NotificationKind.MODERATION_OUTCOME
+        kind = ModerationNotice.MODERATION_OUTCOME
     else:
         sentence = f"{appeal.appellant} is waiting for an answer to their appeal about {where}."
         recipients = {user_id: sentence for user_id in case_moderator_ids(appeal.case)}
-        kind = NotificationKind.MODERATION_QUEUE
+        kind = ModerationNotice.MODERATION_QUEUE
     told = 0
     with transaction.atomic():
         for user_id, text in recipients.items():
-            created = notifications.create(
+            created = notices.create(
                 user_id,
                 kind,
                 text,

@@ -11,9 +11,10 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from games import services
-from games.models import Notification, Table
+from games.models import Table
 from games.services import SeatPlan
 from games.table_settings import TableSettings
+from notifications.models import Notification
 from tests.browser.test_games import alice, bob, log_in, other_page
 from tests.browser.test_your_move import awaiting
 from tests.games.conftest import current_game, start_table

@@ -9,10 +9,11 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
-from games.models import Game, Notification
+from games.models import Game
 from leagues.models import Fixture, Membership, Role
 from moderation.models import Category, LogEntry, Ruling
 from moderation.services.rulings import rule
+from notifications.models import Notification
 from tests.browser.test_games import log_in
 from tests.factories import UserFactory
 from tests.games.conftest import _eager_celery

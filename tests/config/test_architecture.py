@@ -36,7 +36,8 @@ OFFENDERS: dict[str, tuple[str, str]] = {
     "games-below-leagues": ("games/rendering.py", "from leagues.models import Season"),
     "leagues-below-moderation": ("leagues/standings.py", "import moderation.policies"),
     "reads-not-writes": ("leagues/selectors/standings.py", "from games.services import turns"),
-    "common-below-apps": ("common/signals.py", "from games import models"),
+    "common-below-apps": ("common/_offending.py", "from leagues import models"),
+    "notifications-below-games": ("notifications/models.py", "from games.models import Game"),
 }
 """One offending import per contract: a contract with no entry fails
 :func:`test_an_offending_import_breaks_its_contract`."""
@@ -160,6 +161,16 @@ BREAKS = {
         "common-below-apps",
         {"common/signals.py": "import accounts.models"},
         "common.signals -> accounts.models",
+    ),
+    "notifications imports games": (
+        "notifications-below-games",
+        {"notifications/_offending.py": "from games import models"},
+        "notifications._offending -> games.models",
+    ),
+    "notifications imports the apps above games": (
+        "notifications-below-games",
+        {"notifications/_offending.py": "from moderation.notices import ModerationNotice"},
+        "notifications._offending -> moderation.notices",
     ),
     "a new module of the reads imports a row lock": (
         "reads-not-writes",

@@ -245,7 +245,7 @@ def test_the_sweeps_run_from_celery_beat() -> None:
     assert {
         "games.tasks.sweep_expired_turns",
         "games.tasks.sweep_turn_reminders",
-        "games.tasks.send_daily_digests",
+        "notifications.tasks.send_daily_digests",
     } <= names
     # The apps' task modules are found when a worker starts; a test run alone may not
     # have imported them yet.

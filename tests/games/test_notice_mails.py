@@ -12,13 +12,15 @@ from django.urls import reverse
 
 from accounts.models import User
 from config.celery_app import app as celery_app
-from games import tasks
-from games.models import Notification, NotificationKind
+from leagues.notices import LeagueNotice
+from notifications import kinds, tasks
+from notifications.models import Notification
 from tests.games.mail_servers import FlakyServer
 
 pytestmark = pytest.mark.django_db
 
 FLAKY = "tests.games.mail_servers.FlakyServer"
+KINDS = [kind.code for kind in kinds.registered()]
 
 
 @pytest.fixture
@@ -42,7 +44,7 @@ def notice(user: User, kind: str, email: str = Notification.Email.PENDING) -> No
     )
 
 
-@pytest.mark.parametrize("kind", NotificationKind.values)
+@pytest.mark.parametrize("kind", KINDS)
 def test_every_kind_of_notice_is_mailed_at_once(
     kind: str, alice: User, mailoutbox: list[Any]
 ) -> None:
@@ -59,7 +61,7 @@ def test_every_kind_of_notice_is_mailed_at_once(
     assert f"http://127.0.0.1:8000/about/{kind}/" in email.body
 
 
-@pytest.mark.parametrize("kind", NotificationKind.values)
+@pytest.mark.parametrize("kind", KINDS)
 def test_every_kind_of_notice_has_its_line_in_the_digest(
     kind: str, alice: User, mailoutbox: list[Any]
 ) -> None:
@@ -78,7 +80,7 @@ def test_a_mail_the_server_drops_is_sent_when_it_is_tried_again(
     alice: User, flaky_server: type[FlakyServer], mailoutbox: list[Any]
 ) -> None:
     flaky_server.failing(2)
-    note = notice(alice, NotificationKind.LEAGUE_MATCHDAY)
+    note = notice(alice, LeagueNotice.LEAGUE_MATCHDAY)
 
     tasks.send_notification_email.delay(note.pk)
 
@@ -92,8 +94,8 @@ def test_a_mail_the_server_never_takes_is_marked_failed_and_the_member_reads_why
     alice: User, bob: User, flaky_server: type[FlakyServer], mailoutbox: list[Any]
 ) -> None:
     flaky_server.failing(100)
-    note = notice(alice, NotificationKind.LEAGUE_MATCHDAY)
-    others = notice(bob, NotificationKind.LEAGUE_MATCHDAY, email=Notification.Email.OFF)
+    note = notice(alice, LeagueNotice.LEAGUE_MATCHDAY)
+    others = notice(bob, LeagueNotice.LEAGUE_MATCHDAY, email=Notification.Email.OFF)
 
     tasks.send_notification_email.delay(note.pk)
 
@@ -144,7 +146,7 @@ def test_a_digest_the_server_never_takes_leaves_its_notices_failed(
 def member_page(user: User) -> str:
     client = Client()
     client.force_login(user)
-    response = client.get(reverse("games:notifications"))
+    response = client.get(reverse("notifications:list"))
     assert response.status_code == 200
     return response.text
 
@@ -152,7 +154,7 @@ def member_page(user: User) -> str:
 def test_a_digest_says_a_fixtures_deadline_as_its_due_date_not_a_turns_end(
     alice: User, mailoutbox: list[Any]
 ) -> None:
-    matchday = notice(alice, NotificationKind.LEAGUE_MATCHDAY, email="digest")
+    matchday = notice(alice, LeagueNotice.LEAGUE_MATCHDAY, email="digest")
     matchday.deadline = datetime(2026, 3, 6, 18, 0, tzinfo=UTC)
     matchday.save(update_fields=["deadline"])
 

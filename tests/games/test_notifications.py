@@ -14,12 +14,15 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import presence, services, tasks
-from games.models import Game, Notification, Seat
-from games.selectors import notifications as notice_reads
+from games.models import Game, Seat
+from games.selectors.notifications import TURN_KINDS
 from games.selectors.your_move import next_your_move, your_move_games, your_move_ids
 from games.services import SeatPlan
-from games.services import notifications as notices
 from games.table_settings import TableSettings
+from notifications import tasks as notice_tasks
+from notifications.models import Notification
+from notifications.selectors import notices as notice_reads
+from notifications.services import notices
 from tests.factories import UserFactory
 from tests.games.clocks import DAY, HOUR, T0, at
 from tests.games.conftest import current_game, seat_starts, start_table
@@ -54,7 +57,7 @@ def mover(game: Game) -> User:
 
 def turn_notices() -> QuerySet[Notification]:
     """Notifications about turns (the tables' invitations, answered at once, aside)."""
-    return Notification.objects.filter(kind__in=notices.TURN_KINDS)
+    return Notification.objects.filter(kind__in=TURN_KINDS)
 
 
 # --- your turn ----------------------------------------------------------------------------
@@ -95,7 +98,9 @@ def test_each_new_turn_tells_the_next_player_once(
     with at(T0 + HOUR):
         services.draw(game.pk, first, 0)
     with at(T0 + HOUR):
-        tasks.send_notification_email.delay(Notification.objects.get(key__endswith="turn-2").pk)
+        notice_tasks.send_notification_email.delay(
+            Notification.objects.get(key__endswith="turn-2").pk
+        )
 
     notes = turn_notices().order_by("key")
     assert [(n.user, n.key[-6:], n.read_at is not None) for n in notes] == [
@@ -206,7 +211,7 @@ def test_a_digest_member_gets_one_email_a_day_with_what_still_waits(
         services.draw(over.pk, alice, over.version)  # no longer news by the digest
 
     with at(T0 + 22 * HOUR):
-        tasks.send_daily_digests.delay()
+        notice_tasks.send_daily_digests.delay()
 
     (digest,) = emails_to(alice)
     assert digest.subject == "Rummikub Club: 2 games waiting for you"
@@ -214,7 +219,7 @@ def test_a_digest_member_gets_one_email_a_day_with_what_still_waits(
     assert f"/games/{over.pk}/" not in digest.body
     assert not Notification.objects.filter(email="digest").exists()
     with at(T0 + 46 * HOUR):
-        tasks.send_daily_digests.delay()
+        notice_tasks.send_daily_digests.delay()
     assert len(emails_to(alice)) == 1  # nothing is sent twice
 
 
@@ -272,14 +277,14 @@ def test_an_email_already_sent_or_out_of_date_is_not_sent_again(
     note = turn_notices().get()
 
     with at(T0 + HOUR):
-        tasks.send_notification_email.delay(note.pk)
+        notice_tasks.send_notification_email.delay(note.pk)
     assert len(mailoutbox) == 1
     note.refresh_from_db()
     note.email = "pending"
     note.save()
     with at(T0 + HOUR):
         services.draw(game.pk, mover(game), 0)
-        tasks.send_notification_email.delay(note.pk)
+        notice_tasks.send_notification_email.delay(note.pk)
 
     assert len(mailoutbox) == 1 + 1  # the next player's "your turn" only
     note.refresh_from_db()

@@ -11,13 +11,17 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games import services, tasks
-from games.mail import digest_counts
-from games.models import Notification, NotificationKind, Seat, Table
-from games.selectors import notifications as notice_reads
+from games import services
+from games.models import Seat, Table
+from games.selectors.notifications import GameNotice
 from games.services import SeatPlan
-from games.services import notifications as notices
+from games.services import notifications as game_notices
 from games.table_settings import TableSettings
+from notifications import tasks
+from notifications.models import Notification
+from notifications.selectors import notices as notice_reads
+from notifications.services import notices
+from notifications.services.mail import digest_counts
 from tests.factories import UserFactory
 from tests.games.clocks import HOUR, T0, at
 from tests.games.views_support import client_for
@@ -27,7 +31,7 @@ pytestmark = pytest.mark.django_db
 
 __all__ = ["at"]  # the fixture
 
-INVITATION = NotificationKind.TABLE_INVITATION
+INVITATION = GameNotice.TABLE_INVITATION
 
 
 def invite(at: Any, host: User, *guests: User, clock: str = "correspondence") -> Table:
@@ -72,7 +76,7 @@ def test_every_invited_member_is_told_once(
 ) -> None:
     table = invite(at, alice, bob, carol)
     with at(T0):
-        assert notices.invited(table, alice) == []  # told already: nothing new
+        assert game_notices.invited(table, alice) == []  # told already: nothing new
 
     assert [len(invitations_of(member)) for member in (alice, bob, carol)] == [0, 1, 1]
     assert sorted(m.to[0] for m in mailoutbox) == sorted([bob.email, carol.email])
@@ -92,7 +96,7 @@ def test_the_notices_page_shows_the_invitation_with_the_inviters_name_escaped(
     host = UserFactory(username="mallory", display_name="<b>Mal</b>")
     table = invite(at, host, bob)
 
-    html = client_for(bob).get(reverse("games:notifications")).text
+    html = client_for(bob).get(reverse("notifications:list")).text
 
     assert f"&lt;b&gt;Mal&lt;/b&gt; invited you to play at table {table.pk}." in html
     assert "<b>Mal</b>" not in html
@@ -142,7 +146,7 @@ def test_a_digest_member_finds_the_invitation_in_the_digest(
 def test_a_digest_names_invitations_and_games_apart(
     alice: User, bob: User, at: Any, mailoutbox: list[Any]
 ) -> None:
-    for kind in (INVITATION, NotificationKind.YOUR_TURN):
+    for kind in (INVITATION, GameNotice.YOUR_TURN):
         notices.set_preference(bob, kind, "digest")
     table = invite(at, alice, bob)
     with at(T0):  # bob's turn comes at once, or after the bot's
@@ -211,7 +215,7 @@ def test_a_seat_no_longer_kept_settles_the_invitation_and_its_email(
     (note,) = invitations_of(bob)
     assert note.email == "skipped" and not mailoutbox
 
-    notices.seats_changed(table, timezone.now())
+    game_notices.seats_changed(table, timezone.now())
     note.refresh_from_db()
     assert note.read_at is not None
 
@@ -274,7 +278,7 @@ def test_the_lobby_shows_the_invitation_too(alice: User, bob: User, at: Any) -> 
 
 
 def test_the_preferences_list_invitations_with_the_three_deliveries(bob: User) -> None:
-    html = client_for(bob).get(reverse("games:notifications")).text
+    html = client_for(bob).get(reverse("notifications:list")).text
 
     assert "<legend>An invitation to a table</legend>" in html
     for delivery in ("immediate", "digest", "never"):
@@ -285,7 +289,7 @@ def test_an_invitation_preference_is_saved(bob: User) -> None:
     chosen = {"your_turn": "immediate", "time_running_out": "immediate"}
 
     response = client_for(bob).post(
-        reverse("games:preferences"), {**chosen, "table_invitation": "digest"}
+        reverse("notifications:preferences"), {**chosen, "table_invitation": "digest"}
     )
 
     assert response.status_code == 302

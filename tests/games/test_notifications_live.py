@@ -23,7 +23,7 @@ from common.publish import publish_user
 from config.routing import websocket_urlpatterns
 from games import live, presence, services
 from games.models import Game
-from games.services import notifications as notices
+from notifications.services import notices
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
 

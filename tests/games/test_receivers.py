@@ -10,9 +10,10 @@ import time_machine
 from accounts.models import User
 from common.publish import USER_CHANGED, publisher
 from games import receivers, services, signals
-from games.models import Game, Notification, NotificationKind, Result
-from games.services import notifications
+from games.models import Game, Result
+from games.selectors.notifications import GameNotice, turn_key
 from games.services.results import SeatCorrection, supersede
+from notifications.models import Notification
 from tests.games.clocks import HOUR, T0, at
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
@@ -115,7 +116,7 @@ def test_a_turn_that_is_over_by_the_time_it_is_heard_of_notifies_nobody(
     assert [(n.user_id, n.key) for n in Notification.objects.all()] == [
         (
             user_at(game, game.current_seat or 0).pk,
-            notifications.turn_key(NotificationKind.YOUR_TURN, game.pk, game.turn_number),
+            turn_key(GameNotice.YOUR_TURN, game.pk, game.turn_number),
         )
     ]
 
@@ -125,7 +126,7 @@ def test_the_end_of_a_turn_marks_its_notifications_read_after_commit(
 ) -> None:
     with at(T0):
         game = current_game(start_table(alice, bob, clock="correspondence"))
-    note = Notification.objects.get(kind=NotificationKind.YOUR_TURN)
+    note = Notification.objects.get(kind=GameNotice.YOUR_TURN)
     with (
         time_machine.travel(T0 + HOUR, tick=False),
         django_capture_on_commit_callbacks(execute=False) as callbacks,

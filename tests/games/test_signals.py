@@ -16,10 +16,13 @@ from django.dispatch import Signal
 from accounts.models import User
 from games import services, signals
 from games.errors import IllegalPlay
-from games.models import Game, Notification, NotificationKind, Result, Seat, Table
+from games.models import Game, Result, Seat, Table
+from games.selectors.notifications import GameNotice
 from games.services.abandonment import resign
 from games.services.results import SeatCorrection, supersede
 from games.services.vacations import plan_vacation
+from notifications.models import Notification
+from notifications.signals import notification_created
 from tests.games.clocks import HOUR, T0
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
@@ -31,6 +34,8 @@ FACTS = {
     for name, value in vars(signals).items()
     if isinstance(value, Signal) and not name.startswith("_")
 }
+# What the tests hear: the facts of play, and the notices they lead to.
+HEARD = {**FACTS, "notification_created": notification_created}
 
 
 class Heard:
@@ -53,7 +58,7 @@ class Heard:
 def heard() -> Iterator[Heard]:
     listener = Heard()
     receivers = []
-    for name, signal in FACTS.items():
+    for name, signal in HEARD.items():
 
         def receive(sender: type, signal: Signal, name: str = name, **facts: Any) -> None:
             listener.facts.append((name, facts))
@@ -260,10 +265,10 @@ def test_a_correspondence_turn_notifies_once_after_commit(
     ):
         game = current_game(start_table(alice, bob, clock="correspondence"))
         # The turn is not committed yet (only the second player's invitation is made).
-        assert not Notification.objects.filter(kind=NotificationKind.YOUR_TURN).exists()
+        assert not Notification.objects.filter(kind=GameNotice.YOUR_TURN).exists()
 
     player = user_at(game, game.current_seat or 0)
-    turn_note = Notification.objects.get(kind=NotificationKind.YOUR_TURN)
+    turn_note = Notification.objects.get(kind=GameNotice.YOUR_TURN)
     told = [n for n in heard.of("notification_created") if n["notification_id"] == turn_note.pk]
     assert told == [{"notification_id": turn_note.pk, "user_id": player.pk, "email_now": True}]
 

@@ -10,22 +10,24 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import services
-from games.models import Game, Notification, NotificationKind, NotificationPreference, Vacation
+from games.models import Game, Vacation
+from games.selectors.notifications import GameNotice
 from games.services import notifications, vacations
+from notifications.models import Notification, NotificationPreference
 from tests.games.conftest import current_game, start_table
 from tests.games.views_support import client_for
 
 pytestmark = pytest.mark.django_db
 
-NOTICES = reverse("games:notifications")
-READ = reverse("games:notifications_read")
-PREFERENCES = reverse("games:preferences")
+NOTICES = reverse("notifications:list")
+READ = reverse("notifications:read")
+PREFERENCES = reverse("notifications:preferences")
 VACATION = reverse("games:vacation")
 PLAN = reverse("games:plan_vacation")
 END = reverse("games:end_vacation")
 
 
-def notice(user: User, game: Game, kind: str = NotificationKind.YOUR_TURN) -> Notification:
+def notice(user: User, game: Game, kind: str = GameNotice.YOUR_TURN) -> Notification:
     created = notifications.notify(user.pk, game, kind)
     assert created is not None
     return created
@@ -36,7 +38,7 @@ def notice(user: User, game: Game, kind: str = NotificationKind.YOUR_TURN) -> No
 
 def test_a_member_sees_her_notifications_and_not_bobs(game: Game, alice: User, bob: User) -> None:
     notice(alice, game)
-    notice(bob, game, NotificationKind.TIME_RUNNING_OUT)
+    notice(bob, game, GameNotice.TIME_RUNNING_OUT)
 
     html = client_for(alice).get(NOTICES).text
 
@@ -63,7 +65,7 @@ def test_a_turns_two_notices_show_once_and_leave_when_the_turn_has_passed(
 ) -> None:
     player = alice if game.current_seat == 0 else bob
     notice(player, game)
-    notice(player, game, NotificationKind.TIME_RUNNING_OUT)
+    notice(player, game, GameNotice.TIME_RUNNING_OUT)
 
     html = client_for(player).get(NOTICES).text
     assert html.count("against") == 1

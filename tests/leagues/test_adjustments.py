@@ -13,7 +13,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Game, Notification, Result
+from games.models import Game, Result
 from games.services.adjudication import stop_round
 from games.services.results import SeatCorrection, supersede
 from leagues.errors import Conflict, LeaguesError, NotAllowed
@@ -24,6 +24,7 @@ from leagues.services import adjustments
 from leagues.services.deadlines import close_matchday
 from leagues.services.organiser import replace_player, reschedule_fixture
 from moderation.models import Category
+from notifications.models import Notification
 from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.conftest import open_case

@@ -14,14 +14,15 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games import mail
-from games.models import Notification, NotificationKind
 from leagues.errors import Conflict, TooMany
 from leagues.forms.leagues import LeagueForm
 from leagues.models import Club, ClubInvitation, JoinRequest, League, Pending, Season
+from leagues.notices import LeagueNotice
 from leagues.services import clubs
 from leagues.services.leagues import create_league
 from leagues.services.seasons import open_season
+from notifications.models import Notification
+from notifications.services import mail
 from tests.factories import UserFactory
 from tests.leagues.test_views_seasons import client_of, league_form
 
@@ -52,7 +53,7 @@ def test_forty_requests_and_withdrawals_make_one_request_and_one_notice(
     assert {answer.status_code for answer in answers[1:]} == {429}
     assert "You asked to join this club less than a day ago" in answers[1].text
     assert JoinRequest.objects.filter(club=club, user=bob).count() == 1
-    assert Notification.objects.filter(user=alice, kind=NotificationKind.CLUB_NEWS).count() == 1
+    assert Notification.objects.filter(user=alice, kind=LeagueNotice.CLUB_NEWS).count() == 1
 
 
 def test_a_member_asks_again_the_next_day_whatever_became_of_the_last_request(
@@ -110,7 +111,7 @@ def test_ten_invitations_and_withdrawals_send_one_email(
     club: Club, alice: User, bob: User, mailoutbox: list[Any]
 ) -> None:
     client = client_of(alice)
-    notices = Notification.objects.filter(user=bob, kind=NotificationKind.CLUB_INVITATION)
+    notices = Notification.objects.filter(user=bob, kind=LeagueNotice.CLUB_INVITATION)
     for _ in range(10):
         assert client.post(club_url("invite", club), {"username": "bob"}).status_code == 302
         # The mail task runs at once, before the invitation is withdrawn.
@@ -132,7 +133,7 @@ def test_an_invitation_the_next_day_is_emailed_again(
     with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
         clubs.invite(club, alice, "bob")
 
-    notices = Notification.objects.filter(user=bob, kind=NotificationKind.CLUB_INVITATION)
+    notices = Notification.objects.filter(user=bob, kind=LeagueNotice.CLUB_INVITATION)
     emailed = [notice for notice in notices if notice.email != Notification.Email.OFF]
     assert len(emailed) == 2
 

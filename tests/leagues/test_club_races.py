@@ -11,10 +11,11 @@ from collections.abc import Callable
 import pytest
 
 from accounts.models import User
-from games.models import Notification, NotificationKind
 from leagues.errors import LeaguesError
 from leagues.models import Club, JoinRequest, Membership, Pending, Role
+from leagues.notices import LeagueNotice
 from leagues.services import clubs
+from notifications.models import Notification
 from tests import races
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,7 +40,7 @@ def test_two_organisers_approving_one_request_admit_the_member_once(
     join_request.refresh_from_db()
     admitted = Membership.objects.filter(club=club, user=bob).exists()
     assert admitted == (join_request.status == Pending.ACCEPTED)
-    assert Notification.objects.filter(user=bob, kind=NotificationKind.CLUB_NEWS).count() == 1
+    assert Notification.objects.filter(user=bob, kind=LeagueNotice.CLUB_NEWS).count() == 1
 
 
 def test_handing_the_club_to_two_members_at_once_leaves_one_owner(

@@ -12,12 +12,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games import mail
-from games.models import Delivery, Notification, NotificationKind
-from games.services.notifications import set_preference
 from leagues.errors import Conflict, LeaguesError, NotAllowed, NotFound
 from leagues.models import Club, ClubInvitation, JoinRequest, Membership, Pending, Role
+from leagues.notices import LeagueNotice
 from leagues.services import clubs
+from notifications.models import Delivery, Notification
+from notifications.services import mail
+from notifications.services.notices import set_preference
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -121,13 +122,13 @@ def test_an_invitation_notifies_the_member_once_with_a_link_to_it(
     invitation = clubs.invite(club, organiser, " BOB ")
 
     assert invitation.user == bob and invitation.status == Pending.PENDING
-    [notice] = notices(bob, NotificationKind.CLUB_INVITATION)
+    [notice] = notices(bob, LeagueNotice.CLUB_INVITATION)
     assert notice.text == "Olga invited you to join Tile Club."
     assert notice.link == reverse("leagues:invitation", kwargs={"slug": "tile-club"})
     assert notice.subject == invitation
     with pytest.raises(Conflict, match="Bob is invited already"):
         clubs.invite(club, organiser, "bob")
-    assert len(notices(bob, NotificationKind.CLUB_INVITATION)) == 1
+    assert len(notices(bob, LeagueNotice.CLUB_INVITATION)) == 1
 
 
 def test_nobody_is_invited_twice_or_when_a_member_or_unknown(
@@ -158,9 +159,9 @@ def test_accepting_makes_a_member_reads_the_notice_and_tells_the_inviter(
 
     assert membership.role == Role.MEMBER
     assert ClubInvitation.objects.get().status == Pending.ACCEPTED
-    [invited] = notices(bob, NotificationKind.CLUB_INVITATION)
+    [invited] = notices(bob, LeagueNotice.CLUB_INVITATION)
     assert invited.read_at is not None
-    [news] = notices(organiser, NotificationKind.CLUB_NEWS)
+    [news] = notices(organiser, LeagueNotice.CLUB_NEWS)
     assert news.text == "Bob accepted your invitation to Tile Club."
     with pytest.raises(Conflict, match="no invitation to this club waiting"):
         clubs.accept_invitation(club, bob)
@@ -175,9 +176,9 @@ def test_declining_leaves_the_member_out_and_the_notice_read(
 
     assert role_of(club, bob) is None
     assert ClubInvitation.objects.get().status == Pending.DECLINED
-    assert notices(bob, NotificationKind.CLUB_INVITATION)[0].read_at is not None
+    assert notices(bob, LeagueNotice.CLUB_INVITATION)[0].read_at is not None
     clubs.invite(club, alice, "bob")  # may be invited again later
-    assert len(notices(bob, NotificationKind.CLUB_INVITATION)) == 2
+    assert len(notices(bob, LeagueNotice.CLUB_INVITATION)) == 2
 
 
 def test_a_withdrawn_invitation_cannot_be_accepted(club: Club, alice: User, bob: User) -> None:
@@ -242,7 +243,7 @@ def test_joining_by_link_answers_what_was_waiting(club: Club, alice: User, bob: 
     clubs.join_by_link("tile-club", club.invite_code, bob)
 
     assert ClubInvitation.objects.get().status == Pending.ACCEPTED
-    assert notices(bob, NotificationKind.CLUB_INVITATION)[0].read_at is not None
+    assert notices(bob, LeagueNotice.CLUB_INVITATION)[0].read_at is not None
 
 
 # --- requests to join ------------------------------------------------------------------
@@ -255,10 +256,10 @@ def test_a_request_tells_every_organiser_once(
 
     assert join_request.message == "I play on Tuesdays."
     for user in (alice, organiser):
-        [notice] = notices(user, NotificationKind.CLUB_NEWS)
+        [notice] = notices(user, LeagueNotice.CLUB_NEWS)
         assert notice.text == "Bob asks to join Tile Club."
         assert notice.link == reverse("leagues:members", kwargs={"slug": "tile-club"})
-    assert notices(moderator, NotificationKind.CLUB_NEWS) == []
+    assert notices(moderator, LeagueNotice.CLUB_NEWS) == []
     with pytest.raises(Conflict, match="You have asked already"):
         clubs.request_to_join(club, bob)
 
@@ -290,10 +291,10 @@ def test_approving_admits_the_member_and_tells_them(
     join_request.refresh_from_db()
     assert (join_request.status, join_request.decided_by) == (Pending.ACCEPTED, organiser)
     assert role_of(club, bob) == Role.MEMBER
-    [news] = notices(bob, NotificationKind.CLUB_NEWS)
+    [news] = notices(bob, LeagueNotice.CLUB_NEWS)
     assert news.text == "You are a member of Tile Club now: welcome!"
     # The organisers' notices of the request are answered, whoever answered it.
-    assert all(n.read_at for n in notices(alice, NotificationKind.CLUB_NEWS))
+    assert all(n.read_at for n in notices(alice, LeagueNotice.CLUB_NEWS))
     with pytest.raises(Conflict, match="This request was accepted already"):
         clubs.decline_request(club, alice, join_request.pk)
 
@@ -304,7 +305,7 @@ def test_declining_a_request_tells_the_member(club: Club, alice: User, bob: User
     clubs.decline_request(club, alice, join_request.pk)
 
     assert role_of(club, bob) is None
-    assert notices(bob, NotificationKind.CLUB_NEWS)[0].text == (
+    assert notices(bob, LeagueNotice.CLUB_NEWS)[0].text == (
         "Tile Club declined your request to join."
     )
     with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
@@ -351,7 +352,7 @@ def test_organisers_remove_members_below_them_and_nobody_removes_the_owner(
     clubs.remove_member(club, organiser, member.pk)
     clubs.remove_member(club, organiser, moderator.pk)
     assert role_of(club, member) is None and role_of(club, moderator) is None
-    assert notices(member, NotificationKind.CLUB_NEWS)[0].text == (
+    assert notices(member, LeagueNotice.CLUB_NEWS)[0].text == (
         "You are no longer a member of Tile Club."
     )
 
@@ -387,11 +388,11 @@ def test_the_owner_gives_roles_and_the_member_is_told(
     clubs.change_role(club, alice, member.pk, Role.ORGANISER)
 
     assert role_of(club, member) == Role.ORGANISER
-    assert notices(member, NotificationKind.CLUB_NEWS)[0].text == (
+    assert notices(member, LeagueNotice.CLUB_NEWS)[0].text == (
         "You are now an organiser of Tile Club."
     )
     clubs.change_role(club, alice, member.pk, Role.ORGANISER)  # no change, no news
-    assert len(notices(member, NotificationKind.CLUB_NEWS)) == 1
+    assert len(notices(member, LeagueNotice.CLUB_NEWS)) == 1
 
 
 def test_only_the_owner_gives_roles_and_never_ownership_that_way(
@@ -412,7 +413,7 @@ def test_the_owner_hands_the_club_over_and_stays_an_organiser(
     clubs.transfer_ownership(club, alice, member.pk)
 
     assert (role_of(club, alice), role_of(club, member)) == (Role.ORGANISER, Role.OWNER)
-    assert notices(member, NotificationKind.CLUB_NEWS)[0].text == (
+    assert notices(member, LeagueNotice.CLUB_NEWS)[0].text == (
         "Alice made you the owner of Tile Club."
     )
     clubs.leave(club, alice)  # no longer the owner
@@ -427,7 +428,7 @@ def test_an_invitation_is_emailed_unless_it_was_answered_first(
     club: Club, alice: User, bob: User, mailoutbox: list[Any]
 ) -> None:
     clubs.invite(club, alice, "bob")
-    [notice] = notices(bob, NotificationKind.CLUB_INVITATION)
+    [notice] = notices(bob, LeagueNotice.CLUB_INVITATION)
 
     assert mail.send_notification_email(notice.pk) == "sent"
     [email] = mailoutbox
@@ -438,16 +439,16 @@ def test_an_invitation_is_emailed_unless_it_was_answered_first(
     with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
         clubs.invite(club, alice, "bob")
         clubs.accept_invitation(club, bob)
-    [second] = notices(bob, NotificationKind.CLUB_INVITATION)[1:]
+    [second] = notices(bob, LeagueNotice.CLUB_INVITATION)[1:]
     assert mail.send_notification_email(second.pk) == "read"
 
 
 def test_club_news_is_emailed_to_who_wants_it_at_once(
     club: Club, alice: User, bob: User, mailoutbox: list[Any]
 ) -> None:
-    set_preference(alice, NotificationKind.CLUB_NEWS, Delivery.IMMEDIATE)
+    set_preference(alice, LeagueNotice.CLUB_NEWS, Delivery.IMMEDIATE)
     clubs.request_to_join(club, bob)
-    [notice] = notices(alice, NotificationKind.CLUB_NEWS)
+    [notice] = notices(alice, LeagueNotice.CLUB_NEWS)
 
     assert mail.send_notification_email(notice.pk) == "sent"
     assert mailoutbox[0].subject == "Club news: Bob asks to join Tile Club."

@@ -8,9 +8,10 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games.models import Notification, NotificationKind
 from leagues.models import Club, ClubInvitation, JoinRequest, Membership, Pending, Role
+from leagues.notices import LeagueNotice
 from leagues.services import clubs
+from notifications.models import Notification
 from tests.leagues.conftest import add_member
 
 pytestmark = pytest.mark.django_db
@@ -237,7 +238,7 @@ def test_the_invited_member_answers_from_the_invitation_page(
     private_club: Club, alice: User, bob: User, rival: User
 ) -> None:
     clubs.invite(private_club, alice, "bob")
-    notice = Notification.objects.get(user=bob, kind=NotificationKind.CLUB_INVITATION)
+    notice = Notification.objects.get(user=bob, kind=LeagueNotice.CLUB_INVITATION)
 
     page = as_user(bob).get(notice.link)
     assert page.status_code == 200 and "Accept and join" in page.content.decode()

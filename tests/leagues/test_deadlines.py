@@ -9,9 +9,10 @@ import pytest
 from django.db import connection
 
 from accounts.models import User
-from games.models import Game, Notification, NotificationKind, Result, Table
+from games.models import Game, Result, Table
 from leagues.errors import LeaguesError
 from leagues.models import Entry, Fixture, Matchday, OnDeadline
+from leagues.notices import LeagueNotice
 from leagues.services.deadlines import (
     close_matchday,
     preview_close_matchday,
@@ -19,6 +20,7 @@ from leagues.services.deadlines import (
     settle_fixture,
     settlement_note,
 )
+from notifications.models import Notification
 from tests.leagues.conftest import RunningSeason, running_season
 
 pytestmark = pytest.mark.django_db
@@ -47,7 +49,7 @@ def test_players_of_unfinished_fixtures_are_reminded_once(running: RunningSeason
 
     matchday.refresh_from_db()
     assert matchday.reminded_at == soon
-    notices = Notification.objects.filter(kind=NotificationKind.LEAGUE_MATCHDAY)
+    notices = Notification.objects.filter(kind=LeagueNotice.LEAGUE_MATCHDAY)
     assert sorted(n.user.username for n in notices) == ["alice", "bob", "dave", "erin"]
     text = notices.first().text  # type: ignore[union-attr]
     assert text.startswith("Winter league, season 1: matchday 1 ends ")
@@ -60,7 +62,7 @@ def test_a_finished_fixture_is_not_reminded(running: RunningSeason) -> None:
 
     remind_matchday(running.matchday.pk, running.matchday.deadline - timedelta(hours=1))
 
-    reminded = Notification.objects.filter(kind=NotificationKind.LEAGUE_MATCHDAY)
+    reminded = Notification.objects.filter(kind=LeagueNotice.LEAGUE_MATCHDAY)
     assert sorted(n.user.username for n in reminded) == ["alice", "erin"]
 
 
@@ -70,7 +72,7 @@ def test_a_player_who_withdrew_is_not_reminded(running: RunningSeason) -> None:
 
     remind_matchday(running.matchday.pk, running.matchday.deadline - timedelta(hours=1))
 
-    reminded = Notification.objects.filter(kind=NotificationKind.LEAGUE_MATCHDAY)
+    reminded = Notification.objects.filter(kind=LeagueNotice.LEAGUE_MATCHDAY)
     assert sorted(n.user.username for n in reminded) == ["alice", "bob", "erin"]
 
 

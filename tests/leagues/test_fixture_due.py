@@ -9,11 +9,12 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from games.mail import _item
-from games.models import Game, Notification, Table
+from games.models import Game, Table
 from games.selectors.your_move import your_move_games
 from games.services.notifications import SETTLED_FIRST, turn_started
 from leagues.services.organiser import extend_deadline, reschedule_fixture
+from notifications.models import Notification
+from notifications.services.mail import _item
 from tests.games.conftest import start_table
 from tests.leagues.conftest import RunningSeason, running_season
 

@@ -14,7 +14,6 @@ from django.core.cache import cache
 from django.db import transaction
 
 from accounts.models import User
-from games.models import Notification
 from leagues import signals
 from leagues.models import Club, Entry, Fixture, Membership, Role, ScoreAdjustment, Season
 from leagues.selectors.standings import cache_key, season_standings
@@ -24,6 +23,7 @@ from leagues.services.organiser import extend_deadline, replace_player, reschedu
 from leagues.services.season_end import close_season
 from leagues.services.seasons import season_path
 from leagues.services.withdrawals import withdraw
+from notifications.models import Notification
 from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason, make_season, open_fixture, scheduled_fixture
 from tests.leagues.test_adjustment_views import finished_game

@@ -9,11 +9,12 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games.models import Notification, NotificationKind
 from leagues.errors import Conflict
 from leagues.models import Fixture, FixtureSeat, Matchday
+from leagues.notices import LeagueNotice
 from leagues.services.matchdays import open_next_matchday
 from leagues.services.organiser import overlap_warning
+from notifications.models import Notification
 from tests.leagues.conftest import RunningSeason
 
 pytestmark = pytest.mark.django_db
@@ -74,7 +75,7 @@ def test_once_every_fixture_is_done_the_next_matchday_opens_now_and_keeps_its_de
     assert [f.status for f in fixtures] == [Fixture.Status.PLAYING] * 2
     assert all(f.table is not None and f.table.settles_at == opened.deadline for f in fixtures)
     told = Notification.objects.filter(
-        kind=NotificationKind.LEAGUE_MATCHDAY, key=f"league-matchday-{opened.pk}"
+        kind=LeagueNotice.LEAGUE_MATCHDAY, key=f"league-matchday-{opened.pk}"
     )
     assert told.count() == 4
     event = Matchday.pgh_event_model.objects.filter(  # type: ignore[attr-defined]

@@ -18,15 +18,17 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games.models import ChatMessage, ChatMute, Game, Move, NotificationKind, Seat, Table
+from games.models import ChatMessage, ChatMute, Game, Move, Seat, Table
 from games.permissions import HIDDEN_BELONGS_TO, Sight, table_sight
 from games.selectors import listing
-from games.selectors.notifications import notification_list
-from games.services import chat, notifications
+from games.services import chat
 from leagues.models import Club, Membership
+from leagues.notices import LeagueNotice
 from leagues.services import clubs
 from leagues.services.matchdays import open_matchday
 from leagues.services.organiser import replace_player
+from notifications.selectors.notices import notification_list
+from notifications.services import notices
 from tests.factories import UserFactory
 from tests.games.conftest import current_game
 from tests.leagues.conftest import (
@@ -313,17 +315,17 @@ def test_a_notification_about_a_table_one_may_no_longer_see_has_no_link(
     client: Client, private: RunningSeason, table: Table, mia: User
 ) -> None:
     link = reverse("games:table", args=[table.pk])
-    notifications.create(mia.pk, NotificationKind.CLUB_NEWS, "Come and watch.", link, subject=table)
+    notices.create(mia.pk, LeagueNotice.CLUB_NEWS, "Come and watch.", link, subject=table)
     game_link = reverse("games:game", args=[current_game(table).pk])
-    notifications.create(
-        mia.pk, NotificationKind.CLUB_NEWS, "The game.", game_link, subject=current_game(table)
+    notices.create(
+        mia.pk, LeagueNotice.CLUB_NEWS, "The game.", game_link, subject=current_game(table)
     )
     before = [item.url for item in notification_list(mia)]
     Membership.objects.filter(club=private.club, user=mia).delete()
 
     assert sorted(before) == sorted([link, game_link])
     assert [item.url for item in notification_list(mia)] == ["", ""]
-    page = signed_in(client, mia).get(reverse("games:notifications"))
+    page = signed_in(client, mia).get(reverse("notifications:list"))
     assert link not in page.content.decode()
     assert "Come and watch." in page.content.decode()
 

@@ -12,7 +12,6 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games.models import Notification
 from leagues.errors import Conflict, LeaguesError
 from leagues.models import Matchday, Season
 from leagues.services.deadlines import preview_close_matchday
@@ -23,6 +22,7 @@ from leagues.services.season_end import (
     preview_close_season,
 )
 from leagues.tasks import run_seasons
+from notifications.models import Notification
 from tests.leagues.conftest import RunningSeason
 
 pytestmark = pytest.mark.django_db

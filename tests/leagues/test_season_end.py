@@ -12,10 +12,11 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import services
-from games.models import Notification, NotificationKind
 from leagues.errors import LeaguesError, NotAllowed
 from leagues.models import Division, Entry, Fixture, League, Matchday, Role, Season
+from leagues.notices import LeagueNotice
 from leagues.services.season_end import close_season, final_order, preview_close_season
+from notifications.models import Notification
 from tests.factories import UserFactory
 from tests.games.conftest import current_game
 from tests.leagues.conftest import RunningSeason, _fixture, running_season
@@ -113,7 +114,7 @@ def test_closing_settles_finishes_and_proposes_the_next_season_with_promotion(
     # The last of division 1 and the first of division 2 swap divisions.
     assert seeds[users[upper[-1]]] > 4 and seeds[users[lower[0]]] <= 4
     assert sorted(seeds.values()) == list(range(1, 9))
-    told = Notification.objects.filter(kind=NotificationKind.LEAGUE_SEASON)
+    told = Notification.objects.filter(kind=LeagueNotice.LEAGUE_SEASON)
     assert told.count() == 8 and "You are registered for season 2" in told.first().text  # type: ignore[union-attr]
 
 

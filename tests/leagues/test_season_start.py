@@ -12,15 +12,17 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Notification, NotificationKind, Seat, Table
+from games.models import Seat, Table
 from games.services.abandonment import resign
 from games.table_settings import TableSettings
 from leagues.errors import LeaguesError
 from leagues.models import Division, Entry, Fixture, Matchday, Season
+from leagues.notices import LeagueNotice
 from leagues.scheduling import schedule_season
 from leagues.services.matchdays import open_matchday
 from leagues.services.season_start import preview_start, start_season
 from leagues.services.seasons import register
+from notifications.models import Notification
 from tests.games.conftest import current_game
 
 pytestmark = pytest.mark.django_db
@@ -160,7 +162,7 @@ def test_starting_writes_the_schedule_and_opens_matchday_one(
         ]
         assert written == [fixture.players for fixture in planned]
     assert [m.status for m in matchdays] == ["open"] + ["scheduled"] * (len(matchdays) - 1)
-    started = Notification.objects.filter(kind=NotificationKind.LEAGUE_SEASON)
+    started = Notification.objects.filter(kind=LeagueNotice.LEAGUE_SEASON)
     assert sorted(started.values_list("user_id", flat=True)) == sorted(p.pk for p in players)
     with pytest.raises(LeaguesError, match="started already"):
         start_season(season, alice)
@@ -196,7 +198,7 @@ def test_an_open_matchday_seats_each_fixture_at_a_table_of_its_own(
     assert TableSettings.of_table(table) == replace(settings, games_in_round=3)
     assert table.belongs_to == "Winter, season 1, matchday 1"
     assert table.belongs_to_link == "/clubs/tile-club/winter/1/"
-    told = Notification.objects.filter(kind=NotificationKind.LEAGUE_MATCHDAY)
+    told = Notification.objects.filter(kind=LeagueNotice.LEAGUE_MATCHDAY)
     assert sorted(told.values_list("user_id", flat=True)) == sorted(planned)
     assert all(n.deadline == matchday.deadline for n in told)
 
@@ -212,7 +214,7 @@ def test_opening_a_matchday_twice_opens_it_once(
     open_matchday(season.matchdays.get(number=1))
     assert Table.objects.count() == 2
     assert Matchday.objects.get(pk=second.pk).status == Matchday.Status.OPEN
-    assert Notification.objects.filter(kind=NotificationKind.LEAGUE_MATCHDAY).count() == 6
+    assert Notification.objects.filter(kind=LeagueNotice.LEAGUE_MATCHDAY).count() == 6
 
 
 def test_a_fixture_is_finished_when_its_tables_round_ends(

@@ -13,12 +13,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Notification, NotificationKind
 from leagues import tasks
 from leagues.models import Club, League, Matchday, Season
+from leagues.notices import LeagueNotice
 from leagues.services.season_start import start_season
 from leagues.services.seasons import register
 from leagues.tasks import start_due_seasons
+from notifications.models import Notification
 from tests.leagues.test_views_seasons import client_of
 
 pytestmark = pytest.mark.django_db
@@ -89,7 +90,7 @@ def test_a_season_that_cannot_start_is_marked_once_and_its_organisers_told(
     assert start_due_seasons(timezone.now() + timedelta(minutes=1)) == []
     assert Season.objects.get(pk=season.pk).start_failed_at == failed_at  # not tried again
     for user in (alice, organiser):
-        [notice] = Notification.objects.filter(user=user, kind=NotificationKind.LEAGUE_SEASON)
+        [notice] = Notification.objects.filter(user=user, kind=LeagueNotice.LEAGUE_SEASON)
         assert notice.text == (
             "Winter, season 1 could not start at its time: Nobody is registered yet. "
             "Start it from its start page once it can."

@@ -11,12 +11,13 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Notification, NotificationKind
 from leagues.errors import LeaguesError
 from leagues.house_rules import DEFAULTS
 from leagues.models import Club, Entry, League, Season
+from leagues.notices import LeagueNotice
 from leagues.services.leagues import create_league, update_league
 from leagues.services.seasons import decide, open_season, register, set_registration, unregister
+from notifications.models import Notification
 
 pytestmark = pytest.mark.django_db
 
@@ -80,7 +81,7 @@ def test_the_members_hear_that_registration_is_open(
     league: League, alice: User, member: User, rival: User
 ) -> None:
     season = open_season(league, alice)
-    told = Notification.objects.filter(kind=NotificationKind.LEAGUE_SEASON)
+    told = Notification.objects.filter(kind=LeagueNotice.LEAGUE_SEASON)
     assert list(told.values_list("user", "text", "link")) == [
         (member.pk, "Winter, season 1 is open for registration.", "/clubs/tile-club/winter/1/")
     ]
@@ -141,7 +142,7 @@ def test_with_approval_an_organiser_decides_and_the_player_is_told(
         register(season, dora)
     with pytest.raises(LeaguesError, match="awaits"):
         decide(season, alice, dora.pk, approve=True)
-    told = Notification.objects.filter(kind=NotificationKind.LEAGUE_SEASON)
+    told = Notification.objects.filter(kind=LeagueNotice.LEAGUE_SEASON)
     assert sorted(told.values_list("user__username", "text")) == sorted(
         [
             (member.username, "Your registration for Winter, season 1 was approved."),

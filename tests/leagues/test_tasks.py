@@ -9,10 +9,11 @@ import time_machine
 from django.conf import settings
 from django.utils import timezone
 
-from games.models import Notification, NotificationKind
 from leagues.models import Fixture, Matchday, Season
+from leagues.notices import LeagueNotice
 from leagues.services.season_end import announce_close
 from leagues.tasks import run_seasons
+from notifications.models import Notification
 from tests.leagues.conftest import RunningSeason
 
 pytestmark = pytest.mark.django_db
@@ -29,12 +30,12 @@ def test_it_reminds_when_three_quarters_of_the_matchday_passed_and_only_once(
     deadline = running.matchday.deadline  # a matchday of 3 days: reminded 18 hours before
     with time_machine.travel(deadline - timedelta(hours=19)):
         run_seasons()
-    assert not Notification.objects.filter(kind=NotificationKind.LEAGUE_MATCHDAY).exists()
+    assert not Notification.objects.filter(kind=LeagueNotice.LEAGUE_MATCHDAY).exists()
 
     with time_machine.travel(deadline - timedelta(hours=17)):
         run_seasons()
         run_seasons()
-    assert Notification.objects.filter(kind=NotificationKind.LEAGUE_MATCHDAY).count() == 4
+    assert Notification.objects.filter(kind=LeagueNotice.LEAGUE_MATCHDAY).count() == 4
 
 
 def test_a_one_day_matchday_is_not_reminded_at_its_opening(running: RunningSeason) -> None:
@@ -43,7 +44,7 @@ def test_a_one_day_matchday_is_not_reminded_at_its_opening(running: RunningSeaso
     Matchday.objects.filter(pk=matchday.pk).update(
         opens_at=opens, deadline=opens + timedelta(days=1)
     )
-    reminded = Notification.objects.filter(kind=NotificationKind.LEAGUE_MATCHDAY)
+    reminded = Notification.objects.filter(kind=LeagueNotice.LEAGUE_MATCHDAY)
     with time_machine.travel(opens + timedelta(minutes=1)):
         run_seasons()
     with time_machine.travel(opens + timedelta(hours=17)):
@@ -61,7 +62,7 @@ def test_a_long_matchday_is_reminded_at_most_a_day_before(running: RunningSeason
     opens = timezone.now()
     deadline = opens + timedelta(days=7)
     Matchday.objects.filter(pk=matchday.pk).update(opens_at=opens, deadline=deadline)
-    reminded = Notification.objects.filter(kind=NotificationKind.LEAGUE_MATCHDAY)
+    reminded = Notification.objects.filter(kind=LeagueNotice.LEAGUE_MATCHDAY)
     with time_machine.travel(deadline - timedelta(hours=25)):
         run_seasons()
     assert not reminded.exists()
@@ -78,7 +79,7 @@ def test_a_matchday_too_short_to_remind_is_not_reminded(running: RunningSeason) 
     for moment in (opens + timedelta(minutes=1), deadline - timedelta(minutes=30)):
         with time_machine.travel(moment):
             run_seasons()
-    assert not Notification.objects.filter(kind=NotificationKind.LEAGUE_MATCHDAY).exists()
+    assert not Notification.objects.filter(kind=LeagueNotice.LEAGUE_MATCHDAY).exists()
     assert Matchday.objects.get(pk=matchday.pk).reminded_at is None
 
 

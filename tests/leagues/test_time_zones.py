@@ -9,9 +9,9 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games.models import Notification
 from leagues.models import Matchday
 from leagues.services.organiser import extend_deadline
+from notifications.models import Notification
 from tests.leagues.conftest import running_season
 
 pytestmark = pytest.mark.django_db

@@ -11,11 +11,12 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.models import Notification, Table
+from games.models import Table
 from games.services.vacations import end_vacation, plan_vacation
 from leagues.house_rules import house_rules_in_words
 from leagues.models import Fixture, Season
 from leagues.services.deadlines import preview_close_matchday
+from notifications.models import Notification
 from tests.leagues.conftest import RunningSeason
 
 pytestmark = pytest.mark.django_db

@@ -10,11 +10,13 @@ import pghistory.models
 import pytest
 
 from accounts.models import User
-from games.models import Game, Move, Notification, NotificationKind, Seat, Table
+from games.models import Game, Move, Seat, Table
 from games.services import SeatPlan
 from leagues.errors import LeaguesError
 from leagues.models import Club, Entry, Fixture, OnWithdrawal, Season
+from leagues.notices import LeagueNotice
 from leagues.services.withdrawals import seat_plan_for, withdraw
+from notifications.models import Notification
 from tests.leagues.conftest import make_season, open_fixture, scheduled_fixture
 
 Announced = Callable[[], Any]
@@ -169,7 +171,7 @@ def test_the_other_players_of_unfinished_fixtures_are_told_once(
     with announced():
         withdraw(season.entries.get(user=alice), alice)
 
-    told = Notification.objects.filter(kind=NotificationKind.LEAGUE_SEASON)
+    told = Notification.objects.filter(kind=LeagueNotice.LEAGUE_SEASON)
     assert sorted(told.values_list("user__username", flat=True)) == ["bob", "carol"]
     assert "Alice withdrew from" in told.first().text  # type: ignore[union-attr]
     assert not Notification.objects.filter(user=dave).exists()

@@ -12,10 +12,11 @@ import pytest
 
 from accounts.models import User
 from games.errors import GameActionError
-from games.models import Game, Move, Notification
+from games.models import Game, Move
 from leagues.errors import LeaguesError
 from leagues.models import Club, Entry, OnWithdrawal
 from leagues.services.withdrawals import withdraw
+from notifications.models import Notification
 from tests.games.test_concurrency import race
 from tests.leagues.conftest import make_season, open_fixture
 

@@ -12,11 +12,13 @@ from django.test import TestCase, override_settings
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Game, Notification, NotificationKind
+from games.models import Game
 from leagues.models import Fixture, Membership, Role
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound, TooMany
 from moderation.models import Appeal, AppealMessage, Case, Category, LogEntry, Ruling, Suspension
+from moderation.notices import ModerationNotice
 from moderation.services import appeals
+from notifications.models import Notification
 from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.conftest import open_case
@@ -57,7 +59,7 @@ def test_a_party_appeals_a_decided_case_and_the_moderator_who_ruled_is_told(
     entry = LogEntry.objects.get(action=LogEntry.Action.APPEALED)
     assert entry.actor == bob and entry.case == decided and entry.club == decided.club
     (notice,) = Notification.objects.filter(user=club_moderator)
-    assert notice.kind == NotificationKind.MODERATION_QUEUE
+    assert notice.kind == ModerationNotice.MODERATION_QUEUE
     assert "is waiting for an answer to their appeal" in notice.text
     assert notice.link == f"/moderation/appeals/{appeal.pk}/"
 
@@ -134,7 +136,7 @@ def test_the_appellant_is_told_of_an_answer_and_of_the_closing(
     with TestCase.captureOnCommitCallbacks(execute=True):
         appeals.close(appeal.pk, club_moderator, "The ruling stands.")
     texts = list(
-        Notification.objects.filter(user=bob, kind=NotificationKind.MODERATION_OUTCOME)
+        Notification.objects.filter(user=bob, kind=ModerationNotice.MODERATION_OUTCOME)
         .order_by("pk")
         .values_list("text", flat=True)
     )

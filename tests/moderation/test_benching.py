@@ -9,11 +9,12 @@ from django.test import TestCase
 
 from accounts.models import User
 from games import services
-from games.models import Game, Move, Notification, Seat, Table
+from games.models import Game, Move, Seat, Table
 from leagues.models import Club, OnSuspension, Season
 from leagues.services.matchdays import open_matchday
 from moderation.models import BenchedSeat, Case, Ruling
 from moderation.selectors.effects import in_words
+from notifications.models import Notification
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
 from tests.leagues.conftest import RunningSeason, league_club, make_season, scheduled_fixture

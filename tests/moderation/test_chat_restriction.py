@@ -14,13 +14,14 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import User
-from games.models import ChatMessage, Game, Notification
+from games.models import ChatMessage, Game
 from leagues.models import Fixture
 from moderation.errors import NotAllowed
 from moderation.models import Case, Category, Ruling, Suspension
 from moderation.policies import may_chat, may_play, refusal
 from moderation.selectors.effects import in_words
 from moderation.services.rulings import rule
+from notifications.models import Notification
 from tests.games.views_support import HTMX, client_for
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.conftest import open_case

@@ -11,12 +11,13 @@ from django.conf import settings
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Game, Notification
+from games.models import Game
 from leagues.models import Fixture, Membership, Role
 from moderation.models import Case, LogEntry
 from moderation.services import claims
 from moderation.services.escalation import escalate_overdue
 from moderation.tasks import sweep_cases
+from notifications.models import Notification
 from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.conftest import open_case

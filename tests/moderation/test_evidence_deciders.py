@@ -10,10 +10,11 @@ from django.test import Client, TestCase
 from django.urls import reverse
 
 from accounts.models import User
-from games.models import Notification, NotificationKind
 from moderation.models import Appeal, Case, LogEntry, Ruling
+from moderation.notices import ModerationNotice
 from moderation.services import appeals
 from moderation.services.rulings import decline
+from notifications.models import Notification
 from tests.moderation.test_rulings import confirm_it, league_case, ruled, second_moderator
 
 __all__ = ["league_case", "second_moderator"]
@@ -97,7 +98,7 @@ def test_the_proposer_is_told_of_a_confirmation(
     ruling = ruled(league_case, club_moderator, Ruling.Kind.VOID)
     confirm_it(ruling, second_moderator)
     told = Notification.objects.get(user=club_moderator)
-    assert told.kind == NotificationKind.MODERATION_QUEUE
+    assert told.kind == ModerationNotice.MODERATION_QUEUE
     assert told.text == (
         f"Max confirmed your ruling in case {league_case.pk} (void the game): it is applied."
     )

@@ -11,13 +11,14 @@ import pytest
 import time_machine
 
 from accounts.models import User
-from games.models import Game, Notification, Result
+from games.models import Game, Result
 from leagues.errors import Conflict
 from leagues.models import Entry, ScoreAdjustment, Season
 from leagues.services.adjustments import propose
 from leagues.services.season_end import close_season
 from moderation.models import Case, Ruling
 from moderation.services.previews import Preview, preview
+from notifications.models import Notification
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.test_rulings import league_case, ruled
 

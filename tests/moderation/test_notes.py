@@ -13,9 +13,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Game, Notification
+from games.models import Game
 from leagues.models import Club, Fixture, Membership, Role
 from moderation.models import Case, CaseNote, Category, LogEntry, Ruling
+from notifications.models import Notification
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.conftest import open_case
 
@@ -173,7 +174,7 @@ def test_parties_and_others_never_read_a_note_on_any_page_or_notification(
         reverse("moderation:log"),
         reverse("moderation:archive"),
         reverse("moderation:member", args=["dave"]),
-        reverse("games:notifications"),
+        reverse("notifications:list"),
     ]
     for viewer in (bob, dave, carol):
         client = logged_in(viewer)

@@ -9,12 +9,14 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games.models import Game, Notification, NotificationKind, Result
+from games.models import Game, Result
 from games.services.results import SeatCorrection
 from leagues.models import Fixture
 from moderation.models import Case, Category, Ruling
+from moderation.notices import ModerationNotice
 from moderation.selectors.outcomes import result_history
 from moderation.services.outcomes import tell_outcome
+from notifications.models import Notification
 from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.conftest import open_case
@@ -39,14 +41,14 @@ def test_the_filer_the_accused_and_the_other_seats_are_told_with_the_reason(
     ruling = apply_ruling(case, club_moderator, Ruling.Kind.WARN, target=dave)
 
     (filer,) = notices(bob)
-    assert filer.kind == NotificationKind.MODERATION_CASE
+    assert filer.kind == ModerationNotice.MODERATION_CASE
     assert filer.text.startswith(f"Your report on game 1 of table {case.game.table_id}")
     assert "Warn a member" in filer.text
     assert "The server refused a legal play" in filer.text
     assert filer.text.endswith("You may appeal.")
     assert filer.link == reverse("moderation:appeal_new", args=[case.pk])
     (accused,) = notices(dave)
-    assert accused.kind == NotificationKind.MODERATION_OUTCOME
+    assert accused.kind == ModerationNotice.MODERATION_OUTCOME
     assert accused.text.startswith("A ruling about you in game 1")
     assert accused.subject == ruling
     assert notices(club_moderator) == []  # not told of their own work

@@ -21,15 +21,17 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Game, Notification, NotificationKind
+from games.models import Game
 from leagues.models import Fixture, Membership, Role
 from moderation.errors import NotFound
 from moderation.models import SITE_MODERATORS, Appeal, AppealMessage, Case, Category, Report, Ruling
+from moderation.notices import ModerationNotice
 from moderation.permissions import is_party, party_cases, party_ids
 from moderation.services import appeals
 from moderation.services.escalation import escalate_overdue
 from moderation.services.filing import Filing, file_game_report
 from moderation.services.rulings import rule
+from notifications.models import Notification
 from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.conftest import open_case
@@ -245,7 +247,7 @@ def test_a_case_whose_owner_is_a_party_escalates_past_them_to_the_site(
         assert escalate_overdue() == [case.pk]
     case.refresh_from_db()
     assert case.escalation == Case.Escalation.SITE
-    told = Notification.objects.filter(kind=NotificationKind.MODERATION_QUEUE)
+    told = Notification.objects.filter(kind=ModerationNotice.MODERATION_QUEUE)
     assert list(told.values_list("user", flat=True)) == [site_moderator.pk]
 
 

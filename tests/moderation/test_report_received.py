@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 
 from accounts.models import User
-from games.models import Game, Notification
+from games.models import Game
 from moderation.models import Category
 from moderation.services.filing import Filing, file_game_report
 from moderation.services.outcomes import tell_report_received
+from notifications.models import Notification
 
 pytestmark = pytest.mark.django_db
 

@@ -14,10 +14,12 @@ from django.urls import reverse
 from accounts.models import User
 from games import services
 from games.errors import GameHeld
-from games.models import Game, Notification, NotificationKind
+from games.models import Game
 from moderation.errors import Conflict
 from moderation.models import Case, Category, LogEntry, Ruling
+from moderation.notices import ModerationNotice
 from moderation.services.previews import preview
+from notifications.models import Notification
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
 from tests.leagues.conftest import RunningSeason
@@ -234,7 +236,7 @@ def test_a_pause_tells_the_filer_the_case_is_still_open(
 ) -> None:
     case = claimed(open_case(played_on, alice, Category.COLLUSION), site_moderator)
     ruled(case, site_moderator, Ruling.Kind.PAUSE)
-    told = Notification.objects.get(user=alice, kind=NotificationKind.MODERATION_CASE)
+    told = Notification.objects.get(user=alice, kind=ModerationNotice.MODERATION_CASE)
     assert "still open" in told.text and "decided" not in told.text
 
 

@@ -10,13 +10,15 @@ from django.test import TestCase
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Game, Notification, NotificationKind, Result
+from games.models import Game, Result
 from leagues.models import Fixture, Membership, Role, Season
 from leagues.selectors.standings import compute_season, season_results
 from leagues.standings import Standings
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound
 from moderation.models import Case, LogEntry, Ruling
+from moderation.notices import ModerationNotice
 from moderation.services.rulings import rule
+from notifications.models import Notification
 from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.conftest import open_case
@@ -239,7 +241,7 @@ def test_a_standings_change_waits_for_a_second_moderator(
     assert ruling.status == Ruling.Status.PROPOSED
     assert rows(league_game) == played
     # The second moderator is asked; the proposer and the conflicted owner are not.
-    asked = Notification.objects.filter(kind=NotificationKind.MODERATION_QUEUE)
+    asked = Notification.objects.filter(kind=ModerationNotice.MODERATION_QUEUE)
     assert [(n.user, n.link) for n in asked] == [
         (second_moderator, f"/moderation/rulings/{ruling.pk}/")
     ]

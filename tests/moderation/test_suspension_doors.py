@@ -17,7 +17,7 @@ from django.urls import reverse
 from accounts.models import User
 from games import services
 from games.errors import Barred
-from games.models import ChatMessage, Game, Notification, Seat, Table
+from games.models import ChatMessage, Game, Seat, Table
 from games.services import SeatPlan
 from games.table_settings import TableSettings
 from leagues.models import (
@@ -33,6 +33,7 @@ from leagues.models import (
 )
 from leagues.services import clubs
 from moderation.models import Report
+from notifications.models import Notification
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
 from tests.games.players import play_until_over

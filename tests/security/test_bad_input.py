@@ -8,9 +8,10 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import services
-from games.models import Game, Move, Notification, Seat, Table
+from games.models import Game, Move, Seat, Table
 from games.services import SeatPlan
 from games.table_settings import TableSettings
+from notifications.models import Notification
 from tests.games.views_support import HTMX, client_for, mover, url
 
 pytestmark = pytest.mark.django_db
@@ -45,7 +46,7 @@ def test_a_notice_id_that_is_not_a_number_is_a_bad_request(position: Game, numbe
     player = mover(position)
     unread = Notification.objects.filter(user=player, read_at__isnull=True).count()
 
-    response = client_for(player).post(reverse("games:notifications_read"), {"id": number})
+    response = client_for(player).post(reverse("notifications:read"), {"id": number})
 
     assert response.status_code == 400
     assert Notification.objects.filter(user=player, read_at__isnull=True).count() == unread

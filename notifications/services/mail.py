@@ -1,10 +1,10 @@
-"""Emails about notifications, sent by Celery tasks (:mod:`games.tasks`).
+"""Emails about notifications, sent by Celery tasks (:mod:`notifications.tasks`).
 
 Whether an email is still worth sending is decided when it is sent, under a lock on the
 notification row, so a redelivered task sends nothing twice: not if the notification
-was read, not to a member without an address, not if the turn it is about is over, not
-to a player who has the game's page open at that moment (:mod:`games.presence`), and
-not for an invitation whose seat is no longer kept for the member.
+was read, not to a member without an address, and not if its kind says it is no longer
+current (:attr:`notifications.kinds.Kind.mail_skip`: a turn that is over, a game the
+player has open, an invitation whose seat is no longer kept).
 
 A daily digest gathers the notifications of the members who asked for one.
 """
@@ -12,6 +12,7 @@ A daily digest gathers the notifications of the members who asked for one.
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -22,9 +23,8 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from accounts.models import User
-from games import presence
-from games.models import Game, Notification, NotificationKind, Seat, Table
-from games.services.notifications import TURN_KINDS, turn_key
+from notifications import kinds
+from notifications.models import Notification
 
 logger = logging.getLogger(__name__)
 
@@ -37,14 +37,12 @@ class MailItem:
     url: str
     deadline: datetime | None
     kind: str
+    about_a_turn: bool = False
+    """Whether its deadline is the end of the member's turn (else: a date it is due by;
+    :attr:`notifications.kinds.Kind.deadline_ends_turn`)."""
     settled_first: bool = False
-    """Its game's round is settled before the turn ends (a league fixture's deadline):
-    the deadline is that moment."""
-
-    @property
-    def about_a_turn(self) -> bool:
-        """Whether its deadline is the end of the member's turn (else: a fixture's)."""
-        return self.kind in TURN_KINDS and not self.settled_first
+    """Its kind's deadline ends a turn, but this one's is a moment that comes first (its
+    game's round is settled then: a league fixture's deadline)."""
 
 
 def skip_reason(notification: Notification) -> str | None:
@@ -53,19 +51,9 @@ def skip_reason(notification: Notification) -> str | None:
         return "read"
     if not notification.user.email:
         return "no address"
-    subject = notification.subject
-    if notification.kind in TURN_KINDS and isinstance(subject, Game):
-        current = turn_key(notification.kind, subject.pk, subject.turn_number)
-        if subject.is_over or notification.key != current:
-            return "turn over"
-        if presence.is_watching(subject.pk, notification.user_id):
-            return "watching"
-    if notification.kind == NotificationKind.TABLE_INVITATION and isinstance(subject, Table):
-        kept = Seat.objects.filter(
-            table=subject, user_id=notification.user_id, kind=Seat.Kind.RESERVED
-        )
-        if not kept.exists():
-            return "invitation over"
+    kind = kinds.find(notification.kind)
+    if kind is not None and kind.mail_skip is not None:
+        return kind.mail_skip(notification)
     return None
 
 
@@ -87,7 +75,9 @@ def send_notification_email(notification_id: int) -> str:
             return reason
         item = _item(notification)
         context = {"user": notification.user, "item": item, "site_url": settings.SITE_URL}
-        _send(notification.user, f"emails/{notification.kind}", context)
+        kind = kinds.find(notification.kind)
+        template = kind.email_template if kind else f"emails/{notification.kind}"
+        _send(notification.user, template, context)
         notification.email = Notification.Email.SENT
         notification.emailed_at = timezone.now()
         notification.save(update_fields=["email", "emailed_at"])
@@ -151,28 +141,35 @@ def send_digest(user_id: int) -> int:
         return len(listed)
 
 
-def digest_counts(kinds: list[str]) -> list[str]:
-    """What a digest holds, for its subject: ``["1 invitation", "2 games"]``."""
-    invitations = kinds.count(NotificationKind.TABLE_INVITATION)
-    games = sum(1 for kind in kinds if kind in TURN_KINDS)
-    others = len(kinds) - invitations - games
-    counts = [
-        (invitations, "invitation", "invitations"),
-        (games, "game", "games"),
-        (others, "other notice", "other notices"),
+def digest_counts(codes: list[str]) -> list[str]:
+    """What a digest holds, for its subject, as its kinds count it (``counted_as``;
+    other notices last): ``["1 invitation", "2 games"]``."""
+    counted = Counter(_counted_as(code) for code in codes)
+    return [
+        f"{n} {count.one if n == 1 else count.many}"
+        for count, n in sorted(counted.items(), key=lambda pair: pair[0].rank)
     ]
-    return [f"{n} {one if n == 1 else many}" for n, one, many in counts if n]
+
+
+def _counted_as(code: str) -> kinds.Count:
+    kind = kinds.find(code)
+    return kinds.OTHER if kind is None else kind.counted_as
 
 
 def _item(notification: Notification) -> MailItem:
     url = settings.SITE_URL + notification.link
-    subject = notification.subject if notification.kind in TURN_KINDS else None
-    settled_first = (
-        isinstance(subject, Game)
-        and notification.deadline is not None
-        and subject.table.settles_at == notification.deadline
+    kind = kinds.find(notification.kind)
+    ends_turn = kind.deadline_ends_turn if kind is not None else None
+    about_a_turn = ends_turn is not None and ends_turn(notification)
+    settled_first = ends_turn is not None and not about_a_turn
+    return MailItem(
+        notification.text,
+        url,
+        notification.deadline,
+        notification.kind,
+        about_a_turn=about_a_turn,
+        settled_first=settled_first,
     )
-    return MailItem(notification.text, url, notification.deadline, notification.kind, settled_first)
 
 
 def _send(user: User, template: str, context: dict[str, object]) -> None:

@@ -1,11 +1,11 @@
 """The header's counts in every page's context (``settings.TEMPLATES`` lists
-:func:`header_counts`); what they are is :class:`games.selectors.header.HeaderCounts`."""
+:func:`header_counts`); what they are is :class:`notifications.selectors.header.HeaderCounts`."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest
 
-from games.selectors.header import HeaderCounts
+from notifications.selectors.header import HeaderCounts
 
 
 def header_counts(request: HttpRequest) -> dict[str, HeaderCounts | None]:

@@ -1,0 +1,118 @@
+"""A member's :class:`Notification` and their :class:`NotificationPreference` per kind.
+
+The tables were the games app's and keep their names (``games_notification``,
+``games_notificationpreference``), as do their constraints and indexes: the rows stayed
+where they were when the models moved here.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.contenttypes.fields import GenericForeignKey
+from django.contrib.contenttypes.models import ContentType
+from django.db import models
+
+from notifications.kinds import label_of
+
+
+class Delivery(models.TextChoices):
+    """How a member wants a kind of notification by email."""
+
+    IMMEDIATE = "immediate", "At once"
+    DIGEST = "digest", "In a daily digest"
+    NEVER = "never", "Never"
+
+
+class Notification(models.Model):
+    """Something a member should know: shown in the app, maybe emailed.
+
+    A notification is its member, its kind, a line of plain text written when it is
+    created (escaped where it is shown) and a link (a path on the site), and may be
+    about a subject: a game, a table, a club, a case. The subject is a generic relation,
+    so that any app can notify about its own rows without this one importing it.
+
+    ``key``, when set, is unique per member: whoever creates the same notification twice
+    - a task delivered twice, a sweep and a task - creates it once.
+    """
+
+    class Email(models.TextChoices):
+        PENDING = "pending", "To be sent at once"
+        DIGEST = "digest", "Waiting for the daily digest"
+        SENT = "sent", "Sent"
+        SKIPPED = "skipped", "Not sent (seen, watched or out of date)"
+        OFF = "off", "Not wanted"
+        FAILED = "failed", "Could not be sent"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    # A registered kind (notifications.kinds), checked by the services rather than by
+    # choices here, so that a new kind needs no migration.
+    kind = models.CharField(max_length=20)
+    text = models.TextField(help_text="One line of plain text, written when it was created.")
+    link = models.CharField(max_length=200, help_text="Where it leads: a path on this site.")
+    subject_type = models.ForeignKey(
+        ContentType, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    subject_id = models.PositiveBigIntegerField(null=True, blank=True)
+    subject = GenericForeignKey("subject_type", "subject_id")
+    key = models.CharField(
+        max_length=100,
+        blank=True,
+        help_text="Unique per member when set: the notification is created once.",
+    )
+    deadline = models.DateTimeField(
+        null=True, blank=True, help_text="When what it asks for is due (a turn's deadline)."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+    email = models.CharField(max_length=10, choices=Email.choices, default=Email.OFF)
+    emailed_at = models.DateTimeField(null=True, blank=True)
+    email_error = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="Why its email could not be sent (email=failed), as the member reads it.",
+    )
+
+    class Meta:
+        db_table = "games_notification"
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "key"],
+                condition=~models.Q(key=""),
+                name="games_notification_once_per_key",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["user", "read_at"], name="games_notification_unread"),
+            models.Index(fields=["email", "user"], name="games_notification_email"),
+            models.Index(fields=["subject_type", "subject_id"], name="games_notification_subject"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind_label} for {self.user}: {self.text}"
+
+    @property
+    def kind_label(self) -> str:
+        return label_of(self.kind)
+
+
+class NotificationPreference(models.Model):
+    """How one member wants one kind of notification by email (no row: the default)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preferences"
+    )
+    # A registered kind, checked by the services (see Notification.kind).
+    kind = models.CharField(max_length=20)
+    delivery = models.CharField(max_length=10, choices=Delivery.choices)
+
+    class Meta:
+        db_table = "games_notificationpreference"
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind"], name="games_preference_one_per_kind"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {label_of(self.kind)} {self.get_delivery_display().lower()}"

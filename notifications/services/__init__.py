@@ -1,0 +1,1 @@
+"""Writes of notifications: creating them, marking them read, preferences, emails."""

@@ -1,0 +1,121 @@
+"""Notifications: creating them, marking them read, and members' email preferences.
+
+A notification is a member, a kind, a line of text written when it is created, a link
+and maybe a subject (a game, a table, a club, a case). Any app creates one with
+:func:`create`, inside the transaction that made it true; after commit
+:data:`notifications.signals.notification_created` tells the member's open pages (their
+header count) and, if they want that kind at once, queues an email task
+(:mod:`notifications.services.mail` decides at sending time whether it is still worth
+sending). Email preferences are per kind: at once, in a daily digest, or never
+(:class:`~notifications.models.NotificationPreference`; no row means the kind's default).
+
+Pages read the list, the unread count and the preferences from
+:mod:`notifications.selectors.notices`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from functools import partial
+
+from django.contrib.contenttypes.models import ContentType
+from django.db import models, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from common.publish import publish_user
+from common.signals import send_after_commit
+from notifications import kinds, signals
+from notifications.models import Delivery, Notification, NotificationPreference
+from notifications.selectors.notices import delivery_for
+
+EMAIL_STATE: dict[str, str] = {
+    Delivery.IMMEDIATE: Notification.Email.PENDING,
+    Delivery.DIGEST: Notification.Email.DIGEST,
+    Delivery.NEVER: Notification.Email.OFF,
+}
+
+
+def set_preference(user: User, kind: str, delivery: str) -> None:
+    """How ``user`` wants ``kind`` emailed: ``immediate``, ``digest`` or ``never``."""
+    known = {registered.code for registered in kinds.registered()}
+    if kind not in known or delivery not in Delivery.values:
+        raise ValueError(f"no notification preference {kind!r}: {delivery!r}")
+    NotificationPreference.objects.update_or_create(
+        user=user, kind=kind, defaults={"delivery": delivery}
+    )
+
+
+def create(
+    user_id: int,
+    kind: str,
+    text: str,
+    link: str,
+    *,
+    subject: models.Model | None = None,
+    key: str = "",
+    deadline: datetime | None = None,
+    mail: bool = True,
+) -> Notification | None:
+    """Notify ``user_id`` of ``kind``: ``text`` (plain text) leading to ``link`` (a path).
+
+    ``kind`` must be registered (:class:`notifications.kinds.UnknownKind` otherwise).
+    With a ``key`` the member gets it once: returns ``None`` if one with that key exists
+    already (a task delivered twice, a sweep and a task). ``mail=False``: in the app
+    only, whatever the member's e-mail preference (one they were mailed about lately).
+    Must run inside the transaction that made it true: the header push and the email
+    wait for its commit.
+    """
+    kinds.get(kind)
+    fields = {
+        "kind": kind,
+        "text": text,
+        "link": link,
+        "subject": subject,
+        "deadline": deadline,
+        "email": EMAIL_STATE[delivery_for(user_id, kind)] if mail else Notification.Email.OFF,
+    }
+    if key:
+        notification, created = Notification.objects.get_or_create(
+            user_id=user_id, key=key, defaults=fields
+        )
+        if not created:
+            return None
+    else:
+        notification = Notification.objects.create(user_id=user_id, **fields)
+    send_after_commit(
+        signals.notification_created,
+        Notification,
+        notification_id=notification.pk,
+        user_id=user_id,
+        email_now=notification.email == Notification.Email.PENDING,
+    )
+    return notification
+
+
+def about(subject: models.Model) -> models.Q:
+    """Notifications whose subject is ``subject`` (a filter)."""
+    subject_type = ContentType.objects.get_for_model(subject)
+    return models.Q(subject_type=subject_type, subject_id=subject.pk)
+
+
+def settle(unread: models.QuerySet[Notification], now: datetime) -> None:
+    """``unread`` need nothing more (a turn that ended, an invitation answered): they are
+    marked read at ``now``, and their members' headers told after commit."""
+    users = list(unread.values_list("user_id", flat=True).distinct())
+    if users and unread.update(read_at=now):
+        for user_id in users:
+            transaction.on_commit(partial(publish_user, user_id), robust=True)
+
+
+def mark_read(user: User, ids: Iterable[int] | None = None) -> int:
+    """Mark ``ids`` (all of them if ``None``) of ``user``'s notifications read; returns
+    how many were unread. Other members' notifications are never touched."""
+    unread = Notification.objects.filter(user=user, read_at=None)
+    if ids is not None:
+        unread = unread.filter(pk__in=list(ids))
+    count = unread.update(read_at=timezone.now())
+    if count:
+        transaction.on_commit(partial(publish_user, user.pk), robust=True)
+    return count

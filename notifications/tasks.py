@@ -1,0 +1,85 @@
+"""Celery tasks of notifications: a notice's email, and the daily digests (Celery beat:
+``CELERY_BEAT_SCHEDULE`` in the settings).
+
+A task takes ids and loads afresh; whether an email is still worth sending is decided
+when it runs (:mod:`notifications.services.mail`), so it may run late or twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from celery import Task, shared_task
+from celery.utils.time import get_exponential_backoff_interval
+
+from notifications.services import mail
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# A mail server that refuses a mail or cannot be reached (OSError: smtplib's errors are
+# among them) is tried again after a random wait of up to 30 s, then 60, 120... (random,
+# so a server coming back is not hit by every waiting mail at once). A mail that cannot be
+# written (a template missing) fails at once: trying again would change nothing.
+MAIL_RETRIES = 5
+MAIL_BACKOFF_SECONDS = 30
+MAIL_BACKOFF_MAX_SECONDS = 1800
+
+
+@shared_task(ignore_result=True, bind=True, max_retries=MAIL_RETRIES)
+def send_notification_email(self: Task[Any, Any], notification_id: int) -> str:
+    """Email one notification, if it still needs it when the task runs. When it gives
+    up, the notification is marked failed with the reason, for the member to read."""
+    sent = _mail_or_give_up(
+        self,
+        lambda: mail.send_notification_email(notification_id),
+        lambda reason: mail.give_up_on(notification_id, reason),
+    )
+    return "failed" if sent is None else sent
+
+
+@shared_task(ignore_result=True)
+def send_daily_digests() -> int:
+    """Celery beat, daily: one digest task per member with notifications waiting."""
+    users = mail.users_awaiting_digest()
+    for user_id in users:
+        send_digest.delay(user_id)
+    return len(users)
+
+
+@shared_task(ignore_result=True, bind=True, max_retries=MAIL_RETRIES)
+def send_digest(self: Task[Any, Any], user_id: int) -> int:
+    """Email one member their digest; when it gives up, its notifications are marked
+    failed with the reason."""
+    listed = _mail_or_give_up(
+        self,
+        lambda: mail.send_digest(user_id),
+        lambda reason: mail.give_up_on_digest(user_id, reason),
+    )
+    return listed or 0
+
+
+def _mail_or_give_up(
+    task: Task[Any, Any], send: Callable[[], T], give_up: Callable[[str], object]
+) -> T | None:
+    """``send()``'s answer; or, when it failed, the task tried again later; or, once it
+    has been tried enough (or trying again cannot help), ``give_up(reason)`` and ``None``."""
+    try:
+        return send()
+    except OSError as error:
+        tries = task.request.retries
+        if tries < MAIL_RETRIES:
+            countdown = get_exponential_backoff_interval(
+                MAIL_BACKOFF_SECONDS, tries, MAIL_BACKOFF_MAX_SECONDS, full_jitter=True
+            )
+            raise task.retry(exc=error, countdown=countdown) from error
+        reason = f"the mail server did not take it after {tries + 1} tries"
+        reason += f" ({type(error).__name__})"
+    except Exception as error:
+        reason = f"the mail could not be written ({type(error).__name__})"
+    logger.exception("%s%s: not emailed, %s", task.name, task.request.args, reason)
+    give_up(reason)
+    return None
