@@ -171,8 +171,34 @@ def bob(db: None) -> User:
 
 
 @pytest.fixture
+def carol(db: None) -> User:
+    """A member who watches: she has no seat."""
+    return UserFactory(username="carol", display_name="Carol")
+
+
+@pytest.fixture
+def dave(db: None) -> User:
+    return UserFactory(username="dave", display_name="Dave")
+
+
+@pytest.fixture
+def erin(db: None) -> User:
+    return UserFactory(username="erin", display_name="Erin")
+
+
+@pytest.fixture
 def alice_client(client: Client, alice: User) -> Client:
     client.force_login(alice)
+    return client
+
+
+def client_as(user: User | None) -> Client:
+    """A test client of its own signed in as ``user`` (``None``: a visitor's), so a test
+    can hold several members' clients at once; pytest-django's ``client`` (and
+    ``alice_client``, the same one signed in) is a single client per test."""
+    client = Client()
+    if user is not None:
+        client.force_login(user)
     return client
 
 

@@ -24,7 +24,7 @@ from leagues.models import Fixture
 from moderation.models import Case, Category, Ruling, Suspension
 from tests.browser.test_clubs import snap
 from tests.browser.test_games import log_in, other_page
-from tests.leagues.conftest import RunningSeason, dave, erin, running
+from tests.leagues.conftest import RunningSeason, running
 from tests.moderation.conftest import (
     _eager_celery,
     club_moderator,
@@ -39,8 +39,6 @@ pytestmark = pytest.mark.browser
 __all__ = [
     "_eager_celery",
     "club_moderator",
-    "dave",
-    "erin",
     "league_fixture",
     "league_game",
     "other_page",

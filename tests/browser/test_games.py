@@ -19,7 +19,6 @@ from urllib.parse import urlsplit
 import pytest
 from django.conf import settings
 from django.db import connection
-from django.test import Client
 from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import User
@@ -32,6 +31,7 @@ from games.selectors.replay import replay_frame
 from games.services import SeatPlan
 from games.table_settings import TableSettings
 from tests.browser.conftest import REPORT_VIOLATIONS, Violations, database_url
+from tests.conftest import client_as
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
 from tests.games.players import play_until_over
@@ -69,8 +69,7 @@ def bob(page: Page) -> User:
 def log_in(page: Page, user: User) -> None:
     """Sign ``user`` in with a session made here (the test process hashes passwords in a
     way the server does not read; test_signup logs in through the form)."""
-    client = Client()
-    client.force_login(user)
+    client = client_as(user)
     page.goto("/accounts/login/")
     origin = "{0.scheme}://{0.netloc}/".format(urlsplit(page.url))
     page.context.add_cookies(

@@ -28,7 +28,7 @@ from tests.browser.test_games import log_in, other_page
 from tests.browser.test_moderation_queue import as_member
 from tests.factories import UserFactory
 from tests.games.conftest import _eager_celery, current_game, start_table
-from tests.leagues.conftest import RunningSeason, dave, erin, running
+from tests.leagues.conftest import RunningSeason, running
 from tests.moderation.conftest import club_moderator, league_fixture, league_game
 
 pytestmark = pytest.mark.browser
@@ -36,8 +36,6 @@ pytestmark = pytest.mark.browser
 __all__ = [
     "_eager_celery",
     "club_moderator",
-    "dave",
-    "erin",
     "league_fixture",
     "league_game",
     "other_page",

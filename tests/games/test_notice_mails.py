@@ -7,13 +7,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
 from config.celery_app import app as celery_app
 from games import tasks
 from games.models import Notification, NotificationKind
+from tests.conftest import client_as
 from tests.games.mail_servers import FlakyServer
 
 pytestmark = pytest.mark.django_db
@@ -142,8 +142,7 @@ def test_a_digest_the_server_never_takes_leaves_its_notices_failed(
 
 
 def member_page(user: User) -> str:
-    client = Client()
-    client.force_login(user)
+    client = client_as(user)
     response = client.get(reverse("games:notifications"))
     assert response.status_code == 200
     return response.text

@@ -43,9 +43,9 @@ from leagues.services import clubs
 from tests.factories import UserFactory
 
 # Celery tasks run in the test's process at once, as in the games tests (autouse).
-from tests.games.conftest import _eager_celery, carol, start_table
+from tests.games.conftest import _eager_celery, start_table
 
-__all__ = ["_eager_celery", "carol"]  # fixtures of this folder too
+__all__ = ["_eager_celery"]  # a fixture of this folder too
 
 
 @dataclass
@@ -135,16 +135,6 @@ def _fixture(matchday: Matchday, division: Division, entries: list[Entry], games
         FixtureSeat(fixture=fixture, number=n, entry=entry) for n, entry in enumerate(entries)
     )
     return fixture
-
-
-@pytest.fixture
-def dave(db: None) -> User:
-    return UserFactory(username="dave", display_name="Dave")
-
-
-@pytest.fixture
-def erin(db: None) -> User:
-    return UserFactory(username="erin", display_name="Erin")
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from leagues.models import Club, League, Matchday, Season
 from leagues.services.season_start import start_season
 from leagues.services.seasons import register
 from leagues.tasks import start_due_seasons
-from tests.leagues.test_views_seasons import client_of
+from tests.conftest import client_as
 
 pytestmark = pytest.mark.django_db
 
@@ -103,11 +103,11 @@ def test_the_season_page_says_why_and_starting_by_hand_clears_the_mark(
     start_due_seasons(timezone.now())
     page = reverse("leagues:season", args=[club.slug, season.league.slug, season.number])
 
-    organisers_page = client_of(alice).get(page).text
+    organisers_page = client_as(alice).get(page).text
     assert "The season could not start at its time" in organisers_page
     assert "Nobody is registered yet." in organisers_page
     assert "then start it from" in organisers_page
-    members_page = client_of(member).get(page).text
+    members_page = client_as(member).get(page).text
     assert "Its organisers are told; they start it once it can." in members_page
 
     for user in make_members(3):
@@ -119,7 +119,7 @@ def test_the_season_page_says_why_and_starting_by_hand_clears_the_mark(
         None,
         "",
     )
-    assert "could not start at its time" not in client_of(alice).get(page).text
+    assert "could not start at its time" not in client_as(alice).get(page).text
 
 
 def matchday_due(club: Club, opens_at: datetime) -> Matchday:

@@ -22,11 +22,11 @@ from games.models import Game
 from leagues.models import Club, Fixture, Membership, Role
 from moderation.models import SITE_MODERATORS, Case, Category, Report, Ruling, Suspension
 from tests.factories import UserFactory
-from tests.games.conftest import _eager_celery, carol, current_game, start_table
+from tests.games.conftest import _eager_celery, current_game, start_table
 from tests.games.players import user_at
-from tests.leagues.conftest import RunningSeason, dave, erin, running
+from tests.leagues.conftest import RunningSeason, running
 
-__all__ = ["_eager_celery", "carol", "dave", "erin", "running"]
+__all__ = ["_eager_celery", "running"]
 
 
 @pytest.fixture

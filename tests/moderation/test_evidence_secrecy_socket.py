@@ -11,12 +11,12 @@ import pytest_asyncio
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import connections
-from django.test import Client
 
 from accounts.models import User
 from games import services
 from games.models import Game
 from moderation.models import Category
+from tests.conftest import client_as
 from tests.factories import UserFactory
 from tests.games.test_consumers import connect, db
 from tests.games.views_support import hidden_from, tiles_in
@@ -34,8 +34,7 @@ async def _close_thread_connections() -> AsyncIterator[None]:
 
 def _open_evidence(game: Game, filer: User, moderator: User) -> None:
     case = claim(open_case(game, filer, Category.STALLING), moderator)
-    client = Client()
-    client.force_login(moderator)
+    client = client_as(moderator)
     assert client.get(evidence_url(case)).status_code == 200
 
 

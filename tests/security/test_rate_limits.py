@@ -17,8 +17,8 @@ from accounts.limits import SocketSlots
 from accounts.models import User
 from config.routing import websocket_urlpatterns
 from games.models import Game, Table
+from tests.conftest import client_as
 from tests.games.test_views_lobby import form_data
-from tests.games.views_support import client_for
 
 NEW = reverse("games:new_table")
 HOME = "192.0.2.10"
@@ -36,7 +36,7 @@ def new_table(client: Client, address: str = HOME, **changes: object) -> int:
 @pytest.mark.django_db
 @override_settings(RATE_LIMITS=LIMITS)
 def test_a_member_opens_a_few_tables_then_gets_a_429_and_no_table(alice: User, bob: User) -> None:
-    alice_client = client_for(alice)
+    alice_client = client_as(alice)
     assert [new_table(alice_client) for _ in range(2)] == [302, 302]
     # A refused form counts too: it made the server do the work.
     assert new_table(alice_client, seats=9) == 400
@@ -47,17 +47,17 @@ def test_a_member_opens_a_few_tables_then_gets_a_429_and_no_table(alice: User, b
     assert "Too many requests from you in a short time" in response.text
     assert Table.objects.filter(creator=alice).count() == 2
     assert alice_client.get(NEW).status_code == 200
-    assert new_table(client_for(bob)) == 302
+    assert new_table(client_as(bob)) == 302
 
 
 @pytest.mark.django_db
 @override_settings(RATE_LIMITS={**LIMITS, "new_table_per_address": "2/h"})
 def test_members_at_one_address_share_its_limit(alice: User, bob: User) -> None:
-    assert new_table(client_for(alice)) == 302
-    assert new_table(client_for(bob)) == 302
+    assert new_table(client_as(alice)) == 302
+    assert new_table(client_as(bob)) == 302
 
-    assert new_table(client_for(bob)) == 429
-    assert new_table(client_for(bob), address=ELSEWHERE) == 302
+    assert new_table(client_as(bob)) == 429
+    assert new_table(client_as(bob), address=ELSEWHERE) == 302
     assert Table.objects.count() == 3
 
 
