@@ -1,23 +1,16 @@
 """Rate limits of the games: new tables per member and per address, open websockets per
 member and per address (counted in the real Redis cache)."""
 
-from collections.abc import AsyncIterator
-
 import pytest
-import pytest_asyncio
 import time_machine
-from asgiref.sync import sync_to_async
-from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
-from django.db import connections
 from django.test import Client, override_settings
 from django.urls import reverse
 
 from accounts.limits import SocketSlots
 from accounts.models import User
-from config.routing import websocket_urlpatterns
 from games.models import Game, Table
-from tests.conftest import client_as
+from tests.conftest import client_as, communicator
 from tests.games.test_views_lobby import form_data
 
 NEW = reverse("games:new_table")
@@ -64,34 +57,25 @@ def test_members_at_one_address_share_its_limit(alice: User, bob: User) -> None:
 # --- websockets ------------------------------------------------------------------------
 
 
-@pytest_asyncio.fixture(autouse=True)
-async def _close_thread_connections() -> AsyncIterator[None]:
-    yield
-    await sync_to_async(connections.close_all)()
-
-
 async def open_socket(
     game: Game, user: User, address: str = HOME
 ) -> tuple[WebsocketCommunicator, bool]:
-    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/games/{game.pk}/")
-    communicator.scope["user"] = user
-    communicator.scope["client"] = (address, 50000)
-    connected, _ = await communicator.connect()
-    return communicator, connected
+    socket = communicator(f"/ws/games/{game.pk}/", user, address=address)
+    connected, _ = await socket.connect()
+    return socket, connected
 
 
 async def open_header_socket(user: User, address: str = HOME) -> bool:
-    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/notifications/")
-    communicator.scope["user"] = user
-    communicator.scope["client"] = (address, 50000)
-    connected, _ = await communicator.connect()
+    socket = communicator("/ws/notifications/", user, address=address)
+    connected, _ = await socket.connect()
     if connected:
-        await communicator.disconnect()
+        await socket.disconnect()
     return connected
 
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
+@pytest.mark.usefixtures("_close_thread_connections")
 @override_settings(WEBSOCKETS_PER_MEMBER=2, WEBSOCKETS_PER_ADDRESS=100)
 async def test_a_member_holds_a_few_sockets_at_once(game: Game, alice: User, bob: User) -> None:
     first, _ = await open_socket(game, alice)
@@ -112,6 +96,7 @@ async def test_a_member_holds_a_few_sockets_at_once(game: Game, alice: User, bob
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
+@pytest.mark.usefixtures("_close_thread_connections")
 @override_settings(WEBSOCKETS_PER_MEMBER=100, WEBSOCKETS_PER_ADDRESS=2)
 async def test_members_at_one_address_share_its_sockets(game: Game, alice: User, bob: User) -> None:
     first, _ = await open_socket(game, alice)
