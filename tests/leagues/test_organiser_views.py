@@ -10,9 +10,9 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from leagues.models import Club, Fixture, Matchday, Membership, Role
+from leagues.models import Club, Fixture, Matchday, Membership
 from tests.conftest import client_as
-from tests.factories import UserFactory
+from tests.factories import ClubFactory, UserFactory
 from tests.leagues.conftest import RunningSeason
 
 pytestmark = pytest.mark.django_db
@@ -28,8 +28,7 @@ def url(name: str, *more: int) -> str:
 def outsider(db: None) -> User:
     """A member of another club only."""
     user = UserFactory(username="otto")
-    club = Club.objects.create(name="Other", slug="other")
-    Membership.objects.create(club=club, user=user, role=Role.OWNER)
+    ClubFactory(name="Other", slug="other", owner=user)
     return user
 
 

@@ -20,6 +20,7 @@ from leagues.services.season_start import start_season
 from leagues.services.seasons import register
 from leagues.tasks import start_due_seasons
 from tests.conftest import client_as
+from tests.factories import SeasonFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -128,9 +129,7 @@ def matchday_due(club: Club, opens_at: datetime) -> Matchday:
     league = League.objects.create(
         club=club, name=f"League {number}", slug=f"league-{number}", table_settings={}
     )
-    season = Season.objects.create(
-        league=league, number=1, status=Season.Status.RUNNING, **league.house_rules()
-    )
+    season = SeasonFactory(league=league, status=Season.Status.RUNNING)
     return Matchday.objects.create(
         season=season, number=1, opens_at=opens_at, deadline=opens_at + timedelta(days=7)
     )

@@ -16,6 +16,7 @@ from games.services.results import SeatCorrection, supersede
 from leagues.models import Entry, Fixture, Season
 from leagues.selectors.standings import compute_season, season_results, season_standings
 from tests.conftest import client_as
+from tests.factories import SeasonFactory
 from tests.leagues.standings_support import SmallSeason, small_season
 
 pytestmark = pytest.mark.django_db
@@ -199,7 +200,7 @@ def test_past_seasons_stay_browsable_from_a_season_list() -> None:
     built = played(small_season())
     Season.objects.filter(pk=built.season.pk).update(status=Season.Status.FINISHED)
     league = built.season.league
-    Season.objects.create(league=league, number=2, **league.house_rules())
+    SeasonFactory(league=league, number=2)
 
     page = client_as(built.players["ann"]).get(url(built, number=2))
     old = client_as(built.players["ann"]).get(url(built, number=1))

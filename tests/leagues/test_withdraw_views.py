@@ -11,8 +11,8 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from leagues.models import Club, Entry, Membership, Role, Season
-from tests.factories import UserFactory
+from leagues.models import Club, Entry, Season
+from tests.factories import ClubFactory, UserFactory
 from tests.leagues.conftest import make_season, open_fixture
 
 
@@ -97,8 +97,7 @@ def test_another_member_may_not(client: Client, carol: User, entry: Entry) -> No
 
 def test_a_member_of_another_club_may_not(client: Client, entry: Entry) -> None:
     rival = UserFactory(username="rita")
-    other = Club.objects.create(name="Other", slug="other")
-    Membership.objects.create(club=other, user=rival, role=Role.OWNER)
+    ClubFactory(name="Other", slug="other", owner=rival)
     client.force_login(rival)
     assert client.get(url(entry)).status_code == 403
     assert client.post(url(entry), {"reason": "no"}).status_code == 403

@@ -16,10 +16,11 @@ from django.utils import timezone
 from accounts.models import User
 from games import services
 from games.models import Game
-from leagues.models import Club, Fixture, Membership, Role
+from leagues.models import Fixture, Membership, Role
 from moderation.models import Case, Category, Ruling
 from moderation.selectors.members import RECORD_LIMIT, member_record
 from tests.conftest import client_as
+from tests.factories import CaseFactory, ClubFactory, RulingFactory
 from tests.games.conftest import current_game
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.conftest import open_case, suspend
@@ -61,18 +62,10 @@ def casual_case(casual_game: Game, alice: User, bob: User) -> Case:
 
 
 def warn(case: Case, member: User, by: User) -> Ruling:
-    now = timezone.now()
-    ruling = Ruling.objects.create(
-        case=case,
-        kind=Ruling.Kind.WARN,
-        status=Ruling.Status.APPLIED,
-        note="Mind the chat.",
-        target=member,
-        by=by,
-        created_at=now,
-        applied_at=now,
+    ruling = RulingFactory(
+        case=case, kind=Ruling.Kind.WARN, note="Mind the chat.", target=member, by=by
     )
-    Case.objects.filter(pk=case.pk).update(status=Case.Status.DECIDED, decided_at=now)
+    Case.objects.filter(pk=case.pk).update(status=Case.Status.DECIDED, decided_at=ruling.created_at)
     return ruling
 
 
@@ -84,17 +77,13 @@ def history(
     the league one, then lifted by a later ruling; and timed out once in each game."""
     warn(casual_case, bob, site_moderator)
     made = suspend(bob, league_case.game, site_moderator, club=running.club)
-    now = timezone.now()
-    lifting = Ruling.objects.create(
+    lifting = RulingFactory(
         case=league_case,
-        kind=Ruling.Kind.DISMISS,
-        status=Ruling.Status.APPLIED,
         note="The suspension was too harsh.",
         by=site_moderator,
         supersedes=made.ruling,
-        created_at=now,
-        applied_at=now,
     )
+    now = lifting.created_at
     Ruling.objects.filter(pk=made.ruling_id).update(status=Ruling.Status.SUPERSEDED)
     type(made).objects.filter(pk=made.pk).update(lifted_at=now)
     assert lifting.pk
@@ -152,8 +141,7 @@ def test_a_club_moderator_reads_only_their_clubs_cases_and_games(
 def test_a_moderator_of_another_club_reads_nothing_of_this_one(
     history: None, bob: User, carol: User
 ) -> None:
-    other = Club.objects.create(name="Elsewhere", slug="elsewhere")
-    Membership.objects.create(club=other, user=carol, role=Role.OWNER)
+    ClubFactory(name="Elsewhere", slug="elsewhere", owner=carol)
     record = member_record(carol, bob)
     assert record.cases.total == record.reports.total == record.warnings.total == 0
     assert record.suspensions == [] and record.timeouts.total == 0
@@ -202,9 +190,8 @@ def test_the_archive_lists_decided_cases_by_member_in_pages(
     # Pages: more decided cases than a page holds.
     now = timezone.now()
     for number in range(30):
-        Case.objects.create(
+        CaseFactory(
             game=casual_case.game,
-            category=Category.OTHER,
             status=Case.Status.DECIDED,
             accused=alice,
             opened_at=now,
@@ -223,9 +210,8 @@ def test_the_record_is_bounded(
 ) -> None:
     now = timezone.now()
     for _ in range(RECORD_LIMIT + 5):
-        Case.objects.create(
+        CaseFactory(
             game=casual_game,
-            category=Category.OTHER,
             status=Case.Status.DECIDED,
             accused=alice,
             opened_at=now,

@@ -10,13 +10,13 @@ import pytest
 from django.db import ProgrammingError, connection, transaction
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
 from accounts.models import User
 from games.models import Game, Notification
-from leagues.models import Club, Fixture, Membership, Role
-from moderation.models import Case, CaseNote, Category, LogEntry, Ruling
+from leagues.models import Fixture, Membership, Role
+from moderation.models import Case, CaseNote, Category, LogEntry
 from tests.conftest import client_as
+from tests.factories import ClubFactory, RulingFactory
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.conftest import open_case
 
@@ -120,8 +120,7 @@ def test_who_may_not_add_a_note_is_refused_and_adds_nothing(
     case: Case, bob: User, dave: User, carol: User, running: RunningSeason
 ) -> None:
     Membership.objects.filter(club=running.club, user=dave).update(role=Role.MODERATOR)
-    other = Club.objects.create(name="Elsewhere", slug="elsewhere")
-    Membership.objects.create(club=other, user=carol, role=Role.OWNER)
+    ClubFactory(name="Elsewhere", slug="elsewhere", owner=carol)
     assert Client().post(note_url(case), {"text": "x"}).status_code == 302  # to log in
     assert client_as(bob).post(note_url(case), {"text": "x"}).status_code == 403  # filer
     assert client_as(dave).post(note_url(case), {"text": "x"}).status_code == 403  # accused
@@ -143,17 +142,8 @@ def test_parties_and_others_never_read_a_note_on_any_page_or_notification(
     reports, the queue and the log."""
     Membership.objects.filter(club=running.club, user=dave).update(role=Role.MODERATOR)
     client_as(club_moderator).post(note_url(case), {"text": SECRET})
-    now = timezone.now()
-    Ruling.objects.create(
-        case=case,
-        kind=Ruling.Kind.DISMISS,
-        status=Ruling.Status.APPLIED,
-        note="No collusion.",
-        by=club_moderator,
-        created_at=now,
-        applied_at=now,
-    )
-    Case.objects.filter(pk=case.pk).update(status=Case.Status.DECIDED, decided_at=now)
+    ruling = RulingFactory(case=case, note="No collusion.", by=club_moderator)
+    Case.objects.filter(pk=case.pk).update(status=Case.Status.DECIDED, decided_at=ruling.created_at)
     appealed = client_as(bob).post(
         reverse("moderation:appeal_new", args=[case.pk]), {"text": "Please look again."}
     )

@@ -34,7 +34,7 @@ from leagues.models import (
 from leagues.services import clubs
 from moderation.models import Report
 from tests.conftest import client_as
-from tests.factories import UserFactory
+from tests.factories import SeasonFactory, UserFactory
 from tests.games.conftest import current_game, start_table
 from tests.games.players import play_until_over
 from tests.games.test_views_lobby import form_data
@@ -231,7 +231,7 @@ def open_season(running: RunningSeason) -> Season:
     league = League.objects.create(
         club=running.club, name="Spring", slug="spring", seats=2, table_settings={}
     )
-    return Season.objects.create(league=league, number=1, **league.house_rules())
+    return SeasonFactory(league=league)
 
 
 def register_url(season: Season) -> str:
