@@ -15,7 +15,7 @@ from games.models import Game
 from leagues.models import Fixture
 from moderation.models import SITE_MODERATORS, Category
 from moderation.selectors.evidence import game_evidence
-from tests.browser.test_games import log_in
+from tests.browser.conftest import log_in
 from tests.factories import UserFactory
 from tests.games.conftest import _eager_celery, current_game, start_table
 from tests.games.players import play_until_over

@@ -13,7 +13,7 @@ from games.models import Game, Notification
 from leagues.models import Fixture, Membership, Role
 from moderation.models import Category, LogEntry, Ruling
 from moderation.services.rulings import rule
-from tests.browser.test_games import log_in
+from tests.browser.conftest import log_in
 from tests.factories import UserFactory
 from tests.games.conftest import _eager_celery
 from tests.leagues.conftest import RunningSeason, running

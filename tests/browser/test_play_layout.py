@@ -14,8 +14,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import User
 from games.models import Game
-from tests.browser.conftest import Violations, new_page, wait_until
-from tests.browser.test_games import board_sets, log_in, open_game
+from tests.browser.conftest import Violations, log_in, new_page, wait_until
+from tests.browser.test_games import board_sets, open_game
 from tests.conftest import client_as
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table

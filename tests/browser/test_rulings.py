@@ -11,8 +11,8 @@ from accounts.models import User
 from games.models import Game, Result
 from leagues.models import Fixture
 from moderation.models import Case, Category, Ruling
+from tests.browser.conftest import log_in
 from tests.browser.test_clubs import snap
-from tests.browser.test_games import log_in
 from tests.games.conftest import _eager_celery
 from tests.leagues.conftest import RunningSeason, running
 from tests.moderation.conftest import club_moderator, league_fixture, league_game, open_case
