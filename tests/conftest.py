@@ -1,12 +1,18 @@
 import io
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 import hypothesis
 import pytest
+import pytest_asyncio
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.core.management import call_command
 from django.db import connections
@@ -14,6 +20,7 @@ from django.test import Client, override_settings
 from pytest_django import DjangoDbBlocker
 
 from accounts.models import User
+from config.routing import websocket_urlpatterns
 from moderation.db_role import OWNER_KEYS, app_role, close_owner_connections, owner_connection
 from tests.factories import UserFactory
 
@@ -171,9 +178,62 @@ def bob(db: None) -> User:
 
 
 @pytest.fixture
+def carol(db: None) -> User:
+    """A member who watches: she has no seat."""
+    return UserFactory(username="carol", display_name="Carol")
+
+
+@pytest.fixture
+def dave(db: None) -> User:
+    return UserFactory(username="dave", display_name="Dave")
+
+
+@pytest.fixture
+def erin(db: None) -> User:
+    return UserFactory(username="erin", display_name="Erin")
+
+
+@pytest.fixture
 def alice_client(client: Client, alice: User) -> Client:
     client.force_login(alice)
     return client
+
+
+def client_as(user: User | None) -> Client:
+    """A test client of its own signed in as ``user`` (``None``: a visitor's), so a test
+    can hold several members' clients at once; pytest-django's ``client`` (and
+    ``alice_client``, the same one signed in) is a single client per test."""
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def communicator(path: str, user: Any, *, address: str | None = None) -> WebsocketCommunicator:
+    """A websocket to the site's route ``path`` (``/ws/games/7/``) as ``user`` (an
+    ``AnonymousUser`` for a visitor), not yet connected; ``address`` is the client's IP
+    (the per-address limits). Signing in through the site's own stack (cookies, origin)
+    is tests/games/test_consumers.py's ``through_the_site``."""
+    socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
+    socket.scope["user"] = user
+    if address is not None:
+        socket.scope["client"] = (address, 50000)
+    return socket
+
+
+def db(func: Callable[..., Any]) -> Callable[..., Coroutine[Any, Any, Any]]:
+    """``await db(services.draw)(...)``: a database call from a websocket test, made as a
+    consumer makes it (``database_sync_to_async``)."""
+    return database_sync_to_async(func)  # type: ignore[no-any-return]
+
+
+@pytest_asyncio.fixture
+async def _close_thread_connections() -> AsyncIterator[None]:
+    """For the websocket tests (``pytest.mark.usefixtures``): their database work runs in
+    a helper thread with its own connection; closed after each test, it does not hold the
+    test database open (a flush or the final drop would wait for it)."""
+    yield
+    await sync_to_async(connections.close_all)()
 
 
 # CI runs the property tests on a fixed sequence of examples (HYPOTHESIS_PROFILE=ci in

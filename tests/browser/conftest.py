@@ -14,14 +14,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import pytest
 from django.conf import settings
 from django.db import connection
-from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
 
+from accounts.models import User
 from config.runstack import free_port, port_answers
+from tests.conftest import client_as
 
 ASGI_APP = "tests.asgi:application"
 CHROMIUM = "/usr/bin/chromium"
@@ -195,6 +197,30 @@ def page(
     # Any test whose pages broke the policy fails: a refused script or style is a
     # feature that silently does not work.
     assert not csp_violations, csp_violations
+
+
+@pytest.fixture
+def other_page(
+    browser: Browser, live_server_url: str, page: Page, csp_violations: Violations
+) -> Iterator[Page]:
+    """A second person's browser, with cookies of its own (its CSP violations fail the
+    test like the first one's)."""
+    second = new_page(browser, live_server_url, csp_violations)
+    yield second
+    second.context.close()
+
+
+def log_in(page: Page, user: User) -> None:
+    """Sign ``user`` in with a session made here (the test process hashes passwords in a
+    way the server does not read; test_signup logs in through the form)."""
+    client = client_as(user)
+    page.goto("/accounts/login/")
+    origin = "{0.scheme}://{0.netloc}/".format(urlsplit(page.url))
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": origin}]
+    )
+    page.goto("/")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Good to see you")
 
 
 @pytest.fixture

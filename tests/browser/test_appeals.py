@@ -22,9 +22,9 @@ from games.models import Game
 from games.services.results import SeatCorrection
 from leagues.models import Fixture
 from moderation.models import Case, Category, Ruling, Suspension
+from tests.browser.conftest import log_in
 from tests.browser.test_clubs import snap
-from tests.browser.test_games import log_in, other_page
-from tests.leagues.conftest import RunningSeason, dave, erin, running
+from tests.leagues.conftest import RunningSeason, running
 from tests.moderation.conftest import (
     _eager_celery,
     club_moderator,
@@ -36,16 +36,7 @@ from tests.moderation.telling_support import apply_ruling
 
 pytestmark = pytest.mark.browser
 
-__all__ = [
-    "_eager_celery",
-    "club_moderator",
-    "dave",
-    "erin",
-    "league_fixture",
-    "league_game",
-    "other_page",
-    "running",
-]
+__all__ = ["_eager_celery", "club_moderator", "league_fixture", "league_game", "running"]
 
 NOTE = "The clock skipped dave's turn 3 by mistake: the game is scored as dave's win."
 

@@ -15,14 +15,12 @@ from games.models import Table
 from games.services import SeatPlan
 from games.table_settings import TableSettings
 from notifications.models import Notification
-from tests.browser.test_games import alice, bob, log_in, other_page
+from tests.browser.conftest import log_in
 from tests.browser.test_your_move import awaiting
 from tests.games.conftest import current_game, start_table
 from tests.games.players import play_until_over
 
 pytestmark = pytest.mark.browser
-
-__all__ = ["alice", "bob", "other_page"]  # fixtures shared with test_games
 
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}

@@ -15,12 +15,9 @@ from games import services
 from games.models import ChatMessage, Game
 from games.services import SeatPlan
 from games.table_settings import TableSettings
-from tests.browser.conftest import REPORT_VIOLATIONS, Violations
-from tests.browser.test_games import alice, bob, log_in, other_page
+from tests.browser.conftest import REPORT_VIOLATIONS, Violations, log_in
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
-
-__all__ = ["alice", "bob", "other_page"]
 
 pytestmark = pytest.mark.browser
 

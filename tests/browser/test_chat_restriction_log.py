@@ -22,7 +22,7 @@ from moderation.models import Category, Ruling, Suspension
 from tests.browser.test_clubs import snap
 from tests.browser.test_moderation_queue import as_member
 from tests.games.conftest import _eager_celery, current_game
-from tests.leagues.conftest import RunningSeason, dave, erin, running
+from tests.leagues.conftest import RunningSeason, running
 from tests.moderation.conftest import club_moderator, league_fixture, league_game, open_case
 
 pytestmark = pytest.mark.browser
@@ -30,8 +30,6 @@ pytestmark = pytest.mark.browser
 __all__ = [
     "_eager_celery",
     "club_moderator",
-    "dave",
-    "erin",
     "league_fixture",
     "league_game",
     "running",

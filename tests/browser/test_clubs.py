@@ -9,11 +9,10 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from leagues.models import Membership, Role
-from tests.browser.test_games import alice, bob, log_in
+from tests.browser.conftest import log_in
 
 pytestmark = pytest.mark.browser
 
-__all__ = ["alice", "bob"]  # fixtures shared with test_games
 
 SCREENSHOTS = os.environ.get("SCREENSHOTS_DIR")
 

@@ -5,8 +5,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.services import vacations
-from tests.browser.conftest import Violations
-from tests.browser.test_games import log_in, open_game
+from tests.browser.conftest import Violations, log_in
+from tests.browser.test_games import open_game
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
 

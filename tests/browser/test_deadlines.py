@@ -11,12 +11,13 @@ from games import services
 from games.models import Game, Move, Seat
 from games.services import SeatPlan
 from games.table_settings import TableSettings
-from tests.browser.test_games import alice, bob, log_in, open_game, worker
+from tests.browser.conftest import log_in
+from tests.browser.test_games import open_game, worker
 from tests.games.conftest import current_game
 
 pytestmark = pytest.mark.browser
 
-__all__ = ["alice", "bob", "worker"]  # fixtures shared with test_games
+__all__ = ["worker"]  # fixtures shared with test_games
 
 TURN_SECONDS = 10
 

@@ -15,11 +15,11 @@ from games.models import Game
 from leagues.models import Fixture
 from moderation.models import SITE_MODERATORS, Category
 from moderation.selectors.evidence import game_evidence
-from tests.browser.test_games import log_in
+from tests.browser.conftest import log_in
 from tests.factories import UserFactory
 from tests.games.conftest import _eager_celery, current_game, start_table
 from tests.games.players import play_until_over
-from tests.leagues.conftest import dave, erin, running
+from tests.leagues.conftest import running
 from tests.moderation.conftest import (
     club_moderator,
     league_fixture,
@@ -33,8 +33,6 @@ pytestmark = pytest.mark.browser
 __all__ = [
     "_eager_celery",
     "club_moderator",
-    "dave",
-    "erin",
     "league_fixture",
     "league_game",
     "running",

@@ -14,10 +14,10 @@ from leagues.models import Fixture, Membership, Role
 from moderation.models import Category, LogEntry, Ruling
 from moderation.services.rulings import rule
 from notifications.models import Notification
-from tests.browser.test_games import log_in
+from tests.browser.conftest import log_in
 from tests.factories import UserFactory
 from tests.games.conftest import _eager_celery
-from tests.leagues.conftest import RunningSeason, dave, erin, running
+from tests.leagues.conftest import RunningSeason, running
 from tests.moderation.conftest import club_moderator, league_fixture, league_game, open_case
 
 pytestmark = pytest.mark.browser
@@ -25,8 +25,6 @@ pytestmark = pytest.mark.browser
 __all__ = [
     "_eager_celery",
     "club_moderator",
-    "dave",
-    "erin",
     "league_fixture",
     "league_game",
     "running",

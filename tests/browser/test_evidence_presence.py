@@ -14,7 +14,7 @@ from games import page_connections
 from games.models import Game
 from moderation.models import Category
 from moderation.selectors.page_connections import at
-from tests.browser.test_games import log_in
+from tests.browser.conftest import log_in
 from tests.games.conftest import _eager_celery, current_game, start_table
 from tests.moderation.conftest import open_case, site_moderator
 from tests.moderation.evidence_support import claim, evidence_url, timed_out_after

@@ -13,13 +13,12 @@ from games.table_settings import TableSettings
 from leagues.models import League, Membership, Role, Season
 from leagues.services import clubs
 from leagues.services.seasons import register
-from tests.browser.test_games import alice, log_in
+from tests.browser.conftest import log_in
 from tests.factories import UserFactory
 from tests.leagues.test_fair_seasons import walked_season
 
 pytestmark = pytest.mark.browser
 
-__all__ = ["alice"]
 
 SHOTS = os.environ.get("SCREENSHOTS_DIR")
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus")

@@ -13,8 +13,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import User
 from games.models import Game
-from tests.browser.conftest import Violations, new_page
-from tests.browser.test_games import log_in, open_game
+from tests.browser.conftest import Violations, log_in, new_page
+from tests.browser.test_games import open_game
 from tests.browser.test_signup import PASSWORD, sign_up
 from tests.factories import UserFactory
 from tests.leagues.conftest import running_season

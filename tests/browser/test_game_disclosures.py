@@ -7,12 +7,11 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
-from tests.browser.test_games import alice, bob, log_in, open_game, other_page
+from tests.browser.conftest import log_in
+from tests.browser.test_games import open_game
 from tests.games.conftest import current_game, start_table
 
 pytestmark = pytest.mark.browser
-
-__all__ = ["alice", "bob", "other_page"]
 
 
 def test_the_resign_panel_stays_open_across_a_push(

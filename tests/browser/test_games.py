@@ -14,13 +14,11 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
 from django.db import connection
-from django.test import Client
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from config.celery_app import app as celery_app
@@ -31,53 +29,13 @@ from games.models import Game, Table
 from games.selectors.replay import replay_frame
 from games.services import SeatPlan
 from games.table_settings import TableSettings
-from tests.browser.conftest import REPORT_VIOLATIONS, Violations, database_url
-from tests.factories import UserFactory
+from tests.browser.conftest import database_url, log_in
 from tests.games.conftest import current_game, start_table
 from tests.games.players import play_until_over
 from tests.games.positions import set_position
 from tests.games.views_support import mover, waiter
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def other_page(
-    browser: Browser, live_server_url: str, page: Page, csp_violations: Violations
-) -> Iterator[Page]:
-    """A second person's browser, with cookies of its own (its CSP violations fail the
-    test like the first one's)."""
-    context = browser.new_context(base_url=live_server_url)
-    context.add_init_script(REPORT_VIOLATIONS)
-    second = context.new_page()
-    second.set_default_timeout(15_000)
-    second.on("console", csp_violations.record)
-    yield second
-    context.close()
-
-
-@pytest.fixture
-def alice(page: Page) -> User:
-    return UserFactory(username="alice", display_name="Alice")
-
-
-@pytest.fixture
-def bob(page: Page) -> User:
-    return UserFactory(username="bob", display_name="Bob")
-
-
-def log_in(page: Page, user: User) -> None:
-    """Sign ``user`` in with a session made here (the test process hashes passwords in a
-    way the server does not read; test_signup logs in through the form)."""
-    client = Client()
-    client.force_login(user)
-    page.goto("/accounts/login/")
-    origin = "{0.scheme}://{0.netloc}/".format(urlsplit(page.url))
-    page.context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": origin}]
-    )
-    page.goto("/")
-    expect(page.get_by_role("heading", level=1)).to_contain_text("Good to see you")
 
 
 def open_game(page: Page, game: Game) -> None:

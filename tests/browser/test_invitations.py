@@ -11,12 +11,11 @@ from accounts.models import User
 from games import services
 from games.services import SeatPlan
 from games.table_settings import TableSettings
-from tests.browser.test_games import alice, bob, log_in
+from tests.browser.conftest import log_in
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.browser
 
-__all__ = ["alice", "bob"]  # fixtures shared with test_games
 
 SCREENSHOTS = os.environ.get("SCREENSHOTS_DIR")
 

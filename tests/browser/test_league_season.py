@@ -18,15 +18,14 @@ from accounts.models import User
 from games.models import Table
 from leagues.models import Entry, Fixture, Season
 from leagues.services.season_end import final_order
-from tests.browser.conftest import wait_until
+from tests.browser.conftest import log_in, wait_until
 from tests.browser.test_clubs import snap
-from tests.browser.test_games import alice, log_in, open_game, other_page
+from tests.browser.test_games import open_game
 from tests.factories import UserFactory
 from tests.games.conftest import current_game
 
 pytestmark = pytest.mark.browser
 
-__all__ = ["alice", "other_page"]
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
 

@@ -20,15 +20,15 @@ from accounts.models import User
 from games.models import ChatMessage, Game, Result
 from leagues.models import Fixture, Membership, Role
 from moderation.models import Case, Ruling, Suspension
+from tests.browser.conftest import log_in
 from tests.browser.test_appeals import open_notice
 from tests.browser.test_chat import open_game, send
 from tests.browser.test_clubs import snap
 from tests.browser.test_evidence import site_moderator
-from tests.browser.test_games import log_in, other_page
 from tests.browser.test_moderation_queue import as_member
 from tests.factories import UserFactory
 from tests.games.conftest import _eager_celery, current_game, start_table
-from tests.leagues.conftest import RunningSeason, dave, erin, running
+from tests.leagues.conftest import RunningSeason, running
 from tests.moderation.conftest import club_moderator, league_fixture, league_game
 
 pytestmark = pytest.mark.browser
@@ -36,11 +36,8 @@ pytestmark = pytest.mark.browser
 __all__ = [
     "_eager_celery",
     "club_moderator",
-    "dave",
-    "erin",
     "league_fixture",
     "league_game",
-    "other_page",
     "running",
     "site_moderator",
 ]

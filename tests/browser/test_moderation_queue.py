@@ -11,8 +11,8 @@ from playwright.sync_api import Page, expect
 from accounts.models import User
 from leagues.models import Membership, Role
 from moderation.models import Case
+from tests.browser.conftest import log_in
 from tests.browser.test_clubs import snap
-from tests.browser.test_games import log_in
 from tests.factories import UserFactory
 from tests.games.conftest import _eager_celery
 from tests.leagues.conftest import RunningSeason, running_season

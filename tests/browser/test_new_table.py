@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from games.models import Table
-from tests.browser.test_games import log_in
+from tests.browser.conftest import log_in
 
 
 def test_a_preset_fills_in_the_options_and_house_rules_are_marked(page: Page, alice: User) -> None:

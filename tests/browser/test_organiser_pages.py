@@ -14,11 +14,9 @@ from accounts.models import User
 from games.models import Game, Result
 from games.services.adjudication import stop_round
 from leagues.models import Membership, Role
-from tests.browser.test_games import log_in, other_page
+from tests.browser.conftest import log_in
 from tests.factories import UserFactory
 from tests.leagues.conftest import running_season
-
-__all__ = ["other_page"]
 
 SHOTS = os.environ.get("SCREENSHOTS_DIR")
 

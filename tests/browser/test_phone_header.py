@@ -10,7 +10,7 @@ from django.contrib.auth.models import Group
 from playwright.sync_api import Page, expect
 
 from moderation.models import SITE_MODERATORS, Category
-from tests.browser.test_games import log_in
+from tests.browser.conftest import log_in
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
 from tests.moderation.conftest import open_case

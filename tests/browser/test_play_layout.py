@@ -14,12 +14,13 @@ from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import User
 from games.models import Game
-from tests.browser.conftest import Violations, new_page, wait_until
-from tests.browser.test_games import board_sets, log_in, open_game
+from tests.browser.conftest import Violations, log_in, new_page, wait_until
+from tests.browser.test_games import board_sets, open_game
+from tests.conftest import client_as
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
 from tests.games.positions import set_position
-from tests.games.views_support import client_for, mover, url, waiter
+from tests.games.views_support import mover, url, waiter
 
 pytestmark = pytest.mark.browser
 
@@ -191,7 +192,7 @@ def test_the_result_comes_into_view_when_another_player_ends_the_game(
     scroll_to(player_page, "bottom")
 
     # The other player goes out (their own browser is not needed for that).
-    client = client_for(mover(game))
+    client = client_as(mover(game))
     laid = client.post(
         url("move", game),
         {"tile": ["O8", "K8", "B8"], "source": ["rack"] * 3, "target": "new"},

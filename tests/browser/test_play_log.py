@@ -19,18 +19,14 @@ from playwright.sync_api import Browser, Page, expect
 from accounts.models import User
 from games import services
 from games.models import Game
-from tests.browser import test_games
-from tests.browser.conftest import REPORT_VIOLATIONS, Violations, wait_until
-from tests.browser.test_games import log_in, open_game
+from tests.browser.conftest import REPORT_VIOLATIONS, Violations, log_in, wait_until
+from tests.browser.test_games import open_game
 from tests.games.conftest import current_game, start_table
 from tests.games.positions import set_position
 from tests.games.test_move_log import seed_where_the_starter_melds_with_a_joker
 from tests.games.views_support import mover, waiter
 
 pytestmark = pytest.mark.browser
-
-# The players and the second browser of the game tests.
-alice, bob, other_page = test_games.alice, test_games.bob, test_games.other_page
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 

@@ -8,14 +8,13 @@ from playwright.sync_api import Page, expect
 from accounts.models import User
 from games.models import Game
 from leagues.services import clubs
-from tests.browser.test_games import alice, bob, log_in
+from tests.browser.conftest import log_in
 from tests.factories import UserFactory
 from tests.games.conftest import current_game
 from tests.leagues.conftest import running_season
 
 pytestmark = pytest.mark.browser
 
-__all__ = ["alice", "bob"]  # fixtures shared with test_games
 
 # Resolves "open" or "closed": what the server made of the handshake.
 SOCKET = """(gameId) => new Promise((resolve) => {

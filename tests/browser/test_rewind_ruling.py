@@ -13,8 +13,8 @@ from games import services
 from games.models import Game
 from moderation.models import Category
 from moderation.services.previews import REWIND_CANNOT_HIDE
+from tests.browser.conftest import log_in
 from tests.browser.test_clubs import snap
-from tests.browser.test_games import log_in
 from tests.games.conftest import _eager_celery, current_game, start_table
 from tests.games.players import user_at
 from tests.moderation.conftest import open_case, site_moderator

@@ -11,10 +11,10 @@ from accounts.models import User
 from games.models import Game, Result
 from leagues.models import Fixture
 from moderation.models import Case, Category, Ruling
+from tests.browser.conftest import log_in
 from tests.browser.test_clubs import snap
-from tests.browser.test_games import log_in
 from tests.games.conftest import _eager_celery
-from tests.leagues.conftest import RunningSeason, dave, erin, running
+from tests.leagues.conftest import RunningSeason, running
 from tests.moderation.conftest import club_moderator, league_fixture, league_game, open_case
 
 pytestmark = pytest.mark.browser
@@ -22,8 +22,6 @@ pytestmark = pytest.mark.browser
 __all__ = [
     "_eager_celery",
     "club_moderator",
-    "dave",
-    "erin",
     "league_fixture",
     "league_game",
     "running",

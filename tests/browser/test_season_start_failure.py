@@ -13,12 +13,10 @@ from leagues.models import League, Membership, Season
 from leagues.services import clubs
 from leagues.services.seasons import register
 from leagues.tasks import start_due_seasons
-from tests.browser.test_games import alice, log_in
+from tests.browser.conftest import log_in
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.browser
-
-__all__ = ["alice"]
 
 
 def test_the_organiser_reads_why_the_season_did_not_start_and_starts_it(

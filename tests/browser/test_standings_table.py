@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from leagues.consumers import publish_season_changed
-from tests.browser.test_games import log_in
+from tests.browser.conftest import log_in
 from tests.leagues.standings_support import SmallSeason, small_season
 
 pytestmark = pytest.mark.browser

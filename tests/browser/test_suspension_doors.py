@@ -9,14 +9,14 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from games.models import Table
-from tests.browser.test_games import alice, bob, log_in
+from tests.browser.conftest import log_in
 from tests.games.conftest import current_game, start_table
 from tests.games.players import play_until_over
 from tests.moderation.conftest import site_moderator, suspend
 
 pytestmark = pytest.mark.browser
 
-__all__ = ["alice", "bob", "site_moderator"]  # fixtures shared with other tests
+__all__ = ["site_moderator"]  # fixtures shared with other tests
 
 SENTENCE = "You are suspended from this site until"
 

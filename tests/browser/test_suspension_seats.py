@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 from accounts.models import User
 from games.models import Seat
 from moderation.models import Category
-from tests.browser.test_games import log_in
+from tests.browser.conftest import log_in
 from tests.games.conftest import _eager_celery, current_game, start_table
 from tests.moderation.conftest import open_case, site_moderator
 from tests.moderation.evidence_support import claim

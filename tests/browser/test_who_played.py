@@ -17,8 +17,8 @@ from games.services import resign
 from games.table_settings import TableSettings
 from leagues.models import Club, Entry, Membership, OnWithdrawal, Role, Season
 from leagues.services.withdrawals import withdraw
+from tests.browser.conftest import log_in
 from tests.browser.test_clubs import snap
-from tests.browser.test_games import log_in
 from tests.factories import UserFactory
 from tests.games.conftest import _eager_celery
 from tests.leagues.conftest import make_season, open_fixture

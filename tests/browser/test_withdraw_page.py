@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from games.models import Game
 from leagues.models import Club, Entry, OnWithdrawal, Season
-from tests.browser.test_games import log_in
+from tests.browser.conftest import log_in
 from tests.factories import UserFactory
 from tests.games.conftest import _eager_celery
 from tests.leagues.conftest import make_season, open_fixture, scheduled_fixture

@@ -8,14 +8,12 @@ from playwright.sync_api import Page, expect
 from accounts.models import User
 from games import services
 from games.models import Game
-from tests.browser.test_games import alice, bob, log_in
+from tests.browser.conftest import log_in
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
 
 pytestmark = pytest.mark.browser
-
-__all__ = ["alice", "bob"]  # fixtures shared with test_games
 
 
 def awaiting(user: User, opponent: User) -> Game:

@@ -2,13 +2,12 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
+from tests.conftest import client_as
 
 
 @pytest.fixture
 def member_client(django_user_model: type[User]) -> Client:
-    client = Client()
-    client.force_login(django_user_model.objects.create_user("alice", password="x"))
-    return client
+    return client_as(django_user_model.objects.create_user("alice", password="x"))
 
 
 def test_a_page_varies_on_htmx_and_a_fragment_is_never_stored(member_client: Client) -> None:

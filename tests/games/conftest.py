@@ -11,7 +11,6 @@ from games import services
 from games.models import Game, Result, Table
 from games.services import SeatPlan
 from games.table_settings import TableSettings
-from tests.factories import UserFactory
 from tests.games.positions import set_position
 from tests.games.views_support import RACK, TABLE
 
@@ -26,12 +25,6 @@ def _eager_celery() -> Iterator[None]:
         yield
     celery_app.conf.task_always_eager = False
     celery_app.conf.task_eager_propagates = False
-
-
-@pytest.fixture
-def carol(db: None) -> User:
-    """A member who watches: she has no seat."""
-    return UserFactory(username="carol", display_name="Carol")
 
 
 def start_table(*players: User, first: int | None = None, **settings: object) -> Table:

@@ -9,30 +9,29 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from accounts.models import User
-from config.routing import websocket_urlpatterns
 from games import services
 from games.models import Game, Table
 from games.services import SeatPlan, chat
 from games.table_settings import TableSettings
-from tests.games.test_consumers import _close_thread_connections, db
+from tests.conftest import communicator, db
 from tests.games.views_support import hidden_from, tiles_in
 
-__all__ = ["_close_thread_connections"]
-
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("_close_thread_connections"),
+]
 
 
 async def open_socket(path: str, user: Any) -> WebsocketCommunicator:
-    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
-    communicator.scope["user"] = user
-    connected, _ = await communicator.connect()
+    socket = communicator(path, user)
+    connected, _ = await socket.connect()
     assert connected
-    return communicator
+    return socket
 
 
 async def game_socket(game: Game, user: User) -> WebsocketCommunicator:
@@ -122,14 +121,8 @@ async def test_a_hidden_message_disappears_from_the_pages(
 async def test_the_table_chat_socket_refuses_visitors_and_missing_tables(
     game: Game, alice: User
 ) -> None:
-    visitor = WebsocketCommunicator(
-        URLRouter(websocket_urlpatterns), f"/ws/tables/{game.table_id}/chat/"
-    )
-    visitor.scope["user"] = AnonymousUser()
-    missing = WebsocketCommunicator(
-        URLRouter(websocket_urlpatterns), f"/ws/tables/{game.table_id + 1000}/chat/"
-    )
-    missing.scope["user"] = alice
+    visitor = communicator(f"/ws/tables/{game.table_id}/chat/", AnonymousUser())
+    missing = communicator(f"/ws/tables/{game.table_id + 1000}/chat/", alice)
 
     assert not (await visitor.connect())[0]
     assert not (await missing.connect())[0]

@@ -4,34 +4,30 @@ Real Redis channel layer, real database transactions (moves commit, then push).
 """
 
 import re
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 import pytest_asyncio
-from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
-from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
-from django.db import connections
 from django.test import Client
 
 from accounts.models import User
-from config.routing import websocket_urlpatterns
 from games import consumers, services
 from games.models import Game
 from games.services import NEW_SET, RACK
+from tests.conftest import communicator, db
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
 from tests.games.views_support import hidden_from, tiles_in, visible_to
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-def db(func: Callable[..., Any]) -> Callable[..., Coroutine[Any, Any, Any]]:
-    return database_sync_to_async(func)  # type: ignore[no-any-return]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("_close_thread_connections"),
+]
 
 
 def path(game: Game) -> str:
@@ -39,11 +35,10 @@ def path(game: Game) -> str:
 
 
 async def connect(game: Game, user: Any) -> WebsocketCommunicator:
-    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path(game))
-    communicator.scope["user"] = user
-    connected, _ = await communicator.connect()
+    socket = communicator(path(game), user)
+    connected, _ = await socket.connect()
     assert connected
-    return communicator
+    return socket
 
 
 @pytest.fixture
@@ -51,37 +46,25 @@ def game(alice: User, bob: User) -> Game:
     return current_game(start_table(alice, bob))
 
 
-@pytest_asyncio.fixture(autouse=True)
-async def _close_thread_connections() -> AsyncIterator[None]:
-    # Database work of the async code runs in a helper thread with its own connection;
-    # closed after each test, it does not hold the test database open.
-    yield
-    await sync_to_async(connections.close_all)()
-
-
 @pytest_asyncio.fixture
 async def alice_socket(game: Game, alice: User) -> AsyncIterator[WebsocketCommunicator]:
-    communicator = await connect(game, alice)
-    yield communicator
-    await communicator.disconnect()
+    socket = await connect(game, alice)
+    yield socket
+    await socket.disconnect()
 
 
 async def test_a_visitor_is_refused(game: Game) -> None:
-    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path(game))
-    communicator.scope["user"] = AnonymousUser()
+    socket = communicator(path(game), AnonymousUser())
 
-    connected, _ = await communicator.connect()
+    connected, _ = await socket.connect()
 
     assert not connected
 
 
 async def test_a_missing_game_is_refused(game: Game, alice: User) -> None:
-    communicator = WebsocketCommunicator(
-        URLRouter(websocket_urlpatterns), f"/ws/games/{game.pk + 1000}/"
-    )
-    communicator.scope["user"] = alice
+    socket = communicator(f"/ws/games/{game.pk + 1000}/", alice)
 
-    connected, _ = await communicator.connect()
+    connected, _ = await socket.connect()
 
     assert not connected
 
@@ -101,9 +84,9 @@ async def test_a_player_gets_her_own_rack_and_nobody_elses(
 
 
 async def test_an_opponent_gets_his_own_rack_and_not_hers(game: Game, bob: User) -> None:
-    communicator = await connect(game, bob)
-    html = await communicator.receive_from()
-    await communicator.disconnect()
+    socket = await connect(game, bob)
+    html = await socket.receive_from()
+    await socket.disconnect()
 
     state = game.engine_state()
     assert {str(t) for t in state.racks[1]} <= tiles_in(html)
@@ -112,9 +95,9 @@ async def test_an_opponent_gets_his_own_rack_and_not_hers(game: Game, bob: User)
 
 
 async def test_a_spectator_sees_no_rack_at_all(game: Game, carol: User) -> None:
-    communicator = await connect(game, carol)
-    html = await communicator.receive_from()
-    await communicator.disconnect()
+    socket = await connect(game, carol)
+    html = await socket.receive_from()
+    await socket.disconnect()
 
     assert tiles_in(html) == set()  # the table is still empty
     assert re.search(r'<section id="game-rack"[^>]*>\s*</section>', html)
@@ -201,9 +184,9 @@ async def test_a_reconnecting_watcher_is_sent_the_current_state(game: Game, alic
     mover = await db(user_at)(game, game.current_seat)
     await db(services.draw)(game.pk, mover, 0)
 
-    communicator = await connect(game, alice)
-    html = await communicator.receive_from()
-    await communicator.disconnect()
+    socket = await connect(game, alice)
+    html = await socket.receive_from()
+    await socket.disconnect()
 
     assert 'data-version="1"' in html
 
@@ -248,20 +231,20 @@ async def through_the_site(game: Game, user: User, origin: bytes) -> WebsocketCo
 async def test_a_signed_in_member_connects_through_the_sites_own_stack(
     game: Game, bob: User
 ) -> None:
-    communicator = await through_the_site(game, bob, b"http://localhost")
+    socket = await through_the_site(game, bob, b"http://localhost")
 
-    connected, _ = await communicator.connect()
-    html = await communicator.receive_from()
-    await communicator.disconnect()
+    connected, _ = await socket.connect()
+    html = await socket.receive_from()
+    await socket.disconnect()
 
     assert connected
     assert tiles_in(html) <= visible_to(game.engine_state(), 1)
 
 
 async def test_another_sites_page_cannot_open_the_socket(game: Game, bob: User) -> None:
-    communicator = await through_the_site(game, bob, b"https://evil.example")
+    socket = await through_the_site(game, bob, b"https://evil.example")
 
-    connected, _ = await communicator.connect()
-    await communicator.disconnect()
+    connected, _ = await socket.connect()
+    await socket.disconnect()
 
     assert not connected

@@ -19,7 +19,6 @@ import pytest
 import redis
 from django.conf import settings
 from django.db import connection, connections
-from django.test import Client
 
 from accounts.models import User
 from benchmarks.stack import RedisServer, site_env, start_daphne
@@ -29,6 +28,7 @@ from games.models import Game, Move
 from games.services import SeatPlan
 from games.table_settings import TableSettings
 from tests.browser.conftest import database_url, static_root
+from tests.conftest import client_as
 from tests.games.conftest import current_game
 from tests.games.test_worker import running
 from tests.games.workers import Beat, Worker, wait_for
@@ -78,8 +78,7 @@ def beat(redis_server: RedisServer, tmp_path: Path) -> Iterator[Beat]:
 
 
 def session_of(user: User) -> str:
-    client = Client()
-    client.force_login(user)
+    client = client_as(user)
     return client.cookies["sessionid"].value
 
 

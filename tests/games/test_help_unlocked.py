@@ -17,7 +17,6 @@ from dataclasses import replace
 import pytest
 from django.core.cache import cache
 from django.db import connection, connections, transaction
-from django.test import Client
 
 from accounts.models import User
 from engine.actions import parse_table
@@ -29,6 +28,7 @@ from games.models import Draft, Game
 from games.services import help as solver_help
 from games.services.core import lock_game
 from games.services.drafts import move_tiles
+from tests.conftest import client_as
 from tests.engine.worst_cases import manipulation_case
 from tests.games.conftest import current_game, start_table
 from tests.games.positions import put_on_the_river, set_position
@@ -220,8 +220,7 @@ def test_a_hint_on_the_worst_known_position_answers_within_its_budget(
     table = [format_tiles(tile_set) for tile_set in case.table]
     set_position(game, table, format_tiles(case.rack), meld_done=False)
     me = mover(game)
-    client = Client()
-    client.force_login(me)
+    client = client_as(me)
 
     started = time.monotonic()
     response = client.get(f"/games/{game.pk}/hint/", **HTMX)

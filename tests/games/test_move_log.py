@@ -23,11 +23,11 @@ from games.rendering import game_context
 from games.selectors.move_log import move_log
 from games.selectors.players import seat_names
 from games.templatetags.game_tags import tile_name
+from tests.conftest import client_as
 from tests.games.conftest import current_game, start_table
 from tests.games.views_support import (
     TILE,
     as_codes,
-    client_for,
     hidden_from,
     mover,
     tiles_in,
@@ -118,8 +118,8 @@ def test_the_rack_marks_the_drawn_tile_for_the_drawer_and_for_nobody_else(
     game.refresh_from_db()
     (drawn,) = log_of(game, drawer).drawn
 
-    mine = client_for(drawer).get(url("game", game)).text
-    theirs = client_for(other).get(url("game", game)).text
+    mine = client_as(drawer).get(url("game", game)).text
+    theirs = client_as(other).get(url("game", game)).text
 
     assert mine.count("is-drawn") == 1
     assert f'aria-label="{tile_name(drawn)}, just drawn"' in mine
@@ -162,10 +162,10 @@ def test_the_page_tells_the_player_their_time_ran_out(alice: User, bob: User) ->
     player, other = mover(game), waiter(game)
     game = time_out(game)  # nothing moved: the overtime penalty, one tile
 
-    html = client_for(player).get(url("game", game)).text
+    html = client_as(player).get(url("game", game)).text
     assert "Your time ran out: you drew 1 tile: " in as_codes(html)
     assert 'class="timeout-note"' in html
-    assert "Your time ran out" not in client_for(other).get(url("game", game)).text
+    assert "Your time ran out" not in client_as(other).get(url("game", game)).text
 
 
 def test_a_later_move_of_the_player_clears_the_timeout_note(alice: User, bob: User) -> None:
@@ -199,7 +199,7 @@ def test_an_initial_meld_is_worth_the_same_in_the_log_the_hint_and_the_verdict(
     assert "J" in hint.played
     assert hint.meld_value == verdict.initial_meld_value
     assert hint.meld_value != hint.value  # the solver counts a joker as 0
-    html = client_for(player).get(url("hint", game), HTTP_HX_REQUEST="true").text
+    html = client_as(player).get(url("hint", game), HTTP_HX_REQUEST="true").text
     assert f"initial meld worth {verdict.initial_meld_value}" in html
     assert "points" not in html
 
@@ -221,7 +221,7 @@ def test_the_tiles_of_the_last_play_are_marked_on_the_table(alice: User, bob: Us
     services.play(game.pk, player, 0, [list(s) for s in hint.table])
     game.refresh_from_db()
 
-    html = client_for(other).get(url("game", game)).text
+    html = client_as(other).get(url("game", game)).text
     board = html[html.index('id="game-board"') : html.index('id="game-rack"')]
     assert board.count("is-new") == len(hint.played)
     assert "the tiles of the last play" in board

@@ -7,7 +7,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
@@ -15,6 +14,7 @@ from config.celery_app import app as celery_app
 from leagues.notices import LeagueNotice
 from notifications import kinds, tasks
 from notifications.models import Notification
+from tests.conftest import client_as
 from tests.games.mail_servers import FlakyServer
 
 pytestmark = pytest.mark.django_db
@@ -144,8 +144,7 @@ def test_a_digest_the_server_never_takes_leaves_its_notices_failed(
 
 
 def member_page(user: User) -> str:
-    client = Client()
-    client.force_login(user)
+    client = client_as(user)
     response = client.get(reverse("notifications:list"))
     assert response.status_code == 200
     return response.text

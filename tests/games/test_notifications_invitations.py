@@ -22,9 +22,9 @@ from notifications.models import Notification
 from notifications.selectors import notices as notice_reads
 from notifications.services import notices
 from notifications.services.mail import digest_counts
+from tests.conftest import client_as
 from tests.factories import UserFactory
 from tests.games.clocks import HOUR, T0, at
-from tests.games.views_support import client_for
 from tests.security.test_admin import posted_form
 
 pytestmark = pytest.mark.django_db
@@ -85,7 +85,7 @@ def test_every_invited_member_is_told_once(
 def test_the_header_count_counts_an_invitation(alice: User, bob: User, at: Any) -> None:
     invite(at, alice, bob)
 
-    html = client_for(bob).get(reverse("games:lobby")).text
+    html = client_as(bob).get(reverse("games:lobby")).text
 
     assert 'aria-label="Unread notifications: 1"' in html
 
@@ -96,7 +96,7 @@ def test_the_notices_page_shows_the_invitation_with_the_inviters_name_escaped(
     host = UserFactory(username="mallory", display_name="<b>Mal</b>")
     table = invite(at, host, bob)
 
-    html = client_for(bob).get(reverse("notifications:list")).text
+    html = client_as(bob).get(reverse("notifications:list")).text
 
     assert f"&lt;b&gt;Mal&lt;/b&gt; invited you to play at table {table.pk}." in html
     assert "<b>Mal</b>" not in html
@@ -243,9 +243,9 @@ def test_the_home_page_shows_an_invited_member_their_invitation(
 ) -> None:
     table = invite(at, alice, bob)
 
-    bobs = my_games(client_for(bob))
-    carols = my_games(client_for(carol))
-    alices = my_games(client_for(alice))
+    bobs = my_games(client_as(bob))
+    carols = my_games(client_as(carol))
+    alices = my_games(client_as(alice))
 
     assert "Invited to play" in bobs and "No game in play" not in bobs
     assert f"Alice invited you to table {table.pk}" in bobs
@@ -258,7 +258,7 @@ def test_the_home_page_shows_an_invited_member_their_invitation(
 
 def test_the_invitation_leaves_the_home_page_once_answered(alice: User, bob: User, at: Any) -> None:
     table = invite(at, alice, bob)
-    client = client_for(bob)
+    client = client_as(bob)
 
     response = client.post(reverse("games:join", args=[table.pk]))
 
@@ -269,7 +269,7 @@ def test_the_invitation_leaves_the_home_page_once_answered(alice: User, bob: Use
 def test_the_lobby_shows_the_invitation_too(alice: User, bob: User, at: Any) -> None:
     table = invite(at, alice, bob)
 
-    html = client_for(bob).get(reverse("games:lobby")).text
+    html = client_as(bob).get(reverse("games:lobby")).text
 
     assert f"Alice invited you to table {table.pk}" in html
 
@@ -278,7 +278,7 @@ def test_the_lobby_shows_the_invitation_too(alice: User, bob: User, at: Any) -> 
 
 
 def test_the_preferences_list_invitations_with_the_three_deliveries(bob: User) -> None:
-    html = client_for(bob).get(reverse("notifications:list")).text
+    html = client_as(bob).get(reverse("notifications:list")).text
 
     assert "<legend>An invitation to a table</legend>" in html
     for delivery in ("immediate", "digest", "never"):
@@ -288,7 +288,7 @@ def test_the_preferences_list_invitations_with_the_three_deliveries(bob: User) -
 def test_an_invitation_preference_is_saved(bob: User) -> None:
     chosen = {"your_turn": "immediate", "time_running_out": "immediate"}
 
-    response = client_for(bob).post(
+    response = client_as(bob).post(
         reverse("notifications:preferences"), {**chosen, "table_invitation": "digest"}
     )
 
@@ -304,7 +304,7 @@ def test_a_seat_kept_by_the_admin_is_an_invitation_from_the_host(
 ) -> None:
     table = invite(at, alice, UserFactory())
     staff = UserFactory(username="root", is_staff=True, is_superuser=True)
-    client = client_for(staff)
+    client = client_as(staff)
     url = reverse("admin:games_table_change", args=[table.pk])
     data = posted_form(client, table)
     data["seats-2-kind"], data["seats-2-user"] = "reserved", str(carol.pk)

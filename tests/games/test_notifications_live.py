@@ -6,41 +6,34 @@ Real Redis channel layer, real database transactions (changes commit, then push)
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import pytest_asyncio
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
-from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
-from django.db import connections
 
 from accounts.models import User
 from common.publish import publish_user
-from config.routing import websocket_urlpatterns
 from games import live, presence, services
 from games.models import Game
 from notifications.services import notices
+from tests.conftest import communicator
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def _close_thread_connections() -> AsyncIterator[None]:
-    yield
-    await sync_to_async(connections.close_all)()
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("_close_thread_connections"),
+]
 
 
 async def connect(path: str, user: Any) -> tuple[bool, WebsocketCommunicator]:
-    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
-    communicator.scope["user"] = user
-    connected, _ = await communicator.connect()
-    return connected, communicator
+    socket = communicator(path, user)
+    connected, _ = await socket.connect()
+    return connected, socket
 
 
 def counts(html: str) -> tuple[int, int]:

@@ -3,23 +3,17 @@ closed when it closes, bounded per player and pruned after the retention period.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import pytest
-import pytest_asyncio
-from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
-from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
-from django.db import connections as db_connections
 from django.test import override_settings
 from django.utils import timezone
 
 from accounts.models import User
-from config.routing import websocket_urlpatterns
 from games import page_connections
 from games.models import Game, PageConnection
+from tests.conftest import communicator
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
 
@@ -77,12 +71,6 @@ def test_connections_older_than_the_retention_are_pruned(game: Game, alice: User
     assert old is not None
 
 
-@pytest_asyncio.fixture
-async def _close_thread_connections() -> AsyncIterator[None]:
-    yield
-    await sync_to_async(db_connections.close_all)()
-
-
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 @pytest.mark.usefixtures("_close_thread_connections")
@@ -92,8 +80,7 @@ async def test_the_game_socket_records_a_player_and_not_a_spectator(
     watcher = await database_sync_to_async(UserFactory)()
     sockets = []
     for user in (alice, watcher):
-        socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/games/{game.pk}/")
-        socket.scope["user"] = user
+        socket = communicator(f"/ws/games/{game.pk}/", user)
         connected, _ = await socket.connect()
         assert connected
         sockets.append(socket)

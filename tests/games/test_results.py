@@ -16,10 +16,11 @@ from games.errors import InvalidRuling
 from games.models import Game, Result, ResultLogError, Table
 from games.services.results import SeatCorrection, supersede
 from games.table_settings import TableSettings
+from tests.conftest import client_as
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table, winner_of
 from tests.games.players import user_at
-from tests.games.views_support import client_for, url
+from tests.games.views_support import url
 
 pytestmark = pytest.mark.django_db
 
@@ -211,11 +212,11 @@ def test_a_ruling_on_an_earlier_game_shows_on_the_page_of_the_game_in_play(
 
 
 def alice_page(game: Game, alice: User) -> str:
-    return client_for(alice).get(url("game", game)).text
+    return client_as(alice).get(url("game", game)).text
 
 
 def table_page(table: Table, user: User) -> str:
-    return client_for(user).get(reverse("games:table", kwargs={"pk": table.pk})).text
+    return client_as(user).get(reverse("games:table", kwargs={"pk": table.pk})).text
 
 
 def test_the_final_scoreboard_follows_a_ruling_on_the_last_game(alice: User, bob: User) -> None:
@@ -236,7 +237,7 @@ def test_the_final_scoreboard_follows_a_ruling_on_the_last_game(alice: User, bob
     assert "Alice wins the round!" in html and "(ruling)" in html
     game_html = alice_page(game, alice)
     assert "You win game 1!" in game_html and "A ruling has corrected the result" in game_html
-    lobby = client_for(bob).get(reverse("games:lobby")).text
+    lobby = client_as(bob).get(reverse("games:lobby")).text
     assert "Alice won" in lobby
 
 

@@ -9,21 +9,19 @@ import re
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
 from django.db import connections
 
 from accounts.models import User
-from config.routing import websocket_urlpatterns
 from engine.game import replay
 from games import services
 from games.models import Game, Table
 from games.selectors.move_log import move_log
 from games.selectors.replay import replay_frame
 from games.services.rewinds import restore, rewind
+from tests.conftest import client_as, communicator
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
-from tests.games.views_support import client_for, url
+from tests.games.views_support import url
 
 REWOUND = "took the game back to the start of turn 2"
 
@@ -73,7 +71,7 @@ def test_players_are_told_the_rewind_and_not_the_turns_it_undid(drawn_four: Game
         assert [entry.seq for entry in log.entries] == [5, 1]
         assert REWOUND in log.entries[0].words and log.total == 2
         assert log.drawn == ()
-    html = client_for(user_at(game, 1)).get(url("game", game)).content.decode()
+    html = client_as(user_at(game, 1)).get(url("game", game)).content.decode()
     assert seqs_in(html) == {5, 1} and REWOUND in html
     # Played on, the log goes on from the rewind.
     services.draw(game.pk, user_at(game, 1), game.version)
@@ -122,8 +120,7 @@ async def test_a_players_socket_is_pushed_the_log_without_the_undone_turns(
     alice: User, bob: User
 ) -> None:
     game = await sync_to_async(lambda: drawn_four_of(alice, bob))()
-    socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/games/{game.pk}/")
-    socket.scope["user"] = bob
+    socket = communicator(f"/ws/games/{game.pk}/", bob)
     connected, _ = await socket.connect()
     assert connected
     try:

@@ -16,8 +16,8 @@ from games import services
 from games.rules_summary import rules_summary
 from games.services import SeatPlan
 from games.table_settings import TableSettings
+from tests.conftest import client_as
 from tests.games.conftest import current_game, start_table
-from tests.games.views_support import client_for
 
 
 def test_the_summary_shows_every_house_rule_option_by_group() -> None:
@@ -85,7 +85,7 @@ def test_the_game_page_lists_the_house_rules_and_every_rule(alice: User, bob: Us
         start_table(alice, bob, preset="keadle_house", options={"draw_mode": "river"})
     )
 
-    page = client_for(bob).get(reverse("games:game", kwargs={"pk": game.pk})).text
+    page = client_as(bob).get(reverse("games:game", kwargs={"pk": game.pk})).text
 
     shown = text_of(page)
     assert "Drawing: Two, one to the River (instead of one tile)" in shown
@@ -103,7 +103,7 @@ def test_the_table_page_shows_the_rules_to_anyone(alice: User, bob: User, carol:
         [SeatPlan.taken_by(alice), SeatPlan.open()],
     )
 
-    page = client_for(carol).get(reverse("games:table", kwargs={"pk": table.pk})).text
+    page = client_as(carol).get(reverse("games:table", kwargs={"pk": table.pk})).text
 
     shown = text_of(page)
     assert "Initial meld: 50 points (instead of 30 points)" in shown
@@ -115,7 +115,7 @@ def test_the_table_page_shows_the_rules_to_anyone(alice: User, bob: User, carol:
 def test_a_table_without_house_rules_says_so(alice: User, bob: User) -> None:
     table = start_table(alice, bob)
 
-    page = client_for(alice).get(reverse("games:table", kwargs={"pk": table.pk})).text
+    page = client_as(alice).get(reverse("games:table", kwargs={"pk": table.pk})).text
 
     assert "No house rules: the preset as it is." in page
     assert 'class="house-mark"' not in page

@@ -15,7 +15,8 @@ from games.models import ChatMessage, ChatMute, Game, Seat, Table
 from games.permissions import HIDDEN_BELONGS_TO, Sight, belongs_to_for, sat_at, table_sight
 from games.selectors import listing
 from games.selectors.chat import may_read_message, table_chat
-from tests.games.views_support import HTMX, client_for
+from tests.conftest import client_as
+from tests.games.views_support import HTMX
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_policy")]
 
@@ -64,12 +65,12 @@ def test_a_player_replaced_by_a_bot_still_sat_at_the_table(private_game: Game, a
 def test_the_game_page_of_a_private_table_answers_an_outsider_404(
     private_game: Game, alice: User, carol: User
 ) -> None:
-    page = client_for(alice).get(reverse("games:game", args=[private_game.pk]))
+    page = client_as(alice).get(reverse("games:game", args=[private_game.pk]))
 
     assert page.status_code == 200
     assert "Back Room" not in page.content.decode()
     assert "/clubs/back-room/" not in page.content.decode()
-    assert client_for(carol).get(reverse("games:game", args=[private_game.pk])).status_code == 404
+    assert client_as(carol).get(reverse("games:game", args=[private_game.pk])).status_code == 404
 
 
 def test_a_private_table_is_in_no_list_of_an_outsider(
@@ -85,7 +86,7 @@ def test_a_private_table_is_in_no_list_of_an_outsider(
 def test_muting_at_a_missing_table_answers_404_and_mutes_nobody(
     game: Game, alice: User, bob: User
 ) -> None:
-    client = client_for(alice)
+    client = client_as(alice)
     missing = reverse("games:chat_mute", args=[999_999_999])
 
     assert client.post(missing, {"member": bob.pk}).status_code == 404
@@ -96,7 +97,7 @@ def test_muting_at_a_missing_table_answers_404_and_mutes_nobody(
 def test_chatting_or_muting_at_a_table_one_may_not_see_answers_404(
     private_game: Game, bob: User, carol: User
 ) -> None:
-    client = client_for(carol)
+    client = client_as(carol)
     for name, data in [("say", {"text": "hi"}), ("mute", {"member": bob.pk})]:
         url = reverse(f"games:chat_{name}", args=[private_game.table_id])
         assert client.post(url, data, **HTMX).status_code == 404

@@ -11,10 +11,10 @@ from games.errors import DraftError, NotYourTurn
 from games.models import Draft, Game
 from games.selectors.drafts import read_draft
 from games.templatetags.game_tags import tiles_in_text
+from tests.conftest import client_as
 from tests.games.views_support import (
     HTMX,
     TABLE,
-    client_for,
     mover,
     post,
     url,
@@ -61,7 +61,7 @@ def test_a_new_turn_has_nothing_to_undo(position: Game) -> None:
 
 
 def test_the_player_undoes_from_the_page(position: Game) -> None:
-    me = client_for(mover(position))
+    me = client_as(mover(position))
     html = post(me, "move", position, tile="K1", source="rack", target="new").text
     assert "data-undo" in html
 
@@ -76,7 +76,7 @@ def test_the_player_undoes_from_the_page(position: Game) -> None:
 
 
 def test_with_nothing_to_undo_the_page_says_so(position: Game) -> None:
-    response = post(client_for(mover(position)), "undo", position)
+    response = post(client_as(mover(position)), "undo", position)
 
     assert response.status_code == 400
     assert "There is nothing to undo in this turn." in response.text
@@ -85,8 +85,8 @@ def test_with_nothing_to_undo_the_page_says_so(position: Game) -> None:
 def test_the_opponent_and_a_spectator_cannot_undo(position: Game, carol: User) -> None:
     services.move_tiles(position.pk, mover(position), [("K1", "rack")], "new")
 
-    assert post(client_for(waiter(position)), "undo", position).status_code == 409
-    assert post(client_for(carol), "undo", position).status_code == 403
+    assert post(client_as(waiter(position)), "undo", position).status_code == 409
+    assert post(client_as(carol), "undo", position).status_code == 403
     assert working(position) == [*TABLE, ["K1"]]
     with pytest.raises(NotYourTurn):
         services.undo_draft(position.pk, waiter(position))
@@ -94,7 +94,7 @@ def test_the_opponent_and_a_spectator_cannot_undo(position: Game, carol: User) -
 
 def test_undo_needs_a_signed_in_post(position: Game, client: Client) -> None:
     assert client.post(url("undo", position), **HTMX).status_code == 302
-    assert client_for(mover(position)).get(url("undo", position)).status_code == 405
+    assert client_as(mover(position)).get(url("undo", position)).status_code == 405
 
 
 # --- tiles in sentences ------------------------------------------------------------------

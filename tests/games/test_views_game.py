@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from games.models import Draft, Game, Result
+from tests.conftest import client_as
 from tests.games.conftest import current_game, start_table, winner_of
 from tests.games.positions import set_position
 from tests.games.views_support import (
@@ -19,7 +20,6 @@ from tests.games.views_support import (
     RACK,
     TABLE,
     as_codes,
-    client_for,
     hidden_from,
     mover,
     post,
@@ -52,7 +52,7 @@ def sets_on_board(html: str) -> list[list[str]]:
 def test_the_player_sees_her_rack_the_table_and_that_it_is_her_turn(position: Game) -> None:
     me = mover(position)
 
-    response = client_for(me).get(url("game", position))
+    response = client_as(me).get(url("game", position))
 
     assert response.status_code == 200
     html = response.text
@@ -71,7 +71,7 @@ def test_the_opponent_sees_his_own_rack_but_not_hers(position: Game) -> None:
     other = waiter(position)
     seat = 1 - (position.current_seat or 0)
 
-    response = client_for(other).get(url("game", position))
+    response = client_as(other).get(url("game", position))
 
     assert response.status_code == 200
     state = position.engine_state()
@@ -82,7 +82,7 @@ def test_the_opponent_sees_his_own_rack_but_not_hers(position: Game) -> None:
 
 
 def test_a_spectator_sees_the_table_and_no_rack(position: Game, carol: User) -> None:
-    response = client_for(carol).get(url("game", position))
+    response = client_as(carol).get(url("game", position))
 
     assert response.status_code == 200
     state = position.engine_state()
@@ -104,13 +104,13 @@ def test_a_missing_game_is_not_found(alice_client: Client) -> None:
 
 @pytest.mark.parametrize("method", ["post", "put", "delete"])
 def test_the_game_page_is_only_read(position: Game, method: str) -> None:
-    response = getattr(client_for(mover(position)), method)(url("game", position))
+    response = getattr(client_as(mover(position)), method)(url("game", position))
 
     assert response.status_code == 405
 
 
 def test_the_players_turn_in_progress_shows_each_sets_problem(position: Game) -> None:
-    me = client_for(mover(position))
+    me = client_as(mover(position))
     post(me, "move", position, tile=["K1", "K2"], source=["rack", "rack"], target="new")
 
     html = me.get(url("game", position)).text
@@ -127,7 +127,7 @@ def test_tiles_moved_from_the_rack_make_a_new_set_and_the_board_comes_back(
     position: Game,
 ) -> None:
     response = post(
-        client_for(mover(position)),
+        client_as(mover(position)),
         "move",
         position,
         tile=["K1", "K2", "K3"],
@@ -148,7 +148,7 @@ def test_tiles_moved_from_the_rack_make_a_new_set_and_the_board_comes_back(
 def test_a_tile_joining_a_run_of_its_colour_goes_where_its_number_belongs(
     position: Game,
 ) -> None:
-    me = client_for(mover(position))
+    me = client_as(mover(position))
 
     html = post(me, "move", position, tile=["R8", "R4"], source=["rack", "rack"], target="0").text
 
@@ -156,7 +156,7 @@ def test_a_tile_joining_a_run_of_its_colour_goes_where_its_number_belongs(
 
 
 def test_a_dragged_tile_goes_to_the_position_it_was_dropped_at(position: Game) -> None:
-    me = client_for(mover(position))
+    me = client_as(mover(position))
 
     html = post(me, "move", position, tile="B10", source="rack", target="1", position="1").text
 
@@ -165,7 +165,7 @@ def test_a_dragged_tile_goes_to_the_position_it_was_dropped_at(position: Game) -
 
 
 def test_tiles_move_between_sets_and_an_emptied_set_disappears(position: Game) -> None:
-    me = client_for(mover(position))
+    me = client_as(mover(position))
     post(me, "move", position, tile="J", source="rack", target="new")
 
     html = post(me, "move", position, tile="J", source="2", target="0").text
@@ -175,7 +175,7 @@ def test_tiles_move_between_sets_and_an_emptied_set_disappears(position: Game) -
 
 def test_a_tile_that_was_on_the_table_cannot_go_to_the_rack(position: Game) -> None:
     response = post(
-        client_for(mover(position)), "move", position, tile="R5", source="0", target="rack"
+        client_as(mover(position)), "move", position, tile="R5", source="0", target="rack"
     )
 
     assert response.status_code == 400
@@ -189,7 +189,7 @@ def test_a_tile_that_was_on_the_table_cannot_go_to_the_rack(position: Game) -> N
 
 def test_a_tile_not_on_the_rack_cannot_be_moved(position: Game) -> None:
     response = post(
-        client_for(mover(position)), "move", position, tile="B13", source="rack", target="new"
+        client_as(mover(position)), "move", position, tile="B13", source="rack", target="new"
     )
 
     assert response.status_code == 400
@@ -201,7 +201,7 @@ def test_a_tile_not_on_the_rack_cannot_be_moved(position: Game) -> None:
     [{}, {"tile": "K1", "target": "new"}, {"tile": "K1", "source": "rack", "target": "up"}],
 )
 def test_an_incomplete_move_is_refused_with_a_message(position: Game, data: dict) -> None:
-    response = post(client_for(mover(position)), "move", position, **data)
+    response = post(client_as(mover(position)), "move", position, **data)
 
     assert response.status_code == 400
     assert "Choose the tiles to move" in response.text
@@ -209,7 +209,7 @@ def test_an_incomplete_move_is_refused_with_a_message(position: Game, data: dict
 
 def test_the_opponent_cannot_move_tiles(position: Game) -> None:
     response = post(
-        client_for(waiter(position)), "move", position, tile="K1", source="rack", target="new"
+        client_as(waiter(position)), "move", position, tile="K1", source="rack", target="new"
     )
 
     assert response.status_code == 409
@@ -218,7 +218,7 @@ def test_the_opponent_cannot_move_tiles(position: Game) -> None:
 
 
 def test_a_spectator_cannot_move_tiles(position: Game, carol: User) -> None:
-    response = post(client_for(carol), "move", position, tile="K1", source="rack", target="new")
+    response = post(client_as(carol), "move", position, tile="K1", source="rack", target="new")
 
     assert response.status_code == 403
     assert "You are not playing in this game." in response.text
@@ -245,11 +245,11 @@ def test_moves_on_a_missing_game_are_not_found(alice_client: Client) -> None:
     "name", ["move", "reset", "play", "draw", "pass", "discard", "river", "arrange", "use_hint"]
 )
 def test_actions_refuse_a_get(position: Game, name: str) -> None:
-    assert client_for(mover(position)).get(url(name, position)).status_code == 405
+    assert client_as(mover(position)).get(url(name, position)).status_code == 405
 
 
 def test_reset_puts_the_table_back_as_it_was(position: Game) -> None:
-    me = client_for(mover(position))
+    me = client_as(mover(position))
     post(me, "move", position, tile="K1", source="rack", target="new")
 
     response = post(me, "reset", position)
@@ -263,7 +263,7 @@ def test_reset_puts_the_table_back_as_it_was(position: Game) -> None:
 
 
 def test_ending_the_turn_plays_the_working_table(position: Game) -> None:
-    me = client_for(mover(position))
+    me = client_as(mover(position))
     post(me, "move", position, tile=["K1", "K2", "K3"], source=["rack"] * 3, target="new")
 
     response = post(me, "play", position, version=0)
@@ -278,7 +278,7 @@ def test_ending_the_turn_plays_the_working_table(position: Game) -> None:
 
 def test_going_out_answers_with_the_result_and_the_rounds_new_scores(game: Game) -> None:
     position = set_position(game, TABLE, ["K1", "K2", "K3"])
-    me = client_for(mover(position))
+    me = client_as(mover(position))
     post(me, "move", position, tile=["K1", "K2", "K3"], source=["rack"] * 3, target="new")
 
     response = post(me, "play", position, version=0)
@@ -296,7 +296,7 @@ def test_going_out_answers_with_the_result_and_the_rounds_new_scores(game: Game)
 
 def test_an_initial_meld_below_30_is_refused_with_the_rules_sentence(game: Game) -> None:
     position = set_position(game, [], RACK, meld_done=False)
-    me = client_for(mover(position))
+    me = client_as(mover(position))
     post(me, "move", position, tile=["K1", "K2", "K3"], source=["rack"] * 3, target="new")
 
     response = post(me, "play", position, version=0)
@@ -309,7 +309,7 @@ def test_an_initial_meld_below_30_is_refused_with_the_rules_sentence(game: Game)
 
 
 def test_a_stale_or_repeated_submission_changes_nothing(position: Game) -> None:
-    me = client_for(mover(position))
+    me = client_as(mover(position))
     post(me, "move", position, tile=["K1", "K2", "K3"], source=["rack"] * 3, target="new")
     assert post(me, "play", position, version=0).status_code == 200
 
@@ -322,18 +322,18 @@ def test_a_stale_or_repeated_submission_changes_nothing(position: Game) -> None:
 
 
 def test_the_opponent_cannot_end_the_turn(position: Game) -> None:
-    response = post(client_for(waiter(position)), "play", position, version=0)
+    response = post(client_as(waiter(position)), "play", position, version=0)
 
     assert response.status_code == 409
     assert "It is not your turn." in response.text
 
 
 def test_a_spectator_cannot_end_the_turn(position: Game, carol: User) -> None:
-    assert post(client_for(carol), "play", position, version=0).status_code == 403
+    assert post(client_as(carol), "play", position, version=0).status_code == 403
 
 
 def test_a_move_without_the_version_is_refused(position: Game) -> None:
-    response = post(client_for(mover(position)), "play", position)
+    response = post(client_as(mover(position)), "play", position)
 
     assert response.status_code == 400
     assert "reload it" in response.text
@@ -342,7 +342,7 @@ def test_a_move_without_the_version_is_refused(position: Game) -> None:
 def test_without_htmx_a_refusal_answers_the_page_with_the_sentence_and_its_status(
     position: Game,
 ) -> None:
-    me = client_for(waiter(position))
+    me = client_as(waiter(position))
 
     response = me.post(url("draw", position), {"version": 0})
 
@@ -359,7 +359,7 @@ def test_without_htmx_a_refusal_answers_the_page_with_the_sentence_and_its_statu
 def test_drawing_gives_a_tile_and_passes_the_turn(position: Game) -> None:
     seat = position.current_seat or 0
 
-    response = post(client_for(mover(position)), "draw", position, version=0)
+    response = post(client_as(mover(position)), "draw", position, version=0)
 
     assert response.status_code == 200
     position.refresh_from_db()
@@ -368,19 +368,19 @@ def test_drawing_gives_a_tile_and_passes_the_turn(position: Game) -> None:
 
 
 def test_the_opponent_cannot_draw(position: Game) -> None:
-    assert post(client_for(waiter(position)), "draw", position, version=0).status_code == 409
+    assert post(client_as(waiter(position)), "draw", position, version=0).status_code == 409
 
 
 def test_a_spectator_cannot_draw(position: Game, carol: User) -> None:
-    assert post(client_for(carol), "draw", position, version=0).status_code == 403
+    assert post(client_as(carol), "draw", position, version=0).status_code == 403
 
 
 def test_passing_is_refused_while_the_pool_has_tiles(position: Game) -> None:
-    response = post(client_for(mover(position)), "pass", position, version=0)
+    response = post(client_as(mover(position)), "pass", position, version=0)
 
     assert response.status_code == 400
     assert "You can only pass when the pool is empty" in response.text
-    assert "Pass</button>" not in client_for(mover(position)).get(url("game", position)).text
+    assert "Pass</button>" not in client_as(mover(position)).get(url("game", position)).text
 
 
 # --- who may do what: every action, for the opponent, a spectator and a visitor -------
@@ -400,7 +400,7 @@ ACTIONS = [
 
 @pytest.mark.parametrize(("name", "data"), ACTIONS)
 def test_the_opponent_can_do_nothing_out_of_turn(position: Game, name: str, data: dict) -> None:
-    response = post(client_for(waiter(position)), name, position, **data)
+    response = post(client_as(waiter(position)), name, position, **data)
 
     assert response.status_code == 409
     assert "not your turn" in response.text
@@ -411,7 +411,7 @@ def test_the_opponent_can_do_nothing_out_of_turn(position: Game, name: str, data
 
 @pytest.mark.parametrize(("name", "data"), [*ACTIONS, ("resign", {})])
 def test_a_spectator_can_do_nothing(position: Game, carol: User, name: str, data: dict) -> None:
-    response = post(client_for(carol), name, position, **data)
+    response = post(client_as(carol), name, position, **data)
 
     assert response.status_code == 403
     assert "You are not playing in this game." in response.text
@@ -434,7 +434,7 @@ def test_answers_to_the_player_show_only_what_she_may_see(
     position: Game, name: str, data: dict
 ) -> None:
     seat = position.current_seat
-    response = post(client_for(mover(position)), name, position, **data)
+    response = post(client_as(mover(position)), name, position, **data)
 
     position.refresh_from_db()
     state = position.engine_state()
@@ -448,7 +448,7 @@ def test_answers_to_the_player_show_only_what_she_may_see(
 def test_a_player_resigns_on_anyones_turn_and_the_other_wins(position: Game) -> None:
     other, winner = waiter(position), position.current_seat
 
-    response = post(client_for(other), "resign", position)
+    response = post(client_as(other), "resign", position)
 
     assert response.status_code == 200
     assert "You resigned this game." in response.text
@@ -459,7 +459,7 @@ def test_a_player_resigns_on_anyones_turn_and_the_other_wins(position: Game) -> 
 
 
 def test_resigning_twice_or_after_the_end_is_refused(position: Game) -> None:
-    me = client_for(mover(position))
+    me = client_as(mover(position))
     post(me, "resign", position)
 
     again = post(me, "resign", position)
@@ -469,13 +469,13 @@ def test_resigning_twice_or_after_the_end_is_refused(position: Game) -> None:
 
 
 def test_the_page_offers_to_resign_only_to_players_in_the_game(position: Game, carol: User) -> None:
-    assert "Resign this game" in client_for(mover(position)).get(url("game", position)).text
-    assert "Resign this game" in client_for(waiter(position)).get(url("game", position)).text
-    assert "Resign this game" not in client_for(carol).get(url("game", position)).text
+    assert "Resign this game" in client_as(mover(position)).get(url("game", position)).text
+    assert "Resign this game" in client_as(waiter(position)).get(url("game", position)).text
+    assert "Resign this game" not in client_as(carol).get(url("game", position)).text
 
 
 def test_resign_is_only_posted(position: Game) -> None:
-    assert client_for(mover(position)).get(url("resign", position)).status_code == 405
+    assert client_as(mover(position)).get(url("resign", position)).status_code == 405
 
 
 def test_a_correspondence_game_shows_its_due_date_and_banks(alice: User, bob: User) -> None:
@@ -483,7 +483,7 @@ def test_a_correspondence_game_shows_its_due_date_and_banks(alice: User, bob: Us
         start_table(alice, bob, clock="correspondence", turn_seconds=86400, time_bank_seconds=86400)
     )
 
-    html = client_for(alice).get(url("game", game)).text
+    html = client_as(alice).get(url("game", game)).text
 
     assert "Correspondence · due" in html
     assert "bank 1 d" in html

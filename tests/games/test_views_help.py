@@ -7,6 +7,7 @@ from django.test import Client
 
 from accounts.models import User
 from games.models import Draft, Game
+from tests.conftest import client_as
 from tests.games.conftest import current_game, start_table
 from tests.games.positions import put_on_the_river, set_position
 from tests.games.views_support import (
@@ -14,7 +15,6 @@ from tests.games.views_support import (
     RACK,
     TABLE,
     as_codes,
-    client_for,
     hidden_from,
     mover,
     tiles_in,
@@ -30,7 +30,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_hint_shows_the_best_play_for_the_players_rack(position: Game) -> None:
-    response = client_for(mover(position)).get(url("hint", position), **HTMX)
+    response = client_as(mover(position)).get(url("hint", position), **HTMX)
 
     assert response.status_code == 200
     html = response.text
@@ -45,7 +45,7 @@ def test_a_hint_shows_the_best_play_for_the_players_rack(position: Game) -> None
 def test_a_hint_says_so_when_nothing_can_be_played(game: Game) -> None:
     position = set_position(game, [], ["R1", "B5", "K9", "O13"], meld_done=False)
 
-    html = client_for(mover(position)).get(url("hint", position), **HTMX).text
+    html = client_as(mover(position)).get(url("hint", position), **HTMX).text
 
     assert "No play for your rack" in html
     assert "draw a tile" in html
@@ -53,7 +53,7 @@ def test_a_hint_says_so_when_nothing_can_be_played(game: Game) -> None:
 
 
 def test_using_the_hint_puts_its_table_into_the_turn_in_progress(position: Game) -> None:
-    me = client_for(mover(position))
+    me = client_as(mover(position))
     html = me.get(url("hint", position), **HTMX).text
     table = json.loads(html.split('name="table" value="')[1].split('"')[0].replace("&quot;", '"'))
 
@@ -70,7 +70,7 @@ def test_using_the_hint_puts_its_table_into_the_turn_in_progress(position: Game)
 def test_a_hint_table_with_tiles_not_on_the_rack_is_refused(position: Game) -> None:
     table = [*TABLE, ["B13", "K13", "O13"]]
 
-    response = client_for(mover(position)).post(
+    response = client_as(mover(position)).post(
         url("use_hint", position), {"table": json.dumps(table)}, **HTMX
     )
 
@@ -80,7 +80,7 @@ def test_a_hint_table_with_tiles_not_on_the_rack_is_refused(position: Game) -> N
 
 
 def test_a_malformed_hint_table_is_refused(position: Game) -> None:
-    response = client_for(mover(position)).post(
+    response = client_as(mover(position)).post(
         url("use_hint", position), {"table": '{"no": 1}'}, **HTMX
     )
 
@@ -88,14 +88,14 @@ def test_a_malformed_hint_table_is_refused(position: Game) -> None:
 
 
 def test_the_opponent_gets_no_hint(position: Game) -> None:
-    response = client_for(waiter(position)).get(url("hint", position), **HTMX)
+    response = client_as(waiter(position)).get(url("hint", position), **HTMX)
 
     assert response.status_code == 409
     assert "the solver helps on your turn" in response.text
 
 
 def test_a_spectator_gets_no_hint(position: Game, carol: User) -> None:
-    assert client_for(carol).get(url("hint", position), **HTMX).status_code == 403
+    assert client_as(carol).get(url("hint", position), **HTMX).status_code == 403
 
 
 def test_a_visitor_gets_no_hint(position: Game, client: Client) -> None:
@@ -104,7 +104,7 @@ def test_a_visitor_gets_no_hint(position: Game, client: Client) -> None:
 
 @pytest.mark.parametrize("method", ["post", "put", "delete"])
 def test_a_hint_is_only_read(position: Game, method: str) -> None:
-    response = getattr(client_for(mover(position)), method)(url("hint", position))
+    response = getattr(client_as(mover(position)), method)(url("hint", position))
 
     assert response.status_code == 405
 
@@ -113,7 +113,7 @@ def test_a_hint_is_only_read(position: Game, method: str) -> None:
 
 
 def test_arranging_lays_the_picked_tiles_on_the_table(position: Game) -> None:
-    me = client_for(mover(position))
+    me = client_as(mover(position))
 
     response = me.post(url("arrange", position), {"tile": ["R4", "R8", "J"]}, **HTMX)
 
@@ -125,7 +125,7 @@ def test_arranging_lays_the_picked_tiles_on_the_table(position: Game) -> None:
 
 
 def test_arranging_keeps_the_tiles_already_laid_this_turn(position: Game) -> None:
-    me = client_for(mover(position))
+    me = client_as(mover(position))
     me.post(
         url("move", position),
         {"tile": ["K1", "K2", "K3"], "source": ["rack"] * 3, "target": "new"},
@@ -139,7 +139,7 @@ def test_arranging_keeps_the_tiles_already_laid_this_turn(position: Game) -> Non
 
 
 def test_arranging_says_when_the_picked_tiles_do_not_fit(position: Game) -> None:
-    response = client_for(mover(position)).post(url("arrange", position), {"tile": ["B10"]}, **HTMX)
+    response = client_as(mover(position)).post(url("arrange", position), {"tile": ["B10"]}, **HTMX)
 
     assert response.status_code == 422
     assert "There is no way to lay B10 on the table this turn." in as_codes(response.text)
@@ -147,7 +147,7 @@ def test_arranging_says_when_the_picked_tiles_do_not_fit(position: Game) -> None
 
 
 def test_arranging_needs_picked_tiles_from_the_rack(position: Game) -> None:
-    me = client_for(mover(position))
+    me = client_as(mover(position))
 
     assert me.post(url("arrange", position), {}, **HTMX).status_code == 400
     response = me.post(url("arrange", position), {"tile": ["B13"]}, **HTMX)
@@ -159,9 +159,9 @@ def test_the_opponent_and_a_spectator_cannot_arrange(position: Game, carol: User
     data = {"tile": ["R4"]}
 
     assert (
-        client_for(waiter(position)).post(url("arrange", position), data, **HTMX).status_code == 409
+        client_as(waiter(position)).post(url("arrange", position), data, **HTMX).status_code == 409
     )
-    assert client_for(carol).post(url("arrange", position), data, **HTMX).status_code == 403
+    assert client_as(carol).post(url("arrange", position), data, **HTMX).status_code == 403
 
 
 # --- the River -------------------------------------------------------------------------
@@ -174,14 +174,14 @@ def river_game(alice: User, bob: User) -> Game:
 
 def test_a_river_draw_shows_the_two_tiles_to_the_drawer_only(river_game: Game, carol: User) -> None:
     me, other = mover(river_game), waiter(river_game)
-    assert client_for(me).post(url("draw", river_game), {"version": 0}, **HTMX).status_code == 200
+    assert client_as(me).post(url("draw", river_game), {"version": 0}, **HTMX).status_code == 200
     river_game.refresh_from_db()
     state = river_game.engine_state()
     drawn = [str(t) for t in state.pending_draw]
 
-    mine = client_for(me).get(url("game", river_game)).text
-    theirs = client_for(other).get(url("game", river_game)).text
-    watching = client_for(carol).get(url("game", river_game)).text
+    mine = client_as(me).get(url("game", river_game)).text
+    theirs = client_as(other).get(url("game", river_game)).text
+    watching = client_as(carol).get(url("game", river_game)).text
 
     assert "You drew two tiles." in mine and "Put on the River" in mine
     assert set(drawn) <= tiles_in(mine)
@@ -192,7 +192,7 @@ def test_a_river_draw_shows_the_two_tiles_to_the_drawer_only(river_game: Game, c
 
 
 def test_discarding_puts_one_drawn_tile_on_the_river(river_game: Game) -> None:
-    me = client_for(mover(river_game))
+    me = client_as(mover(river_game))
     me.post(url("draw", river_game), {"version": 0}, **HTMX)
     river_game.refresh_from_db()
     tile = str(river_game.engine_state().pending_draw[0])
@@ -206,7 +206,7 @@ def test_discarding_puts_one_drawn_tile_on_the_river(river_game: Game) -> None:
 
 
 def test_a_discard_of_a_tile_not_drawn_is_refused(river_game: Game) -> None:
-    me = client_for(mover(river_game))
+    me = client_as(mover(river_game))
     me.post(url("draw", river_game), {"version": 0}, **HTMX)
     river_game.refresh_from_db()
     other = next(
@@ -222,7 +222,7 @@ def test_a_discard_of_a_tile_not_drawn_is_refused(river_game: Game) -> None:
 def test_taking_from_the_river_plays_the_key_tile_at_once(river_game: Game) -> None:
     position = set_position(river_game, TABLE, RACK)
     put_on_the_river(position, "O5")  # with O2 O3 O4 on the rack it is a play
-    me = client_for(mover(position))
+    me = client_as(mover(position))
     assert "Take this tile" in me.get(url("game", position)).text
     me.post(
         url("move", position),
@@ -243,10 +243,10 @@ def test_taking_from_the_river_plays_the_key_tile_at_once(river_game: Game) -> N
 
 def test_taking_a_tile_that_cannot_be_played_is_refused(river_game: Game) -> None:
     position = set_position(river_game, [], ["K1", "B5"], meld_done=False)
-    me = client_for(mover(position))
+    me = client_as(mover(position))
     me.post(url("draw", position), {"version": 0}, **HTMX)
     position.refresh_from_db()
-    other = client_for(waiter(position))
+    other = client_as(waiter(position))
     tile = str(position.engine_state().pending_draw[0])
     me.post(url("discard", position), {"version": 1, "tile": tile}, **HTMX)
 
@@ -259,7 +259,7 @@ def test_taking_a_tile_that_cannot_be_played_is_refused(river_game: Game) -> Non
 
 
 def test_the_river_is_only_for_river_games(position: Game) -> None:
-    response = client_for(mover(position)).post(
+    response = client_as(mover(position)).post(
         url("river", position), {"version": 0, "index": 0}, **HTMX
     )
 
@@ -267,6 +267,6 @@ def test_the_river_is_only_for_river_games(position: Game) -> None:
 
 
 def test_a_spectator_cannot_take_from_the_river(river_game: Game, carol: User) -> None:
-    response = client_for(carol).post(url("river", river_game), {"version": 0, "index": 0}, **HTMX)
+    response = client_as(carol).post(url("river", river_game), {"version": 0, "index": 0}, **HTMX)
 
     assert response.status_code == 403

@@ -13,9 +13,10 @@ from games.models import Game, Result, Seat, Table
 from games.services import SeatPlan, lobby
 from games.table_settings import TableSettings
 from notifications.models import Notification
+from tests.conftest import client_as
 from tests.games.conftest import current_game, start_table
 from tests.games.players import play_until_over
-from tests.games.views_support import HTMX, client_for
+from tests.games.views_support import HTMX
 
 pytestmark = pytest.mark.django_db
 
@@ -74,7 +75,7 @@ def test_the_lobby_lists_my_games_with_my_turn_first_and_tables_to_join(
         carol, TableSettings(), [SeatPlan.taken_by(carol), SeatPlan.open()]
     )
 
-    html = client_for(alice).get(LOBBY).text
+    html = client_as(alice).get(LOBBY).text
 
     assert reverse("games:game", kwargs={"pk": game.pk}) in html
     assert table_url("join", open_table) in html
@@ -88,14 +89,14 @@ def test_the_lobby_does_not_offer_a_seat_kept_for_someone_else(
         carol, TableSettings(), [SeatPlan.taken_by(carol), SeatPlan.reserved_for(bob)]
     )
 
-    assert table_url("join", kept) not in client_for(alice).get(LOBBY).text
-    assert table_url("join", kept) in client_for(bob).get(LOBBY).text
+    assert table_url("join", kept) not in client_as(alice).get(LOBBY).text
+    assert table_url("join", kept) in client_as(bob).get(LOBBY).text
 
 
 def test_a_spectator_finds_games_to_watch(alice: User, bob: User, carol: User) -> None:
     game = current_game(start_table(alice, bob))
 
-    html = client_for(carol).get(LOBBY).text
+    html = client_as(carol).get(LOBBY).text
 
     assert "Watch a game" in html
     assert reverse("games:game", kwargs={"pk": game.pk}) in html
@@ -111,8 +112,8 @@ def test_the_home_page_offers_the_lobby_and_loads_my_games(alice_client: Client)
 def test_my_games_fragment_lists_only_my_games(alice: User, bob: User, carol: User) -> None:
     game = current_game(start_table(alice, bob))
 
-    mine = client_for(alice).get(reverse("games:mine"), **HTMX).text
-    theirs = client_for(carol).get(reverse("games:mine"), **HTMX).text
+    mine = client_as(alice).get(reverse("games:mine"), **HTMX).text
+    theirs = client_as(carol).get(reverse("games:mine"), **HTMX).text
 
     assert reverse("games:game", kwargs={"pk": game.pk}) in mine
     assert reverse("games:game", kwargs={"pk": game.pk}) not in theirs
@@ -152,7 +153,7 @@ def test_the_form_shows_every_option_with_the_standard_values(alice_client: Clie
 
 
 def test_a_table_with_an_invited_member_waits_for_her(alice: User, bob: User) -> None:
-    response = client_for(alice).post(
+    response = client_as(alice).post(
         NEW, form_data(seats=3, seat_2="invite", seat_2_user="Bob", seat_3="open")
     )
 
@@ -165,7 +166,7 @@ def test_a_table_with_an_invited_member_waits_for_her(alice: User, bob: User) ->
 
 
 def test_a_table_full_of_bots_starts_at_once(alice: User) -> None:
-    response = client_for(alice).post(NEW, form_data(seat_2="bot_strong", games_in_round=1))
+    response = client_as(alice).post(NEW, form_data(seat_2="bot_strong", games_in_round=1))
 
     table = Table.objects.get()
     assert table.status == Table.Status.PLAYING
@@ -174,7 +175,7 @@ def test_a_table_full_of_bots_starts_at_once(alice: User) -> None:
 
 
 def test_house_rules_are_kept_as_differences_from_the_preset(alice: User) -> None:
-    client_for(alice).post(
+    client_as(alice).post(
         NEW,
         form_data(
             preset="keadle_house",
@@ -193,7 +194,7 @@ def test_house_rules_are_kept_as_differences_from_the_preset(alice: User) -> Non
 
 
 def test_a_correspondence_table_gets_its_clock_bank_and_forfeit_rule(alice: User) -> None:
-    client_for(alice).post(
+    client_as(alice).post(
         NEW,
         form_data(
             clock="correspondence",
@@ -211,7 +212,7 @@ def test_a_correspondence_table_gets_its_clock_bank_and_forfeit_rule(alice: User
         86400,
     )
     assert (table.timeouts_to_forfeit, table.on_forfeit) == (2, "bot")
-    html = client_for(alice).get(table_url("table", table)).text
+    html = client_as(alice).get(table_url("table", table)).text
     assert "2 days a turn" in html and "correspondence" in html.lower()
 
 
@@ -247,7 +248,7 @@ def test_a_correspondence_table_gets_its_clock_bank_and_forfeit_rule(alice: User
 def test_bad_settings_are_shown_by_their_field(
     alice: User, bob: User, changes: dict, message: str
 ) -> None:
-    response = client_for(alice).post(NEW, form_data(**changes))
+    response = client_as(alice).post(NEW, form_data(**changes))
 
     assert response.status_code == 400
     assert message in response.text
@@ -273,20 +274,20 @@ def waiting(alice: User, bob: User) -> Table:
 
 
 def test_the_table_page_shows_its_seats_and_offers_mine(waiting: Table, bob: User) -> None:
-    html = client_for(bob).get(table_url("table", waiting)).text
+    html = client_as(bob).get(table_url("table", waiting)).text
 
     assert "Bob (invited)" in html and "Open seat" in html
     assert html.count("Sit here") == 2  # the seat kept for him and the open one
 
 
 def test_the_seat_kept_for_a_member_is_not_offered_to_others(waiting: Table, carol: User) -> None:
-    html = client_for(carol).get(table_url("table", waiting)).text
+    html = client_as(carol).get(table_url("table", waiting)).text
 
     assert html.count("Sit here") == 1
 
 
 def test_the_creator_waits_and_the_seats_refresh_themselves(waiting: Table, alice: User) -> None:
-    me = client_for(alice)
+    me = client_as(alice)
 
     page = me.get(table_url("table", waiting)).text
     poll = me.get(table_url("table", waiting), **HTMX)
@@ -298,15 +299,15 @@ def test_the_creator_waits_and_the_seats_refresh_themselves(waiting: Table, alic
 
 
 def test_joining_the_last_seat_starts_the_round(waiting: Table, bob: User, carol: User) -> None:
-    client_for(bob).post(table_url("join", waiting), {"seat": 1})
+    client_as(bob).post(table_url("join", waiting), {"seat": 1})
 
-    response = client_for(carol).post(table_url("join", waiting))
+    response = client_as(carol).post(table_url("join", waiting))
 
     waiting.refresh_from_db()
     assert waiting.status == Table.Status.PLAYING
     assert response["Location"] == table_url("current", waiting)
     game = waiting.games.get()
-    assert client_for(carol).get(response["Location"])["Location"] == reverse(
+    assert client_as(carol).get(response["Location"])["Location"] == reverse(
         "games:game", kwargs={"pk": game.pk}
     )
 
@@ -317,20 +318,20 @@ def test_once_the_round_starts_the_waiting_page_takes_members_to_their_game(
     services.join_table(waiting.pk, bob)
     services.join_table(waiting.pk, carol)
 
-    poll = client_for(alice).get(table_url("table", waiting), **HTMX)
+    poll = client_as(alice).get(table_url("table", waiting), **HTMX)
 
     assert poll["HX-Redirect"] == table_url("current", waiting)
 
 
 def test_a_taken_seat_cannot_be_taken_again(waiting: Table, carol: User) -> None:
-    response = client_for(carol).post(table_url("join", waiting), {"seat": 0}, follow=True)
+    response = client_as(carol).post(table_url("join", waiting), {"seat": 0}, follow=True)
 
     assert "This seat is taken." in response.text
     assert Seat.objects.get(table=waiting, number=0).user != carol
 
 
 def test_a_seat_kept_for_bob_cannot_be_taken_by_carol(waiting: Table, carol: User) -> None:
-    response = client_for(carol).post(table_url("join", waiting), {"seat": 1}, follow=True)
+    response = client_as(carol).post(table_url("join", waiting), {"seat": 1}, follow=True)
 
     assert "This seat is kept for another member." in response.text
 
@@ -349,12 +350,12 @@ def test_a_visitor_cannot_see_a_table_or_join_it(waiting: Table, client: Client)
 
 @pytest.mark.parametrize("method", ["get", "put", "delete"])
 def test_joining_is_only_posted(waiting: Table, bob: User, method: str) -> None:
-    assert getattr(client_for(bob), method)(table_url("join", waiting)).status_code == 405
+    assert getattr(client_as(bob), method)(table_url("join", waiting)).status_code == 405
 
 
 @pytest.mark.parametrize("method", ["post", "put", "delete"])
 def test_a_table_page_is_only_read(waiting: Table, alice: User, method: str) -> None:
-    assert getattr(client_for(alice), method)(table_url("table", waiting)).status_code == 405
+    assert getattr(client_as(alice), method)(table_url("table", waiting)).status_code == 405
 
 
 def test_the_scoreboard_of_a_round_in_play_links_its_game(
@@ -363,7 +364,7 @@ def test_the_scoreboard_of_a_round_in_play_links_its_game(
     table = start_table(alice, bob)
     game = current_game(table)
 
-    html = client_for(carol).get(table_url("table", table)).text
+    html = client_as(carol).get(table_url("table", table)).text
 
     assert "The round so far" in html
     assert reverse("games:game", kwargs={"pk": game.pk}) in html
@@ -371,7 +372,7 @@ def test_the_scoreboard_of_a_round_in_play_links_its_game(
 
 
 def test_current_goes_to_the_latest_game_or_back_to_the_table(waiting: Table, alice: User) -> None:
-    me = client_for(alice)
+    me = client_as(alice)
 
     assert me.get(table_url("current", waiting))["Location"] == table_url("table", waiting)
     assert me.get(reverse("games:current", kwargs={"pk": 999999})).status_code == 404
@@ -382,7 +383,7 @@ def test_a_finished_round_shows_the_final_scoreboard_and_its_winner(alice: User,
     play_until_over(current_game(table), random.Random(4))
     table.refresh_from_db()
 
-    html = client_for(alice).get(table_url("table", table)).text
+    html = client_as(alice).get(table_url("table", table)).text
 
     assert table.status == Table.Status.FINISHED
     assert "Final scoreboard" in html
@@ -394,7 +395,7 @@ def test_a_finished_round_shows_the_final_scoreboard_and_its_winner(alice: User,
         assert f"{winner} wins the round!" in html
     game = Game.objects.get(table=table)
     assert reverse("games:replay", kwargs={"pk": game.pk}) in html
-    assert "Finished rounds" in client_for(alice).get(LOBBY).text
+    assert "Finished rounds" in client_as(alice).get(LOBBY).text
 
 
 # --- calling a table off -----------------------------------------------------------------
@@ -404,22 +405,22 @@ def test_the_creator_calls_off_her_waiting_table_and_its_invitation_goes(
     waiting: Table, alice: User, bob: User
 ) -> None:
     assert Notification.objects.filter(user=bob).exists()
-    assert "Call off this table" in client_for(alice).get(table_url("table", waiting)).text
-    assert "Call off this table" not in client_for(bob).get(table_url("table", waiting)).text
+    assert "Call off this table" in client_as(alice).get(table_url("table", waiting)).text
+    assert "Call off this table" not in client_as(bob).get(table_url("table", waiting)).text
 
-    response = client_for(alice).post(table_url("cancel_table", waiting))
+    response = client_as(alice).post(table_url("cancel_table", waiting))
 
     assert response.status_code == 302 and response["Location"] == LOBBY
     assert not Table.objects.filter(pk=waiting.pk).exists()
     assert not Notification.objects.filter(user=bob).exists()
-    assert client_for(bob).get(table_url("table", waiting)).status_code == 404
+    assert client_as(bob).get(table_url("table", waiting)).status_code == 404
 
 
 @pytest.mark.parametrize("who", ["bob", "carol"])
 def test_only_the_creator_may_call_a_table_off(
     waiting: Table, who: str, bob: User, carol: User
 ) -> None:
-    response = client_for(bob if who == "bob" else carol).post(table_url("cancel_table", waiting))
+    response = client_as(bob if who == "bob" else carol).post(table_url("cancel_table", waiting))
 
     assert response.status_code == 409
     assert "Only the member who set up this table" in response.text
@@ -430,18 +431,18 @@ def test_a_table_whose_round_started_or_that_belongs_to_a_league_stays(
     alice: User, bob: User
 ) -> None:
     started = start_table(alice, bob)
-    assert client_for(alice).post(table_url("cancel_table", started)).status_code == 409
+    assert client_as(alice).post(table_url("cancel_table", started)).status_code == 409
     fixture = services.create_table(
         alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.open()]
     )
     Table.objects.filter(pk=fixture.pk).update(belongs_to="a league fixture")
-    assert client_for(alice).post(table_url("cancel_table", fixture)).status_code == 409
+    assert client_as(alice).post(table_url("cancel_table", fixture)).status_code == 409
     assert Table.objects.filter(pk__in=[started.pk, fixture.pk]).count() == 2
 
 
 @pytest.mark.parametrize("method", ["get", "put", "delete"])
 def test_calling_off_is_only_posted(waiting: Table, alice: User, method: str) -> None:
-    response = getattr(client_for(alice), method)(table_url("cancel_table", waiting))
+    response = getattr(client_as(alice), method)(table_url("cancel_table", waiting))
     assert response.status_code == 405
     assert Table.objects.filter(pk=waiting.pk).exists()
 
@@ -472,9 +473,9 @@ def finished_round(alice: User, bob: User) -> Table:
 def test_players_play_again_at_one_new_table_with_the_same_seats(
     finished_round: Table, alice: User, bob: User
 ) -> None:
-    assert "Play again" in client_for(bob).get(table_url("table", finished_round)).text
+    assert "Play again" in client_as(bob).get(table_url("table", finished_round)).text
 
-    first = client_for(bob).post(table_url("play_again", finished_round))
+    first = client_as(bob).post(table_url("play_again", finished_round))
 
     again = Table.objects.get(rematch_of=finished_round)
     assert first.status_code == 302 and first["Location"] == table_url("table", again)
@@ -487,9 +488,9 @@ def test_players_play_again_at_one_new_table_with_the_same_seats(
         (Seat.Kind.RESERVED, User.objects.get(username="carol2")),
     ]
 
-    second = client_for(alice).post(table_url("play_again", finished_round))
+    second = client_as(alice).post(table_url("play_again", finished_round))
     assert second["Location"] == table_url("table", again)
-    third = client_for(User.objects.get(username="carol2")).post(
+    third = client_as(User.objects.get(username="carol2")).post(
         table_url("play_again", finished_round)
     )
 
@@ -502,11 +503,11 @@ def test_players_play_again_at_one_new_table_with_the_same_seats(
 def test_only_a_player_of_a_finished_table_may_play_again(
     finished_round: Table, waiting: Table, carol: User, alice: User
 ) -> None:
-    html = client_for(carol).get(table_url("table", finished_round)).text
+    html = client_as(carol).get(table_url("table", finished_round)).text
     assert "Play again" not in html
-    assert client_for(carol).post(table_url("play_again", finished_round)).status_code == 409
-    assert client_for(alice).post(table_url("play_again", waiting)).status_code == 409
-    assert client_for(alice).get(table_url("play_again", finished_round)).status_code == 405
+    assert client_as(carol).post(table_url("play_again", finished_round)).status_code == 409
+    assert client_as(alice).post(table_url("play_again", waiting)).status_code == 409
+    assert client_as(alice).get(table_url("play_again", finished_round)).status_code == 405
     assert not Table.objects.filter(rematch_of__isnull=False).exists()
 
 
@@ -522,7 +523,7 @@ def test_play_now_seats_a_member_at_the_table_waiting_longest(
     older = services.create_table(carol, TableSettings(), seats)
     services.create_table(alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.open()])
 
-    response = client_for(bob).post(PLAY_NOW)
+    response = client_as(bob).post(PLAY_NOW)
 
     older.refresh_from_db()
     assert older.status == Table.Status.PLAYING
@@ -533,12 +534,12 @@ def test_play_now_with_nobody_waiting_sets_a_table_where_a_bot_sits_down_later(
     alice: User, django_capture_on_commit_callbacks: Any
 ) -> None:
     with django_capture_on_commit_callbacks() as callbacks:
-        response = client_for(alice).post(PLAY_NOW, follow=True)
+        response = client_as(alice).post(PLAY_NOW, follow=True)
 
     table = Table.objects.get(creator=alice)
     assert "Waiting for an opponent" in response.text
     assert table.status == Table.Status.OPEN and table.seats.filter(kind="open").count() == 1
-    assert client_for(alice).post(PLAY_NOW)["Location"] == table_url("table", table)
+    assert client_as(alice).post(PLAY_NOW)["Location"] == table_url("table", table)
     assert Table.objects.count() == 1
 
     for callback in callbacks:
@@ -560,7 +561,7 @@ def test_the_bot_does_not_sit_down_where_a_member_came(alice: User, bob: User) -
 
 @pytest.mark.parametrize("method", ["get", "put", "delete"])
 def test_play_now_is_only_posted(alice: User, method: str) -> None:
-    assert getattr(client_for(alice), method)(PLAY_NOW).status_code == 405
+    assert getattr(client_as(alice), method)(PLAY_NOW).status_code == 405
 
 
 # --- changing a waiting table's seats ------------------------------------------------------
@@ -569,7 +570,7 @@ def test_play_now_is_only_posted(alice: User, method: str) -> None:
 def test_the_creator_turns_an_invitation_into_a_bot_and_an_open_seat_into_an_invitation(
     waiting: Table, alice: User, bob: User, carol: User
 ) -> None:
-    me = client_for(alice)
+    me = client_as(alice)
     assert "Change a seat" in me.get(table_url("table", waiting)).text
 
     me.post(table_url("change_seat", waiting), {"seat": 1, "occupant": "bot-strong"})
@@ -585,7 +586,7 @@ def test_the_creator_turns_an_invitation_into_a_bot_and_an_open_seat_into_an_inv
 
 
 def test_filling_the_last_seat_with_a_bot_starts_the_round(waiting: Table, alice: User) -> None:
-    me = client_for(alice)
+    me = client_as(alice)
     me.post(table_url("change_seat", waiting), {"seat": 1, "occupant": "bot-easy"})
     response = me.post(table_url("change_seat", waiting), {"seat": 2, "occupant": "bot-easy"})
 
@@ -612,7 +613,7 @@ def test_a_seat_change_that_cannot_be_made_changes_nothing(
 ) -> None:
     before = list(waiting.seats.order_by("number").values_list("kind", "user", "bot_level"))
 
-    response = client_for(alice if who == "alice" else bob).post(
+    response = client_as(alice if who == "alice" else bob).post(
         table_url("change_seat", waiting), data
     )
 

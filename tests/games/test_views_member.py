@@ -14,8 +14,8 @@ from games.models import Game, Vacation
 from games.selectors.notifications import GameNotice
 from games.services import notifications, vacations
 from notifications.models import Notification, NotificationPreference
+from tests.conftest import client_as
 from tests.games.conftest import current_game, start_table
-from tests.games.views_support import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +40,7 @@ def test_a_member_sees_her_notifications_and_not_bobs(game: Game, alice: User, b
     notice(alice, game)
     notice(bob, game, GameNotice.TIME_RUNNING_OUT)
 
-    html = client_for(alice).get(NOTICES).text
+    html = client_as(alice).get(NOTICES).text
 
     assert f"Your turn 1 against Bob in game 1 of table {game.table_id}." in html
     assert "Time is running out" not in html.split('id="prefs-title"')[0]
@@ -51,7 +51,7 @@ def test_a_member_sees_her_notifications_and_not_bobs(game: Game, alice: User, b
 def test_a_new_notice_reads_just_now_with_no_dangling_separator(game: Game, alice: User) -> None:
     notice(alice, game)
 
-    html = client_for(alice).get(NOTICES).text
+    html = client_as(alice).get(NOTICES).text
 
     assert '<span class="muted">just now · due ' in html
     # The separator before "unread" is read with it, not left dangling on screen.
@@ -67,12 +67,12 @@ def test_a_turns_two_notices_show_once_and_leave_when_the_turn_has_passed(
     notice(player, game)
     notice(player, game, GameNotice.TIME_RUNNING_OUT)
 
-    html = client_for(player).get(NOTICES).text
+    html = client_as(player).get(NOTICES).text
     assert html.count("against") == 1
     assert "Time is running out for your turn 1 against" in html
 
     services.draw(game.pk, player, game.version)
-    html = client_for(player).get(NOTICES, headers={"HX-Request": "true"}).text
+    html = client_as(player).get(NOTICES, headers={"HX-Request": "true"}).text
     assert 'id="notification-list"' in html
     assert "against" not in html
     assert "<html" not in html
@@ -81,13 +81,13 @@ def test_a_turns_two_notices_show_once_and_leave_when_the_turn_has_passed(
 def test_marking_read_touches_only_her_own(game: Game, alice: User, bob: User) -> None:
     mine, his = notice(alice, game), notice(bob, game)
 
-    response = client_for(alice).post(READ)
+    response = client_as(alice).post(READ)
 
     assert response["Location"] == NOTICES
     mine.refresh_from_db()
     his.refresh_from_db()
     assert mine.read_at is not None and his.read_at is None
-    client_for(alice).post(READ, {"id": his.pk})
+    client_as(alice).post(READ, {"id": his.pk})
     his.refresh_from_db()
     assert his.read_at is None
 
@@ -99,7 +99,7 @@ def test_the_header_counts_moves_and_unread_notices(
     game = current_game(start_table(alice, bob, first=first))
     notice(alice, game)
 
-    html = client_for(alice).get(reverse("games:lobby")).text
+    html = client_as(alice).get(reverse("games:lobby")).text
 
     assert 'id="notification-count"' in html and 'ws-connect="/ws/notifications/"' in html
     assert 'aria-label="Unread notifications: 1"' in html
@@ -116,18 +116,18 @@ def test_email_preferences_are_saved_per_kind(alice: User) -> None:
         "league_matchday": "digest",
         "league_season": "digest",
     }
-    response = client_for(alice).post(PREFERENCES, chosen)
+    response = client_as(alice).post(PREFERENCES, chosen)
 
     assert response.status_code == 302
     saved = dict(NotificationPreference.objects.filter(user=alice).values_list("kind", "delivery"))
     assert saved == chosen
-    html = client_for(alice).get(NOTICES).text
+    html = client_as(alice).get(NOTICES).text
     assert re.search(r'name="your_turn" value="digest"[^>]*checked', html)
     assert re.search(r'name="time_running_out" value="never"[^>]*checked', html)
 
 
 def test_bad_preferences_are_refused(alice: User) -> None:
-    response = client_for(alice).post(PREFERENCES, {"your_turn": "pigeon"})
+    response = client_as(alice).post(PREFERENCES, {"your_turn": "pigeon"})
 
     assert response.status_code == 400
     assert not NotificationPreference.objects.exists()
@@ -165,17 +165,17 @@ def test_wrong_methods_are_refused(alice_client: Client, path: str, method: str)
 
 
 def test_a_member_plans_a_vacation_and_sees_what_is_left(alice: User) -> None:
-    response = client_for(alice).post(PLAN, {"days": 3})
+    response = client_as(alice).post(PLAN, {"days": 3})
 
     assert response["Location"] == VACATION
-    html = client_for(alice).get(VACATION).text
+    html = client_as(alice).get(VACATION).text
     assert "You are on vacation" in html
     assert "<strong>11</strong> of 14 days left" in html
     assert Vacation.objects.get().user == alice
 
 
 def test_a_vacation_beyond_the_allowance_is_refused_with_the_reason(alice: User) -> None:
-    response = client_for(alice).post(PLAN, {"days": 20})
+    response = client_as(alice).post(PLAN, {"days": 20})
 
     assert response.status_code == 400
     assert "vacation days left" in response.text
@@ -185,7 +185,7 @@ def test_a_vacation_beyond_the_allowance_is_refused_with_the_reason(alice: User)
 def test_a_vacation_in_the_past_is_refused(alice: User) -> None:
     yesterday = (timezone.localdate() - timedelta(days=1)).isoformat()
 
-    response = client_for(alice).post(PLAN, {"days": 2, "starts_on": yesterday})
+    response = client_as(alice).post(PLAN, {"days": 2, "starts_on": yesterday})
 
     assert response.status_code == 400
     assert "cannot start in the past" in response.text
@@ -194,10 +194,10 @@ def test_a_vacation_in_the_past_is_refused(alice: User) -> None:
 def test_ending_a_vacation_now(alice: User) -> None:
     vacations.plan_vacation(alice, 2)
 
-    client_for(alice).post(END)
+    client_as(alice).post(END)
 
-    assert client_for(alice).get(VACATION).text.count("You are on vacation") == 0
-    response = client_for(alice).post(END, follow=True)
+    assert client_as(alice).get(VACATION).text.count("You are on vacation") == 0
+    response = client_as(alice).post(END, follow=True)
     assert "You are not on vacation." in response.text
 
 
@@ -206,7 +206,7 @@ def test_a_member_calls_off_her_planned_vacation_but_not_bobs(alice: User, bob: 
     mine = vacations.plan_vacation(alice, 2, later)
     his = vacations.plan_vacation(bob, 2, later)
 
-    client_for(alice).post(reverse("games:cancel_vacation", kwargs={"pk": his.pk}))
-    client_for(alice).post(reverse("games:cancel_vacation", kwargs={"pk": mine.pk}))
+    client_as(alice).post(reverse("games:cancel_vacation", kwargs={"pk": his.pk}))
+    client_as(alice).post(reverse("games:cancel_vacation", kwargs={"pk": mine.pk}))
 
     assert list(Vacation.objects.all()) == [his]

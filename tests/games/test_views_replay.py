@@ -14,9 +14,10 @@ from games import services
 from games.models import Game
 from games.selectors.analysis import analysis_key
 from games.selectors.replay import replay_frame
+from tests.conftest import client_as
 from tests.games.conftest import current_game, start_table
 from tests.games.players import play_until_over, send, simple_action, user_at
-from tests.games.views_support import HTMX, client_for, tiles_in
+from tests.games.views_support import HTMX, tiles_in
 
 pytestmark = pytest.mark.django_db
 
@@ -68,7 +69,7 @@ def test_players_and_spectators_replay_a_finished_game(
 ) -> None:
     user = request.getfixturevalue(who)
 
-    response = client_for(user).get(url(finished))
+    response = client_as(user).get(url(finished))
 
     assert response.status_code == 200
     assert "The deal" in response.text
@@ -76,7 +77,7 @@ def test_players_and_spectators_replay_a_finished_game(
 
 
 def test_each_step_shows_the_table_and_every_rack_but_not_the_pool(played_out: Game) -> None:
-    me = client_for(played_out.table.creator)
+    me = client_as(played_out.table.creator)
     steps = replay_frame(played_out, 0).steps
     for turn in (0, 1, steps // 2, steps):
         html = me.get(url(played_out, turn)).text
@@ -90,7 +91,7 @@ def test_each_step_shows_the_table_and_every_rack_but_not_the_pool(played_out: G
 def test_the_last_step_shows_the_result(finished: Game) -> None:
     frame = replay_frame(finished, 10_000)
 
-    html = client_for(finished.table.creator).get(url(finished, frame.steps)).text
+    html = client_as(finished.table.creator).get(url(finished, frame.steps)).text
 
     assert frame.step == frame.steps and frame.outcome is not None
     assert "Result" in html
@@ -107,7 +108,7 @@ def test_steps_describe_what_each_player_did(finished: Game) -> None:
 
 
 def test_htmx_steps_get_only_the_frame(finished: Game) -> None:
-    response = client_for(finished.table.creator).get(url(finished, 2), **HTMX)
+    response = client_as(finished.table.creator).get(url(finished, 2), **HTMX)
 
     assert response.text.strip().startswith('<div id="replay-frame"')
     assert 'data-step="2"' in response.text
@@ -115,14 +116,14 @@ def test_htmx_steps_get_only_the_frame(finished: Game) -> None:
 
 @pytest.mark.parametrize("turn", ["99999", ""])
 def test_turn_numbers_past_the_end_are_clamped_to_the_game(finished: Game, turn: str) -> None:
-    response = client_for(finished.table.creator).get(url(finished, turn))
+    response = client_as(finished.table.creator).get(url(finished, turn))
 
     assert response.status_code == 200
 
 
 @pytest.mark.parametrize("turn", ["-3", "x", "²", "٣", "1_0", " 2", "9" * 5000])
 def test_a_turn_that_is_not_a_number_is_a_bad_request(finished: Game, turn: str) -> None:
-    response = client_for(finished.table.creator).get(url(finished, turn))
+    response = client_as(finished.table.creator).get(url(finished, turn))
 
     assert response.status_code == 400
     assert "Not a number: expected digits 0-9." in response.text
@@ -132,7 +133,7 @@ def test_a_game_in_play_has_no_replay_yet(alice: User, bob: User, carol: User) -
     game = current_game(start_table(alice, bob))
 
     for user in (alice, bob, carol):
-        assert client_for(user).get(url(game)).status_code == 404
+        assert client_as(user).get(url(game)).status_code == 404
 
 
 def test_a_visitor_is_sent_to_log_in(finished: Game, client: Client) -> None:
@@ -144,14 +145,14 @@ def test_a_visitor_is_sent_to_log_in(finished: Game, client: Client) -> None:
 
 @pytest.mark.parametrize("method", ["post", "put", "delete"])
 def test_the_replay_is_only_read(finished: Game, method: str) -> None:
-    client = client_for(finished.table.creator)
+    client = client_as(finished.table.creator)
 
     assert getattr(client, method)(url(finished)).status_code == 405
 
 
 def test_the_finished_game_page_offers_the_replay_and_the_next_game(finished: Game) -> None:
     html = (
-        client_for(finished.table.creator)
+        client_as(finished.table.creator)
         .get(reverse("games:game", kwargs={"pk": finished.pk}))
         .text
     )
@@ -164,7 +165,7 @@ def test_the_finished_game_page_offers_the_replay_and_the_next_game(finished: Ga
 
 def test_the_result_says_how_many_tiles_were_left_and_what_they_count(finished: Game) -> None:
     steps = replay_frame(finished, 0).steps
-    html = client_for(finished.table.creator).get(url(finished, steps)).text
+    html = client_as(finished.table.creator).get(url(finished, steps)).text
     result = html.split('class="replay-outcome"')[1]
 
     outcome = replay_frame(finished, steps).outcome
@@ -184,24 +185,24 @@ def analysis_url(game: Game, turn: int) -> str:
 def test_each_turn_is_shown_beside_the_solvers_best_play_once_computed(
     played_out: Game, alice: User
 ) -> None:
-    page = client_for(alice).get(url(played_out, 1)).text
+    page = client_as(alice).get(url(played_out, 1)).text
     assert f'hx-get="{analysis_url(played_out, 1)}"' in page
-    assert "games/replay/analysis" not in client_for(alice).get(url(played_out, 0)).text
+    assert "games/replay/analysis" not in client_as(alice).get(url(played_out, 0)).text
 
-    first = client_for(alice).get(analysis_url(played_out, 1), **HTMX)
+    first = client_as(alice).get(analysis_url(played_out, 1), **HTMX)
     assert first.status_code == 200
     assert "Best play" in first.text
     frame = replay_frame(played_out, 1)
     assert frame.turn_start is not None
     kept = cache.get(analysis_key(frame, frame.turn_start))
     assert kept.mover == frame.seats[frame.turn_start.seat].name
-    assert client_for(alice).get(analysis_url(played_out, 1), **HTMX).text == first.text
+    assert client_as(alice).get(analysis_url(played_out, 1), **HTMX).text == first.text
 
 
 def test_a_member_runs_one_analysis_at_a_time(played_out: Game, alice: User) -> None:
     cache.set(f"games:analysis-busy:{alice.pk}", 1, 30)
     try:
-        response = client_for(alice).get(analysis_url(played_out, 2), **HTMX)
+        response = client_as(alice).get(analysis_url(played_out, 2), **HTMX)
     finally:
         cache.delete(f"games:analysis-busy:{alice.pk}")
 
@@ -211,4 +212,4 @@ def test_a_member_runs_one_analysis_at_a_time(played_out: Game, alice: User) -> 
 
 def test_no_analysis_before_the_game_is_over(alice: User, bob: User) -> None:
     game = current_game(start_table(alice, bob))
-    assert client_for(alice).get(analysis_url(game, 1), **HTMX).status_code == 404
+    assert client_as(alice).get(analysis_url(game, 1), **HTMX).status_code == 404

@@ -12,10 +12,10 @@ from django.utils import timezone
 from accounts.models import User
 from games import services
 from games.models import Game
+from tests.conftest import client_as
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
-from tests.games.views_support import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +41,7 @@ def test_the_page_lists_my_games_soonest_deadline_first(alice: User) -> None:
     late = awaiting(alice, 30, clock="correspondence")
     soon = awaiting(alice, 1)
 
-    html = client_for(alice).get(YOUR_MOVE).text
+    html = client_as(alice).get(YOUR_MOVE).text
 
     listed = [
         int(pk) for pk in re.findall(r'class="game-item your-move-item" data-game="(\d+)"', html)
@@ -62,13 +62,13 @@ def test_games_waiting_for_someone_else_are_not_listed(alice: User, bob: User) -
     mine = awaiting(alice, 2)
     awaiting(bob, 1)  # bob's turn, against a stranger
 
-    html = client_for(alice).get(YOUR_MOVE).text
+    html = client_as(alice).get(YOUR_MOVE).text
 
     assert re.findall(r'data-game="(\d+)"', html) == [str(mine.pk)]
 
 
 def test_with_nothing_awaiting_the_page_points_to_the_lobby(alice: User) -> None:
-    html = client_for(alice).get(YOUR_MOVE).text
+    html = client_as(alice).get(YOUR_MOVE).text
 
     assert "No game is waiting for your move." in html
     assert f'href="{reverse("games:lobby")}">the lobby</a>' in html
@@ -77,7 +77,7 @@ def test_with_nothing_awaiting_the_page_points_to_the_lobby(alice: User) -> None
 
 def test_next_goes_to_the_game_after_the_one_left(alice: User) -> None:
     soon, later = awaiting(alice, 1), awaiting(alice, 5)
-    client = client_for(alice)
+    client = client_as(alice)
 
     assert client.get(NEXT)["Location"] == game_url(soon)
     assert client.get(NEXT, {"from": soon.pk})["Location"] == game_url(later)
@@ -89,7 +89,7 @@ def test_next_goes_to_the_game_after_the_one_left(alice: User) -> None:
 def test_next_from_something_that_is_no_id_is_a_bad_request(alice: User, start: str) -> None:
     awaiting(alice, 1)
 
-    response = client_for(alice).get(NEXT, {"from": start})
+    response = client_as(alice).get(NEXT, {"from": start})
 
     assert response.status_code == 400
 
@@ -97,8 +97,8 @@ def test_next_from_something_that_is_no_id_is_a_bad_request(alice: User, start: 
 def test_next_with_no_other_game_goes_back_to_the_list(alice: User, bob: User) -> None:
     only = awaiting(alice, 1)
 
-    assert client_for(alice).get(NEXT, {"from": only.pk})["Location"] == YOUR_MOVE
-    assert client_for(bob).get(NEXT)["Location"] == YOUR_MOVE
+    assert client_as(alice).get(NEXT, {"from": only.pk})["Location"] == YOUR_MOVE
+    assert client_as(bob).get(NEXT)["Location"] == YOUR_MOVE
 
 
 def test_the_nav_shows_the_count_in_its_own_link_on_every_page(alice: User) -> None:
@@ -106,7 +106,7 @@ def test_the_nav_shows_the_count_in_its_own_link_on_every_page(alice: User) -> N
     awaiting(alice, 2)
 
     for path in (reverse("profile"), reverse("home"), YOUR_MOVE):
-        html = client_for(alice).get(path).text
+        html = client_as(alice).get(path).text
         link = re.search(
             r'<a href="([^"]+)"[^>]*class="nav-count-link nav-your-move">(.*?)</a>', html, re.S
         )
@@ -121,7 +121,7 @@ def test_the_nav_shows_the_count_in_its_own_link_on_every_page(alice: User) -> N
 
 def test_the_game_page_offers_the_next_game_only_when_another_awaits(alice: User) -> None:
     first = awaiting(alice, 1)
-    client = client_for(alice)
+    client = client_as(alice)
     offer = f'href="{NEXT}?from={first.pk}">Next game awaiting you'
 
     assert offer not in client.get(game_url(first)).text

@@ -27,11 +27,6 @@ pytestmark = pytest.mark.django_db
 backfill = import_module("games.migrations.0016_seat_occupancy")
 
 
-@pytest.fixture
-def dave(db: None) -> User:
-    return UserFactory(username="dave", display_name="Dave")
-
-
 def test_a_substitute_after_a_resignation_leaves_the_finished_game_to_who_played_it(
     alice: User, bob: User, carol: User, dave: User, django_capture_on_commit_callbacks: Any
 ) -> None:

@@ -71,12 +71,6 @@ def waiter(game: Game) -> User:
     return user_at(game, 1 - game.current_seat)
 
 
-def client_for(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def url(name: str, game: Game) -> str:
     """The address of the game view ``name`` (``games:<name>``) for ``game``."""
     return reverse(f"games:{name}", kwargs={"pk": game.pk})

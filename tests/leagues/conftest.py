@@ -40,12 +40,12 @@ from leagues.models import (
     Season,
 )
 from leagues.services import clubs
-from tests.factories import UserFactory
+from tests.factories import ClubFactory, SeasonFactory, UserFactory
 
 # Celery tasks run in the test's process at once, as in the games tests (autouse).
-from tests.games.conftest import _eager_celery, carol, start_table
+from tests.games.conftest import _eager_celery, start_table
 
-__all__ = ["_eager_celery", "carol"]  # fixtures of this folder too
+__all__ = ["_eager_celery"]  # a fixture of this folder too
 
 
 @dataclass
@@ -78,8 +78,9 @@ def running_season(
     with a started table per fixture (seat 0 to move first), due at ``deadline``
     (default: in two days)."""
     now = timezone.now()
-    club = Club.objects.create(name=slug.replace("-", " ").title(), slug=slug, is_private=private)
-    Membership.objects.create(club=club, user=organiser, role=Role.OWNER)
+    club = ClubFactory(
+        name=slug.replace("-", " ").title(), slug=slug, is_private=private, owner=organiser
+    )
     for player in players:
         if player != organiser:
             Membership.objects.create(club=club, user=player, role=Role.MEMBER)
@@ -92,9 +93,7 @@ def running_season(
         table_settings=settings.to_dict(),
         on_deadline=on_deadline,
     )
-    season = Season.objects.create(
-        league=league, number=1, status=Season.Status.RUNNING, **league.house_rules()
-    )
+    season = SeasonFactory(league=league, status=Season.Status.RUNNING)
     division = Division.objects.create(season=season, level=1, name="Division 1")
     entries = [
         Entry.objects.create(season=season, user=player, division=division, seed=n)
@@ -135,16 +134,6 @@ def _fixture(matchday: Matchday, division: Division, entries: list[Entry], games
         FixtureSeat(fixture=fixture, number=n, entry=entry) for n, entry in enumerate(entries)
     )
     return fixture
-
-
-@pytest.fixture
-def dave(db: None) -> User:
-    return UserFactory(username="dave", display_name="Dave")
-
-
-@pytest.fixture
-def erin(db: None) -> User:
-    return UserFactory(username="erin", display_name="Erin")
 
 
 @pytest.fixture
@@ -227,8 +216,7 @@ def announced(django_capture_on_commit_callbacks: Any) -> Callable[[], Any]:
 @pytest.fixture
 def league_club(alice: User, bob: User, carol: User, dave: User) -> Club:
     """A club alice owns; bob, carol and dave are members."""
-    club = Club.objects.create(name="Tile Club", slug="tile-club")
-    Membership.objects.create(club=club, user=alice, role=Role.OWNER)
+    club = ClubFactory(name="Tile Club", slug="tile-club", owner=alice)
     for member in (bob, carol, dave):
         Membership.objects.create(club=club, user=member)
     return club
@@ -255,12 +243,8 @@ def make_season(
         on_withdrawal=on_withdrawal,
         vacation_days=vacation_days,
     )
-    season = Season.objects.create(
-        league=league,
-        number=1,
-        status=Season.Status.RUNNING,
-        started_at=timezone.now() - timedelta(days=1),
-        **league.house_rules(),
+    season = SeasonFactory(
+        league=league, status=Season.Status.RUNNING, started_at=timezone.now() - timedelta(days=1)
     )
     division = Division.objects.create(season=season, level=1, name="Division 1")
     for seed, player in enumerate(players, start=1):
@@ -321,7 +305,7 @@ def league(club: Club) -> League:
 
 @pytest.fixture
 def season(league: League) -> Season:
-    return Season.objects.create(league=league, number=1, **league.house_rules())
+    return SeasonFactory(league=league)
 
 
 @pytest.fixture

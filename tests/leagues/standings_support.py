@@ -27,10 +27,9 @@ from leagues.models import (
     League,
     Matchday,
     Membership,
-    Role,
     Season,
 )
-from tests.factories import UserFactory
+from tests.factories import ClubFactory, SeasonFactory, UserFactory
 
 
 @dataclass
@@ -91,25 +90,21 @@ def small_season(
     **house_rules: Any,
 ) -> SmallSeason:
     """A running season of ``names`` in one division of a new club (``slug``)."""
-    club = Club.objects.create(name=f"Club {slug}", slug=slug, is_private=private)
     organiser = UserFactory(username=f"{slug}-organiser")
-    Membership.objects.create(club=club, user=organiser, role=Role.OWNER)
+    club = ClubFactory(name=f"Club {slug}", slug=slug, is_private=private, owner=organiser)
     settings = TableSettings(games_in_round=2).to_dict()
     rules = {"tiebreaks": ["games_won", "head_to_head", "total_score"], **house_rules}
     league = League.objects.create(
         club=club, name="Winter", slug="winter", seats=seats, table_settings=settings, **rules
     )
-    season = Season.objects.create(
-        league=league, number=1, status=Season.Status.RUNNING, **league.house_rules()
-    )
+    season = SeasonFactory(league=league, status=Season.Status.RUNNING)
     division = Division.objects.create(season=season, level=1, name="Division 1")
     players = {
         name: UserFactory(username=f"{slug}-{name}", display_name=name.title()) for name in names
     }
     Membership.objects.bulk_create(Membership(club=club, user=u) for u in players.values())
-    other = Club.objects.create(name=f"Other {slug}", slug=f"other-{slug}", is_private=private)
     outsider = UserFactory(username=f"{slug}-outsider")
-    Membership.objects.create(club=other, user=outsider, role=Role.OWNER)
+    ClubFactory(name=f"Other {slug}", slug=f"other-{slug}", is_private=private, owner=outsider)
     built = SmallSeason(club, season, division, organiser, players, outsider)
     for seed, name in enumerate(names, start=1):
         built.entries[name] = Entry.objects.create(

@@ -17,6 +17,7 @@ from accounts.models import User
 from games.models import Game, Result
 from games.services.adjudication import stop_round
 from leagues.models import Club, Fixture, Matchday, Membership, Role, ScoreAdjustment
+from tests.conftest import client_as
 from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason
 
@@ -27,12 +28,6 @@ SEASON = ["tile-club", "winter", 1]
 
 def url(name: str, *more: int) -> str:
     return reverse(f"leagues:{name}", args=[*SEASON, *more])
-
-
-def as_user(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def finished_game(fixture: Fixture) -> Game:
@@ -51,7 +46,7 @@ def test_alice_owner_and_seat_1_cannot_set_her_own_score(running: RunningSeason)
     game = finished_game(fixture)
     before = scores(game)
 
-    response = as_user(running.organiser).post(
+    response = client_as(running.organiser).post(
         url("adjust_score", fixture.pk),
         {"game": game.pk, "seat": 1, "score": 9999, "reason": "typo"},
     )
@@ -67,7 +62,7 @@ def test_a_proposal_waits_on_its_page_for_a_second_organiser(
     fixture = running.fixtures[0]
     game = finished_game(fixture)
     before = scores(game)
-    alice = as_user(running.organiser)
+    alice = client_as(running.organiser)
 
     proposed = alice.post(
         url("adjust_score", fixture.pk),
@@ -78,20 +73,20 @@ def test_a_proposal_waits_on_its_page_for_a_second_organiser(
     assert "waits for a second organiser" in proposed.content.decode()
     assert scores(game) == before
     change = ScoreAdjustment.objects.get()
-    season_page = as_user(olga).get(url("organiser")).content.decode()
+    season_page = client_as(olga).get(url("organiser")).content.decode()
     assert "Score changes awaiting a second organiser" in season_page
     assert url("adjustment", change.pk) in season_page
     # The proposer reads why not; the second organiser gets the buttons and the preview.
     own = alice.get(url("adjustment", change.pk)).content.decode()
     assert "not the one who proposed it" in own and "Confirm</button>" not in own
-    page = as_user(olga).get(url("adjustment", change.pk)).content.decode()
+    page = client_as(olga).get(url("adjustment", change.pk)).content.decode()
     assert "Confirm</button>" in page and "Decline</button>" in page and "→" in page
     # A member may not open it; the wrong method is refused.
-    assert as_user(bob).get(url("adjustment", change.pk)).status_code == 403
-    assert as_user(olga).get(url("confirm_adjustment", change.pk)).status_code == 405
-    assert as_user(bob).post(url("confirm_adjustment", change.pk)).status_code == 403
+    assert client_as(bob).get(url("adjustment", change.pk)).status_code == 403
+    assert client_as(olga).get(url("confirm_adjustment", change.pk)).status_code == 405
+    assert client_as(bob).post(url("confirm_adjustment", change.pk)).status_code == 403
 
-    confirmed = as_user(olga).post(url("confirm_adjustment", change.pk))
+    confirmed = client_as(olga).post(url("confirm_adjustment", change.pk))
 
     assert confirmed.status_code == 302
     assert Result.objects.current().get(game=game, seat=1).score == -701
@@ -102,12 +97,12 @@ def test_a_decline_needs_a_note_and_changes_nothing(running: RunningSeason, olga
     fixture = running.fixtures[0]
     game = finished_game(fixture)
     before = scores(game)
-    as_user(running.organiser).post(
+    client_as(running.organiser).post(
         url("adjust_score", fixture.pk),
         {"game": game.pk, "seat": 1, "score": -701, "reason": "Miscounted."},
     )
     change = ScoreAdjustment.objects.get()
-    client = as_user(olga)
+    client = client_as(olga)
 
     assert client.post(url("decline_adjustment", change.pk), {"note": ""}).status_code == 400
     declined = client.post(url("decline_adjustment", change.pk), {"note": "It was right."})
@@ -124,23 +119,23 @@ def test_another_clubs_member_and_a_visitor_never_reach_it(
 ) -> None:
     fixture = running.fixtures[0]
     game = finished_game(fixture)
-    as_user(running.organiser).post(
+    client_as(running.organiser).post(
         url("adjust_score", fixture.pk),
         {"game": game.pk, "seat": 1, "score": -701, "reason": "Miscounted."},
     )
     change = ScoreAdjustment.objects.get()
     otto = UserFactory(username="otto")
     Membership.objects.create(club=Club.objects.create(name="O", slug="o"), user=otto)
-    assert as_user(otto).post(url("confirm_adjustment", change.pk)).status_code == 403
+    assert client_as(otto).post(url("confirm_adjustment", change.pk)).status_code == 403
     Club.objects.filter(pk=running.club.pk).update(is_private=True)
-    assert as_user(otto).get(url("adjustment", change.pk)).status_code == 404
+    assert client_as(otto).get(url("adjustment", change.pk)).status_code == 404
     response = client.post(url("confirm_adjustment", change.pk))
     assert response.status_code == 302 and "/login" in response["Location"]
     assert ScoreAdjustment.objects.get().status == ScoreAdjustment.Status.PROPOSED
 
 
 def test_the_other_tools_refuse_the_organisers_own_fixture(running: RunningSeason) -> None:
-    alice = as_user(running.organiser)
+    alice = client_as(running.organiser)
     own = running.fixtures[1]
 
     closed = alice.post(url("close_matchday", 1), {"reason": "Early."})
@@ -174,7 +169,7 @@ def test_after_the_close_the_page_offers_no_score_change_and_a_post_is_refused(
     before = scores(game)
     running.season.status = running.season.Status.FINISHED
     running.season.save(update_fields=["status"])
-    olga_client = as_user(olga)
+    olga_client = client_as(olga)
 
     page = olga_client.get(url("adjust_score", fixture.pk)).content.decode()
     assert "The season is closed: its results are final" in page and ">Adjust<" not in page
@@ -195,7 +190,7 @@ def test_the_winners_own_score_is_refused_with_the_zero_sum_sentence(
     game = finished_game(fixture)
     before = scores(game)
     winner = Result.objects.current().get(game=game, is_winner=True).seat
-    client = as_user(running.organiser)
+    client = client_as(running.organiser)
 
     page = client.get(url("adjust_score", fixture.pk)).content.decode()
     refused = client.post(

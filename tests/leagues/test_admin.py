@@ -9,6 +9,7 @@ from django.urls import reverse
 from accounts.models import User
 from leagues.models import Club, ClubInvitation, JoinRequest
 from leagues.services import clubs
+from tests.conftest import client_as
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -16,9 +17,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def staff_client(db: None) -> Client:
-    client = Client()
-    client.force_login(UserFactory(username="root", is_staff=True, is_superuser=True))
-    return client
+    return client_as(UserFactory(username="root", is_staff=True, is_superuser=True))
 
 
 def test_the_club_list_counts_members_and_the_club_shows_them_with_roles(

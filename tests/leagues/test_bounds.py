@@ -23,8 +23,9 @@ from leagues.services.leagues import create_league
 from leagues.services.seasons import open_season
 from notifications.models import Notification
 from notifications.services import mail
+from tests.conftest import client_as
 from tests.factories import UserFactory
-from tests.leagues.test_views_seasons import client_of, league_form
+from tests.leagues.test_views_seasons import league_form
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +44,7 @@ def league_values(league: League, name: str) -> dict[str, Any]:
 def test_forty_requests_and_withdrawals_make_one_request_and_one_notice(
     club: Club, alice: User, bob: User
 ) -> None:
-    client = client_of(bob)
+    client = client_as(bob)
     answers = []
     for number in range(40):
         answers.append(client.post(club_url("request_to_join", club), {"message": f"m{number}"}))
@@ -91,7 +92,7 @@ def test_a_club_has_a_bounded_queue_of_requests_waiting(club: Club, alice: User)
 
     with pytest.raises(Conflict, match="more requests to join waiting"):
         clubs.request_to_join(club, third)
-    response = client_of(third).post(club_url("request_to_join", club))
+    response = client_as(third).post(club_url("request_to_join", club))
     assert response.status_code == 409
     assert "more requests to join waiting" in response.text
 
@@ -100,7 +101,7 @@ def test_a_club_has_a_bounded_queue_of_requests_waiting(club: Club, alice: User)
 
 
 def test_the_request_form_states_the_limits(club: Club, bob: User) -> None:
-    page = client_of(bob).get(club_url("club", club))
+    page = client_as(bob).get(club_url("club", club))
     assert "You may ask to join a club once a day, and at most 5 clubs an hour." in page.text
 
 
@@ -110,7 +111,7 @@ def test_the_request_form_states_the_limits(club: Club, bob: User) -> None:
 def test_ten_invitations_and_withdrawals_send_one_email(
     club: Club, alice: User, bob: User, mailoutbox: list[Any]
 ) -> None:
-    client = client_of(alice)
+    client = client_as(alice)
     notices = Notification.objects.filter(user=bob, kind=LeagueNotice.CLUB_INVITATION)
     for _ in range(10):
         assert client.post(club_url("invite", club), {"username": "bob"}).status_code == 302
@@ -144,7 +145,7 @@ def test_a_club_sends_a_few_invitations_an_hour(club: Club, alice: User) -> None
         clubs.invite(club, alice, user.username)
     late = UserFactory()
 
-    response = client_of(alice).post(club_url("invite", club), {"username": late.username})
+    response = client_as(alice).post(club_url("invite", club), {"username": late.username})
 
     assert response.status_code == 429
     assert "A club sends at most 3 invitations an hour" in response.text
@@ -154,7 +155,7 @@ def test_a_club_sends_a_few_invitations_an_hour(club: Club, alice: User) -> None
 
 
 def test_the_members_page_states_the_invitations_limit(club: Club, alice: User) -> None:
-    page = client_of(alice).get(club_url("members", club))
+    page = client_as(alice).get(club_url("members", club))
     assert "A club sends at most 30 invitations an hour." in page.text
 
 
@@ -176,9 +177,9 @@ def test_the_new_league_page_says_the_club_has_its_leagues(
     club: Club, alice: User, league: League
 ) -> None:
     new = reverse("leagues:new_league", kwargs={"club": club.slug})
-    assert "A club has at most 1 league." in client_of(alice).get(new).text
+    assert "A club has at most 1 league." in client_as(alice).get(new).text
 
-    response = client_of(alice).post(new, league_form())
+    response = client_as(alice).post(new, league_form())
 
     assert response.status_code == 409
     assert "A club has at most 1 league, and this one has them all" in response.text
@@ -192,11 +193,11 @@ def test_a_club_runs_a_bounded_number_of_seasons_at_once(
     other = create_league(club, alice, "spring", league_values(league, "Spring"))
     open_season(league, alice)
     page = reverse("leagues:league", kwargs={"club": club.slug, "league": other.slug})
-    assert "A club runs at most 1 season at a time" in client_of(alice).get(page).text
+    assert "A club runs at most 1 season at a time" in client_as(alice).get(page).text
 
     with pytest.raises(Conflict, match="A club runs at most 1 season at a time"):
         open_season(other, alice)
-    response = client_of(alice).post(f"{page}seasons/new/", {})
+    response = client_as(alice).post(f"{page}seasons/new/", {})
 
     assert response.status_code == 409
     assert "finish one before opening another" in response.text

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from django.test import Client
 
 from accounts.models import User
 from leagues.errors import LeaguesError
@@ -16,6 +15,7 @@ from leagues.services.season_end import close_season, preview_close_season
 from leagues.services.season_start import preview_start, start_season
 from leagues.services.seasons import register
 from leagues.standings import FixtureResults, GameResult, Player, Rules, compute, explain
+from tests.conftest import client_as
 from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason, _fixture, running_season
 
@@ -167,17 +167,11 @@ def test_a_close_keeps_a_promotion_that_even_divisions_would_undo_and_says_so(
     assert start.can_start
 
 
-def client_of(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def test_the_start_page_offers_the_lengths_and_starts_the_one_chosen(
     season: Season, alice: User, member: User, make_members: Members
 ) -> None:
     registered(season, make_members(4))
-    organiser = client_of(alice)
+    organiser = client_as(alice)
 
     page = organiser.get(f"{SEASON}start/").content.decode()
     assert '<option value="4" selected>4 matchdays, equal fixtures</option>' in page
@@ -190,17 +184,17 @@ def test_the_start_page_offers_the_lengths_and_starts_the_one_chosen(
     refused = organiser.get(f"{SEASON}start/", {"matchdays": "3"})
     assert refused.status_code == 400 and "choose 2, 4." in refused.content.decode()
     assert organiser.get(f"{SEASON}start/", {"matchdays": "x"}).status_code == 400
-    assert client_of(member).get(f"{SEASON}start/", {"matchdays": "2"}).status_code == 403
+    assert client_as(member).get(f"{SEASON}start/", {"matchdays": "2"}).status_code == 403
     assert organiser.post(f"{SEASON}start/", {"matchdays": "3"}).status_code == 400
-    assert client_of(member).post(f"{SEASON}start/", {"matchdays": "2"}).status_code == 403
+    assert client_as(member).post(f"{SEASON}start/", {"matchdays": "2"}).status_code == 403
     assert season.matchdays.count() == 0
 
     assert organiser.post(f"{SEASON}start/", {"matchdays": "2"}).status_code == 302
     assert season.matchdays.count() == 2
     # The season page and the standings say that the standings go per game.
-    page = client_of(member).get(SEASON).content.decode()
+    page = client_as(member).get(SEASON).content.decode()
     assert "By points per game played: this season" in page
-    standings = client_of(member).get(f"{SEASON}standings/").content.decode()
+    standings = client_as(member).get(f"{SEASON}standings/").content.decode()
     assert ">Per game</th>" in standings and "rank by points per game played" in standings
-    export = client_of(member).get(f"{SEASON}standings.csv")
+    export = client_as(member).get(f"{SEASON}standings.csv")
     assert b"division,rank,player,withdrawn,points,points_per_game," in export.getvalue()

@@ -10,8 +10,9 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from leagues.models import Club, Fixture, Matchday, Membership, Role
-from tests.factories import UserFactory
+from leagues.models import Club, Fixture, Matchday, Membership
+from tests.conftest import client_as
+from tests.factories import ClubFactory, UserFactory
 from tests.leagues.conftest import RunningSeason
 
 pytestmark = pytest.mark.django_db
@@ -27,19 +28,12 @@ def url(name: str, *more: int) -> str:
 def outsider(db: None) -> User:
     """A member of another club only."""
     user = UserFactory(username="otto")
-    club = Club.objects.create(name="Other", slug="other")
-    Membership.objects.create(club=club, user=user, role=Role.OWNER)
+    ClubFactory(name="Other", slug="other", owner=user)
     return user
 
 
-def as_user(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def test_the_organiser_sees_the_matchday_its_fixtures_and_players(running: RunningSeason) -> None:
-    response = as_user(running.organiser).get(url("organiser"))
+    response = client_as(running.organiser).get(url("organiser"))
     assert response.status_code == 200
     page = response.content.decode()
     assert "Matchday 1" in page and "Close matchday" in page and "Dave" in page
@@ -51,7 +45,7 @@ def test_the_organiser_sees_the_matchday_its_fixtures_and_players(running: Runni
 def test_the_close_preview_then_the_confirmation_closes_it(
     running: RunningSeason, olga: User
 ) -> None:
-    client = as_user(olga)
+    client = client_as(olga)
     preview = client.get(url("close_matchday", 1), headers={"HX-Request": "true"})
     assert preview.status_code == 200
     assert b"scored as it stands" in preview.content and b"<html" not in preview.content
@@ -63,13 +57,13 @@ def test_the_close_preview_then_the_confirmation_closes_it(
 
 
 def test_a_close_without_reason_is_refused_and_changes_nothing(running: RunningSeason) -> None:
-    response = as_user(running.organiser).post(url("close_matchday", 1), {"reason": ""})
+    response = client_as(running.organiser).post(url("close_matchday", 1), {"reason": ""})
     assert response.status_code == 400
     assert Matchday.objects.get(pk=running.matchday.pk).status == Matchday.Status.OPEN
 
 
 def test_the_deadline_is_extended_and_a_bad_one_refused(running: RunningSeason) -> None:
-    client = as_user(running.organiser)
+    client = client_as(running.organiser)
     old = running.matchday.deadline
     earlier = (old - timedelta(days=1)).strftime("%Y-%m-%dT%H:%M")
     refused = client.post(url("extend_deadline", 1), {"deadline": earlier, "reason": "x"})
@@ -83,7 +77,7 @@ def test_the_deadline_is_extended_and_a_bad_one_refused(running: RunningSeason) 
 def test_a_fixture_is_rescheduled(running: RunningSeason) -> None:
     fixture = running.fixtures[0]
     later = (running.matchday.deadline + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
-    response = as_user(running.organiser).post(
+    response = client_as(running.organiser).post(
         url("reschedule", fixture.pk), {"deadline": later, "reason": "Travel."}
     )
     assert response.status_code == 302
@@ -91,7 +85,7 @@ def test_a_fixture_is_rescheduled(running: RunningSeason) -> None:
 
 
 def test_a_substitute_is_seated_and_an_unknown_name_refused(running: RunningSeason) -> None:
-    client = as_user(running.organiser)
+    client = client_as(running.organiser)
     entry = running.entries[0]
     unknown = client.post(url("replace_player", entry.pk), {"username": "nobody", "reason": "x"})
     assert unknown.status_code == 400
@@ -104,7 +98,7 @@ def test_a_substitute_is_seated_and_an_unknown_name_refused(running: RunningSeas
 
 
 def test_the_results_page_shows_the_games_of_the_fixture(running: RunningSeason) -> None:
-    response = as_user(running.organiser).get(url("adjust_score", running.fixtures[0].pk))
+    response = client_as(running.organiser).get(url("adjust_score", running.fixtures[0].pk))
     assert response.status_code == 200
     assert b"No game of this fixture is finished yet" in response.content
 
@@ -122,7 +116,7 @@ def test_a_member_is_forbidden_and_changes_nothing(
     running: RunningSeason, name: str, method: str
 ) -> None:
     target = url(name) if name == "organiser" else url(name, 1)
-    client = as_user(running.players[0])  # bob, a member
+    client = client_as(running.players[0])  # bob, a member
     response = getattr(client, method)(target, {"reason": "x"} if method == "post" else None)
     assert response.status_code == 403
     assert Matchday.objects.get(pk=running.matchday.pk).status == Matchday.Status.OPEN
@@ -131,7 +125,7 @@ def test_a_member_is_forbidden_and_changes_nothing(
 def test_another_clubs_member_is_forbidden_a_public_club_and_not_told_of_a_private_one(
     running: RunningSeason, outsider: User
 ) -> None:
-    client = as_user(outsider)
+    client = client_as(outsider)
     assert client.get(url("organiser")).status_code == 403
     Club.objects.filter(pk=running.club.pk).update(is_private=True)
     assert client.get(url("organiser")).status_code == 404
@@ -146,13 +140,13 @@ def test_a_visitor_is_sent_to_log_in(running: RunningSeason, client: Client) -> 
 
 
 def test_the_wrong_method_is_refused(running: RunningSeason) -> None:
-    client = as_user(running.organiser)
+    client = client_as(running.organiser)
     assert client.get(url("extend_deadline", 1)).status_code == 405
     assert client.post(url("organiser")).status_code == 405
     assert client.post(url("history")).status_code == 405
 
 
 def test_an_unknown_matchday_or_fixture_is_not_found(running: RunningSeason) -> None:
-    client = as_user(running.organiser)
+    client = client_as(running.organiser)
     assert client.get(url("close_matchday", 9)).status_code == 404
     assert client.post(url("reschedule", 10**9), {}).status_code == 404

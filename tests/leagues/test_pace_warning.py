@@ -7,7 +7,8 @@ import pytest
 
 from accounts.models import User
 from leagues.models import Club, League
-from tests.leagues.test_views_seasons import client_of, league_form
+from tests.conftest import client_as
+from tests.leagues.test_views_seasons import league_form
 
 pytestmark = pytest.mark.django_db
 
@@ -15,7 +16,7 @@ NEW = "/clubs/tile-club/leagues/new/"
 
 
 def test_rules_too_slow_for_a_matchday_are_saved_with_a_warning(club: Club, alice: User) -> None:
-    client = client_of(alice)
+    client = client_as(alice)
     # 3 players, 3 games (one per seat), 1 day a turn: about 108 turns, up to 108 days.
     response = client.post(NEW, league_form(matchday_days="1"), follow=True)
 
@@ -31,7 +32,7 @@ def test_rules_too_slow_for_a_matchday_are_saved_with_a_warning(club: Club, alic
 
 
 def test_rules_that_fit_a_matchday_are_saved_without_a_warning(club: Club, alice: User) -> None:
-    client = client_of(alice)
+    client = client_as(alice)
     fast = league_form(clock="live", turn_seconds="60", matchday_days="1")
     response = client.post(NEW, fast, follow=True)
 
@@ -43,6 +44,6 @@ def test_rules_that_fit_a_matchday_are_saved_without_a_warning(club: Club, alice
 
 
 def test_a_form_refused_for_another_reason_still_warns_of_the_pace(club: Club, alice: User) -> None:
-    response = client_of(alice).post(NEW, league_form(matchday_days="1", placement_points="3/1"))
+    response = client_as(alice).post(NEW, league_form(matchday_days="1", placement_points="3/1"))
     assert response.status_code == 400
     assert "A fixture takes about 108 turns" in response.content.decode()

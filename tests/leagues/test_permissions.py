@@ -7,8 +7,9 @@ from django.contrib.auth.models import AnonymousUser
 
 from accounts.models import User
 from games.table_settings import TableSettings
-from leagues.models import Club, League, Season
+from leagues.models import Club, League
 from leagues.permissions import club_of, is_club_member, is_club_moderator, is_club_organiser
+from tests.factories import SeasonFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -63,7 +64,7 @@ def test_a_league_and_its_season_answer_for_their_club(
     league = League.objects.create(
         club=club, name="Winter", slug="winter", table_settings=TableSettings().to_dict()
     )
-    season = Season.objects.create(league=league, number=1, **league.house_rules())
+    season = SeasonFactory(league=league)
 
     assert club_of(season) == club_of(league) == club
     assert club_of(object()) is None

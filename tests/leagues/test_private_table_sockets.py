@@ -7,24 +7,23 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
 
 from accounts.models import User
-from config.routing import websocket_urlpatterns
 from games import services
 from games.models import Game, Table
 from leagues.models import Membership, Role
 from leagues.services import clubs
+from tests.conftest import communicator, db
 from tests.factories import UserFactory
 from tests.games.conftest import current_game
 from tests.games.players import user_at
-from tests.games.test_consumers import _close_thread_connections, db
 from tests.leagues.conftest import running_season
 
-__all__ = ["_close_thread_connections"]
-
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("_close_thread_connections"),
+]
 
 
 def outsider() -> User:
@@ -34,10 +33,9 @@ def outsider() -> User:
 
 
 async def connects(path: str, user: Any) -> bool:
-    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
-    communicator.scope["user"] = user
-    connected, _ = await communicator.connect()
-    await communicator.disconnect()
+    socket = communicator(path, user)
+    connected, _ = await socket.connect()
+    await socket.disconnect()
     return connected
 
 
@@ -74,8 +72,7 @@ async def test_a_spectating_member_removed_from_the_club_is_told_nothing_more(
     sam = await db(UserFactory)(username="sam")
     club = await db(lambda: table.fixture.division.season.league.club)()
     await db(Membership.objects.create)(club=club, user=sam, role=Role.MEMBER)
-    socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/games/{game.pk}/")
-    socket.scope["user"] = sam
+    socket = communicator(f"/ws/games/{game.pk}/", sam)
     assert (await socket.connect())[0]
     await socket.receive_from()
 

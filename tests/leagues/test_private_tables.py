@@ -29,6 +29,7 @@ from leagues.services.matchdays import open_matchday
 from leagues.services.organiser import replace_player
 from notifications.selectors.notices import notification_list
 from notifications.services import notices
+from tests.conftest import client_as
 from tests.factories import UserFactory
 from tests.games.conftest import current_game
 from tests.leagues.conftest import (
@@ -82,12 +83,6 @@ def mia(private: RunningSeason) -> User:
     user = UserFactory(username="mia", display_name="Mia")
     add_member(private.club, user)
     return user
-
-
-def signed_in(client: Client, user: User | None) -> Client:
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def gets(table: Table, game: Game) -> list[str]:
@@ -147,10 +142,10 @@ def state(table: Table, game: Game) -> tuple[Any, ...]:
 
 
 def test_a_member_of_another_club_finds_no_door_of_a_private_clubs_table(
-    client: Client, table: Table, game: Game, mallory: User, bob: User
+    table: Table, game: Game, mallory: User, bob: User
 ) -> None:
     chat.say(table.pk, bob, "our table only")
-    other = signed_in(client, mallory)
+    other = client_as(mallory)
     before = state(table, game)
 
     for path in gets(table, game):
@@ -177,17 +172,17 @@ def test_a_visitor_is_sent_to_log_in_and_changes_nothing(
 
 
 def test_the_wrong_method_is_refused_before_anything(
-    client: Client, table: Table, game: Game, mallory: User
+    table: Table, game: Game, mallory: User
 ) -> None:
-    other = signed_in(client, mallory)
+    other = client_as(mallory)
     assert other.get(reverse("games:chat_say", args=[table.pk])).status_code == 405
     assert other.post(reverse("games:table", args=[table.pk])).status_code == 405
 
 
 def test_a_plain_member_of_the_club_watches_and_reads_the_league(
-    client: Client, table: Table, game: Game, mia: User
+    table: Table, game: Game, mia: User
 ) -> None:
-    member = signed_in(client, mia)
+    member = client_as(mia)
 
     table_page = member.get(reverse("games:table", args=[table.pk]))
     game_page = member.get(reverse("games:game", args=[game.pk]))
@@ -199,18 +194,16 @@ def test_a_plain_member_of_the_club_watches_and_reads_the_league(
     assert table_sight(mia, table) == Sight.FULL
 
 
-def test_a_member_of_the_club_may_chat_at_its_table(
-    client: Client, table: Table, mia: User
-) -> None:
-    member = signed_in(client, mia)
+def test_a_member_of_the_club_may_chat_at_its_table(table: Table, mia: User) -> None:
+    member = client_as(mia)
 
     member.post(reverse("games:chat_say", args=[table.pk]), {"text": "go bob"})
 
     assert ChatMessage.objects.filter(table=table, author=mia).exists()
 
 
-def test_a_player_plays_at_their_fixture(client: Client, game: Game, bob: User) -> None:
-    player = signed_in(client, bob)
+def test_a_player_plays_at_their_fixture(game: Game, bob: User) -> None:
+    player = client_as(bob)
 
     page = player.get(reverse("games:game", args=[game.pk]))
     drawn = player.post(reverse("games:draw", args=[game.pk]), {"version": game.version})
@@ -221,10 +214,10 @@ def test_a_player_plays_at_their_fixture(client: Client, game: Game, bob: User) 
 
 
 def test_a_player_who_left_the_club_sees_the_table_but_not_the_club(
-    client: Client, private: RunningSeason, table: Table, game: Game, dave: User
+    private: RunningSeason, table: Table, game: Game, dave: User
 ) -> None:
     Membership.objects.filter(club=private.club, user=dave).delete()
-    player = signed_in(client, dave)
+    player = client_as(dave)
 
     pages = [
         player.get(reverse("games:table", args=[table.pk])),
@@ -241,14 +234,14 @@ def test_a_player_who_left_the_club_sees_the_table_but_not_the_club(
 
 
 def test_a_substitute_and_the_player_they_replaced_both_see_the_table(
-    client: Client, private: RunningSeason, table: Table, game: Game, alice: User, dave: User
+    private: RunningSeason, table: Table, game: Game, alice: User, dave: User
 ) -> None:
     sub = UserFactory(username="sub", display_name="Sub")
     add_member(private.club, sub)
     replace_player(private.entries[1], sub, alice, "Dave is away")
     Membership.objects.filter(club=private.club, user=dave).delete()
 
-    assert signed_in(client, sub).get(reverse("games:game", args=[game.pk])).status_code == 200
+    assert client_as(sub).get(reverse("games:game", args=[game.pk])).status_code == 200
     assert table_sight(sub, table) == Sight.FULL
     # Dave's seat is Sub's now; his entry still plays the fixture.
     assert not Seat.objects.filter(table=table, user=dave).exists()
@@ -312,7 +305,7 @@ def test_opening_a_matchday_marks_a_private_clubs_tables(
 
 
 def test_a_notification_about_a_table_one_may_no_longer_see_has_no_link(
-    client: Client, private: RunningSeason, table: Table, mia: User
+    private: RunningSeason, table: Table, mia: User
 ) -> None:
     link = reverse("games:table", args=[table.pk])
     notices.create(mia.pk, LeagueNotice.CLUB_NEWS, "Come and watch.", link, subject=table)
@@ -325,7 +318,7 @@ def test_a_notification_about_a_table_one_may_no_longer_see_has_no_link(
 
     assert sorted(before) == sorted([link, game_link])
     assert [item.url for item in notification_list(mia)] == ["", ""]
-    page = signed_in(client, mia).get(reverse("notifications:list"))
+    page = client_as(mia).get(reverse("notifications:list"))
     assert link not in page.content.decode()
     assert "Come and watch." in page.content.decode()
 

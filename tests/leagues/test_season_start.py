@@ -23,6 +23,7 @@ from leagues.services.matchdays import open_matchday
 from leagues.services.season_start import preview_start, start_season
 from leagues.services.seasons import register
 from notifications.models import Notification
+from tests.factories import SeasonFactory
 from tests.games.conftest import current_game
 
 pytestmark = pytest.mark.django_db
@@ -103,12 +104,7 @@ def test_divisions_follow_the_previous_season_then_the_ranking_given(
     for seed, index in enumerate([1, 2, 3], start=1):
         Entry.objects.create(season=previous, user=users[index], division=low, seed=seed)
     Season.objects.filter(pk=previous.pk).update(status=Season.Status.FINISHED)
-    current = Season.objects.create(
-        league=season.league,
-        number=2,
-        previous=previous,
-        **{**season.league.house_rules(), "division_size": 4},
-    )
+    current = SeasonFactory(league=season.league, number=2, previous=previous, division_size=4)
     registered(current, users)
 
     seeded = preview_start(current)

@@ -20,7 +20,8 @@ from leagues.services.season_start import start_season
 from leagues.services.seasons import register
 from leagues.tasks import start_due_seasons
 from notifications.models import Notification
-from tests.leagues.test_views_seasons import client_of
+from tests.conftest import client_as
+from tests.factories import SeasonFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -104,11 +105,11 @@ def test_the_season_page_says_why_and_starting_by_hand_clears_the_mark(
     start_due_seasons(timezone.now())
     page = reverse("leagues:season", args=[club.slug, season.league.slug, season.number])
 
-    organisers_page = client_of(alice).get(page).text
+    organisers_page = client_as(alice).get(page).text
     assert "The season could not start at its time" in organisers_page
     assert "Nobody is registered yet." in organisers_page
     assert "then start it from" in organisers_page
-    members_page = client_of(member).get(page).text
+    members_page = client_as(member).get(page).text
     assert "Its organisers are told; they start it once it can." in members_page
 
     for user in make_members(3):
@@ -120,7 +121,7 @@ def test_the_season_page_says_why_and_starting_by_hand_clears_the_mark(
         None,
         "",
     )
-    assert "could not start at its time" not in client_of(alice).get(page).text
+    assert "could not start at its time" not in client_as(alice).get(page).text
 
 
 def matchday_due(club: Club, opens_at: datetime) -> Matchday:
@@ -129,9 +130,7 @@ def matchday_due(club: Club, opens_at: datetime) -> Matchday:
     league = League.objects.create(
         club=club, name=f"League {number}", slug=f"league-{number}", table_settings={}
     )
-    season = Season.objects.create(
-        league=league, number=1, status=Season.Status.RUNNING, **league.house_rules()
-    )
+    season = SeasonFactory(league=league, status=Season.Status.RUNNING)
     return Matchday.objects.create(
         season=season, number=1, opens_at=opens_at, deadline=opens_at + timedelta(days=7)
     )

@@ -3,39 +3,25 @@ of its fixtures finishes, through the real Redis channel layer and real commits.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any
 
 import pytest
-import pytest_asyncio
-from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
-from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
-from django.db import connections
 from django.urls import reverse
 
-from config.routing import websocket_urlpatterns
 from games.services.abandonment import resign
 from leagues.models import Fixture
 from leagues.selectors.standings import season_standings
+from tests.conftest import communicator, db
 from tests.games.conftest import _eager_celery, current_game, start_table  # noqa: F401
 from tests.leagues.standings_support import SmallSeason, small_season
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-def db(func: Callable[..., Any]) -> Callable[..., Coroutine[Any, Any, Any]]:
-    return database_sync_to_async(func)  # type: ignore[no-any-return]
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def _close_thread_connections() -> AsyncIterator[None]:
-    # The async code's database work runs in a helper thread with its own connection;
-    # closed after each test, it does not hold the test database open.
-    yield
-    await sync_to_async(connections.close_all)()
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("_close_thread_connections"),
+]
 
 
 def season_at_a_table(private: bool = False) -> tuple[SmallSeason, int]:
@@ -50,10 +36,9 @@ def season_at_a_table(private: bool = False) -> tuple[SmallSeason, int]:
 
 async def watch(built: SmallSeason, user: Any) -> tuple[WebsocketCommunicator, bool]:
     path = f"/ws/leagues/seasons/{built.season.pk}/"
-    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
-    communicator.scope["user"] = user
-    connected, _ = await communicator.connect()
-    return communicator, connected
+    socket = communicator(path, user)
+    connected, _ = await socket.connect()
+    return socket, connected
 
 
 async def test_a_member_watching_hears_that_the_season_changed_when_a_game_finishes() -> None:

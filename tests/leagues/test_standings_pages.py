@@ -8,15 +8,15 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from accounts.models import User
 from games.models import Game, Result
 from games.services.results import SeatCorrection, supersede
 from leagues.models import Entry, Fixture, Season
 from leagues.selectors.standings import compute_season, season_results, season_standings
+from tests.conftest import client_as
+from tests.factories import SeasonFactory
 from tests.leagues.standings_support import SmallSeason, small_season
 
 pytestmark = pytest.mark.django_db
@@ -24,13 +24,6 @@ pytestmark = pytest.mark.django_db
 
 def url(built: SmallSeason, name: str = "leagues:standings", number: int = 1, **more: int) -> str:
     return reverse(name, args=[built.club.slug, "winter", number, *more.values()])
-
-
-def client_for(user: User | None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def played(built: SmallSeason) -> SmallSeason:
@@ -102,7 +95,7 @@ def test_a_withdrawn_player_stays_in_the_standings_marked() -> None:
     built = played(small_season())
     Entry.objects.filter(pk=built.entries["bob"].pk).update(status=Entry.Status.WITHDRAWN)
 
-    page = client_for(built.players["ann"]).get(url(built))
+    page = client_as(built.players["ann"]).get(url(built))
 
     rows = {r.name: r for r in compute_season(built.season)[0].standings.rows}
     assert rows["Bob"].withdrawn and rows["Bob"].points == -42
@@ -112,7 +105,7 @@ def test_a_withdrawn_player_stays_in_the_standings_marked() -> None:
 def test_the_page_shows_each_division_the_tiebreaks_and_ranks_to_come() -> None:
     built = played(small_season())
 
-    page = client_for(built.organiser).get(url(built))
+    page = client_as(built.organiser).get(url(built))
 
     assert page.status_code == 200
     text = page.content.decode()
@@ -135,7 +128,7 @@ def test_best_and_worst_ranks_show_once_they_narrow() -> None:
     built.play(2, ["ann", "cy"], [-5, 5], [6, -6])
     built.play(2, ["bob", "dee"], [-5, 5], complete=False)
 
-    text = client_for(built.players["ann"]).get(url(built)).content.decode()
+    text = client_as(built.players["ann"]).get(url(built)).content.decode()
 
     assert "<td data-best>1</td><td data-worst>3</td>" in text  # Ann can no longer be last
     assert "<td data-best>2</td><td data-worst>4</td>" in text  # nor Cy first
@@ -147,7 +140,7 @@ def test_the_viewers_own_row_is_marked(viewer: str) -> None:
     built = played(small_season())
     user = built.outsider if viewer == "outsider" else built.players.get(viewer)
 
-    text = client_for(user).get(url(built)).content.decode()
+    text = client_as(user).get(url(built)).content.decode()
 
     marked = [
         entry
@@ -162,7 +155,7 @@ def test_the_viewers_own_row_is_marked(viewer: str) -> None:
 def test_a_substitute_sees_the_row_they_play_marked() -> None:
     built = played(small_season())
     Entry.objects.filter(pk=built.entries["bob"].pk).update(substitute=built.outsider)
-    text = client_for(built.outsider).get(url(built)).content.decode()
+    text = client_as(built.outsider).get(url(built)).content.decode()
     assert f'<tr data-entry="{built.entries["bob"].pk}" class=" is-viewer"' in text
 
 
@@ -173,8 +166,8 @@ def test_tiebreaks_mark_the_columns_they_read_and_only_head_to_head_adds_one() -
     cumulative.play(1, ["cy", "dee"], [5, -5], [-5, 5])
     placement = played(small_season(slug="other", scoring="placement", placement_points=[2, 0]))
 
-    text = client_for(cumulative.organiser).get(url(cumulative)).content.decode()
-    by_places = client_for(placement.organiser).get(url(placement)).content.decode()
+    text = client_as(cumulative.organiser).get(url(cumulative)).content.decode()
+    by_places = client_as(placement.organiser).get(url(placement)).content.decode()
 
     head = text[text.index("<thead>") : text.index("</thead>")]
     assert "TB " not in head
@@ -187,14 +180,14 @@ def test_tiebreaks_mark_the_columns_they_read_and_only_head_to_head_adds_one() -
     head = by_places[by_places.index("<thead>") : by_places.index("</thead>")]
     assert 'data-tiebreak="total_score">Score<sup class="tiebreak-mark">3</sup>' in head
     # Where head-to-head separates nobody its column would be empty: it is left out.
-    untied = client_for(cumulative.organiser).get(url(played(small_season(slug="third"))))
+    untied = client_as(cumulative.organiser).get(url(played(small_season(slug="third"))))
     assert "H2H" not in untied.content.decode()
 
 
 def test_an_htmx_refresh_gets_the_tables_only() -> None:
     built = played(small_season())
 
-    page = client_for(built.players["ann"]).get(url(built), headers={"HX-Request": "true"})
+    page = client_as(built.players["ann"]).get(url(built), headers={"HX-Request": "true"})
 
     text = page.content.decode()
     assert text.lstrip().startswith('<div id="standings-tables">')
@@ -207,10 +200,10 @@ def test_past_seasons_stay_browsable_from_a_season_list() -> None:
     built = played(small_season())
     Season.objects.filter(pk=built.season.pk).update(status=Season.Status.FINISHED)
     league = built.season.league
-    Season.objects.create(league=league, number=2, **league.house_rules())
+    SeasonFactory(league=league, number=2)
 
-    page = client_for(built.players["ann"]).get(url(built, number=2))
-    old = client_for(built.players["ann"]).get(url(built, number=1))
+    page = client_as(built.players["ann"]).get(url(built, number=2))
+    old = client_as(built.players["ann"]).get(url(built, number=1))
 
     assert page.status_code == 200 and f'href="{url(built, number=1)}"' in page.content.decode()
     assert "Nobody plays" not in old.content.decode() and b"Ann" in old.content
@@ -224,7 +217,7 @@ def test_a_public_clubs_standings_are_for_everyone(viewer: str) -> None:
     user = built.outsider if viewer == "outsider" else user
 
     for name in ("leagues:standings", "leagues:standings_csv", "leagues:results_csv"):
-        assert client_for(user).get(url(built, name)).status_code == 200
+        assert client_as(user).get(url(built, name)).status_code == 200
 
 
 @pytest.mark.parametrize(
@@ -236,7 +229,7 @@ def test_a_private_clubs_standings_are_for_its_members_only(viewer: str, status:
     user = built.outsider if viewer == "outsider" else users.get(viewer)
 
     for name in ("leagues:standings", "leagues:standings_csv", "leagues:results_csv"):
-        response = client_for(user).get(url(built, name))
+        response = client_as(user).get(url(built, name))
         assert response.status_code == status
         if status == 404:
             assert b"Ann" not in response.content
@@ -244,7 +237,7 @@ def test_a_private_clubs_standings_are_for_its_members_only(viewer: str, status:
 
 def test_the_pages_refuse_other_methods_and_unknown_seasons() -> None:
     built = played(small_season())
-    client = client_for(built.organiser)
+    client = client_as(built.organiser)
 
     for name in ("leagues:standings", "leagues:standings_csv", "leagues:results_csv"):
         assert client.post(url(built, name)).status_code == 405
@@ -259,9 +252,9 @@ def test_a_divisions_crosstable_comes_apart_and_is_cached_until_the_season_chang
     built = played(small_season())
     crosstable = url(built, "leagues:crosstable", level=1)
 
-    first = client_for(built.players["ann"]).get(crosstable)
+    first = client_as(built.players["ann"]).get(crosstable)
     with CaptureQueriesContext(connection) as again:
-        second = client_for(built.organiser).get(crosstable)
+        second = client_as(built.organiser).get(crosstable)
 
     assert first.status_code == 200 and first.content == second.content
     text = first.content.decode()
@@ -273,7 +266,7 @@ def test_a_divisions_crosstable_comes_apart_and_is_cached_until_the_season_chang
     with django_capture_on_commit_callbacks(execute=True):
         swap = {0: SeatCorrection(score=-30), 1: SeatCorrection(score=30, is_winner=True)}
         supersede(game.pk, swap, Result.Source.RULING, "Recount", None)
-    after = client_for(built.players["ann"]).get(crosstable).content.decode()
+    after = client_as(built.players["ann"]).get(crosstable).content.decode()
     assert 'title="2 games together">1\u20131<' in after
 
 
@@ -285,7 +278,7 @@ def test_a_private_clubs_crosstable_is_for_its_members_only(viewer: str, status:
     users = {"organiser": built.organiser, "member": built.players["dee"]}
     user = built.outsider if viewer == "outsider" else users.get(viewer)
 
-    response = client_for(user).get(url(built, "leagues:crosstable", level=1))
+    response = client_as(user).get(url(built, "leagues:crosstable", level=1))
 
     assert response.status_code == status
     assert (b"Ann" in response.content) == (status == 200)
@@ -293,7 +286,7 @@ def test_a_private_clubs_crosstable_is_for_its_members_only(viewer: str, status:
 
 def test_the_crosstable_refuses_other_methods_and_unknown_divisions() -> None:
     built = played(small_season())
-    client = client_for(built.organiser)
+    client = client_as(built.organiser)
 
     assert client.post(url(built, "leagues:crosstable", level=1)).status_code == 405
     assert client.get(url(built, "leagues:crosstable", level=2)).status_code == 404
@@ -307,7 +300,7 @@ def read_csv(response: Any) -> list[dict[str, str]]:
 def test_the_standings_csv_has_a_line_per_player() -> None:
     built = played(small_season())
 
-    response = client_for(built.players["ann"]).get(url(built, "leagues:standings_csv"))
+    response = client_as(built.players["ann"]).get(url(built, "leagues:standings_csv"))
 
     assert response["Content-Type"].startswith("text/csv")
     assert "tile-club-winter-season-1-standings.csv" in response["Content-Disposition"]
@@ -332,7 +325,7 @@ def test_the_results_csv_has_every_seat_of_every_finished_game() -> None:
     built.players["dee"].display_name = "=cmd()"
     built.players["dee"].save()
 
-    lines = read_csv(client_for(built.organiser).get(url(built, "leagues:results_csv")))
+    lines = read_csv(client_as(built.organiser).get(url(built, "leagues:results_csv")))
 
     assert len(lines) == len(season_results(built.season)) == 10
     first = lines[0]

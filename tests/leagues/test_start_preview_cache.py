@@ -15,7 +15,7 @@ from leagues.models import League, Season
 from leagues.services import season_start
 from leagues.services.leagues import update_league
 from leagues.services.seasons import register, unregister
-from tests.leagues.test_views_seasons import client_of
+from tests.conftest import client_as
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +42,7 @@ def test_a_second_look_at_the_preview_schedules_nothing(
 ) -> None:
     for user in make_members(4):
         register(season, user)
-    client = client_of(alice)
+    client = client_as(alice)
 
     first = client.get(START)
     assert first.status_code == 200 and len(schedules) == 1
@@ -57,7 +57,7 @@ def test_a_registration_or_a_rule_changed_schedules_again(
     first, *others = make_members(4)
     for user in (first, *others):
         register(season, user)
-    client = client_of(alice)
+    client = client_as(alice)
     client.get(START)
 
     late = make_members(1)[0]

@@ -6,12 +6,12 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.test import Client
 
 from accounts.models import User
 from leagues.models import Matchday
 from leagues.services.organiser import extend_deadline
 from notifications.models import Notification
+from tests.conftest import client_as
 from tests.leagues.conftest import running_season
 
 pytestmark = pytest.mark.django_db
@@ -27,8 +27,7 @@ def test_a_deadline_is_shown_in_each_members_zone(
     User.objects.filter(pk=dave.pk).update(time_zone="Asia/Tokyo")
     pages = {}
     for member in (bob, dave):
-        client = Client()
-        client.force_login(member)
+        client = client_as(member)
         pages[member.username] = client.get("/clubs/me/leagues/").content.decode()
 
     assert "due Tue 15 Jan, 03:47 UTC" in pages["bob"]
@@ -39,8 +38,7 @@ def test_a_deadline_is_shown_in_each_members_zone(
 def test_a_deadline_entered_is_read_in_the_members_zone(alice: User, bob: User, dave: User) -> None:
     running = running_season(alice, [bob, dave], deadline=DEADLINE)
     User.objects.filter(pk=alice.pk).update(time_zone="America/New_York")
-    client = Client()
-    client.force_login(alice)
+    client = client_as(alice)
     page = client.get("/clubs/tile-club/winter/1/organiser/").content.decode()
     assert "Deadline <strong>Mon 14 Jan, 22:47 EST</strong>" in page
     assert "New deadline (America/New_York)" in page

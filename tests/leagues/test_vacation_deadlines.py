@@ -9,7 +9,6 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.test import Client
 
 from games.models import Table
 from games.services.vacations import end_vacation, plan_vacation
@@ -17,6 +16,7 @@ from leagues.house_rules import house_rules_in_words
 from leagues.models import Fixture, Season
 from leagues.services.deadlines import preview_close_matchday
 from notifications.models import Notification
+from tests.conftest import client_as
 from tests.leagues.conftest import RunningSeason
 
 pytestmark = pytest.mark.django_db
@@ -40,8 +40,7 @@ def test_a_vacation_during_the_matchday_extends_the_players_fixture(
     assert Fixture.objects.get(pk=erin_alice.pk).vacation_days == 0
     told = Notification.objects.filter(key__startswith=f"league-vacation:fixture-{bob_dave.pk}")
     assert sorted(n.user.username for n in told) == ["bob", "dave"]
-    client = Client()
-    client.force_login(running.organiser)
+    client = client_as(running.organiser)
     page = client.get("/clubs/tile-club/winter/1/organiser/").content.decode()
     assert "extended 1 day for a vacation" in page
     # Extended for all the days he is away: the close preview has nothing to add.

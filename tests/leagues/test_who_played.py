@@ -12,14 +12,14 @@ from accounts.models import User
 from games.models import Table
 from games.services import resign
 from games.table_settings import TableSettings
-from leagues.models import Club, Entry, Fixture, Membership, Role, Season
+from leagues.models import Entry, Fixture, Membership, Season
 from leagues.selectors.calendar import member_calendar
 from leagues.selectors.organiser import organiser_page
 from leagues.selectors.player import player_seasons
 from leagues.selectors.seasons import matchdays
 from leagues.selectors.standings import season_results
 from leagues.services.organiser import replace_player
-from tests.factories import UserFactory
+from tests.factories import ClubFactory, UserFactory
 from tests.leagues.conftest import make_season, open_fixture, scheduled_fixture
 
 pytestmark = pytest.mark.django_db
@@ -37,8 +37,7 @@ def people(db: None) -> dict[str, User]:
 def season(people: dict[str, User], django_capture_on_commit_callbacks: Any) -> Season:
     """Matchday 1's one-game fixture (Gina, Erin, Frank) is played: Frank and Gina
     resign. Then Alice seats Hank for Frank; matchday 2's fixture is still to open."""
-    club = Club.objects.create(name="Tile Club", slug="tile-club")
-    Membership.objects.create(club=club, user=people["alice"], role=Role.OWNER)
+    club = ClubFactory(name="Tile Club", slug="tile-club", owner=people["alice"])
     for name in ("erin", "frank", "gina", "hank"):
         Membership.objects.create(club=club, user=people[name])
     players = [people["gina"], people["erin"], people["frank"]]

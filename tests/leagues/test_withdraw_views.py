@@ -11,8 +11,8 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from leagues.models import Club, Entry, Membership, Role, Season
-from tests.factories import UserFactory
+from leagues.models import Club, Entry, Season
+from tests.factories import ClubFactory, UserFactory
 from tests.leagues.conftest import make_season, open_fixture
 
 
@@ -31,15 +31,11 @@ def url(entry: Entry) -> str:
     return reverse("leagues:withdraw", kwargs={"pk": entry.pk})
 
 
-def logged_in(client: Client, user: User) -> Client:
-    client.force_login(user)
-    return client
-
-
 def test_the_player_sees_what_happens_then_withdraws(
     client: Client, bob: User, entry: Entry
 ) -> None:
-    page = logged_in(client, bob).get(url(entry))
+    client.force_login(bob)
+    page = client.get(url(entry))
     assert page.status_code == 200
     assert "A bot takes your seat" in page.content.decode()
     assert "Why (optional: only the club's organisers read it)" in page.content.decode()
@@ -55,7 +51,8 @@ def test_the_player_sees_what_happens_then_withdraws(
 def test_withdrawing_twice_is_refused_with_a_sentence(
     client: Client, bob: User, entry: Entry
 ) -> None:
-    logged_in(client, bob).post(url(entry))
+    client.force_login(bob)
+    client.post(url(entry))
 
     response = client.post(url(entry))
 
@@ -69,7 +66,7 @@ def test_an_organiser_withdraws_a_player_giving_a_reason(
     open_fixture(
         entry.season, 1, [entry.user, entry.season.entries.exclude(pk=entry.pk).get().user]
     )
-    logged_in(client, alice)
+    client.force_login(alice)
     refused = client.post(url(entry), {"reason": ""})
     assert refused.status_code == 400
     assert "Say why" in refused.content.decode()
@@ -83,14 +80,15 @@ def test_an_organiser_withdraws_a_player_giving_a_reason(
 
 
 def test_a_reason_too_long_is_refused(client: Client, alice: User, entry: Entry) -> None:
-    response = logged_in(client, alice).post(url(entry), {"reason": "x" * 501})
+    client.force_login(alice)
+    response = client.post(url(entry), {"reason": "x" * 501})
     assert response.status_code == 400
     entry.refresh_from_db()
     assert entry.status == Entry.Status.REGISTERED
 
 
 def test_another_member_may_not(client: Client, carol: User, entry: Entry) -> None:
-    logged_in(client, carol)
+    client.force_login(carol)
     assert client.get(url(entry)).status_code == 403
     assert client.post(url(entry), {"reason": "I want his place"}).status_code == 403
     entry.refresh_from_db()
@@ -99,9 +97,8 @@ def test_another_member_may_not(client: Client, carol: User, entry: Entry) -> No
 
 def test_a_member_of_another_club_may_not(client: Client, entry: Entry) -> None:
     rival = UserFactory(username="rita")
-    other = Club.objects.create(name="Other", slug="other")
-    Membership.objects.create(club=other, user=rival, role=Role.OWNER)
-    logged_in(client, rival)
+    ClubFactory(name="Other", slug="other", owner=rival)
+    client.force_login(rival)
     assert client.get(url(entry)).status_code == 403
     assert client.post(url(entry), {"reason": "no"}).status_code == 403
     # Of a private club they are told nothing at all.
@@ -121,5 +118,6 @@ def test_a_visitor_is_sent_to_log_in(client: Client, entry: Entry) -> None:
 
 
 def test_the_wrong_method(client: Client, bob: User, entry: Entry) -> None:
-    assert logged_in(client, bob).put(url(entry)).status_code == 405
+    client.force_login(bob)
+    assert client.put(url(entry)).status_code == 405
     assert client.get(reverse("leagues:withdraw", kwargs={"pk": 999999})).status_code == 404

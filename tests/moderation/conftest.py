@@ -14,19 +14,18 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth.models import Group
 from django.test import TestCase
-from django.utils import timezone
 
 from accounts.models import User
 from games import services
 from games.models import Game
 from leagues.models import Club, Fixture, Membership, Role
 from moderation.models import SITE_MODERATORS, Case, Category, Report, Ruling, Suspension
-from tests.factories import UserFactory
-from tests.games.conftest import _eager_celery, carol, current_game, start_table
+from tests.factories import CaseFactory, RulingFactory, UserFactory
+from tests.games.conftest import _eager_celery, current_game, start_table
 from tests.games.players import user_at
-from tests.leagues.conftest import RunningSeason, dave, erin, running
+from tests.leagues.conftest import RunningSeason, running
 
-__all__ = ["_eager_celery", "carol", "dave", "erin", "running"]
+__all__ = ["_eager_celery", "running"]
 
 
 @pytest.fixture
@@ -85,18 +84,16 @@ def open_case(
     accused: User | None = None,
 ) -> Case:
     """A case of ``game`` filed by ``filer``, written straight to the models."""
-    now = timezone.now()
-    case = Case.objects.create(
+    case = CaseFactory(
         game=game,
         category=category,
         club=fixture.matchday.season.league.club if fixture else None,
         fixture=fixture,
         turn_number=turn_number,
         accused=accused,
-        opened_at=now,
     )
     Report.objects.create(
-        case=case, filer=filer, text=text, turn_number=turn_number, created_at=now
+        case=case, filer=filer, text=text, turn_number=turn_number, created_at=case.opened_at
     )
     return case
 
@@ -106,18 +103,11 @@ def suspend(
 ) -> Suspension:
     """``user`` suspended from ``club`` (``None``: the site) for ``days`` from now, by a
     ruling in a case of ``game``, written straight to the models."""
-    now = timezone.now()
     case = Case.objects.filter(game=game).first() or open_case(game, by)
-    ruling = Ruling.objects.create(
-        case=case,
-        kind=Ruling.Kind.SUSPEND,
-        status=Ruling.Status.APPLIED,
-        note="Abusive chat, again.",
-        target=user,
-        by=by,
-        created_at=now,
-        applied_at=now,
+    ruling = RulingFactory(
+        case=case, kind=Ruling.Kind.SUSPEND, note="Abusive chat, again.", target=user, by=by
     )
+    now = ruling.created_at
     return Suspension.objects.create(
         user=user, club=club, ruling=ruling, starts_at=now, ends_at=now + timedelta(days=days)
     )

@@ -17,6 +17,7 @@ from games.models import ChatMessage, Game
 from leagues.models import Fixture
 from moderation.models import Appeal, AppealMessage, Case, Category, Ruling
 from moderation.services import appeals
+from tests.conftest import client_as
 from tests.factories import UserFactory
 from tests.moderation.conftest import open_case
 from tests.moderation.telling_support import apply_ruling
@@ -31,29 +32,23 @@ def decided(league_game: Game, league_fixture: Fixture, bob: User, club_moderato
     return case
 
 
-def logged_in(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def test_a_party_appeals_from_the_outcome_page_and_lands_in_the_thread(
     decided: Case, bob: User
 ) -> None:
     url = reverse("moderation:appeal_new", args=[decided.pk])
-    response = logged_in(bob).post(url, {"text": "It was a legal run of 4."}, follow=True)
+    response = client_as(bob).post(url, {"text": "It was a legal run of 4."}, follow=True)
     appeal = Appeal.objects.get()
     assert response.redirect_chain == [(f"/moderation/appeals/{appeal.pk}/", 302)]
     html = response.content.decode()
     assert "Your appeal" in html and "It was a legal run of 4." in html
     assert "Waiting for the moderators since" in html
-    again = logged_in(bob).get(url).content.decode()
+    again = client_as(bob).get(url).content.decode()
     assert "Open your appeal" in again and 'name="text"' not in again
 
 
 def test_an_empty_appeal_is_refused_with_the_reason(decided: Case, bob: User) -> None:
     url = reverse("moderation:appeal_new", args=[decided.pk])
-    response = logged_in(bob).post(url, {"text": "  "})
+    response = client_as(bob).post(url, {"text": "  "})
     assert response.status_code == 400
     assert "Write what you want the moderators to know." in response.content.decode()
     assert not Appeal.objects.exists()
@@ -62,7 +57,7 @@ def test_an_empty_appeal_is_refused_with_the_reason(decided: Case, bob: User) ->
 def test_a_second_appeal_by_post_answers_409(decided: Case, bob: User) -> None:
     appeals.open_appeal(decided.pk, bob, "First.")
     url = reverse("moderation:appeal_new", args=[decided.pk])
-    response = logged_in(bob).post(url, {"text": "Second."})
+    response = client_as(bob).post(url, {"text": "Second."})
     assert response.status_code == 409
     assert "open already" in response.content.decode()
     assert Appeal.objects.count() == 1
@@ -73,15 +68,15 @@ def test_the_thread_is_for_its_appellant_and_the_cases_moderators(
 ) -> None:
     appeal = appeals.open_appeal(decided.pk, bob, "Please look again.")
     url = reverse("moderation:appeal", args=[appeal.pk])
-    assert logged_in(bob).get(url).status_code == 200
-    moderator_page = logged_in(club_moderator).get(url).content.decode()
+    assert client_as(bob).get(url).status_code == 200
+    moderator_page = client_as(club_moderator).get(url).content.decode()
     assert "The appeal of Bob" in moderator_page or "The appeal of bob" in moderator_page
     assert "Close the appeal" in moderator_page
-    assert logged_in(site_moderator).get(url).status_code == 200
+    assert client_as(site_moderator).get(url).status_code == 200
     for outsider in (dave, UserFactory()):  # dave: the other seat has no business here
-        assert logged_in(outsider).get(url).status_code == 404
-    assert logged_in(bob).get(reverse("moderation:appeal", args=[99_999])).status_code == 404
-    assert logged_in(bob).delete(url).status_code == 405
+        assert client_as(outsider).get(url).status_code == 404
+    assert client_as(bob).get(reverse("moderation:appeal", args=[99_999])).status_code == 404
+    assert client_as(bob).delete(url).status_code == 405
     assert Client().get(url).status_code == 302
 
 
@@ -89,7 +84,7 @@ def test_a_moderator_answers_and_closes_from_the_thread(
     decided: Case, bob: User, club_moderator: User
 ) -> None:
     appeal = appeals.open_appeal(decided.pk, bob, "Please look again.")
-    client = logged_in(club_moderator)
+    client = client_as(club_moderator)
     url = reverse("moderation:appeal", args=[appeal.pk])
     response = client.post(url, {"text": "We replayed turn 3: the set was a run of 3."})
     assert response.status_code == 302
@@ -99,7 +94,7 @@ def test_a_moderator_answers_and_closes_from_the_thread(
     assert client.post(close, {"close-text": "The ruling stands."}).status_code == 302
     appeal.refresh_from_db()
     assert appeal.status == Appeal.Status.CLOSED
-    closed_page = logged_in(bob).get(url).content.decode()
+    closed_page = client_as(bob).get(url).content.decode()
     assert "The ruling stands." in closed_page and "Closed" in closed_page
     assert 'name="text"' not in closed_page
 
@@ -109,11 +104,11 @@ def test_the_appellant_cannot_close_and_an_outsider_cannot_write(
 ) -> None:
     appeal = appeals.open_appeal(decided.pk, bob, "Please look again.")
     close = reverse("moderation:appeal_close", args=[appeal.pk])
-    response = logged_in(bob).post(close)
+    response = client_as(bob).post(close)
     assert response.status_code == 403
     assert "moderators close an appeal." in response.content.decode()
     url = reverse("moderation:appeal", args=[appeal.pk])
-    assert logged_in(dave).post(url, {"text": "Me too"}).status_code == 404
+    assert client_as(dave).post(url, {"text": "Me too"}).status_code == 404
     appeal.refresh_from_db()
     assert appeal.status == Appeal.Status.OPEN and appeal.messages.count() == 1
 
@@ -137,7 +132,7 @@ def test_the_queue_puts_the_longest_wait_first_and_the_answered_last(
         recent = appeals.open_appeal(clock.pk, bob, "Waiting an hour.")
     with time_machine.travel(start - timedelta(days=1), tick=False):
         older = appeals.open_appeal(bug.pk, bob, "Waiting a day.")
-    html = logged_in(club_moderator).get(reverse("moderation:appeals")).content.decode()
+    html = client_as(club_moderator).get(reverse("moderation:appeals")).content.decode()
     order = [html.index(f'data-appeal="{a.pk}"') for a in (older, recent, answered)]
     assert order == sorted(order)
     assert "waiting 1\xa0day" in html and "answered" in html
@@ -145,8 +140,8 @@ def test_the_queue_puts_the_longest_wait_first_and_the_answered_last(
 
 
 def test_only_moderators_open_the_queue(bob: User, decided: Case) -> None:
-    assert logged_in(bob).get(reverse("moderation:appeals")).status_code == 403
-    assert logged_in(bob).post(reverse("moderation:appeals")).status_code == 405
+    assert client_as(bob).get(reverse("moderation:appeals")).status_code == 403
+    assert client_as(bob).post(reverse("moderation:appeals")).status_code == 405
 
 
 def test_a_club_moderator_sees_only_the_appeals_of_their_clubs_cases(
@@ -156,13 +151,13 @@ def test_a_club_moderator_sees_only_the_appeals_of_their_clubs_cases(
     apply_ruling(casual, site_moderator, Ruling.Kind.DISMISS, note="Banter, not abuse.")
     appeal = appeals.open_appeal(casual.pk, alice, "It was abuse.")
     assert f'data-appeal="{appeal.pk}"' in (
-        logged_in(site_moderator).get(reverse("moderation:appeals")).content.decode()
+        client_as(site_moderator).get(reverse("moderation:appeals")).content.decode()
     )
     assert f'data-appeal="{appeal.pk}"' not in (
-        logged_in(club_moderator).get(reverse("moderation:appeals")).content.decode()
+        client_as(club_moderator).get(reverse("moderation:appeals")).content.decode()
     )
     url = reverse("moderation:appeal", args=[appeal.pk])
-    assert logged_in(club_moderator).get(url).status_code == 404
+    assert client_as(club_moderator).get(url).status_code == 404
 
 
 def test_the_case_pages_slot_lists_the_appeals_as_the_viewer_may_see_them(
@@ -201,8 +196,8 @@ def test_a_warned_author_reads_which_message_of_theirs_was_reported(
     apply_ruling(case, site_moderator, Ruling.Kind.WARN, target=alice, note="Be kind.")
     url = reverse("moderation:appeal_new", args=[case.pk])
 
-    warned = logged_in(alice).get(url)
-    filer = logged_in(bob).get(url)
+    warned = client_as(alice).get(url)
+    filer = client_as(bob).get(url)
 
     assert warned.status_code == 200 and filer.status_code == 200
     assert b"You play like a donkey" in warned.content

@@ -22,7 +22,8 @@ from moderation.policies import may_chat, may_play, refusal
 from moderation.selectors.effects import in_words
 from moderation.services.rulings import rule
 from notifications.models import Notification
-from tests.games.views_support import HTMX, client_for
+from tests.conftest import client_as
+from tests.games.views_support import HTMX
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.conftest import open_case
 from tests.moderation.test_rulings import claimed
@@ -55,7 +56,7 @@ def restrict(case: Case, by: User, target: User, capture: Capture, scope: str = 
 
 def say(member: User, game: Game) -> Any:
     url = reverse("games:chat_say", kwargs={"pk": game.table_id})
-    return client_for(member).post(url, {"text": "hello"}, **HTMX)
+    return client_as(member).post(url, {"text": "hello"}, **HTMX)
 
 
 def test_a_chat_restriction_refuses_chat_at_the_clubs_tables_and_leaves_play_alone(
@@ -94,7 +95,7 @@ def test_a_chat_restriction_refuses_chat_at_the_clubs_tables_and_leaves_play_alo
     assert "Restrict a member's chat" in told.text and NOTE in told.text
 
     # The record shows it, as chat only.
-    record = client_for(club_moderator).get(reverse("moderation:member", args=[bob.username]))
+    record = client_as(club_moderator).get(reverse("moderation:member", args=[bob.username]))
     assert "Chat only" in record.text and NOTE in record.text
 
     # Superseding the ruling lifts it: bob chats again.

@@ -7,12 +7,12 @@ import re
 from pathlib import Path
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 from django.utils import dateformat
 
 from accounts.models import User
 from moderation.models import SITE_FORMAT, Case, Ruling
+from tests.conftest import client_as
 from tests.moderation.test_rulings import league_case, ruled
 
 pytestmark = pytest.mark.django_db
@@ -40,8 +40,7 @@ def test_a_rulings_page_says_when_it_was_applied_in_the_sites_format(
     league_case: Case, club_moderator: User
 ) -> None:
     ruling = ruled(league_case, club_moderator, Ruling.Kind.DISMISS)
-    client = Client()
-    client.force_login(club_moderator)
+    client = client_as(club_moderator)
     page = client.get(reverse("moderation:ruling", args=[ruling.pk])).content.decode()
     assert ruling.applied_at is not None
     assert dateformat.format(ruling.applied_at, SITE_FORMAT) in page

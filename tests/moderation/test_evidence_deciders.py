@@ -6,7 +6,7 @@ ruling and the case show."""
 from __future__ import annotations
 
 import pytest
-from django.test import Client, TestCase
+from django.test import TestCase
 from django.urls import reverse
 
 from accounts.models import User
@@ -15,6 +15,7 @@ from moderation.notices import ModerationNotice
 from moderation.services import appeals
 from moderation.services.rulings import decline
 from notifications.models import Notification
+from tests.conftest import client_as
 from tests.moderation.test_rulings import confirm_it, league_case, ruled, second_moderator
 
 __all__ = ["league_case", "second_moderator"]
@@ -23,8 +24,7 @@ pytestmark = pytest.mark.django_db
 
 
 def evidence(user: User, case: Case) -> int:
-    client = Client()
-    client.force_login(user)
+    client = client_as(user)
     return client.get(reverse("moderation:evidence", args=[case.pk])).status_code
 
 
@@ -36,8 +36,7 @@ def openings(case: Case, user: User) -> list[str]:
 
 
 def page(user: User, name: str, pk: int) -> str:
-    client = Client()
-    client.force_login(user)
+    client = client_as(user)
     response = client.get(reverse(f"moderation:{name}", args=[pk]))
     assert response.status_code == 200
     return response.content.decode()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.cache import cache
-from django.test import Client, override_settings
+from django.test import override_settings
 
 from accounts.models import User
 from games import services
@@ -17,6 +17,7 @@ from moderation.models import Case, Category, LogEntry
 from moderation.selectors.collusion import pair_histories
 from moderation.selectors.evidence import game_evidence
 from moderation.selectors.solver_lines import solver_lines
+from tests.conftest import client_as
 from tests.games.conftest import current_game
 from tests.moderation.conftest import open_case
 from tests.moderation.evidence_support import claim, evidence_url
@@ -24,14 +25,8 @@ from tests.moderation.evidence_support import claim, evidence_url
 pytestmark = pytest.mark.django_db
 
 
-def _as(moderator: User) -> Client:
-    client = Client()
-    client.force_login(moderator)
-    return client
-
-
 def _read(moderator: User, case: Case, turn: int | None = None) -> str:
-    response = _as(moderator).get(evidence_url(case, turn))
+    response = client_as(moderator).get(evidence_url(case, turn))
     assert response.status_code == 200
     return response.content.decode()
 
@@ -99,7 +94,9 @@ def test_lines_past_the_time_of_an_opening_wait_for_the_next(
     assert "Solver: still working on this turn" in html
     assert 'hx-trigger="load delay:300ms"' in html  # the list asks again
     # The page's short first slice ran out; the list of turns it asks for takes longer.
-    again = _as(club_moderator).get(evidence_url(case, 1) + "&part=turns", HTTP_HX_REQUEST="true")
+    again = client_as(club_moderator).get(
+        evidence_url(case, 1) + "&part=turns", HTTP_HX_REQUEST="true"
+    )
     assert "still working" not in again.content.decode()
 
 
@@ -108,8 +105,7 @@ def test_the_list_of_turns_fills_in_until_every_line_is_found(
 ) -> None:
     cache.clear()
     case = claim(open_case(league_game, bob, fixture=league_fixture), club_moderator)
-    client = Client()
-    client.force_login(club_moderator)
+    client = client_as(club_moderator)
 
     response = client.get(evidence_url(case, 2) + "&part=turns", HTTP_HX_REQUEST="true")
     html = response.content.decode()
@@ -152,7 +148,7 @@ def test_a_refused_request_neither_renews_the_claim_nor_logs_an_opening(
 ) -> None:
     case = claim(open_case(league_game, bob, fixture=league_fixture), club_moderator)
     before = _rows(case)
-    response = _as(club_moderator).get(f"{evidence_url(case)}?{query}")
+    response = client_as(club_moderator).get(f"{evidence_url(case)}?{query}")
     assert response.status_code == 400
     assert _rows(case) == before
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.test import Client
 
 from accounts.models import User
 from engine.actions import Draw, Rewind
@@ -19,6 +18,7 @@ from moderation.models import Category
 from moderation.selectors.evidence import game_evidence
 from moderation.selectors.solver_lines import solver_lines
 from moderation.selectors.turns import MoveRecord, replay_turns
+from tests.conftest import client_as
 from tests.moderation.conftest import open_case
 from tests.moderation.evidence_support import claim, evidence_url
 from tests.moderation.test_evidence_builders import T0
@@ -77,8 +77,7 @@ def test_the_evidence_of_a_rewound_game_shows_the_rewind_as_a_step(
         tuple(str(tile) for tile in rack) for rack in now.racks
     )
     assert 3 not in lines.lines
-    client = Client()
-    client.force_login(site_moderator)
+    client = client_as(site_moderator)
     html = client.get(evidence_url(case, 3)).content.decode()
     # The case's moderator still sees the turn the rewind undid (players no longer do).
     undone = client.get(evidence_url(case, 2)).content.decode()

@@ -15,6 +15,7 @@ from games import services
 from games.models import Game
 from leagues.models import Fixture, Membership, Role
 from moderation.models import SITE_MODERATORS, Case, Category, LogEntry
+from tests.conftest import client_as
 from tests.factories import UserFactory
 from tests.games.players import user_at
 from tests.games.views_support import HTMX, hidden_from, tiles_in
@@ -36,13 +37,6 @@ def running_case(casual_game: Game, alice: User, site_moderator: User) -> Case:
     return claim(open_case(casual_game, alice, Category.STALLING), site_moderator)
 
 
-def _client(user: User | None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
-
-
 def _page(client: Client, game: Game) -> str:
     response = client.get(reverse("games:game", args=[game.pk]))
     assert response.status_code == 200
@@ -52,7 +46,7 @@ def _page(client: Client, game: Game) -> str:
 def test_the_case_moderator_sees_every_rack_turn_by_turn(
     league_case: Case, club_moderator: User, league_game: Game
 ) -> None:
-    response = _client(club_moderator).get(evidence_url(league_case, 2))
+    response = client_as(club_moderator).get(evidence_url(league_case, 2))
 
     assert response.status_code == 200
     html = response.content.decode()
@@ -67,7 +61,7 @@ def test_the_case_moderator_sees_every_rack_turn_by_turn(
 def test_opening_the_evidence_is_logged_once_per_claim(
     league_case: Case, club_moderator: User
 ) -> None:
-    client = _client(club_moderator)
+    client = client_as(club_moderator)
     client.get(evidence_url(league_case))
     client.get(evidence_url(league_case, 3), **HTMX)  # type: ignore[arg-type]
 
@@ -92,7 +86,7 @@ def test_nobody_else_gets_the_evidence_of_a_finished_game(
         viewer = {"bob": bob, "dave": dave, "owner": alice, "outsider": UserFactory()}[who]
     extra = HTMX if htmx else {}
 
-    response = _client(viewer).get(evidence_url(league_case, 2), **extra)  # type: ignore[arg-type]
+    response = client_as(viewer).get(evidence_url(league_case, 2), **extra)  # type: ignore[arg-type]
 
     assert response.status_code == 404
     assert "data-rack-seat" not in response.content.decode()
@@ -113,7 +107,7 @@ def test_a_claimer_with_a_conflict_gets_nothing(league_case: Case, bob: User) ->
     Membership.objects.filter(club=league_case.club, user=bob).update(role=Role.MODERATOR)
     claim(league_case, bob)
 
-    response = _client(bob).get(evidence_url(league_case))
+    response = client_as(bob).get(evidence_url(league_case))
 
     assert response.status_code == 404
 
@@ -123,7 +117,7 @@ def test_a_released_case_shows_nothing_to_its_former_moderator(
 ) -> None:
     Case.objects.filter(pk=league_case.pk).update(claimed_by=None, claimed_at=None)
 
-    response = _client(club_moderator).get(evidence_url(league_case))
+    response = client_as(club_moderator).get(evidence_url(league_case))
 
     assert response.status_code == 404
 
@@ -131,14 +125,14 @@ def test_a_released_case_shows_nothing_to_its_former_moderator(
 def test_a_missing_case_and_bad_input_reveal_nothing(
     league_case: Case, club_moderator: User, bob: User
 ) -> None:
-    assert _client(club_moderator).get(evidence_url(league_case) + "?turn=x").status_code == 400
-    assert _client(bob).get(evidence_url(league_case) + "?turn=x").status_code == 404
+    assert client_as(club_moderator).get(evidence_url(league_case) + "?turn=x").status_code == 400
+    assert client_as(bob).get(evidence_url(league_case) + "?turn=x").status_code == 404
     missing = evidence_url(league_case).replace(str(league_case.pk), str(league_case.pk + 99))
-    assert _client(club_moderator).get(missing).status_code == 404
+    assert client_as(club_moderator).get(missing).status_code == 404
 
 
 def test_the_evidence_answers_only_reads(league_case: Case, club_moderator: User) -> None:
-    response = _client(club_moderator).post(evidence_url(league_case))
+    response = client_as(club_moderator).post(evidence_url(league_case))
 
     assert response.status_code == 405
 
@@ -146,21 +140,21 @@ def test_the_evidence_answers_only_reads(league_case: Case, club_moderator: User
 def test_in_a_running_game_the_players_pages_keep_other_racks_hidden(
     running_case: Case, casual_game: Game, alice: User, bob: User, site_moderator: User
 ) -> None:
-    assert _client(site_moderator).get(evidence_url(running_case)).status_code in (200,)
+    assert client_as(site_moderator).get(evidence_url(running_case)).status_code in (200,)
     services.draw(casual_game.pk, alice, casual_game.version)
     casual_game.refresh_from_db()
     state = casual_game.engine_state()
 
     for seat, player in enumerate((alice, bob)):
-        client = _client(player)
+        client = client_as(player)
         assert client.get(evidence_url(running_case)).status_code == 404
         page = _page(client, casual_game)
         assert not tiles_in(page) & hidden_from(state, seat)
         assert "data-evidence" not in page
-    spectator = _page(_client(UserFactory()), casual_game)
+    spectator = _page(client_as(UserFactory()), casual_game)
     assert not tiles_in(spectator) & hidden_from(state, None)
     # The moderator, at the game itself, is a spectator like any other.
-    watching = _page(_client(site_moderator), casual_game)
+    watching = _page(client_as(site_moderator), casual_game)
     assert not tiles_in(watching) & hidden_from(state, None)
     assert user_at(casual_game, 1) == bob
 

@@ -4,38 +4,30 @@ at all to a spectator or to the moderator watching the game."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
-import pytest_asyncio
-from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.db import connections
-from django.test import Client
 
 from accounts.models import User
 from games import services
 from games.models import Game
 from moderation.models import Category
+from tests.conftest import client_as, db
 from tests.factories import UserFactory
-from tests.games.test_consumers import connect, db
+from tests.games.test_consumers import connect
 from tests.games.views_support import hidden_from, tiles_in
 from tests.moderation.conftest import open_case
 from tests.moderation.evidence_support import claim, evidence_url
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def _close_thread_connections() -> AsyncIterator[None]:
-    yield
-    await sync_to_async(connections.close_all)()
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("_close_thread_connections"),
+]
 
 
 def _open_evidence(game: Game, filer: User, moderator: User) -> None:
     case = claim(open_case(game, filer, Category.STALLING), moderator)
-    client = Client()
-    client.force_login(moderator)
+    client = client_as(moderator)
     assert client.get(evidence_url(case)).status_code == 200
 
 

@@ -9,15 +9,10 @@ from django.test import Client
 from accounts.models import User
 from games.models import ChatMessage, Game
 from moderation.models import Case, Report
+from tests.conftest import client_as
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
-
-
-def client_of(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def url(game: Game) -> str:
@@ -25,7 +20,7 @@ def url(game: Game) -> str:
 
 
 def test_a_player_files_from_the_games_form(league_game: Game, bob: User, dave: User) -> None:
-    client = client_of(bob)
+    client = client_as(bob)
     page = client.get(url(league_game))
     assert page.status_code == 200
     html = page.content.decode()
@@ -53,8 +48,8 @@ def test_a_player_files_from_the_games_form(league_game: Game, bob: User, dave: 
 def test_a_joining_filer_is_told_the_case_comes_up_sooner(
     league_game: Game, bob: User, dave: User
 ) -> None:
-    client_of(bob).post(url(league_game), {"category": "bug", "text": "Refused."})
-    response = client_of(dave).post(
+    client_as(bob).post(url(league_game), {"category": "bug", "text": "Refused."})
+    response = client_as(dave).post(
         url(league_game), {"category": "bug", "text": "Mine too."}, follow=True
     )
     assert "which 1 other player filed before you: it now comes up sooner" in (
@@ -64,14 +59,14 @@ def test_a_joining_filer_is_told_the_case_comes_up_sooner(
 
 
 def test_a_refused_report_says_why_and_changes_nothing(league_game: Game, bob: User) -> None:
-    response = client_of(bob).post(url(league_game), {"category": "clock", "text": "Clock!"})
+    response = client_as(bob).post(url(league_game), {"category": "clock", "text": "Clock!"})
     assert response.status_code == 400
     assert "No turn of this game ran out of time" in response.content.decode()
-    response = client_of(bob).post(url(league_game), {"category": "abuse", "text": "Rude."})
+    response = client_as(bob).post(url(league_game), {"category": "abuse", "text": "Rude."})
     assert response.status_code == 400
-    response = client_of(bob).post(url(league_game), {"category": "bug", "text": ""})
+    response = client_as(bob).post(url(league_game), {"category": "bug", "text": ""})
     assert response.status_code == 400
-    response = client_of(bob).post(
+    response = client_as(bob).post(
         url(league_game), {"category": "bug", "turn_number": "x", "text": "Hm."}
     )
     assert response.status_code == 400
@@ -79,22 +74,22 @@ def test_a_refused_report_says_why_and_changes_nothing(league_game: Game, bob: U
 
 
 def test_an_outsider_and_a_visitor_are_refused(league_game: Game, erin: User) -> None:
-    response = client_of(erin).get(url(league_game))
+    response = client_as(erin).get(url(league_game))
     assert response.status_code == 403
     assert "Only the game&#x27;s players may report it." in response.content.decode()
     assert (
-        client_of(erin).post(url(league_game), {"category": "bug", "text": "X"}).status_code == 403
+        client_as(erin).post(url(league_game), {"category": "bug", "text": "X"}).status_code == 403
     )
     assert Client().get(url(league_game)).status_code == 302
     assert (
-        client_of(erin).get(f"/moderation/report/game/{league_game.pk + 999}/").status_code == 404
+        client_as(erin).get(f"/moderation/report/game/{league_game.pk + 999}/").status_code == 404
     )
     assert not Case.objects.exists()
 
 
 def test_the_wrong_method_is_refused(league_game: Game, bob: User) -> None:
-    assert client_of(bob).put(url(league_game)).status_code == 405
-    assert client_of(bob).delete(url(league_game)).status_code == 405
+    assert client_as(bob).put(url(league_game)).status_code == 405
+    assert client_as(bob).delete(url(league_game)).status_code == 405
 
 
 def test_a_message_is_reported_from_its_form(
@@ -104,40 +99,40 @@ def test_a_message_is_reported_from_its_form(
         table=league_game.table, game=league_game, turn_number=1, author=dave, text="<b>Loser</b>"
     )
     message_url = f"/moderation/report/message/{message.pk}/"
-    page = client_of(bob).get(message_url)
+    page = client_as(bob).get(message_url)
     assert page.status_code == 200
     assert "&lt;b&gt;Loser&lt;/b&gt;" in page.content.decode()
 
-    response = client_of(bob).post(message_url, {"category": "abuse", "text": "Insult."})
+    response = client_as(bob).post(message_url, {"category": "abuse", "text": "Insult."})
 
     case = Case.objects.get()
     assert response.status_code == 302
     assert (case.category, case.accused, case.message) == ("abuse", dave, message)
-    assert client_of(dave).post(message_url, {"category": "abuse", "text": "Me"}).status_code == 400
-    assert client_of(bob).patch(message_url).status_code == 405
+    assert client_as(dave).post(message_url, {"category": "abuse", "text": "Me"}).status_code == 400
+    assert client_as(bob).patch(message_url).status_code == 405
     spectators = ChatMessage.objects.create(
         table=league_game.table, game=league_game, author=erin, audience="spectators", text="Hi"
     )
-    assert client_of(bob).get(f"/moderation/report/message/{spectators.pk}/").status_code == 404
+    assert client_as(bob).get(f"/moderation/report/message/{spectators.pk}/").status_code == 404
 
 
 def test_a_member_reads_their_own_reports(league_game: Game, bob: User, dave: User) -> None:
-    client_of(bob).post(url(league_game), {"category": "bug", "text": "Refused."})
+    client_as(bob).post(url(league_game), {"category": "bug", "text": "Refused."})
     case = Case.objects.get()
-    page = client_of(bob).get("/moderation/mine/").content.decode()
+    page = client_as(bob).get("/moderation/mine/").content.decode()
     assert f"Case {case.pk}: A bug" in page
     assert "Open" in page
     assert (
         "You have not reported anything."
-        in client_of(dave).get("/moderation/mine/").content.decode()
+        in client_as(dave).get("/moderation/mine/").content.decode()
     )
-    assert client_of(bob).post("/moderation/mine/").status_code == 405
+    assert client_as(bob).post("/moderation/mine/").status_code == 405
 
 
 def test_the_game_page_links_its_players_to_the_form(league_game: Game, bob: User) -> None:
     link = f'href="/moderation/report/game/{league_game.pk}/"'
-    assert link in client_of(bob).get(f"/games/{league_game.pk}/").content.decode()
-    assert link in client_of(bob).get(f"/games/{league_game.pk}/replay/").content.decode()
-    outsider = client_of(UserFactory())
+    assert link in client_as(bob).get(f"/games/{league_game.pk}/").content.decode()
+    assert link in client_as(bob).get(f"/games/{league_game.pk}/replay/").content.decode()
+    outsider = client_as(UserFactory())
     assert link not in outsider.get(f"/games/{league_game.pk}/").content.decode()
     assert link not in outsider.get(f"/games/{league_game.pk}/replay/").content.decode()

@@ -4,7 +4,6 @@ table's chat no longer shows it, the evidence keeps it, and the log says who did
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
@@ -12,6 +11,7 @@ from games.models import ChatMessage, Game
 from games.selectors.chat import table_chat
 from moderation.models import Case, Category, LogEntry
 from moderation.services.filing import file_message_report
+from tests.conftest import client_as
 from tests.moderation.evidence_support import claim
 
 pytestmark = pytest.mark.django_db
@@ -29,12 +29,6 @@ def abuse_case(message: ChatMessage, bob: User) -> Case:
     return file_message_report(message.pk, bob, Category.ABUSE, "Insulting.").case
 
 
-def as_member(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def hide_url(case: Case, message: ChatMessage) -> str:
     return reverse("moderation:hide_message", args=[case.pk, message.pk])
 
@@ -43,7 +37,7 @@ def test_the_cases_moderator_hides_the_message_and_shows_it_again(
     abuse_case: Case, message: ChatMessage, bob: User, club_moderator: User
 ) -> None:
     claim(abuse_case, club_moderator)
-    client = as_member(club_moderator)
+    client = client_as(club_moderator)
     hub = client.get(reverse("moderation:case", args=[abuse_case.pk])).content.decode()
     assert "Hide it from the table" in hub
 
@@ -68,12 +62,12 @@ def test_only_the_moderator_holding_the_case_hides_it(
     abuse_case: Case, message: ChatMessage, bob: User, dave: User, club_moderator: User
 ) -> None:
     # Not claimed yet: the moderator is told to claim it; the parties learn nothing.
-    assert as_member(club_moderator).post(hide_url(abuse_case, message)).status_code == 403
-    assert as_member(bob).post(hide_url(abuse_case, message)).status_code == 404
-    assert as_member(dave).post(hide_url(abuse_case, message)).status_code == 404
+    assert client_as(club_moderator).post(hide_url(abuse_case, message)).status_code == 403
+    assert client_as(bob).post(hide_url(abuse_case, message)).status_code == 404
+    assert client_as(dave).post(hide_url(abuse_case, message)).status_code == 404
     claim(abuse_case, club_moderator)
-    assert as_member(club_moderator).get(hide_url(abuse_case, message)).status_code == 405
-    bad = as_member(club_moderator).post(hide_url(abuse_case, message), {"hidden": "maybe"})
+    assert client_as(club_moderator).get(hide_url(abuse_case, message)).status_code == 405
+    bad = client_as(club_moderator).post(hide_url(abuse_case, message), {"hidden": "maybe"})
     assert bad.status_code == 400
 
     message.refresh_from_db()
@@ -89,7 +83,7 @@ def test_a_message_not_reported_in_the_case_is_refused(
     )
     claim(abuse_case, club_moderator)
 
-    response = as_member(club_moderator).post(hide_url(abuse_case, other), {"hidden": "1"})
+    response = client_as(club_moderator).post(hide_url(abuse_case, other), {"hidden": "1"})
 
     assert response.status_code == 400
     assert "was not reported in this case" in response.content.decode()

@@ -25,6 +25,7 @@ from moderation import log_chain
 from moderation.models import Case, Category, LogEntry
 from moderation.selectors.log_chain import verify
 from moderation.tasks import check_log_chain
+from tests.conftest import client_as
 from tests.moderation.conftest import open_case
 
 pytestmark = pytest.mark.django_db
@@ -173,8 +174,7 @@ def test_the_migration_chains_the_entries_written_before_the_chain() -> None:
 def test_the_log_page_shows_the_chain_intact_then_where_it_broke(
     three: list[LogEntry], site_moderator: User
 ) -> None:
-    client = Client()
-    client.force_login(site_moderator)
+    client = client_as(site_moderator)
     page = client.get(reverse("moderation:log")).content.decode()
     assert 'data-log-chain="unchecked"' in page
     check_log_chain.delay()

@@ -6,7 +6,6 @@ what they did)."""
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
@@ -15,18 +14,13 @@ from leagues.models import Fixture
 from moderation.models import Case, Category, LogEntry, Ruling
 from moderation.services.previews import preview
 from moderation.services.rulings import rule
+from tests.conftest import client_as
 from tests.factories import UserFactory
 from tests.moderation.conftest import open_case
 from tests.moderation.test_rulings import claimed
 
 pytestmark = pytest.mark.django_db
 URL = reverse("moderation:log")
-
-
-def logged_in(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture
@@ -51,7 +45,7 @@ def test_a_superseded_suspension_reads_as_sentences_with_names(
         f"Superseded the ruling “Suspend a member (Bob)” of case {case.pk} with a new "
         "ruling: “Dismiss”."
     )
-    html = logged_in(site_moderator).get(URL).content.decode()
+    html = client_as(site_moderator).get(URL).content.decode()
     assert "Bob was suspended from the whole site until" in html
     assert "Bob&#x27;s suspension was lifted." in html
     for raw in ("lifted: [", "suspended: [", "restore_move", "ruling: ", "kind: ", "undone: "):
@@ -95,7 +89,7 @@ def test_the_member_filter_finds_everything_about_and_by_a_member(
         action=LogEntry.Action.EVIDENCE_OPENED,
         summary="Carol opened something.",
     )
-    client = logged_in(site_moderator)
+    client = client_as(site_moderator)
     about_bob = client.get(URL, {"member": "BOB"})
     assert about_bob.status_code == 200
     entries = list(about_bob.context["entries"])
@@ -113,6 +107,6 @@ def test_the_member_filter_finds_everything_about_and_by_a_member(
 def test_the_filter_form_does_not_keep_what_the_browser_typed(site_moderator: User) -> None:
     """The form is not restored by the browser on Back (autocomplete off): it shows the
     filters of the list it stands above (checked in the browser too)."""
-    html = logged_in(site_moderator).get(URL, {"case": "7"}).content.decode()
+    html = client_as(site_moderator).get(URL, {"case": "7"}).content.decode()
     assert 'class="log-filters" autocomplete="off"' in html
     assert 'name="case" value="7"' in html

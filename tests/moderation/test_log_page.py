@@ -16,18 +16,13 @@ from accounts.models import User
 from games.models import Game
 from leagues.models import Club, Fixture
 from moderation.models import Case, Category, LogEntry
+from tests.conftest import client_as
 from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.conftest import open_case
 
 pytestmark = pytest.mark.django_db
 URL = reverse("moderation:log")
-
-
-def logged_in(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def entry(
@@ -86,7 +81,7 @@ def logged(
 
 
 def shown(user: User, query: str = "") -> str:
-    response = logged_in(user).get(f"{URL}{query}")
+    response = client_as(user).get(f"{URL}{query}")
     assert response.status_code == 200, response.status_code
     return response.content.decode()
 
@@ -121,9 +116,9 @@ def test_a_moderator_reads_the_entries_of_the_cases_they_worked_on(
 
 
 def test_members_and_visitors_may_not_read_the_log(logged: dict[str, LogEntry], bob: User) -> None:
-    assert logged_in(bob).get(URL).status_code == 403
+    assert client_as(bob).get(URL).status_code == 403
     assert Client().get(URL).status_code == 302
-    assert logged_in(bob).post(URL).status_code == 405
+    assert client_as(bob).post(URL).status_code == 405
 
 
 def test_filters_narrow_the_log(
@@ -159,7 +154,7 @@ def test_filters_narrow_the_log(
 def test_filters_that_make_no_sense_answer_400(
     logged: dict[str, LogEntry], site_moderator: User, query: str
 ) -> None:
-    response = logged_in(site_moderator).get(f"{URL}{query}")
+    response = client_as(site_moderator).get(f"{URL}{query}")
     assert response.status_code == 400
     assert "Fix the filters" in response.content.decode()
 
@@ -168,7 +163,7 @@ def test_a_club_owner_cannot_filter_by_another_club(
     logged: dict[str, LogEntry], alice: User
 ) -> None:
     other = Club.objects.create(name="Other", slug="other")
-    assert logged_in(alice).get(f"{URL}?club={other.slug}").status_code == 400
+    assert client_as(alice).get(f"{URL}?club={other.slug}").status_code == 400
 
 
 @override_settings(MODERATION_LOG_PER_PAGE=2)
@@ -210,7 +205,7 @@ def test_reading_the_log_changes_nothing_and_the_table_still_refuses_changes(
 def test_a_day_out_of_range_answers_400_with_a_sentence(
     site_moderator: User, field: str, day: str
 ) -> None:
-    response = logged_in(site_moderator).get(URL, {field: day})
+    response = client_as(site_moderator).get(URL, {field: day})
     assert response.status_code == 400
     html = response.content.decode()
     assert "Enter a valid date" in html or "Choose a day from 1 January 2000" in html

@@ -16,20 +16,16 @@ from django.utils import timezone
 from accounts.models import User
 from games import services
 from games.models import Game
-from leagues.models import Club, Fixture, Membership, Role
+from leagues.models import Fixture, Membership, Role
 from moderation.models import Case, Category, Ruling
 from moderation.selectors.members import RECORD_LIMIT, member_record
+from tests.conftest import client_as
+from tests.factories import CaseFactory, ClubFactory, RulingFactory
 from tests.games.conftest import current_game
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.conftest import open_case, suspend
 
 pytestmark = pytest.mark.django_db
-
-
-def logged_in(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def record_url(member: User) -> str:
@@ -66,18 +62,10 @@ def casual_case(casual_game: Game, alice: User, bob: User) -> Case:
 
 
 def warn(case: Case, member: User, by: User) -> Ruling:
-    now = timezone.now()
-    ruling = Ruling.objects.create(
-        case=case,
-        kind=Ruling.Kind.WARN,
-        status=Ruling.Status.APPLIED,
-        note="Mind the chat.",
-        target=member,
-        by=by,
-        created_at=now,
-        applied_at=now,
+    ruling = RulingFactory(
+        case=case, kind=Ruling.Kind.WARN, note="Mind the chat.", target=member, by=by
     )
-    Case.objects.filter(pk=case.pk).update(status=Case.Status.DECIDED, decided_at=now)
+    Case.objects.filter(pk=case.pk).update(status=Case.Status.DECIDED, decided_at=ruling.created_at)
     return ruling
 
 
@@ -89,17 +77,13 @@ def history(
     the league one, then lifted by a later ruling; and timed out once in each game."""
     warn(casual_case, bob, site_moderator)
     made = suspend(bob, league_case.game, site_moderator, club=running.club)
-    now = timezone.now()
-    lifting = Ruling.objects.create(
+    lifting = RulingFactory(
         case=league_case,
-        kind=Ruling.Kind.DISMISS,
-        status=Ruling.Status.APPLIED,
         note="The suspension was too harsh.",
         by=site_moderator,
         supersedes=made.ruling,
-        created_at=now,
-        applied_at=now,
     )
+    now = lifting.created_at
     Ruling.objects.filter(pk=made.ruling_id).update(status=Ruling.Status.SUPERSEDED)
     type(made).objects.filter(pk=made.pk).update(lifted_at=now)
     assert lifting.pk
@@ -114,15 +98,15 @@ def test_a_visitor_is_sent_to_log_in_and_a_member_is_refused(
     response = Client().get(record_url(bob))
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("login"))
-    assert logged_in(carol).get(record_url(bob)).status_code == 403
-    assert logged_in(carol).get(reverse("moderation:archive")).status_code == 403
-    assert logged_in(bob).get(record_url(bob)).status_code == 403
+    assert client_as(carol).get(record_url(bob)).status_code == 403
+    assert client_as(carol).get(reverse("moderation:archive")).status_code == 403
+    assert client_as(bob).get(record_url(bob)).status_code == 403
 
 
 def test_a_site_moderator_reads_every_case_warning_suspension_and_timeout(
     history: None, bob: User, site_moderator: User, league_case: Case, casual_case: Case
 ) -> None:
-    response = logged_in(site_moderator).get(record_url(bob))
+    response = client_as(site_moderator).get(record_url(bob))
     assert response.status_code == 200
     record = response.context["record"]
     assert {line.case for line in record.cases.items} == {league_case, casual_case}
@@ -144,7 +128,7 @@ def test_a_site_moderator_reads_every_case_warning_suspension_and_timeout(
 def test_a_club_moderator_reads_only_their_clubs_cases_and_games(
     history: None, bob: User, club_moderator: User, league_case: Case
 ) -> None:
-    response = logged_in(club_moderator).get(record_url(bob))
+    response = client_as(club_moderator).get(record_url(bob))
     assert response.status_code == 200
     record = response.context["record"]
     assert [line.case for line in record.cases.items] == [league_case]
@@ -157,12 +141,11 @@ def test_a_club_moderator_reads_only_their_clubs_cases_and_games(
 def test_a_moderator_of_another_club_reads_nothing_of_this_one(
     history: None, bob: User, carol: User
 ) -> None:
-    other = Club.objects.create(name="Elsewhere", slug="elsewhere")
-    Membership.objects.create(club=other, user=carol, role=Role.OWNER)
+    ClubFactory(name="Elsewhere", slug="elsewhere", owner=carol)
     record = member_record(carol, bob)
     assert record.cases.total == record.reports.total == record.warnings.total == 0
     assert record.suspensions == [] and record.timeouts.total == 0
-    page = logged_in(carol).get(record_url(bob)).content.decode()
+    page = client_as(carol).get(record_url(bob)).content.decode()
     assert "Dave waits out every turn." not in page
     assert "No case." in page
 
@@ -173,18 +156,18 @@ def test_a_moderator_who_is_a_party_never_reads_that_case_through_the_record(
     """Dave, accused in the league case, moderates the club: bob's record shows him
     nothing of it (bob's report of him, its rulings, the suspension it made)."""
     Membership.objects.filter(club=running.club, user=dave).update(role=Role.MODERATOR)
-    response = logged_in(dave).get(record_url(bob))
+    response = client_as(dave).get(record_url(bob))
     assert response.status_code == 200
     record = response.context["record"]
     assert record.cases.total == 0 and record.reports.total == 0
     assert record.suspensions == []
     assert "Dave waits out every turn." not in response.content.decode()
-    archive = logged_in(dave).get(reverse("moderation:archive"), {"member": "bob"})
+    archive = client_as(dave).get(reverse("moderation:archive"), {"member": "bob"})
     assert league_case.pk not in [case.pk for case in archive.context["cases"]]
 
 
 def test_an_unknown_member_is_not_found(site_moderator: User) -> None:
-    assert logged_in(site_moderator).get("/moderation/members/nobody/").status_code == 404
+    assert client_as(site_moderator).get("/moderation/members/nobody/").status_code == 404
 
 
 def test_the_archive_lists_decided_cases_by_member_in_pages(
@@ -196,7 +179,7 @@ def test_the_archive_lists_decided_cases_by_member_in_pages(
     league_case: Case,
     settings: object,
 ) -> None:
-    client = logged_in(site_moderator)
+    client = client_as(site_moderator)
     everything = client.get(reverse("moderation:archive"))
     assert [case.pk for case in everything.context["cases"]] == [casual_case.pk]
     of_alice = client.get(reverse("moderation:archive"), {"member": "ALICE"})
@@ -207,9 +190,8 @@ def test_the_archive_lists_decided_cases_by_member_in_pages(
     # Pages: more decided cases than a page holds.
     now = timezone.now()
     for number in range(30):
-        Case.objects.create(
+        CaseFactory(
             game=casual_case.game,
-            category=Category.OTHER,
             status=Case.Status.DECIDED,
             accused=alice,
             opened_at=now,
@@ -228,9 +210,8 @@ def test_the_record_is_bounded(
 ) -> None:
     now = timezone.now()
     for _ in range(RECORD_LIMIT + 5):
-        Case.objects.create(
+        CaseFactory(
             game=casual_game,
-            category=Category.OTHER,
             status=Case.Status.DECIDED,
             accused=alice,
             opened_at=now,
@@ -239,14 +220,14 @@ def test_the_record_is_bounded(
     record = member_record(site_moderator, alice)
     assert len(record.cases.items) == RECORD_LIMIT
     assert record.cases.total == RECORD_LIMIT + 6
-    page = logged_in(site_moderator).get(record_url(alice)).content.decode()
+    page = client_as(site_moderator).get(record_url(alice)).content.decode()
     assert f"And {record.cases.more} older" in page
 
 
 def test_members_are_linked_to_their_record_where_a_moderator_reads_their_name(
     history: None, site_moderator: User, league_case: Case, bob: User, dave: User
 ) -> None:
-    client = logged_in(site_moderator)
+    client = client_as(site_moderator)
     case_page = client.get(reverse("moderation:case", args=[league_case.pk])).content.decode()
     assert f'href="{record_url(dave)}"' in case_page  # the accused
     assert f'href="{record_url(bob)}"' in case_page  # the filer
@@ -256,5 +237,5 @@ def test_members_are_linked_to_their_record_where_a_moderator_reads_their_name(
 
 
 def test_a_party_reads_no_record_link_on_their_case_page(league_case: Case, bob: User) -> None:
-    page = logged_in(bob).get(reverse("moderation:case", args=[league_case.pk])).content.decode()
+    page = client_as(bob).get(reverse("moderation:case", args=[league_case.pk])).content.decode()
     assert "/moderation/members/" not in page

@@ -10,25 +10,20 @@ import pytest
 from django.db import ProgrammingError, connection, transaction
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
 from accounts.models import User
 from games.models import Game
-from leagues.models import Club, Fixture, Membership, Role
-from moderation.models import Case, CaseNote, Category, LogEntry, Ruling
+from leagues.models import Fixture, Membership, Role
+from moderation.models import Case, CaseNote, Category, LogEntry
 from notifications.models import Notification
+from tests.conftest import client_as
+from tests.factories import ClubFactory, RulingFactory
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.conftest import open_case
 
 pytestmark = pytest.mark.django_db
 
 SECRET = "His brother plays from the same flat."
-
-
-def logged_in(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture
@@ -43,7 +38,7 @@ def note_url(case: Case) -> str:
 def test_a_moderator_adds_a_note_that_the_case_page_shows_and_the_log_names_without_its_words(
     case: Case, club_moderator: User, site_moderator: User
 ) -> None:
-    response = logged_in(club_moderator).post(note_url(case), {"text": SECRET})
+    response = client_as(club_moderator).post(note_url(case), {"text": SECRET})
     assert response.status_code == 302
     assert response["Location"] == reverse("moderation:case", args=[case.pk]) + "#notes"
     note = CaseNote.objects.get()
@@ -53,7 +48,7 @@ def test_a_moderator_adds_a_note_that_the_case_page_shows_and_the_log_names_with
         SECRET,
         None,
     )
-    page = logged_in(site_moderator).get(reverse("moderation:case", args=[case.pk]))
+    page = client_as(site_moderator).get(reverse("moderation:case", args=[case.pk]))
     assert SECRET in page.content.decode()
     [entry] = LogEntry.objects.filter(action=LogEntry.Action.NOTE_ADDED)
     assert (entry.actor, entry.case, entry.club_id) == (club_moderator, case, case.club_id)
@@ -65,7 +60,7 @@ def test_a_moderator_adds_a_note_that_the_case_page_shows_and_the_log_names_with
 def test_a_correction_is_a_new_note_naming_the_one_it_corrects_and_no_note_changes(
     case: Case, club_moderator: User
 ) -> None:
-    client = logged_in(club_moderator)
+    client = client_as(club_moderator)
     client.post(note_url(case), {"text": "Seat 2 passed on turn 7."})
     first = CaseNote.objects.get()
     client.post(note_url(case), {"text": "Turn 8, not 7.", "corrects": str(first.pk)})
@@ -103,7 +98,7 @@ def test_a_correction_is_a_new_note_naming_the_one_it_corrects_and_no_note_chang
 def test_bad_input_is_refused_with_its_reason_and_adds_nothing(
     case: Case, club_moderator: User, data: dict[str, str], says: str
 ) -> None:
-    response = logged_in(club_moderator).post(note_url(case), data)
+    response = client_as(club_moderator).post(note_url(case), data)
     assert response.status_code == 400
     assert says in response.content.decode()
     assert not CaseNote.objects.exists() and not LogEntry.objects.filter(action="note_added")
@@ -113,9 +108,9 @@ def test_a_note_of_another_case_cannot_be_corrected(
     case: Case, casual_game: Game, alice: User, club_moderator: User, site_moderator: User
 ) -> None:
     other = open_case(casual_game, alice, Category.ABUSE)
-    logged_in(site_moderator).post(note_url(other), {"text": "Elsewhere."})
+    client_as(site_moderator).post(note_url(other), {"text": "Elsewhere."})
     elsewhere = CaseNote.objects.get()
-    response = logged_in(site_moderator).post(
+    response = client_as(site_moderator).post(
         note_url(case), {"text": "Hm.", "corrects": str(elsewhere.pk)}
     )
     assert response.status_code == 400
@@ -126,12 +121,11 @@ def test_who_may_not_add_a_note_is_refused_and_adds_nothing(
     case: Case, bob: User, dave: User, carol: User, running: RunningSeason
 ) -> None:
     Membership.objects.filter(club=running.club, user=dave).update(role=Role.MODERATOR)
-    other = Club.objects.create(name="Elsewhere", slug="elsewhere")
-    Membership.objects.create(club=other, user=carol, role=Role.OWNER)
+    ClubFactory(name="Elsewhere", slug="elsewhere", owner=carol)
     assert Client().post(note_url(case), {"text": "x"}).status_code == 302  # to log in
-    assert logged_in(bob).post(note_url(case), {"text": "x"}).status_code == 403  # filer
-    assert logged_in(dave).post(note_url(case), {"text": "x"}).status_code == 403  # accused
-    assert logged_in(carol).post(note_url(case), {"text": "x"}).status_code == 404
+    assert client_as(bob).post(note_url(case), {"text": "x"}).status_code == 403  # filer
+    assert client_as(dave).post(note_url(case), {"text": "x"}).status_code == 403  # accused
+    assert client_as(carol).post(note_url(case), {"text": "x"}).status_code == 404
     assert not CaseNote.objects.exists()
 
 
@@ -148,19 +142,10 @@ def test_parties_and_others_never_read_a_note_on_any_page_or_notification(
     so every page a party reads exists: the case, its outcome, the appeal thread, their
     reports, the queue and the log."""
     Membership.objects.filter(club=running.club, user=dave).update(role=Role.MODERATOR)
-    logged_in(club_moderator).post(note_url(case), {"text": SECRET})
-    now = timezone.now()
-    Ruling.objects.create(
-        case=case,
-        kind=Ruling.Kind.DISMISS,
-        status=Ruling.Status.APPLIED,
-        note="No collusion.",
-        by=club_moderator,
-        created_at=now,
-        applied_at=now,
-    )
-    Case.objects.filter(pk=case.pk).update(status=Case.Status.DECIDED, decided_at=now)
-    appealed = logged_in(bob).post(
+    client_as(club_moderator).post(note_url(case), {"text": SECRET})
+    ruling = RulingFactory(case=case, note="No collusion.", by=club_moderator)
+    Case.objects.filter(pk=case.pk).update(status=Case.Status.DECIDED, decided_at=ruling.created_at)
+    appealed = client_as(bob).post(
         reverse("moderation:appeal_new", args=[case.pk]), {"text": "Please look again."}
     )
     assert appealed.status_code == 302
@@ -177,12 +162,12 @@ def test_parties_and_others_never_read_a_note_on_any_page_or_notification(
         reverse("notifications:list"),
     ]
     for viewer in (bob, dave, carol):
-        client = logged_in(viewer)
+        client = client_as(viewer)
         for url in pages:
             response = client.get(url)
             assert SECRET not in response.content.decode(), (viewer, url)
             assert "Moderators' notes" not in response.content.decode(), (viewer, url)
     # alice owns the club and is no party: she reads it where the case's moderators do.
-    assert SECRET in logged_in(alice).get(pages[0]).content.decode()
+    assert SECRET in client_as(alice).get(pages[0]).content.decode()
     assert not Notification.objects.filter(text__contains="brother").exists()
     assert not LogEntry.objects.filter(summary__contains="brother").exists()

@@ -17,6 +17,7 @@ from moderation.notices import ModerationNotice
 from moderation.selectors.outcomes import result_history
 from moderation.services.outcomes import tell_outcome
 from notifications.models import Notification
+from tests.conftest import client_as
 from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.conftest import open_case
@@ -75,8 +76,7 @@ def test_a_long_note_is_cut_in_the_notice_and_whole_on_the_page(
     apply_ruling(case, club_moderator, Ruling.Kind.DISMISS, note=note)
     (notice,) = notices(bob)
     assert "…" in notice.text and len(notice.text) < 300
-    client = Client()
-    client.force_login(bob)
+    client = client_as(bob)
     page = client.get(reverse("moderation:appeal_new", args=[case.pk])).content.decode()
     assert note.strip() in " ".join(page.split())
 
@@ -118,12 +118,6 @@ def outcome_url(case: Case) -> str:
     return reverse("moderation:appeal_new", args=[case.pk])
 
 
-def logged_in(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def test_a_party_reads_the_rulings_and_what_they_changed_in_the_result(
     case: Case, bob: User, dave: User, club_moderator: User
 ) -> None:
@@ -133,7 +127,7 @@ def test_a_party_reads_the_rulings_and_what_they_changed_in_the_result(
         corrections={1: SeatCorrection(score=25, is_winner=True)},
     )
     for party in (bob, dave):
-        response = logged_in(party).get(outcome_url(case))
+        response = client_as(party).get(outcome_url(case))
         assert response.status_code == 200
         html = response.content.decode()
         assert "Set the result" in html and NOTE in html
@@ -149,18 +143,18 @@ def test_nobody_else_learns_of_the_case(
     anonymous = Client().get(outcome_url(case))
     assert anonymous.status_code == 302 and "/login/" in anonymous["Location"]
     for outsider in (erin, club_moderator, UserFactory()):
-        assert logged_in(outsider).get(outcome_url(case)).status_code == 404
-    assert logged_in(alice).get(reverse("moderation:appeal_new", args=[99_999])).status_code == 404
+        assert client_as(outsider).get(outcome_url(case)).status_code == 404
+    assert client_as(alice).get(reverse("moderation:appeal_new", args=[99_999])).status_code == 404
 
 
 def test_the_outcome_page_answers_only_get_and_post(case: Case, bob: User) -> None:
-    assert logged_in(bob).put(outcome_url(case)).status_code == 405
+    assert client_as(bob).put(outcome_url(case)).status_code == 405
 
 
 def test_before_any_ruling_the_page_says_the_case_is_with_the_moderators(
     case: Case, bob: User
 ) -> None:
-    html = logged_in(bob).get(outcome_url(case)).content.decode()
+    html = client_as(bob).get(outcome_url(case)).content.decode()
     assert "No ruling yet" in html
     assert "you can appeal once the moderators decide" in html
     assert 'name="text"' not in html
@@ -180,8 +174,8 @@ def test_a_suspended_member_reads_their_own_suspension_and_nobody_else_does(
     Suspension.objects.create(
         user=dave, club=running.club, ruling=ruling, starts_at=now, ends_at=now + timedelta(days=7)
     )
-    assert "Suspended from Tile Club" in logged_in(dave).get(outcome_url(case)).content.decode()
-    assert "Suspended from" not in logged_in(bob).get(outcome_url(case)).content.decode()
+    assert "Suspended from Tile Club" in client_as(dave).get(outcome_url(case)).content.decode()
+    assert "Suspended from" not in client_as(bob).get(outcome_url(case)).content.decode()
 
 
 # --- the result's history ---------------------------------------------------------------

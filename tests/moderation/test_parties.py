@@ -16,7 +16,7 @@ import pytest
 import time_machine
 from django.conf import settings
 from django.contrib.auth.models import Group
-from django.test import Client, TestCase
+from django.test import TestCase
 from django.urls import reverse
 from django.utils import timezone
 
@@ -32,6 +32,7 @@ from moderation.services.escalation import escalate_overdue
 from moderation.services.filing import Filing, file_game_report
 from moderation.services.rulings import rule
 from notifications.models import Notification
+from tests.conftest import client_as
 from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.conftest import open_case
@@ -43,12 +44,6 @@ REPORT = "BOB-REPORT dave disconnects when he is losing"
 BOB_APPEAL = "BOB-APPEAL the dismissal ignores turn 9"
 DAVE_APPEAL = "DAVE-APPEAL bob makes this up"
 PROPOSAL = "PROPOSAL-NOTE void the game, dave stalled it"
-
-
-def logged_in(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def give_role(running: RunningSeason, user: User, role: str) -> None:
@@ -128,12 +123,12 @@ def party(
 @pytest.mark.parametrize("party", PARTIES, indirect=True, ids=[f"{n}-{r}" for n, r in PARTIES])
 def test_a_party_reads_none_of_the_cases_log_entries(party: User, case: Case) -> None:
     url = reverse("moderation:log")
-    page = logged_in(party).get(url)
+    page = client_as(party).get(url)
     assert page.status_code == 200
     html = page.content.decode()
     for secret in (REPORT, BOB_APPEAL[:40], DAVE_APPEAL[:40], PROPOSAL[:40]):
         assert secret not in html
-    narrowed = logged_in(party).get(url, {"case": case.pk})
+    narrowed = client_as(party).get(url, {"case": case.pk})
     assert narrowed.status_code == 200
     assert narrowed.context["entries"].paginator.count == 0
 
@@ -143,7 +138,7 @@ def test_a_moderator_who_is_no_party_reads_the_whole_case_in_the_log(
     running: RunningSeason, case: Case, erin: User, role: str
 ) -> None:
     give_role(running, erin, role)
-    html = logged_in(erin).get(reverse("moderation:log"), {"case": case.pk}).content.decode()
+    html = client_as(erin).get(reverse("moderation:log"), {"case": case.pk}).content.decode()
     for secret in (REPORT, BOB_APPEAL, DAVE_APPEAL, PROPOSAL):
         assert secret in html
 
@@ -157,7 +152,7 @@ def test_a_party_reads_only_their_own_appeal(
 ) -> None:
     other = appeal_of(case, dave if party == bob else bob)
     mine = appeal_of(case, party)
-    client = logged_in(party)
+    client = client_as(party)
     assert client.get(reverse("moderation:appeal", args=[other.pk])).status_code == 404
     assert client.get(reverse("moderation:appeal", args=[mine.pk])).status_code == 200
     queue = client.get(reverse("moderation:appeals")).content.decode()
@@ -170,7 +165,7 @@ def test_a_party_reads_only_their_own_appeal(
 def test_a_moderator_who_is_no_party_reads_every_appeal(
     case: Case, alice: User, bob: User, dave: User
 ) -> None:
-    client = logged_in(alice)  # the owner, no party
+    client = client_as(alice)  # the owner, no party
     queue = client.get(reverse("moderation:appeals")).content.decode()
     for appellant in (bob, dave):
         appeal = appeal_of(case, appellant)
@@ -183,7 +178,7 @@ def test_a_moderator_who_is_no_party_reads_every_appeal(
 
 @pytest.mark.parametrize("party", PARTIES, indirect=True, ids=[f"{n}-{r}" for n, r in PARTIES])
 def test_a_party_opens_neither_the_rulings_form_nor_the_proposal(party: User, case: Case) -> None:
-    client = logged_in(party)
+    client = client_as(party)
     form = client.get(reverse("moderation:rule", args=[case.pk]))
     assert form.status_code == 404
     assert PROPOSAL not in form.content.decode()
@@ -195,7 +190,7 @@ def test_a_party_opens_neither_the_rulings_form_nor_the_proposal(party: User, ca
 
 
 def test_a_moderator_who_is_no_party_reads_the_proposal(case: Case, alice: User) -> None:
-    client = logged_in(alice)
+    client = client_as(alice)
     form = client.get(reverse("moderation:rule", args=[case.pk]))
     assert form.status_code == 200 and "Void the game" in form.content.decode()
     page = client.get(reverse("moderation:ruling", args=[proposal_of(case).pk]))
@@ -208,18 +203,18 @@ def test_a_party_who_moderates_cannot_decline_the_proposal_nor_learn_its_state(
     give_role(running, dave, Role.MODERATOR)
     proposal = proposal_of(case)
     url = reverse("moderation:ruling_decline", args=[proposal.pk])
-    refused = logged_in(dave).post(url, {"note": "No."})
+    refused = client_as(dave).post(url, {"note": "No."})
     assert refused.status_code == 403
     assert "The case is about you." in refused.content.decode()
     Ruling.objects.filter(pk=proposal.pk).update(status=Ruling.Status.DECLINED)
-    again = logged_in(dave).post(url, {"note": "No."})
+    again = client_as(dave).post(url, {"note": "No."})
     assert again.status_code == 403
     assert "The case is about you." in again.content.decode()
 
 
 def test_an_outsider_is_still_told_there_is_no_such_ruling(case: Case) -> None:
     url = reverse("moderation:ruling", args=[proposal_of(case).pk])
-    assert logged_in(UserFactory(username="olly")).get(url).status_code == 404
+    assert client_as(UserFactory(username="olly")).get(url).status_code == 404
 
 
 # --- the escalation -----------------------------------------------------------------------
@@ -266,11 +261,11 @@ def test_a_party_sees_their_case_in_the_queue_but_not_how_many_reported_it(
     give_role(running, dave, Role.MODERATOR)
     case = open_case(league_game, bob, Category.STALLING, fixture=league_fixture, accused=dave)
     Report.objects.create(case=case, filer=erin, text="Me too.", created_at=timezone.now())
-    queue = logged_in(dave).get(reverse("moderation:queue")).content.decode()
+    queue = client_as(dave).get(reverse("moderation:queue")).content.decode()
     assert f'data-case="{case.pk}"' in queue
     assert "The case is about you." in queue
     assert "2 filers" not in queue
-    assert "2 filers" in logged_in(club_moderator).get(reverse("moderation:queue")).content.decode()
+    assert "2 filers" in client_as(club_moderator).get(reverse("moderation:queue")).content.decode()
 
 
 # --- the moderators' names ----------------------------------------------------------------
@@ -292,12 +287,12 @@ def test_the_parties_read_the_moderators_not_their_names(
         reverse("moderation:case", args=[case.pk]),
     ]
     for url in pages:
-        page = logged_in(bob).get(url)
+        page = client_as(bob).get(url)
         assert page.status_code == 200
         assert "Maud" not in page.content.decode(), url
-    thread = logged_in(bob).get(pages[1]).content.decode()
+    thread = client_as(bob).get(pages[1]).content.decode()
     assert "The moderators" in thread and "We replayed turn 3." in thread
-    moderators = logged_in(maud).get(pages[1]).content.decode()
+    moderators = client_as(maud).get(pages[1]).content.decode()
     assert "Maud (moderator)" in moderators
 
 
@@ -306,9 +301,9 @@ def test_a_moderator_with_a_conflict_reads_an_appeal_and_is_told_why_they_may_no
 ) -> None:
     # Alice owns the club and plays in the parties' division: a conflict, no party.
     url = reverse("moderation:appeal", args=[appeal_of(case, bob).pk])
-    page = logged_in(alice).get(url).content.decode()
+    page = client_as(alice).get(url).content.decode()
     assert "you have a conflict of interest in its case" in page
-    refused = logged_in(alice).post(url, {"text": "Noted."})
+    refused = client_as(alice).post(url, {"text": "Noted."})
     assert refused.status_code == 403
     assert (
         "You play in Division 1 of Winter league, season 1, as a party of the case does."

@@ -20,8 +20,9 @@ from games.services import SeatPlan, chat
 from games.table_settings import TableSettings
 from leagues.models import Fixture
 from moderation.policies import may_chat, may_play, suspension_at
+from tests.conftest import client_as
 from tests.games.conftest import current_game
-from tests.games.views_support import HTMX, client_for
+from tests.games.views_support import HTMX
 from tests.moderation.conftest import suspend
 
 pytestmark = pytest.mark.django_db
@@ -110,7 +111,7 @@ def test_a_suspended_player_cannot_move_or_chat_but_still_reads_and_watches(
     assert game.version == 0
     assert ChatMessage.objects.count() == 1
     assert [line.text for line in table_chat(league_table, bob).lines] == ["hello before"]
-    page = client_for(bob).get(reverse("games:game", kwargs={"pk": game.pk}))
+    page = client_as(bob).get(reverse("games:game", kwargs={"pk": game.pk}))
     assert page.status_code == 200
     html = page.content.decode()
     assert "You are suspended from this site until" in html
@@ -124,7 +125,7 @@ def test_a_suspended_players_move_is_answered_403_with_the_sentence(
     game = current_game(league_table)
     suspend(bob, game, site_moderator)
 
-    response = client_for(bob).post(
+    response = client_as(bob).post(
         reverse("games:draw", kwargs={"pk": game.pk}), {"version": game.version}, **HTMX
     )
 
@@ -142,7 +143,7 @@ def test_a_suspended_member_cannot_take_a_seat(
     )
     suspend(carol, casual_game, site_moderator)
 
-    response = client_for(carol).post(reverse("games:join", kwargs={"pk": waiting.pk}))
+    response = client_as(carol).post(reverse("games:join", kwargs={"pk": waiting.pk}))
 
     assert response.status_code == 403
     assert "You are suspended from this site" in response.content.decode()

@@ -5,7 +5,6 @@ the report pages show and accept only what the member could read at the table.""
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
@@ -17,6 +16,7 @@ from leagues.services import clubs
 from moderation.errors import NotFound
 from moderation.models import Case, Category, Report
 from moderation.services.filing import Filing, file_game_report, file_message_report
+from tests.conftest import client_as
 from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason, add_member, rival
 from tests.moderation.conftest import open_case
@@ -41,12 +41,6 @@ def mallory(rival: User) -> User:
     return rival
 
 
-def client_of(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def say(game: Game, author: User, text: str, audience: str = "players") -> ChatMessage:
     return ChatMessage.objects.create(
         table=game.table, game=game, author=author, audience=audience, text=text
@@ -61,9 +55,9 @@ def test_a_site_moderator_sees_a_private_table_only_through_a_case(
     private_club: Club, league_game: Game, site_moderator: User, bob: User
 ) -> None:
     league_game.table.refresh_from_db()
-    before = [client_of(site_moderator).get(path).status_code for path in pages(league_game)]
+    before = [client_as(site_moderator).get(path).status_code for path in pages(league_game)]
     open_case(league_game, bob)
-    after = [client_of(site_moderator).get(path) for path in pages(league_game)]
+    after = [client_as(site_moderator).get(path) for path in pages(league_game)]
 
     assert before == [404, 404, 404]
     assert [page.status_code for page in after] == [200, 200, 200]
@@ -77,7 +71,7 @@ def test_a_club_moderator_sees_the_club_as_a_member(
 ) -> None:
     league_game.table.refresh_from_db()
     assert table_sight(club_moderator, league_game.table) == Sight.FULL
-    assert client_of(club_moderator).get(f"/games/{league_game.pk}/").status_code == 200
+    assert client_as(club_moderator).get(f"/games/{league_game.pk}/").status_code == 200
 
 
 def test_an_outsider_cannot_report_a_private_clubs_message(
@@ -86,8 +80,8 @@ def test_an_outsider_cannot_report_a_private_clubs_message(
     message = say(league_game, dave, "Only for the club.")
     page = f"/moderation/report/message/{message.pk}/"
 
-    shown = client_of(mallory).get(page)
-    posted = client_of(mallory).post(page, {"category": "abuse", "text": "Rude."})
+    shown = client_as(mallory).get(page)
+    posted = client_as(mallory).post(page, {"category": "abuse", "text": "Rude."})
     with pytest.raises(NotFound):
         file_message_report(message.pk, mallory, Category.ABUSE, "Rude.")
 
@@ -101,7 +95,7 @@ def test_an_outsider_cannot_open_a_private_clubs_game_report(
 ) -> None:
     page = f"/moderation/report/game/{league_game.pk}/"
 
-    assert client_of(mallory).get(page).status_code == 404
+    assert client_as(mallory).get(page).status_code == 404
     with pytest.raises(NotFound):
         file_game_report(league_game.pk, mallory, Filing(Category.BUG, "Broken.", 1))
     assert not Case.objects.exists()
@@ -112,7 +106,7 @@ def test_a_player_who_left_the_club_reports_without_reading_the_club(
 ) -> None:
     private_club.memberships.filter(user=bob).delete()
 
-    page = client_of(bob).get(f"/moderation/report/game/{league_game.pk}/")
+    page = client_as(bob).get(f"/moderation/report/game/{league_game.pk}/")
 
     assert page.status_code == 200
     assert "Winter league" not in page.content.decode()
@@ -126,7 +120,7 @@ def test_a_hidden_message_is_not_shown_on_the_report_page(
     message.save(update_fields=["hidden_at"])
 
     for reader in (bob, erin):
-        page = client_of(reader).get(f"/moderation/report/message/{message.pk}/")
+        page = client_as(reader).get(f"/moderation/report/message/{message.pk}/")
         assert page.status_code == 404
         assert "HIDDEN-LINE" not in page.content.decode()
     with pytest.raises(NotFound):
@@ -144,7 +138,7 @@ def test_a_public_message_is_read_by_anyone_and_the_spectators_side_not_by_playe
     assert may_read_message(stranger, table_line)
     assert may_read_message(stranger, side_talk)
     assert not may_read_message(bob, side_talk)
-    page = client_of(stranger).get(f"/moderation/report/message/{table_line.pk}/")
+    page = client_as(stranger).get(f"/moderation/report/message/{table_line.pk}/")
     assert page.status_code == 200
 
 

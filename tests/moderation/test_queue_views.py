@@ -11,10 +11,10 @@ from accounts.models import User
 from games.models import Game
 from leagues.models import Fixture, Membership, Role
 from moderation.models import Case
+from tests.conftest import client_as
 from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.conftest import open_case
-from tests.moderation.test_filing_views import client_of
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +25,7 @@ def case(league_game: Game, league_fixture: Fixture, bob: User) -> Case:
 
 
 def test_a_moderator_sees_the_queue_with_its_reasons(case: Case, club_moderator: User) -> None:
-    page = client_of(club_moderator).get("/moderation/")
+    page = client_as(club_moderator).get("/moderation/")
     assert page.status_code == 200
     html = page.content.decode()
     assert f"Case {case.pk}: A bug" in html
@@ -35,28 +35,28 @@ def test_a_moderator_sees_the_queue_with_its_reasons(case: Case, club_moderator:
 
 
 def test_the_queue_is_for_moderators_only(case: Case, bob: User) -> None:
-    response = client_of(bob).get("/moderation/")
+    response = client_as(bob).get("/moderation/")
     assert response.status_code == 403
     assert "Only moderators see the queue" in response.content.decode()
-    assert client_of(bob).post("/moderation/next/").status_code == 403
+    assert client_as(bob).post("/moderation/next/").status_code == 403
     assert Client().get("/moderation/").status_code == 302
-    assert client_of(bob).post("/moderation/").status_code == 405
+    assert client_as(bob).post("/moderation/").status_code == 405
 
 
 def test_a_moderator_claims_and_another_sees_it_claimed(
     running: RunningSeason, case: Case, club_moderator: User
 ) -> None:
-    response = client_of(club_moderator).post(f"/moderation/cases/{case.pk}/claim/")
+    response = client_as(club_moderator).post(f"/moderation/cases/{case.pk}/claim/")
     assert response.status_code == 302
     assert response["Location"] == f"/moderation/cases/{case.pk}/"
     meg = UserFactory(username="meg", display_name="Meg")
     Membership.objects.create(club=running.club, user=meg, role=Role.MODERATOR)
-    assert "Claimed by Mo" in client_of(meg).get("/moderation/").content.decode()
-    refused = client_of(meg).post(f"/moderation/cases/{case.pk}/claim/")
+    assert "Claimed by Mo" in client_as(meg).get("/moderation/").content.decode()
+    refused = client_as(meg).post(f"/moderation/cases/{case.pk}/claim/")
     assert refused.status_code == 409
     assert "Mo claimed this case" in refused.content.decode()
-    assert client_of(meg).post(f"/moderation/cases/{case.pk}/release/").status_code == 409
-    released = client_of(club_moderator).post(f"/moderation/cases/{case.pk}/release/")
+    assert client_as(meg).post(f"/moderation/cases/{case.pk}/release/").status_code == 409
+    released = client_as(club_moderator).post(f"/moderation/cases/{case.pk}/release/")
     assert released.status_code == 302
     case.refresh_from_db()
     assert case.claimed_by is None
@@ -66,9 +66,9 @@ def test_a_moderator_who_sat_at_the_table_is_refused_with_the_reason(
     running: RunningSeason, case: Case, dave: User
 ) -> None:
     Membership.objects.filter(club=running.club, user=dave).update(role=Role.MODERATOR)
-    queue = client_of(dave).get("/moderation/").content.decode()
+    queue = client_as(dave).get("/moderation/").content.decode()
     assert "You sat at this game&#x27;s table." in queue
-    response = client_of(dave).post(f"/moderation/cases/{case.pk}/claim/")
+    response = client_as(dave).post(f"/moderation/cases/{case.pk}/claim/")
     assert response.status_code == 403
     assert "You sat at this game&#x27;s table." in response.content.decode()
     case.refresh_from_db()
@@ -76,32 +76,32 @@ def test_a_moderator_who_sat_at_the_table_is_refused_with_the_reason(
 
 
 def test_claiming_needs_a_post_and_a_moderator(case: Case, club_moderator: User) -> None:
-    assert client_of(club_moderator).get(f"/moderation/cases/{case.pk}/claim/").status_code == 405
-    assert client_of(UserFactory()).post(f"/moderation/cases/{case.pk}/claim/").status_code == 404
-    assert client_of(club_moderator).post("/moderation/cases/99999/claim/").status_code == 404
+    assert client_as(club_moderator).get(f"/moderation/cases/{case.pk}/claim/").status_code == 405
+    assert client_as(UserFactory()).post(f"/moderation/cases/{case.pk}/claim/").status_code == 404
+    assert client_as(club_moderator).post("/moderation/cases/99999/claim/").status_code == 404
 
 
 def test_the_case_hub_for_a_moderator_a_party_and_an_outsider(
     league_game: Game, case: Case, club_moderator: User, bob: User, dave: User
 ) -> None:
     open_case(league_game, dave, "other", text="Something else.")
-    moderator = client_of(club_moderator).get(f"/moderation/cases/{case.pk}/")
+    moderator = client_as(club_moderator).get(f"/moderation/cases/{case.pk}/")
     assert moderator.status_code == 200
     html = moderator.content.decode()
     assert "Turn 2 went wrong." in html
     assert "Reports (1)" in html
     assert "What was done" in html
 
-    party = client_of(bob).get(f"/moderation/cases/{case.pk}/").content.decode()
+    party = client_as(bob).get(f"/moderation/cases/{case.pk}/").content.decode()
     assert "Turn 2 went wrong." in party
     assert "What was done" not in party
     assert "/claim/" not in party
-    assert client_of(UserFactory()).get(f"/moderation/cases/{case.pk}/").status_code == 404
-    assert client_of(bob).post(f"/moderation/cases/{case.pk}/").status_code == 405
+    assert client_as(UserFactory()).get(f"/moderation/cases/{case.pk}/").status_code == 404
+    assert client_as(bob).post(f"/moderation/cases/{case.pk}/").status_code == 405
 
 
 def test_opening_the_case_keeps_the_claim_seen(case: Case, club_moderator: User) -> None:
-    client = client_of(club_moderator)
+    client = client_as(club_moderator)
     client.post(f"/moderation/cases/{case.pk}/claim/")
     Case.objects.filter(pk=case.pk).update(claim_seen_at=case.opened_at)
     client.get(f"/moderation/cases/{case.pk}/")
@@ -111,27 +111,27 @@ def test_opening_the_case_keeps_the_claim_seen(case: Case, club_moderator: User)
 
 
 def test_next_case_opens_the_best_one(case: Case, club_moderator: User) -> None:
-    response = client_of(club_moderator).post("/moderation/next/")
+    response = client_as(club_moderator).post("/moderation/next/")
     assert response["Location"] == f"/moderation/cases/{case.pk}/"
     case.refresh_from_db()
     assert case.claimed_by == club_moderator
     Case.objects.filter(pk=case.pk).update(status=Case.Status.DECIDED)
-    empty = client_of(club_moderator).post("/moderation/next/", follow=True)
+    empty = client_as(club_moderator).post("/moderation/next/", follow=True)
     assert "No case that you may take is waiting." in empty.content.decode()
-    assert client_of(club_moderator).get("/moderation/next/").status_code == 405
+    assert client_as(club_moderator).get("/moderation/next/").status_code == 405
 
 
 def test_the_header_shows_moderators_their_open_cases(
     case: Case, club_moderator: User, bob: User
 ) -> None:
-    html = client_of(club_moderator).get("/").content.decode()
+    html = client_as(club_moderator).get("/").content.decode()
     assert 'href="/moderation/"' in html
     assert 'aria-label="Open cases: 1"' in html
-    assert 'href="/moderation/"' not in client_of(bob).get("/").content.decode()
+    assert 'href="/moderation/"' not in client_as(bob).get("/").content.decode()
 
 
 def test_the_queue_refreshes_its_list_alone(case: Case, club_moderator: User) -> None:
-    response = client_of(club_moderator).get("/moderation/", headers={"HX-Request": "true"})
+    response = client_as(club_moderator).get("/moderation/", headers={"HX-Request": "true"})
     html = response.content.decode()
     assert html.lstrip().startswith('<div id="case-queue"')
     assert f'data-case="{case.pk}"' in html
@@ -140,6 +140,6 @@ def test_the_queue_refreshes_its_list_alone(case: Case, club_moderator: User) ->
 
 def test_the_accused_reads_the_case_without_the_reports(case: Case, dave: User) -> None:
     Case.objects.filter(pk=case.pk).update(accused=dave)
-    html = client_of(dave).get(f"/moderation/cases/{case.pk}/").content.decode()
+    html = client_as(dave).get(f"/moderation/cases/{case.pk}/").content.decode()
     assert "You did not file a report in this case" in html
     assert "Turn 2 went wrong." not in html

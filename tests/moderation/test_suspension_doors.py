@@ -34,11 +34,12 @@ from leagues.models import (
 from leagues.services import clubs
 from moderation.models import Report
 from notifications.models import Notification
-from tests.factories import UserFactory
+from tests.conftest import client_as
+from tests.factories import SeasonFactory, UserFactory
 from tests.games.conftest import current_game, start_table
 from tests.games.players import play_until_over
 from tests.games.test_views_lobby import form_data
-from tests.games.views_support import HTMX, client_for
+from tests.games.views_support import HTMX
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.conftest import suspend
 
@@ -77,7 +78,7 @@ def test_a_site_suspended_member_cannot_set_up_a_table(
         services.create_table(
             carol, TableSettings(), [SeatPlan.taken_by(carol), SeatPlan.bot("easy")]
         )
-    response = client_for(carol).post(reverse("games:new_table"), form_data(seat_2="bot_easy"))
+    response = client_as(carol).post(reverse("games:new_table"), form_data(seat_2="bot_easy"))
 
     assert response.status_code == 403
     assert SITE in response.text
@@ -102,7 +103,7 @@ def test_play_now_refuses_a_suspended_member_with_a_403_page_and_seats_nobody(
     suspend(carol, casual_game, site_moderator)
     tables = Table.objects.count()
 
-    response = client_for(carol).post(reverse("games:play_now"))
+    response = client_as(carol).post(reverse("games:play_now"))
 
     assert response.status_code == 403
     assert SITE in response.text and "Nothing was done." in response.text
@@ -115,8 +116,8 @@ def test_play_now_while_another_member_waits_is_a_403_not_a_500(
     waiting = waiting_for(dave)
     suspend(carol, casual_game, site_moderator)
 
-    response = client_for(carol).post(reverse("games:play_now"))
-    htmx = client_for(carol).post(reverse("games:play_now"), **HTMX)
+    response = client_as(carol).post(reverse("games:play_now"))
+    htmx = client_as(carol).post(reverse("games:play_now"), **HTMX)
 
     assert response.status_code == 403 and SITE in response.text
     assert htmx.status_code == 403 and SITE in htmx.text and 'id="game-message"' in htmx.text
@@ -130,7 +131,7 @@ def test_play_now_still_seats_a_member_suspended_from_a_club_only(
     waiting = waiting_for(dave)
     suspend(carol, casual_game, club_moderator, club=running.club)
 
-    response = client_for(carol).post(reverse("games:play_now"))
+    response = client_as(carol).post(reverse("games:play_now"))
 
     assert response.status_code == 302
     assert waiting.seats.filter(user=carol, kind=Seat.Kind.PLAYER).exists()
@@ -150,8 +151,8 @@ def test_play_again_refuses_a_suspended_player_as_a_page_and_for_htmx(
 ) -> None:
     suspend(bob, casual_game, site_moderator)
 
-    page = client_for(bob).post(table_url("play_again", finished))
-    htmx = client_for(bob).post(table_url("play_again", finished), **HTMX)
+    page = client_as(bob).post(table_url("play_again", finished))
+    htmx = client_as(bob).post(table_url("play_again", finished), **HTMX)
 
     assert page.status_code == 403 and SITE in page.text
     assert htmx.status_code == 403 and SITE in htmx.text and 'id="game-message"' in htmx.text
@@ -164,7 +165,7 @@ def test_play_again_at_the_table_another_player_set_up_refuses_the_suspended_one
     again = services.play_again(finished.pk, alice)
     suspend(bob, casual_game, site_moderator)
 
-    response = client_for(bob).post(table_url("play_again", finished))
+    response = client_as(bob).post(table_url("play_again", finished))
 
     assert response.status_code == 403 and SITE in response.text
     assert again.seats.get(user=bob).kind == Seat.Kind.RESERVED
@@ -178,7 +179,7 @@ def test_a_suspended_member_cannot_accept_a_tables_invitation(
     )
     suspend(carol, casual_game, site_moderator)
 
-    response = client_for(carol).post(table_url("join", invited))
+    response = client_as(carol).post(table_url("join", invited))
 
     assert response.status_code == 403 and SITE in response.text
     assert invited.seats.get(user=carol).kind == Seat.Kind.RESERVED
@@ -197,11 +198,11 @@ def test_a_club_suspension_stops_chat_and_moves_at_the_clubs_fixture_only(
     game = current_game(fixture_table)
     suspend(bob, casual_game, club_moderator, club=running.club)
 
-    said = client_for(bob).post(table_url("chat_say", fixture_table), {"text": "hi"}, **HTMX)
-    moved = client_for(bob).post(
+    said = client_as(bob).post(table_url("chat_say", fixture_table), {"text": "hi"}, **HTMX)
+    moved = client_as(bob).post(
         reverse("games:draw", kwargs={"pk": game.pk}), {"version": game.version}, **HTMX
     )
-    casual = client_for(bob).post(table_url("chat_say", casual_game.table), {"text": "hi"}, **HTMX)
+    casual = client_as(bob).post(table_url("chat_say", casual_game.table), {"text": "hi"}, **HTMX)
 
     assert said.status_code == 403 and f"{SUSPENDED} the club {running.club}" in said.text
     assert moved.status_code == 403 and "cannot play here" in moved.text
@@ -216,7 +217,7 @@ def test_a_site_suspended_member_cannot_chat_page_or_htmx(
 ) -> None:
     suspend(bob, casual_game, site_moderator)
 
-    page = client_for(bob).post(table_url("chat_say", casual_game.table), {"text": "hi"})
+    page = client_as(bob).post(table_url("chat_say", casual_game.table), {"text": "hi"})
 
     assert page.status_code == 403 and SITE in page.text
     assert not ChatMessage.objects.exists()
@@ -231,7 +232,7 @@ def open_season(running: RunningSeason) -> Season:
     league = League.objects.create(
         club=running.club, name="Spring", slug="spring", seats=2, table_settings={}
     )
-    return Season.objects.create(league=league, number=1, **league.house_rules())
+    return SeasonFactory(league=league)
 
 
 def register_url(season: Season) -> str:
@@ -245,7 +246,7 @@ def test_a_suspended_member_cannot_register_for_a_season(
     club = open_season.league.club if where == "club" else None
     suspend(bob, casual_game, site_moderator, club=club)
 
-    response = client_for(bob).post(register_url(open_season))
+    response = client_as(bob).post(register_url(open_season))
 
     assert response.status_code == 403
     assert SUSPENDED in response.text and "cannot register for a season" in response.text
@@ -257,7 +258,7 @@ def test_a_member_suspended_from_another_club_registers(
 ) -> None:
     suspend(bob, casual_game, site_moderator, club=other_club)
 
-    response = client_for(bob).post(register_url(open_season))
+    response = client_as(bob).post(register_url(open_season))
 
     assert response.status_code == 302
     assert Entry.objects.get(season=open_season).user == bob
@@ -273,7 +274,7 @@ def test_the_organiser_is_told_a_substitute_is_suspended(
     entry = running.entries[0]
     path = reverse("leagues:replace_player", args=["tile-club", "winter", 1, entry.pk])
 
-    response = client_for(running.organiser).post(path, {"username": "frank", "reason": "Moved."})
+    response = client_as(running.organiser).post(path, {"username": "frank", "reason": "Moved."})
 
     assert response.status_code == 403
     assert "Frank is suspended from" in response.text
@@ -302,7 +303,7 @@ def test_a_suspended_member_cannot_join_by_the_clubs_link(
     club = running.club
     suspend(sam, casual_game, site_moderator, club=club if where == "club" else None)
 
-    response = client_for(sam).post(club_url("join_link", club, code=club.invite_code))
+    response = client_as(sam).post(club_url("join_link", club, code=club.invite_code))
 
     assert response.status_code == 403
     assert SUSPENDED in response.text and "cannot join this club" in response.text
@@ -315,7 +316,7 @@ def test_a_member_suspended_from_another_club_joins_by_link(
     suspend(sam, casual_game, site_moderator, club=other_club)
     club = running.club
 
-    response = client_for(sam).post(club_url("join_link", club, code=club.invite_code))
+    response = client_as(sam).post(club_url("join_link", club, code=club.invite_code))
 
     assert response.status_code == 302
     assert Membership.objects.filter(club=club, user=sam).exists()
@@ -329,7 +330,7 @@ def test_a_suspended_member_cannot_accept_a_clubs_invitation(
     clubs.invite(club, running.organiser, "sam")
     suspend(sam, casual_game, site_moderator, club=club if where == "club" else None)
 
-    response = client_for(sam).post(club_url("accept_invitation", club))
+    response = client_as(sam).post(club_url("accept_invitation", club))
 
     assert response.status_code == 403
     assert SUSPENDED in response.text and "cannot join this club" in response.text
@@ -345,7 +346,7 @@ def test_a_suspended_member_cannot_ask_to_join_a_club(
     suspend(sam, casual_game, site_moderator, club=club if where == "club" else None)
     told = Notification.objects.filter(user=running.organiser).count()
 
-    response = client_for(sam).post(club_url("request_to_join", club), {"message": "Hello!"})
+    response = client_as(sam).post(club_url("request_to_join", club), {"message": "Hello!"})
 
     assert response.status_code == 403
     assert SUSPENDED in response.text and "cannot join this club" in response.text
@@ -360,7 +361,7 @@ def test_an_organiser_cannot_let_in_a_suspended_member(
     join_request = clubs.request_to_join(club, sam, "Hello!")
     suspend(sam, casual_game, site_moderator)
 
-    response = client_for(running.organiser).post(
+    response = client_as(running.organiser).post(
         club_url("approve_request", club, pk=join_request.pk)
     )
 
@@ -385,7 +386,7 @@ def test_a_site_suspended_member_files_no_new_report(
     suspend(bob, casual_game, site_moderator)
     reports = Report.objects.count()
 
-    response = client_for(bob).post(report_url(casual_game), {"category": "bug", "text": "Hm."})
+    response = client_as(bob).post(report_url(casual_game), {"category": "bug", "text": "Hm."})
 
     assert response.status_code == 403
     assert SITE in response.text and "cannot file new reports" in response.text
@@ -398,8 +399,8 @@ def test_a_club_suspended_member_reports_no_game_of_the_club_but_a_casual_one(
     suspend(bob, casual_game, club_moderator, club=running.club)
     reports = Report.objects.count()
 
-    refused = client_for(bob).post(report_url(league_game), {"category": "bug", "text": "Hm."})
-    filed = client_for(bob).post(report_url(casual_game), {"category": "bug", "text": "Hm."})
+    refused = client_as(bob).post(report_url(league_game), {"category": "bug", "text": "Hm."})
+    filed = client_as(bob).post(report_url(casual_game), {"category": "bug", "text": "Hm."})
 
     assert refused.status_code == 403 and "cannot file new reports" in refused.text
     assert filed.status_code == 302

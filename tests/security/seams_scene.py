@@ -41,7 +41,7 @@ from moderation.models import SITE_MODERATORS, Appeal, Case, Category, Ruling
 from moderation.services import appeals, claims, notes, rulings
 from moderation.services.filing import Filing, file_game_report, file_message_report
 from moderation.services.messages import set_message_hidden
-from tests.factories import UserFactory
+from tests.factories import SeasonFactory, UserFactory
 from tests.games.conftest import current_game
 from tests.games.players import user_at
 from tests.leagues.conftest import make_season, scheduled_fixture
@@ -124,7 +124,7 @@ def _registering(club: Club) -> SeasonPlace:
         seats=2,
         table_settings=TableSettings(clock=Table.Clock.CORRESPONDENCE).to_dict(),
     )
-    return SeasonPlace(Season.objects.create(league=league, number=1, **league.house_rules()))
+    return SeasonPlace(SeasonFactory(league=league))
 
 
 def club_owner(club: Club) -> User:

@@ -13,10 +13,10 @@ from games import services
 from games.models import Game, Result, Seat, Table
 from games.services.abandonment import resign
 from games.services.results import SeatCorrection, supersede
+from tests.conftest import client_as
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
 from tests.games.test_views_lobby import form_data
-from tests.games.views_support import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -59,7 +59,7 @@ def seat_fields(table: Table) -> list[tuple[int, str, int | None]]:
 
 def test_staff_cannot_sit_down_in_a_table_that_plays(game: Game, staff: User) -> None:
     table = game.table
-    client = client_for(staff)
+    client = client_as(staff)
     before = seat_fields(table)
     data = posted_form(client, table)
     # As a forged form would: the second seat given to the staff member.
@@ -90,7 +90,7 @@ def test_staff_cannot_sit_down_in_a_table_that_plays(game: Game, staff: User) ->
 
 
 def test_the_change_form_of_a_playing_table_shows_seats_read_only(game: Game, staff: User) -> None:
-    html = client_for(staff).get(change_url(game.table)).text
+    html = client_as(staff).get(change_url(game.table)).text
 
     assert 'name="seats-0-user"' not in html
     assert 'name="turn_seconds"' not in html
@@ -102,7 +102,7 @@ def test_the_change_form_of_a_playing_table_shows_seats_read_only(game: Game, st
 
 
 def test_staff_cannot_delete_a_table_that_plays(game: Game, staff: User) -> None:
-    client = client_for(staff)
+    client = client_as(staff)
     url = reverse("admin:games_table_delete", args=[game.table.pk])
 
     assert client.get(url).status_code == 403
@@ -112,7 +112,7 @@ def test_staff_cannot_delete_a_table_that_plays(game: Game, staff: User) -> None
 
 
 def open_table(creator: User) -> Table:
-    client_for(creator).post(reverse("games:new_table"), form_data())
+    client_as(creator).post(reverse("games:new_table"), form_data())
     return Table.objects.get(creator=creator, status=Table.Status.OPEN)
 
 
@@ -128,7 +128,7 @@ def test_the_delete_action_refuses_a_selection_with_a_table_that_plays(
 ) -> None:
     waiting = open_table(carol)
 
-    response = delete_selected(client_for(staff), [waiting, game.table])
+    response = delete_selected(client_as(staff), [waiting, game.table])
 
     assert response.status_code == 403
     assert Table.objects.filter(pk__in=[waiting.pk, game.table.pk]).count() == 2
@@ -138,7 +138,7 @@ def test_the_delete_action_refuses_a_selection_with_a_table_that_plays(
 def test_the_delete_action_still_removes_tables_that_wait(carol: User, staff: User) -> None:
     waiting = open_table(carol)
 
-    response = delete_selected(client_for(staff), [waiting])
+    response = delete_selected(client_as(staff), [waiting])
 
     assert response.status_code == 302
     assert not Table.objects.filter(pk=waiting.pk).exists()
@@ -149,7 +149,7 @@ def test_a_game_and_its_moves_are_shown_read_only(game: Game, staff: User) -> No
     mover = game.table.seats.get(number=game.current_seat).user
     assert mover is not None
     services.draw(game.pk, mover, game.version)
-    client = client_for(staff)
+    client = client_as(staff)
     url = reverse("admin:games_game_change", args=[game.pk])
 
     html = client.get(url).text
@@ -166,7 +166,7 @@ def test_a_game_and_its_moves_are_shown_read_only(game: Game, staff: User) -> No
 
 
 def test_a_game_can_be_neither_added_nor_deleted(game: Game, staff: User) -> None:
-    client = client_for(staff)
+    client = client_as(staff)
     changelist = client.get(reverse("admin:games_game_changelist"))
 
     assert client.get(reverse("admin:games_game_add")).status_code == 403
@@ -183,7 +183,7 @@ def test_a_game_can_be_neither_added_nor_deleted(game: Game, staff: User) -> Non
 def test_staff_may_still_arrange_the_seats_of_a_table_that_waits(
     alice: User, bob: User, staff: User
 ) -> None:
-    client = client_for(alice)
+    client = client_as(alice)
     client.post(
         reverse("games:new_table"),
         {
@@ -192,7 +192,7 @@ def test_staff_may_still_arrange_the_seats_of_a_table_that_waits(
     )
     table = Table.objects.get(creator=alice)
     assert table.status == Table.Status.OPEN
-    admin = client_for(staff)
+    admin = client_as(staff)
     data = posted_form(admin, table)
     data.update({"seats-1-kind": "reserved", "seats-1-user": bob.pk})
 
@@ -210,7 +210,7 @@ def test_a_games_result_rows_show_read_only_in_its_admin_page(
     resign(game.pk, alice)
     supersede(game.pk, {0: SeatCorrection(score=-3)}, Result.Source.RULING, "Recount", staff)
 
-    response = client_for(staff).get(reverse("admin:games_game_change", args=[game.pk]))
+    response = client_as(staff).get(reverse("admin:games_game_change", args=[game.pk]))
 
     assert response.status_code == 200
     formset = next(

@@ -12,7 +12,8 @@ from games.models import Game, Move, Seat, Table
 from games.services import SeatPlan
 from games.table_settings import TableSettings
 from notifications.models import Notification
-from tests.games.views_support import HTMX, client_for, mover, url
+from tests.conftest import client_as
+from tests.games.views_support import HTMX, mover, url
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +33,7 @@ def test_a_seat_that_is_not_a_number_is_a_bad_request(
         alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.open()]
     )
 
-    response = client_for(carol).post(
+    response = client_as(carol).post(
         reverse("games:join", kwargs={"pk": table.pk}), {"seat": number}
     )
 
@@ -46,7 +47,7 @@ def test_a_notice_id_that_is_not_a_number_is_a_bad_request(position: Game, numbe
     player = mover(position)
     unread = Notification.objects.filter(user=player, read_at__isnull=True).count()
 
-    response = client_for(player).post(reverse("notifications:read"), {"id": number})
+    response = client_as(player).post(reverse("notifications:read"), {"id": number})
 
     assert response.status_code == 400
     assert Notification.objects.filter(user=player, read_at__isnull=True).count() == unread
@@ -70,9 +71,7 @@ def test_a_game_action_with_a_number_that_is_not_one_is_refused(
 ) -> None:
     before = unchanged(position)
 
-    response = client_for(mover(position)).post(
-        url(name, position), {**data, field: number}, **HTMX
-    )
+    response = client_as(mover(position)).post(url(name, position), {**data, field: number}, **HTMX)
 
     assert 400 <= response.status_code < 500
     assert unchanged(position) == before
@@ -83,9 +82,7 @@ def test_deeply_nested_json_for_a_hint_is_refused(position: Game, depth: int) ->
     before = unchanged(position)
     nested = "[" * depth + "]" * depth
 
-    response = client_for(mover(position)).post(
-        url("use_hint", position), {"table": nested}, **HTMX
-    )
+    response = client_as(mover(position)).post(url("use_hint", position), {"table": nested}, **HTMX)
 
     assert response.status_code == 400
     assert unchanged(position) == before
@@ -94,7 +91,7 @@ def test_deeply_nested_json_for_a_hint_is_refused(position: Game, depth: int) ->
 def test_an_oversized_json_hint_is_refused(position: Game) -> None:
     huge = '[["' + "R7" * 50_000 + '"]]'
 
-    response = client_for(mover(position)).post(url("use_hint", position), {"table": huge}, **HTMX)
+    response = client_as(mover(position)).post(url("use_hint", position), {"table": huge}, **HTMX)
 
     assert response.status_code == 400
 
@@ -111,7 +108,7 @@ def test_a_query_number_that_is_not_one_is_a_bad_request(
     position: Game, name: str, field: str
 ) -> None:
     kwargs = {"pk": position.pk} if name == "games:replay" else {}
-    client = client_for(mover(position))
+    client = client_as(mover(position))
 
     for number in NOT_NUMBERS:
         response = client.get(reverse(name, kwargs=kwargs), {field: number})

@@ -41,9 +41,10 @@ from accounts.models import User
 from games.models import Game, Move, Vacation
 from games.services import vacations
 from leagues.services import clubs
+from tests.conftest import client_as
 from tests.factories import UserFactory
 from tests.games.players import user_at
-from tests.games.views_support import client_for, hidden_from, tiles_in
+from tests.games.views_support import hidden_from, tiles_in
 from tests.security.fuzzing import ENDPOINTS, METHODS, SAFE, Endpoint, send, unlimited, values
 
 pytestmark = pytest.mark.django_db
@@ -118,7 +119,7 @@ class Scene:
     def client(self, viewer: str) -> Client:
         """A client signed in afresh (inside the example's transaction): a request that
         logged the viewer out must not carry over to the next example."""
-        return client_for(self.users[viewer]) if viewer in self.users else Client()
+        return client_as(self.users[viewer]) if viewer in self.users else Client()
 
     def address(self, endpoint: Endpoint, mangled_id: str | None) -> str:
         kwargs: dict[str, object] = {}

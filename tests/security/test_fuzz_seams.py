@@ -36,7 +36,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from leagues.models import Club
-from tests.games.views_support import client_for
+from tests.conftest import client_as
 from tests.security import seams_scene as s
 from tests.security.fuzzing import ENDPOINTS, METHODS, Endpoint, send, unlimited, values
 
@@ -417,7 +417,7 @@ class Viewers:
 
     @classmethod
     def of(cls, scene: s.SeamsScene) -> Viewers:
-        clients = {v: client_for(scene.users[v]) for v in VIEWERS if v != "visitor"}
+        clients = {v: client_as(scene.users[v]) for v in VIEWERS if v != "visitor"}
         cookie = django_settings.SESSION_COOKIE_NAME
         return cls(clients, {v: c.cookies[cookie].value for v, c in clients.items()})
 

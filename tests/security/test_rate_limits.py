@@ -1,24 +1,17 @@
 """Rate limits of the games: new tables per member and per address, open websockets per
 member and per address (counted in the real Redis cache)."""
 
-from collections.abc import AsyncIterator
-
 import pytest
-import pytest_asyncio
 import time_machine
-from asgiref.sync import sync_to_async
-from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
-from django.db import connections
 from django.test import Client, override_settings
 from django.urls import reverse
 
 from accounts.models import User
 from common.sockets import SocketSlots
-from config.routing import websocket_urlpatterns
 from games.models import Game, Table
+from tests.conftest import client_as, communicator
 from tests.games.test_views_lobby import form_data
-from tests.games.views_support import client_for
 
 NEW = reverse("games:new_table")
 HOME = "192.0.2.10"
@@ -36,7 +29,7 @@ def new_table(client: Client, address: str = HOME, **changes: object) -> int:
 @pytest.mark.django_db
 @override_settings(RATE_LIMITS=LIMITS)
 def test_a_member_opens_a_few_tables_then_gets_a_429_and_no_table(alice: User, bob: User) -> None:
-    alice_client = client_for(alice)
+    alice_client = client_as(alice)
     assert [new_table(alice_client) for _ in range(2)] == [302, 302]
     # A refused form counts too: it made the server do the work.
     assert new_table(alice_client, seats=9) == 400
@@ -47,51 +40,42 @@ def test_a_member_opens_a_few_tables_then_gets_a_429_and_no_table(alice: User, b
     assert "Too many requests from you in a short time" in response.text
     assert Table.objects.filter(creator=alice).count() == 2
     assert alice_client.get(NEW).status_code == 200
-    assert new_table(client_for(bob)) == 302
+    assert new_table(client_as(bob)) == 302
 
 
 @pytest.mark.django_db
 @override_settings(RATE_LIMITS={**LIMITS, "new_table_per_address": "2/h"})
 def test_members_at_one_address_share_its_limit(alice: User, bob: User) -> None:
-    assert new_table(client_for(alice)) == 302
-    assert new_table(client_for(bob)) == 302
+    assert new_table(client_as(alice)) == 302
+    assert new_table(client_as(bob)) == 302
 
-    assert new_table(client_for(bob)) == 429
-    assert new_table(client_for(bob), address=ELSEWHERE) == 302
+    assert new_table(client_as(bob)) == 429
+    assert new_table(client_as(bob), address=ELSEWHERE) == 302
     assert Table.objects.count() == 3
 
 
 # --- websockets ------------------------------------------------------------------------
 
 
-@pytest_asyncio.fixture(autouse=True)
-async def _close_thread_connections() -> AsyncIterator[None]:
-    yield
-    await sync_to_async(connections.close_all)()
-
-
 async def open_socket(
     game: Game, user: User, address: str = HOME
 ) -> tuple[WebsocketCommunicator, bool]:
-    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/games/{game.pk}/")
-    communicator.scope["user"] = user
-    communicator.scope["client"] = (address, 50000)
-    connected, _ = await communicator.connect()
-    return communicator, connected
+    socket = communicator(f"/ws/games/{game.pk}/", user, address=address)
+    connected, _ = await socket.connect()
+    return socket, connected
 
 
 async def open_header_socket(user: User, address: str = HOME) -> bool:
-    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/notifications/")
-    communicator.scope["user"] = user
-    communicator.scope["client"] = (address, 50000)
-    connected, _ = await communicator.connect()
+    socket = communicator("/ws/notifications/", user, address=address)
+    connected, _ = await socket.connect()
     if connected:
-        await communicator.disconnect()
+        await socket.disconnect()
     return connected
 
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
+@pytest.mark.usefixtures("_close_thread_connections")
 @override_settings(WEBSOCKETS_PER_MEMBER=2, WEBSOCKETS_PER_ADDRESS=100)
 async def test_a_member_holds_a_few_sockets_at_once(game: Game, alice: User, bob: User) -> None:
     first, _ = await open_socket(game, alice)
@@ -112,6 +96,7 @@ async def test_a_member_holds_a_few_sockets_at_once(game: Game, alice: User, bob
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
+@pytest.mark.usefixtures("_close_thread_connections")
 @override_settings(WEBSOCKETS_PER_MEMBER=100, WEBSOCKETS_PER_ADDRESS=2)
 async def test_members_at_one_address_share_its_sockets(game: Game, alice: User, bob: User) -> None:
     first, _ = await open_socket(game, alice)
