@@ -12,8 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import reduce
+from itertools import pairwise
+from operator import or_
 
-from games.models import Game, Seat, SeatOccupancy
+from django.db.models import Q
+
+from games.models import Game, Move, Seat, SeatOccupancy
 
 
 @dataclass(frozen=True)
@@ -115,7 +120,7 @@ def game_players(game: Game | int, seats: int | None = None) -> GamePlayers:
     not filled in, is named by the table's seat)."""
     game_id = game if isinstance(game, int) else game.pk
     rows = SeatOccupancy.objects.filter(game_id=game_id).select_related("member", "plays_for")
-    return _players(game_id, rows, seats)
+    return _without_idle({game_id: _seated(game_id, rows, seats)})[game_id]
 
 
 def games_players(game_ids: Iterable[int]) -> dict[int, GamePlayers]:
@@ -125,7 +130,9 @@ def games_players(game_ids: Iterable[int]) -> dict[int, GamePlayers]:
     by_game: dict[int, list[SeatOccupancy]] = {game_id: [] for game_id in ids}
     for row in rows:
         by_game[row.game_id].append(row)
-    return {game_id: _players(game_id, rows, None) for game_id, rows in by_game.items()}
+    return _without_idle(
+        {game_id: _seated(game_id, rows, None) for game_id, rows in by_game.items()}
+    )
 
 
 def player_at(game: Game | int, seat: int, move: int) -> SeatPlayer:
@@ -138,22 +145,79 @@ def seat_names(game: Game | int) -> list[str]:
     return game_players(game).names
 
 
-def _players(game_id: int, rows: Iterable[SeatOccupancy], seats: int | None) -> GamePlayers:
+def _seated(game_id: int, rows: Iterable[SeatOccupancy], seats: int | None) -> GamePlayers:
+    """Everyone the record seats, in order, before :func:`_without_idle`."""
     by_seat: dict[int, list[SeatPlayer]] = {}
     for row in sorted(rows, key=lambda row: (row.seat, row.from_move, row.pk)):
-        player = SeatPlayer(row.seat, row.from_move, row.member_id, row.name)
         players = by_seat.setdefault(row.seat, [])
-        if players and players[-1].from_move == player.from_move:
-            # Handed on again before anyone moved: the earlier player played nothing.
-            players.pop()
-        if players and (players[-1].member_id, players[-1].name) == (player.member_id, player.name):
-            continue  # the same player goes on
-        players.append(player)
+        _sit(players, SeatPlayer(row.seat, row.from_move, row.member_id, row.name))
     if seats is None and by_seat:
         seats = max(by_seat) + 1
     if seats is None or len(by_seat) < seats:
         seats = _fill_from_table(game_id, by_seat, seats)
     return GamePlayers(tuple(tuple(by_seat[seat]) for seat in range(seats)))
+
+
+def _sit(players: list[SeatPlayer], player: SeatPlayer) -> None:
+    """Seat ``player`` after ``players`` (one seat's, in order)."""
+    if players and players[-1].from_move == player.from_move:
+        # Handed on again before anyone moved: the earlier player played nothing.
+        players.pop()
+    if players and (players[-1].member_id, players[-1].name) == (player.member_id, player.name):
+        return  # the same player goes on
+    players.append(player)
+
+
+PLAYED = (Move.By.USER, Move.By.BOT, Move.By.TIMEOUT)
+"""The moves a seat's player makes (or lets the clock make): a ruling's are no one's."""
+
+
+def _without_idle(records: dict[int, GamePlayers]) -> dict[int, GamePlayers]:
+    """The records without the players who sat but made no move before the next one took
+    the seat (a bot seated for a suspension that was undone before its turn came, across
+    a ruling's moves): in one query, asked only of seats handed on. Who sits now stays,
+    moved or not."""
+    spans = {
+        (game_id, player.seat, player.from_move): after.from_move
+        for game_id, record in records.items()
+        for players in record.seats
+        for player, after in pairwise(players)
+    }
+    if not spans:
+        return records
+    asked = reduce(
+        or_,
+        (
+            Q(game_id=game_id, seat=seat, seq__gte=start, seq__lt=end)
+            for (game_id, seat, start), end in spans.items()
+        ),
+    )
+    moves = Move.objects.filter(asked, by__in=PLAYED).values_list("game_id", "seat", "seq")
+    played = {
+        (game_id, seat, start)
+        for game_id, seat, seq in moves.order_by()
+        for (g, s, start), end in spans.items()
+        if (g, s) == (game_id, seat) and start <= seq < end
+    }
+    return {game_id: _kept(game_id, record, spans, played) for game_id, record in records.items()}
+
+
+def _kept(
+    game_id: int,
+    record: GamePlayers,
+    spans: dict[tuple[int, int, int], int],
+    played: set[tuple[int, int, int]],
+) -> GamePlayers:
+    seats: list[tuple[SeatPlayer, ...]] = []
+    for players in record.seats:
+        kept: list[SeatPlayer] = []
+        for player in players:
+            key = (game_id, player.seat, player.from_move)
+            if key in spans and key not in played:
+                continue  # sat, and made no move before the seat was handed on
+            _sit(kept, player)
+        seats.append(tuple(kept))
+    return GamePlayers(tuple(seats))
 
 
 def _fill_from_table(game_id: int, by_seat: dict[int, list[SeatPlayer]], seats: int | None) -> int:

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from django.db import transaction
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from accounts.models import User
@@ -165,6 +165,9 @@ CASUAL_KINDS = [
 
 @CHAIN
 @given(chain=steps(CASUAL_KINDS))
+# Found by a random run: the bot seated for the suspension never moved (the rewind's
+# moves are a ruling's), yet the round went on naming "Alice, then Bot (normal) for Alice".
+@example(chain=[(Ruling.Kind.SUSPEND, False, 1, 0), (Ruling.Kind.REWIND, False, 0, 0)])
 def test_any_chain_on_a_game_in_play_undoes_back_to_the_start(
     chain: list[Step], casual_game: Game, alice: User, bob: User, site_moderator: User
 ) -> None:
