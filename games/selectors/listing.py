@@ -17,7 +17,7 @@ from engine.round import Tally
 from engine.ruleset import Ruleset
 from games.models import Game, Result, Seat, Table, TableQuerySet
 from games.permissions import belongs_to_for
-from games.rules_summary import RulesSummary, rules_summary
+from games.selectors.rules_summary import RulesSummary, rules_summary
 from games.selectors.rows import GameRow, game_rows
 from games.selectors.seats import in_seat_order
 

@@ -16,7 +16,7 @@ from games import errors
 from games.models import Game, Table
 from games.permissions import may_see, visible_game
 from games.rendering import LIVE_PARTIALS, TEMPLATE, game_context
-from games.rules_summary import rules_summary
+from games.selectors.rules_summary import rules_summary
 from games.selectors.chat import table_chat
 from games.selectors.listing import turn_label
 
