@@ -14,9 +14,9 @@ from django import forms
 
 from accounts.models import User
 from common.parsing import BadInput, DayField, JSONTextField, NumberField, parse_number
+from engine.clock import CORRESPONDENCE_TURN_SECONDS, DAY, LIVE_TURN_SECONDS
 from engine.options import PRESETS, Option, groups, house_rule_options
 from engine.ruleset import Ruleset, RulesetError
-from games.clock import CORRESPONDENCE_TURN_SECONDS, DAY, LIVE_TURN_SECONDS
 from games.errors import TableError
 from games.models import BotLevel, Preset, Table
 from games.selectors.listing import turn_label

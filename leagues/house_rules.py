@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
-from games.clock import DAY, HOUR
+from engine.clock import DAY, HOUR
 from games.errors import TableError
 from games.selectors.listing import turn_label
 from games.selectors.rules_summary import RulesSummary, rules_summary
