@@ -15,9 +15,9 @@ from typing import Any, TypeGuard
 
 from engine.clock import DAY, HOUR
 from games.errors import TableError
+from games.models.table_settings import TableSettings
 from games.selectors.listing import turn_label
 from games.selectors.rules_summary import RulesSummary, rules_summary
-from games.table_settings import TableSettings
 from leagues.conf import close_grace
 from leagues.models import (
     TIEBREAKS,

@@ -22,8 +22,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Table
+from games.models.table_settings import TableSettings
 from games.services.lobby import create_table
-from games.table_settings import TableSettings
 from leagues import signals
 from leagues.errors import Conflict, LeaguesError
 from leagues.models import Club, Entry, Fixture, FixtureSeat, Matchday, Season

@@ -187,7 +187,7 @@ BREAKS = {
     ),
     "the models import the package of the services": (
         "reads-not-writes",
-        {"games/models.py": "import games.services"},
+        {"games/models/__init__.py": "import games.services"},
         "games.models -> games.services",
     ),
     "a read reaches a service through another module": (

@@ -17,8 +17,8 @@ from accounts.models import User
 from config.routing import websocket_urlpatterns
 from games import services
 from games.models import Game, Table
+from games.models.table_settings import TableSettings
 from games.services import SeatPlan, chat
-from games.table_settings import TableSettings
 from tests.games.test_consumers import _close_thread_connections, db
 from tests.games.views_support import hidden_from, tiles_in
 

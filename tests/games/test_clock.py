@@ -23,8 +23,8 @@ from engine.clock import (
 from games import services
 from games.errors import TableError
 from games.models import Game, Seat, Table
+from games.models.table_settings import TableSettings
 from games.services import SeatPlan
-from games.table_settings import TableSettings
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
 
