@@ -116,8 +116,8 @@ def lateness(args: argparse.Namespace, log: Path) -> list[float]:
     from accounts.models import User
     from games import services
     from games.models import Game, Move
+    from games.models.table_settings import TableSettings
     from games.services import SeatPlan
-    from games.table_settings import TableSettings
 
     players = [User.objects.create(username=f"bench{n}") for n in range(2 * args.games)]
     deadlines = {}

@@ -148,8 +148,8 @@ def prepare(games: int, turn_seconds: int) -> dict[int, list[Player]]:
     from accounts.models import User
     from games import services
     from games.models import Game
+    from games.models.table_settings import TableSettings
     from games.services import SeatPlan
-    from games.table_settings import TableSettings
 
     def member(name: str) -> tuple[User, str]:
         user = User.objects.create(username=name, display_name=name.title())

@@ -91,7 +91,7 @@ def build(args: argparse.Namespace) -> tuple[Any, Any, float]:
 
     from accounts.models import User
     from benchmarks.league_rows import PlayedFixture, write_played
-    from games.table_settings import TableSettings
+    from games.models.table_settings import TableSettings
     from leagues.models import (
         Club,
         Division,

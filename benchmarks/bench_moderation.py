@@ -130,7 +130,7 @@ def _one_tile(state: Any, seat: int) -> Any:
 def _dealt_table(players: Sequence[Any]) -> Any:
     """A correspondence table of ``players`` whose round has started."""
     from games import services
-    from games.table_settings import TableSettings
+    from games.models.table_settings import TableSettings
 
     table = services.create_table(
         players[0],

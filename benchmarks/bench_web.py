@@ -135,8 +135,8 @@ def prepare(games: int, watchers: int) -> Plan:
     from benchmarks import floor
     from games import services
     from games.models import Game
+    from games.models.table_settings import TableSettings
     from games.services import SeatPlan
-    from games.table_settings import TableSettings
 
     def member(name: str) -> tuple[User, str]:
         user = User.objects.create(username=name, display_name=name.title())

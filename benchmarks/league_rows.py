@@ -22,7 +22,7 @@ from accounts.models import User
 from engine.game import new_game
 from engine.round import game_places
 from games.models import Game, Result, Seat, Table
-from games.table_settings import TableSettings
+from games.models.table_settings import TableSettings
 from leagues.models import Fixture
 
 

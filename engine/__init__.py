@@ -2,7 +2,7 @@
 
 Tiles and notation (:mod:`engine.tiles`), rulesets (:mod:`engine.ruleset`), sets and
 their readings (:mod:`engine.sets`), turn verdicts (:mod:`engine.verdict`), scoring
-(:mod:`engine.scoring`), game flow (:mod:`engine.game`), the exact solver
-(:mod:`engine.solver`), bots (:mod:`engine.bots`) and the JSON line protocol
-(``python -m engine``).
+(:mod:`engine.scoring`), game flow (:mod:`engine.game`), the turn clock (time per turn,
+time banks, pauses: :mod:`engine.clock`), the exact solver (:mod:`engine.solver`), bots
+(:mod:`engine.bots`) and the JSON line protocol (``python -m engine``).
 """

@@ -65,7 +65,7 @@ def play_policy() -> TablePolicy | None:
 def sight_policy() -> SightPolicy | None:
     """``GAMES_SIGHT_POLICY``: the dotted path of what the apps above games add to the
     sight of a private table (unset: nothing), called as ``policy(user, table)`` for a
-    table marked ``private``; it returns a :class:`games.permissions.Sight`. The leagues let a
+    table marked ``private``; it returns a :class:`games.selectors.sight.Sight`. The leagues let a
     private club's members see its fixtures' tables, and moderation adds the site
     moderators of a case, without games knowing either."""
     path = getattr(settings, "GAMES_SIGHT_POLICY", "")

@@ -5,7 +5,7 @@ then renders what its own user may see, with the page's own partials
 (:mod:`games.rendering`), and sends the HTML for htmx's websocket extension to swap in.
 Moves do not come through the socket: they are HTTP requests to the views.
 
-Whoever may see a game's table (:mod:`games.permissions`) may watch it (a spectator sees no
+Whoever may see a game's table (:mod:`games.selectors.sight`) may watch it (a spectator sees no
 rack); visitors, and outsiders of a private club's table, are refused.
 What a spectator sees does not depend on who watches, so after a move the spectators of a
 game connected to one process share one render (:class:`SpectatorRenders`).
@@ -37,9 +37,9 @@ from games import page_connections, presence
 from games.conf import presence_seconds
 from games.live import chat_group, game_group
 from games.models import Game, Seat
-from games.permissions import visible_game, visible_table
 from games.rendering import render_building_notice, render_chat_lines, render_live_fragments
 from games.selectors.seats import table_seats
+from games.selectors.sight import visible_game, visible_table
 
 Rendered = tuple[int, str]
 """A game's version and its live fragments as rendered for someone."""
@@ -269,7 +269,7 @@ class GameConsumer(SlotConsumer):
 def _is_seated(game_id: int, user: User) -> tuple[int, bool, bool] | None:
     """The game's table, whether ``user`` plays in the game and whether the table is
     private; ``None`` if there is no such game or ``user`` may not see its table
-    (:mod:`games.permissions`)."""
+    (:mod:`games.selectors.sight`)."""
     game = visible_game(user, game_id)
     if game is None:
         return None

@@ -2,7 +2,7 @@
 
 :class:`TableForm` has a field for every house-rule option of the engine's description
 (:mod:`engine.options`), set to the preset's value, and produces the table's
-:class:`~games.table_settings.TableSettings`; they keep the preset's name and only the
+:class:`~games.models.table_settings.TableSettings`; they keep the preset's name and only the
 options that differ from it, a short list of house rules.
 """
 
@@ -14,14 +14,14 @@ from django import forms
 
 from accounts.models import User
 from common.parsing import BadInput, DayField, JSONTextField, NumberField, parse_number
+from engine.clock import CORRESPONDENCE_TURN_SECONDS, DAY, LIVE_TURN_SECONDS
 from engine.options import PRESETS, Option, groups, house_rule_options
 from engine.ruleset import Ruleset, RulesetError
-from games.clock import CORRESPONDENCE_TURN_SECONDS, DAY, LIVE_TURN_SECONDS
 from games.errors import TableError
 from games.models import BotLevel, Preset, Table
+from games.models.table_settings import TableSettings
 from games.selectors.listing import turn_label
 from games.services import NEW_SET, RACK, SeatPlan
-from games.table_settings import TableSettings
 
 MAX_SEATS = 4
 LIVE_TIMES = [(seconds, turn_label(seconds)) for seconds in LIVE_TURN_SECONDS]
@@ -75,7 +75,7 @@ def preset_values() -> dict[str, dict[str, Any]]:
 class TableSettingsForm(forms.Form):
     """A table's settings apart from its seats: rules preset and options, clock, round
     and forfeits; ``cleaned_data["settings"]`` is their
-    :class:`~games.table_settings.TableSettings`. The new-table form adds the seats; a
+    :class:`~games.models.table_settings.TableSettings`. The new-table form adds the seats; a
     league's form, the number of seats of its fixtures."""
 
     preset = forms.ChoiceField(label="Rules", choices=Preset.choices, initial=Preset.STANDARD)

@@ -46,7 +46,6 @@ from django.utils import timezone
 from accounts.models import User
 from engine.views import PlayerView, spectator_view, view_for
 from games.models import Game, Result, Seat, Table
-from games.permissions import may_see
 from games.selectors.chat import table_chat
 from games.selectors.clock import game_clock
 from games.selectors.drafts import DraftView, read_draft
@@ -54,6 +53,7 @@ from games.selectors.move_log import move_log
 from games.selectors.players import GamePlayers, game_players
 from games.selectors.rows import public_game
 from games.selectors.seats import table_seats
+from games.selectors.sight import may_see
 
 TEMPLATE = "games/game.html"
 LIVE_PARTIALS = ("status", "players", "board", "rack", "log")

@@ -1,26 +1,6 @@
-from django.urls import path, register_converter
+from django.urls import path
 
-from common.parsing import BadInput, parse_number
 from games.views import chat, lobby, member, play, replay, your_move
-
-
-class IdConverter:
-    """An id in the address: ASCII digits within a bigint (Django's ``int`` takes any
-    length, and an id past the column's range fails in the database, not with a 404)."""
-
-    regex = "[0-9]{1,19}"
-
-    def to_python(self, value: str) -> int:
-        try:
-            return parse_number(value)
-        except BadInput as error:
-            raise ValueError(error.message) from None  # no match: 404
-
-    def to_url(self, value: int) -> str:
-        return str(value)
-
-
-register_converter(IdConverter, "id")
 
 app_name = "games"
 

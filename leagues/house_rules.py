@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
-from games.clock import DAY, HOUR
-from games.errors import TableError
-from games.rules_summary import RulesSummary, rules_summary
+from common.errors import Refusal
+from engine.clock import DAY, HOUR
+from games.models.table_settings import TableSettings
 from games.selectors.listing import turn_label
-from games.table_settings import TableSettings
+from games.selectors.rules_summary import RulesSummary, rules_summary
 from leagues.conf import close_grace
 from leagues.models import (
     TIEBREAKS,
@@ -58,7 +58,7 @@ def check_house_rules(rules: Mapping[str, Any]) -> None:
         raise HouseRulesError("seats", "A fixture's table has 2, 3 or 4 seats.")
     try:
         TableSettings.from_dict(rules["table_settings"]).ruleset(players=seats)
-    except TableError as error:
+    except Refusal as error:  # games' TableError: settings that could not make a table
         raise HouseRulesError("table_settings", error.message) from None
     _check_scoring(rules["scoring"], rules["placement_points"], seats)
     _check_tiebreaks(rules["tiebreaks"])

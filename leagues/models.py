@@ -218,7 +218,7 @@ class OnSuspension(models.TextChoices):
 class HouseRules(models.Model):
     """How a league plays, kept by the league and copied by each season.
 
-    ``table_settings`` is a :class:`games.table_settings.TableSettings` as JSON: rules
+    ``table_settings`` is a :class:`games.models.table_settings.TableSettings` as JSON: rules
     preset and house rules, clock, time bank, games per fixture (``games_in_round``;
     empty: one per seat) and forfeits.
     """

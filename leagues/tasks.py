@@ -27,7 +27,7 @@ from django.core.cache import cache
 from django.db.models import DurationField, ExpressionWrapper, F, Q, Value
 from django.utils import timezone
 
-from games.errors import TableError
+from games.services import TableError
 from leagues.errors import LeaguesError
 from leagues.models import Matchday, Season
 from leagues.services.deadlines import (

@@ -2,7 +2,6 @@
 
 from django.urls import path
 
-import games.urls  # noqa: F401  (registers the "id" converter: digits within a bigint)
 from leagues.views import adjustments, clubs, leagues, organiser, player, seasons, standings
 
 app_name = "leagues"

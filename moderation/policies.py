@@ -27,7 +27,7 @@ from django.utils.formats import date_format
 
 from accounts.models import User
 from games.models import Table
-from games.permissions import Sight
+from games.selectors.sight import Sight
 from leagues.models import Fixture
 from leagues.selectors.sight import table_sight as leagues_sight
 from moderation.models import Case, Suspension

@@ -2,7 +2,6 @@
 
 from django.urls import URLPattern, path
 
-import games.urls  # noqa: F401  (registers the "id" converter: digits within a bigint)
 from moderation.views import (
     appeals,
     evidence,

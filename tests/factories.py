@@ -8,7 +8,7 @@ from factory.django import DjangoModelFactory, Password
 from accounts.models import User
 from engine.ruleset import Ruleset
 from games.models import Seat, Table
-from games.table_settings import TableSettings
+from games.models.table_settings import TableSettings
 from leagues.models import Club, League, Membership, Role, Season
 from moderation.models import Case, Category, Ruling
 

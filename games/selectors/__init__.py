@@ -14,5 +14,8 @@ result as it counts now), :mod:`.listing` (the lobby's lists of tables and games
 scores and standings), :mod:`.replay` (a finished game, turn by turn), :mod:`.clock`
 (the clock of a game as its page shows it), :mod:`.drafts` (the turn in progress as
 its player sees it), :mod:`.notifications` (a member's list, unread count and email
-preferences), :mod:`.vacations` (the allowance and the vacations to come).
+preferences), :mod:`.vacations` (the allowance and the vacations to come),
+:mod:`.rules_summary` (a table's rules in players' words), :mod:`.sight` (who may see a
+table, and how much), :mod:`.connections` (players' connections to a game's page, for a
+case's evidence).
 """

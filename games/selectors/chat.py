@@ -1,6 +1,6 @@
 """A table's chat as one member may read it.
 
-* Only who may see the table (:mod:`games.permissions`) reads its chat at all.
+* Only who may see the table (:mod:`games.selectors.sight`) reads its chat at all.
 * A player of the table reads the table's messages (``audience`` players), never the
   spectators' side talk.
 * Anyone else who may see it (a spectator) reads the table's messages and the spectators'.
@@ -24,7 +24,7 @@ from django.urls import NoReverseMatch, reverse
 from accounts.models import User
 from games.conf import chat_policy
 from games.models import ChatMessage, ChatMute, Game, Seat, Table
-from games.permissions import may_see
+from games.selectors.sight import may_see
 
 SHOWN = 100
 """The newest messages a panel shows."""

@@ -1,7 +1,7 @@
 """The clock of a game as its page shows it: the time control, each seat's bank, vacation
 and timeouts in a row, and whether the turn's clock stands still; and a table's clock
-settings as :mod:`games.clock` takes them (:func:`time_control`), which the evidence of a
-case rebuilds turns with. The deadlines themselves are computed by :mod:`games.clock` and
+settings as :mod:`engine.clock` takes them (:func:`time_control`), which the evidence of a
+case rebuilds turns with. The deadlines themselves are computed by :mod:`engine.clock` and
 kept by :mod:`games.services.clock`."""
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from games.clock import LIVE, TimeControl
+from engine.clock import LIVE, TimeControl
 from games.models import Game, Seat, Table, Vacation
 from games.selectors.seats import in_seat_order
 
 
 def time_control(table: Table) -> TimeControl:
-    """The table's clock settings as :mod:`games.clock` wants them."""
+    """The table's clock settings as :mod:`engine.clock` wants them."""
     kind = LIVE if table.clock == Table.Clock.LIVE else "correspondence"
     return TimeControl(kind, table.turn_seconds, table.time_bank_seconds)
 

@@ -16,10 +16,10 @@ from accounts.models import User
 from engine.round import Tally
 from engine.ruleset import Ruleset
 from games.models import Game, Result, Seat, Table, TableQuerySet
-from games.permissions import belongs_to_for
-from games.rules_summary import RulesSummary, rules_summary
 from games.selectors.rows import GameRow, game_rows
+from games.selectors.rules_summary import RulesSummary, rules_summary
 from games.selectors.seats import in_seat_order
+from games.selectors.sight import belongs_to_for
 
 LIST_LIMIT = 20
 

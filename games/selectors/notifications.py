@@ -11,7 +11,7 @@ from django.contrib.contenttypes.models import ContentType
 from accounts.models import User
 from games import presence
 from games.models import Game, Seat, Table
-from games.permissions import may_see
+from games.selectors.sight import may_see
 from notifications.models import Notification
 
 

@@ -14,10 +14,10 @@ from datetime import datetime
 
 from accounts.models import User
 from games.models import Game, GameQuerySet, Seat, Table
-from games.permissions import belongs_to_for
 from games.selectors.players import GamePlayers, game_players, games_players
 from games.selectors.results import GameResult, game_result
 from games.selectors.seats import in_seat_order
+from games.selectors.sight import belongs_to_for
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,10 @@ sent only after commit; pushes to watchers, tasks and notifications are receiver
 them (:mod:`games.receivers`).
 
 Errors are :class:`games.errors.GameActionError` subclasses with a ``message`` for the
-player; when one is raised nothing has changed.
+player; when one is raised nothing has changed. They are part of the services'
+interface, so this package names them too: the apps above games catch them from here
+(they may reach games only through its services, models, signals and selectors), while
+games' own reads, which raise some of them, import :mod:`games.errors`.
 
 Modules, by idea: :mod:`.locking` (the row locks and the checks made under them; a
 leaf that imports no service), :mod:`.lobby` (tables and seats), :mod:`.turns` (moves by players,
@@ -24,6 +27,26 @@ Only writes live here: what pages read (lists, "your move", the scoreboard, the 
 the clock and the header) is in :mod:`games.selectors`, which never imports a service.
 """
 
+from games.errors import (
+    Barred,
+    ChatRefused,
+    ChatTooFast,
+    DraftError,
+    GameActionError,
+    GameFinished,
+    GameHeld,
+    HelpBusy,
+    IllegalPlay,
+    InvalidMove,
+    InvalidRuling,
+    NoArrangement,
+    NotFound,
+    NotSeated,
+    NotYourTurn,
+    StaleVersion,
+    TableError,
+    TimeUp,
+)
 from games.services.abandonment import forfeit_seat, hand_seat_to_bot, resign
 from games.services.drafts import (
     NEW_SET,
@@ -55,7 +78,25 @@ from games.services.turns import (
 __all__ = [
     "NEW_SET",
     "RACK",
+    "Barred",
+    "ChatRefused",
+    "ChatTooFast",
+    "DraftError",
+    "GameActionError",
+    "GameFinished",
+    "GameHeld",
+    "HelpBusy",
+    "IllegalPlay",
+    "InvalidMove",
+    "InvalidRuling",
+    "NoArrangement",
+    "NotFound",
+    "NotSeated",
+    "NotYourTurn",
     "SeatPlan",
+    "StaleVersion",
+    "TableError",
+    "TimeUp",
     "cancel_table",
     "change_seat",
     "create_table",

@@ -23,7 +23,7 @@ from games import signals
 from games.conf import chat_burst, chat_per_day
 from games.errors import ChatRefused, ChatTooFast, NotFound
 from games.models import ChatMessage, ChatMute, Game, Seat, Table
-from games.permissions import may_see
+from games.selectors.sight import may_see
 from games.services.locking import ensure_may_chat, lock_member
 
 MAX_LENGTH = 500

@@ -1,4 +1,4 @@
-"""The turn clock of a game, kept in the database: what :mod:`games.clock` computes.
+"""The turn clock of a game, kept in the database: what :mod:`engine.clock` computes.
 
 A turn's deadline is stored on the game (``turn_deadline``, and ``turn_reminder_at`` for
 "time is running out"), so the sweeps find every turn that is due with one indexed
@@ -9,7 +9,7 @@ move, with the game row locked; the clock's tasks are queued by the receivers of
 signals sent after commit (:func:`announce_turn`, and :data:`~games.signals.turn_reclocked`
 from :func:`reclock_turn`). The game page reads the clock through
 :mod:`games.selectors.clock`, which also maps a table's settings to its
-:class:`~games.clock.TimeControl` (:func:`~games.selectors.clock.time_control`).
+:class:`~engine.clock.TimeControl` (:func:`~games.selectors.clock.time_control`).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from datetime import datetime
 from typing import Any
 
 from common.signals import send_after_commit
+from engine.clock import Pause, active_seconds, bank_after_turn, turn_clock
 from games import signals
-from games.clock import Pause, active_seconds, bank_after_turn, turn_clock
 from games.models import Game, Seat, Vacation
 from games.selectors.clock import time_control
 

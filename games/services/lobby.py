@@ -17,11 +17,11 @@ from common.signals import send_after_commit
 from games import live, signals
 from games.errors import NotFound, TableError
 from games.models import BotLevel, Game, Seat, Table
+from games.models.table_settings import TableSettings
 from games.services import notifications
 from games.services.locking import ensure_may_play, lock_seat_of_table, lock_table
 from games.services.occupancy import record_change_at_table
 from games.services.rounds import start_round
-from games.table_settings import TableSettings
 from notifications.models import Notification
 from notifications.services import notices
 

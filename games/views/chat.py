@@ -23,8 +23,8 @@ from django.views.decorators.http import require_POST
 from common.parsing import BadInput, parse_number
 from common.requests import AuthenticatedRequest
 from games.errors import GameActionError
-from games.permissions import visible_table
 from games.rendering import CHAT_TEMPLATE, render_chat_lines
+from games.selectors.sight import visible_table
 from games.services import chat
 
 View = Callable[..., HttpResponse]

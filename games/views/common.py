@@ -14,11 +14,11 @@ from common.refusals import message_html, refused
 from common.requests import AuthenticatedRequest
 from games import errors
 from games.models import Game, Table
-from games.permissions import may_see, visible_game
 from games.rendering import LIVE_PARTIALS, TEMPLATE, game_context
-from games.rules_summary import rules_summary
 from games.selectors.chat import table_chat
 from games.selectors.listing import turn_label
+from games.selectors.rules_summary import rules_summary
+from games.selectors.sight import may_see, visible_game
 
 
 def refuse(
@@ -43,7 +43,7 @@ def table_or_404(
     request: AuthenticatedRequest, pk: int, tables: QuerySet[Table] | None = None
 ) -> Table:
     """The table ``pk`` (from ``tables``) as its page needs it; 404 when there is none
-    or the member may not see it (:mod:`games.permissions`): a private club's table is not
+    or the member may not see it (:mod:`games.selectors.sight`): a private club's table is not
     there for outsiders."""
     found = get_object_or_404(Table.objects.all() if tables is None else tables, pk=pk)
     if not may_see(request.user, found):
@@ -68,7 +68,7 @@ def ensure_sees_game(request: AuthenticatedRequest, pk: int) -> None:
 
 def game_page(request: AuthenticatedRequest, game: Game, status: int = 200) -> HttpResponse:
     """The table as ``request.user`` sees it: whoever may see the table may watch (the
-    caller asked :mod:`games.permissions`); players see their own rack."""
+    caller asked :mod:`games.selectors.sight`); players see their own rack."""
     table = game.table
     context = game_context(game, request.user)
     context["page"] = {

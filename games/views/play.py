@@ -71,7 +71,7 @@ def _version(
 @login_required
 @require_safe
 def game(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    """The table: whoever may see it may watch (:mod:`games.permissions`); players see their
+    """The table: whoever may see it may watch (:mod:`games.selectors.sight`); players see their
     own rack."""
     return game_page(request, game_or_404(request, pk))
 

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from common.parsing import MomentField
 from games.forms import TableSettingsForm
-from games.table_settings import TableSettings
+from games.models.table_settings import TableSettings
 from leagues.house_rules import (
     DEFAULTS,
     MATCHDAY_DAYS,

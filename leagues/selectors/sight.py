@@ -1,10 +1,10 @@
 """Who sees a private club's fixture tables: the leagues' part of ``GAMES_SIGHT_POLICY``
-(:mod:`games.permissions` asks it, by name, of every table marked ``private``).
+(:mod:`games.selectors.sight` asks it, by name, of every table marked ``private``).
 
 * The club's members see the table and what it belongs to (the league, the club's
-  address): :attr:`~games.permissions.Sight.FULL`.
+  address): :attr:`~games.selectors.sight.Sight.FULL`.
 * A player of the fixture (an entry's member or its substitute), still in the club or
-  not, sees the table but not the club: :attr:`~games.permissions.Sight.TABLE`.
+  not, sees the table but not the club: :attr:`~games.selectors.sight.Sight.TABLE`.
 * Anyone else: nothing, as the club's own pages answer them.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 from django.db.models import Q
 
 from games.models import Table
-from games.permissions import Sight
+from games.selectors.sight import Sight
 from leagues.models import Club, FixtureSeat, Membership
 
 

@@ -35,8 +35,8 @@ from accounts.models import User
 from engine.sets import rack_value
 from engine.tiles import full_set
 from games.models import Result
+from games.models.table_settings import TableSettings
 from games.selectors.players import GamePlayers, tables_players
-from games.table_settings import TableSettings
 from leagues.models import Club, Division, Entry, Fixture, FixtureSeat, Membership, Season
 from leagues.standings import FixtureResults, GameResult, Player, Rules, Standings, compute
 

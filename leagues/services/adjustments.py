@@ -31,9 +31,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games.errors import InvalidRuling
 from games.models import Game, Result
 from games.selectors.players import seat_names
+from games.services import InvalidRuling
 from games.services.results import SeatCorrection, supersede
 from leagues.conflicts import game_conflicts, refuse_conflicts
 from leagues.errors import Conflict, LeaguesError, NotFound

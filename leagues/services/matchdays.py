@@ -22,8 +22,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Table
+from games.models.table_settings import TableSettings
 from games.services.lobby import create_table
-from games.table_settings import TableSettings
 from leagues import signals
 from leagues.errors import Conflict, LeaguesError
 from leagues.models import Club, Entry, Fixture, FixtureSeat, Matchday, Season
@@ -85,7 +85,7 @@ def _set_up(
     table = create_table(creator, settings, plans, seated_by_authority=True)
     table.belongs_to = f"{season.league.name}, season {season.number}, matchday {matchday.number}"
     table.belongs_to_link = season_path(season)
-    # A private club's fixture is seen by its members and players only (games.permissions,
+    # A private club's fixture is seen by its members and players only (games.selectors.sight,
     # leagues.selectors.sight); the flag lets games' lists leave it out.
     table.private = private
     table.save(update_fields=["belongs_to", "belongs_to_link", "private"])

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from games.table_settings import TableSettings
+from games.models.table_settings import TableSettings
 from leagues.divisions import division_names, equal_lengths, split
 from leagues.errors import ORGANISERS_ONLY, Conflict, LeaguesError, NotAllowed
 from leagues.house_rules import MAX_DIVISION_SIZE

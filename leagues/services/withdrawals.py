@@ -24,9 +24,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games.errors import GameFinished, InvalidMove
 from games.models import BotLevel, Game
-from games.services import SeatPlan, forfeit_seat, hand_seat_to_bot
+from games.services import GameFinished, InvalidMove, SeatPlan, forfeit_seat, hand_seat_to_bot
 from leagues.errors import Conflict, LeaguesError
 from leagues.models import Entry, FixtureSeat, OnWithdrawal, Season
 from leagues.notices import LeagueNotice

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from common.refusals import refused
 from common.requests import AuthenticatedRequest
-from games.errors import TableError
+from games.services import TableError
 from leagues.errors import ORGANISERS_ONLY, Conflict, LeaguesError, NotAllowed
 from leagues.forms.organiser import (
     CloseForm,

@@ -24,20 +24,15 @@ from django.apps import apps
 from django.core.cache import cache
 
 from engine.actions import parse_table
+from engine.clock import Pause, TimeControl, bank_after_turn, turn_clock
 from engine.game import new_game
 from engine.state import GameState
 from engine.tiles import format_tiles
-from games.clock import Pause, TimeControl, bank_after_turn, turn_clock
 from games.models import ChatMessage, Game, Move, Seat, Table, Vacation
 from games.selectors.clock import time_control
+from games.selectors.connections import Span, connected_spans
 from games.selectors.players import Names, game_players
-from moderation.selectors.page_connections import (
-    NO_RECORD,
-    Span,
-    beside_timeout,
-    connected_spans,
-    help_by_turn,
-)
+from moderation.selectors.page_connections import NO_RECORD, beside_timeout, help_by_turn
 from moderation.selectors.turns import MoveRecord, TurnReplay, replay_turns
 
 _TURNS_CACHE_SECONDS = 3600

@@ -1,6 +1,6 @@
 """Beside each timeout in a case's evidence: whether the player's page of the game was
-connected while their turn ran (:class:`games.models.PageConnection`, kept
-``GAMES_CONNECTION_DAYS``), and on which turns a player asked the solver for help
+connected while their turn ran (each seat's connected spans, read by
+:mod:`games.selectors.connections`), and on which turns a player asked the solver for help
 (:class:`games.models.HelpAsked`).
 
 Secret like the rest of the evidence: read only through it, by whoever decides in the
@@ -10,15 +10,13 @@ case. A player never reads another's connections.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from django.utils import dateformat, timezone
 
-from games.conf import connection_days
-from games.models import Game, HelpAsked, PageConnection
-
-Span = tuple[datetime, datetime]
+from games.models import Game, HelpAsked
+from games.selectors.connections import Span, kept_days
 
 NO_RECORD = (
     "No connection to this game's page is on record for any player: the game is older "
@@ -28,28 +26,6 @@ NO_RECORD = (
 NOTICED = timedelta(seconds=60)
 """A gap counts beside a timeout when at least this much of it falls in the turn: a
 page reloading, or a socket reconnecting after a network blip, is no absence."""
-
-
-def connected_spans(game: Game) -> dict[int, list[Span]]:
-    """Each seat's connected time on the game's page, overlapping connections merged
-    (two tabs are one presence); a connection never closed ends at its last heartbeat."""
-    by_seat: dict[int, list[Span]] = defaultdict(list)
-    rows = PageConnection.objects.filter(game=game).order_by("connected_at")
-    for row in rows.values_list("seat", "connected_at", "seen_at", "disconnected_at"):
-        seat, began, seen, ended = row
-        by_seat[seat].append((began, ended or seen))
-    return {seat: merged(spans) for seat, spans in by_seat.items()}
-
-
-def merged(spans: Iterable[Span]) -> list[Span]:
-    """The spans joined where they overlap or touch, in order."""
-    out: list[Span] = []
-    for began, ended in sorted(spans):
-        if out and began <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], ended))
-        else:
-            out.append((began, ended))
-    return out
 
 
 def at(moment: datetime) -> str:
@@ -63,7 +39,7 @@ def beside_timeout(name: str, spans: Sequence[Span], began: datetime, ran_out: d
     if not spans:
         return (
             f"{name}'s page of this game was never connected while the history was kept "
-            f"(the last {connection_days():g} days); the turn ran out at {at(ran_out)}."
+            f"(the last {kept_days():g} days); the turn ran out at {at(ran_out)}."
         )
     gaps = _gaps(spans)
     around = [

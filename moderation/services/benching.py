@@ -29,8 +29,8 @@ from datetime import datetime
 from django.db import transaction
 from django.urls import reverse
 
-from games.errors import GameFinished, InvalidMove, TableError
 from games.models import Game, Seat, Table
+from games.services import GameFinished, InvalidMove, TableError
 from games.services.abandonment import forfeit_seat, give_seat_back, hand_seat_to_bot
 from leagues.models import Fixture, OnSuspension
 from moderation.models import BenchedSeat, Suspension

@@ -36,8 +36,8 @@ from django.db.models import QuerySet
 
 from accounts.models import User
 from engine.round import forfeit
-from games.errors import GameActionError, InvalidRuling
 from games.models import Game, Result
+from games.services import GameActionError, InvalidRuling
 from games.services.holds import hold_clocks, release_clocks
 from games.services.results import SeatCorrection, supersede
 from games.services.rewinds import restore, rewind

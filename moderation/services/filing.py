@@ -20,8 +20,8 @@ from django.utils import timezone
 from accounts.models import User
 from common.signals import send_after_commit
 from games.models import ChatMessage, Game, Move
-from games.permissions import may_see
 from games.selectors.chat import may_read_message
+from games.selectors.sight import may_see
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound, TooMany
 from moderation.models import Case, Category, LogEntry, Report, Ruling
 from moderation.permissions import player_ids

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.errors import NotFound as GameNotFound
+from games.services import NotFound as GameNotFound
 from games.services import chat
 from moderation.errors import ModerationError, NotFound
 from moderation.models import Case, LogEntry, Report

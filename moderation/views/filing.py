@@ -12,8 +12,8 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from common.requests import AuthenticatedRequest
 from games.models import ChatMessage, Game
-from games.permissions import Sight, belongs_to_shown, table_sight
 from games.selectors.chat import may_read_message
+from games.selectors.sight import Sight, belongs_to_shown, table_sight
 from moderation.errors import ModerationError, NotAllowed
 from moderation.forms.filing import GameReportForm, MessageReportForm
 from moderation.models import Report
@@ -30,7 +30,7 @@ def file(request: AuthenticatedRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
     sight = table_sight(request.user, game.table)
     if sight == Sight.NONE:
-        # A private club's game is not there for outsiders (games.permissions).
+        # A private club's game is not there for outsiders (games.selectors.sight).
         raise Http404("There is no such game.")
     if request.user.pk not in player_ids(game):
         return refused(request, NotAllowed("Only the game's players may report it."))

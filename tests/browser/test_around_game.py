@@ -12,8 +12,8 @@ from playwright.sync_api import Page, expect
 from accounts.models import User
 from games import services
 from games.models import Table
+from games.models.table_settings import TableSettings
 from games.services import SeatPlan
-from games.table_settings import TableSettings
 from notifications.models import Notification
 from tests.browser.conftest import log_in
 from tests.browser.test_your_move import awaiting

@@ -13,8 +13,8 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from accounts.models import User
 from games import services
 from games.models import ChatMessage, Game
+from games.models.table_settings import TableSettings
 from games.services import SeatPlan
-from games.table_settings import TableSettings
 from tests.browser.conftest import REPORT_VIOLATIONS, Violations, log_in
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table

@@ -9,8 +9,8 @@ from playwright.sync_api import Page, expect
 from accounts.models import User
 from games import services
 from games.models import Game, Move, Seat
+from games.models.table_settings import TableSettings
 from games.services import SeatPlan
-from games.table_settings import TableSettings
 from tests.browser.conftest import log_in
 from tests.browser.test_games import open_game, worker
 from tests.games.conftest import current_game

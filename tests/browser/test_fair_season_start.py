@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
-from games.table_settings import TableSettings
+from games.models.table_settings import TableSettings
 from leagues.models import League, Membership, Role, Season
 from leagues.services import clubs
 from leagues.services.seasons import register

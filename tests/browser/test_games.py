@@ -26,9 +26,9 @@ from engine.actions import parse_table
 from engine.tiles import full_set, parse_tiles
 from games import services
 from games.models import Game, Table
+from games.models.table_settings import TableSettings
 from games.selectors.replay import replay_frame
 from games.services import SeatPlan
-from games.table_settings import TableSettings
 from tests.browser.conftest import database_url, log_in
 from tests.games.conftest import current_game, start_table
 from tests.games.players import play_until_over

@@ -8,7 +8,7 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
-from games.table_settings import TableSettings
+from games.models.table_settings import TableSettings
 from leagues.models import League, Membership, Season
 from leagues.services import clubs
 from leagues.services.seasons import register

@@ -13,8 +13,8 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from games.models import Game, SeatOccupancy
+from games.models.table_settings import TableSettings
 from games.services import resign
-from games.table_settings import TableSettings
 from leagues.models import Club, Entry, Membership, OnWithdrawal, Role, Season
 from leagues.services.withdrawals import withdraw
 from tests.browser.conftest import log_in

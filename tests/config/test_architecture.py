@@ -38,6 +38,7 @@ OFFENDERS: dict[str, tuple[str, str]] = {
     "reads-not-writes": ("leagues/selectors/standings.py", "from games.services import turns"),
     "common-below-apps": ("common/_offending.py", "from leagues import models"),
     "notifications-below-games": ("notifications/models.py", "from games.models import Game"),
+    "games-four-doors": ("leagues/house_rules.py", "from games.errors import TableError"),
 }
 """One offending import per contract: a contract with no entry fails
 :func:`test_an_offending_import_breaks_its_contract`."""
@@ -187,7 +188,7 @@ BREAKS = {
     ),
     "the models import the package of the services": (
         "reads-not-writes",
-        {"games/models.py": "import games.services"},
+        {"games/models/__init__.py": "import games.services"},
         "games.models -> games.services",
     ),
     "a read reaches a service through another module": (
@@ -207,6 +208,26 @@ BREAKS = {
         "reads-not-writes",
         {"leagues/consumers.py": "from leagues.services import seasons"},
         "leagues.consumers -> leagues.services.seasons",
+    ),
+    "moderation reaches games' conf from its tasks": (
+        "games-four-doors",
+        {"moderation/tasks.py": "from games import conf"},
+        "moderation.tasks -> games.conf",
+    ),
+    "a new module of leagues reaches games' pages": (
+        "games-four-doors",
+        {"leagues/_offending.py": "import games.views.common"},
+        "leagues._offending -> games.views.common",
+    ),
+    "a view of leagues builds on games' forms, which only the league form may": (
+        "games-four-doors",
+        {"leagues/views/leagues.py": "from games.forms import TableSettingsForm"},
+        "leagues.views.leagues -> games.forms",
+    ),
+    "moderation asks games' permissions instead of its sight": (
+        "games-four-doors",
+        {"moderation/policies.py": "from games.permissions import can_view_table"},
+        "moderation.policies -> games.permissions",
     ),
     "a read of moderation imports a service of games": (
         "reads-not-writes",
@@ -283,3 +304,27 @@ def test_the_reads_contract_holds_every_app_s_reads_against_every_service() -> N
     assert {"games.selectors", "games.models", "games.services"} <= parts_named(
         (*READS, "services")
     )
+
+
+GAMES_DOORS = ("services", "models", "signals", "selectors")
+"""The modules of games the apps above it may import (the ``games-four-doors`` contract)."""
+
+
+def top_level_modules(app: str) -> set[str]:
+    """The modules and packages at the top of ``app``, as ``app.name``."""
+    folder = ROOT / app
+    modules = {path.stem for path in folder.glob("*.py")} - {"__init__"}
+    packages = {path.parent.name for path in folder.glob("*/__init__.py")}
+    return {f"{app}.{name}" for name in modules | packages}
+
+
+def test_leagues_and_moderation_are_kept_from_every_module_of_games_but_its_doors() -> None:
+    """Every module of games but the four doors is forbidden by name, so a new one is
+    held as soon as it exists; the one import let through is the league form's."""
+    contract = CONTRACTS["games-four-doors"]
+    doors = {f"games.{door}" for door in GAMES_DOORS}
+
+    assert doors <= top_level_modules("games")
+    assert set(contract["source_modules"]) == {"leagues", "moderation"}
+    assert set(contract["forbidden_modules"]) == top_level_modules("games") - doors
+    assert contract["ignore_imports"] == ["leagues.forms.leagues -> games.forms"]

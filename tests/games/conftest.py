@@ -9,8 +9,8 @@ from config.celery_app import app as celery_app
 from engine.round import Round
 from games import services
 from games.models import Game, Result, Table
+from games.models.table_settings import TableSettings
 from games.services import SeatPlan
-from games.table_settings import TableSettings
 from tests.games.positions import set_position
 from tests.games.views_support import RACK, TABLE
 

@@ -8,8 +8,8 @@ from accounts.models import User
 from games import services
 from games.errors import TableError
 from games.models import Game, Move, Result, Table
+from games.models.table_settings import TableSettings
 from games.services.adjudication import stop_round
-from games.table_settings import TableSettings
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at

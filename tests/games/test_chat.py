@@ -12,10 +12,10 @@ from accounts.models import User
 from games import services, signals
 from games.errors import Barred, ChatRefused, ChatTooFast, NotFound
 from games.models import ChatMessage, ChatMute, Game, Table
+from games.models.table_settings import TableSettings
 from games.rendering import render_chat_lines
 from games.selectors.chat import table_chat
 from games.services import SeatPlan, chat
-from games.table_settings import TableSettings
 from tests.games.conftest import current_game, start_table
 from tests.games.views_support import hidden_from, tiles_in
 

@@ -15,8 +15,8 @@ from django.contrib.auth.models import AnonymousUser
 from accounts.models import User
 from games import services
 from games.models import Game, Table
+from games.models.table_settings import TableSettings
 from games.services import SeatPlan, chat
-from games.table_settings import TableSettings
 from tests.conftest import communicator, db
 from tests.games.views_support import hidden_from, tiles_in
 

@@ -10,28 +10,28 @@ import time_machine
 from hypothesis import given
 from hypothesis import strategies as st
 
-import games.clock
+import engine.clock
 import games.selectors.vacations
 from accounts.models import User
-from games import services
-from games.clock import (
+from engine.clock import (
     TimeControl,
     active_seconds,
     bank_after_turn,
     instant_after,
     merge_pauses,
 )
+from games import services
 from games.errors import TableError
 from games.models import Game, Seat, Table
+from games.models.table_settings import TableSettings
 from games.services import SeatPlan
-from games.table_settings import TableSettings
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
 
 T0 = datetime(2025, 6, 2, 9, 0, tzinfo=UTC)
 
 
-@pytest.mark.parametrize("module", [games.clock, games.selectors.vacations])
+@pytest.mark.parametrize("module", [engine.clock, games.selectors.vacations])
 def test_the_examples_in_the_docstrings_hold(module: ModuleType) -> None:
     # pytest collects doctests under engine/ only; these modules' examples run here.
     failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
@@ -92,8 +92,8 @@ def test_a_bank_stays_between_empty_and_its_size(
 
 def test_a_live_clock_never_stops_for_a_pause() -> None:
     stops = [(T0, T0 + timedelta(hours=1))]
-    live = games.clock.turn_clock(TimeControl("live", 60), T0, 0, stops)
-    slow = games.clock.turn_clock(TimeControl("correspondence", 60), T0, 0, stops)
+    live = engine.clock.turn_clock(TimeControl("live", 60), T0, 0, stops)
+    slow = engine.clock.turn_clock(TimeControl("correspondence", 60), T0, 0, stops)
 
     assert live.deadline == T0 + timedelta(seconds=60)
     assert slow.deadline == T0 + timedelta(hours=1, seconds=60)

@@ -9,8 +9,8 @@ from django.utils import timezone
 from accounts.models import User
 from games import services, tasks
 from games.models import Game, Move
+from games.models.table_settings import TableSettings
 from games.services import SeatPlan
-from games.table_settings import TableSettings
 from tests.games.conftest import current_game
 from tests.games.test_worker import main_worker, queues
 from tests.games.workers import Worker, wait_for

@@ -25,8 +25,8 @@ from benchmarks.stack import RedisServer, site_env, start_daphne
 from benchmarks.web_clients import Browser
 from games import services
 from games.models import Game, Move
+from games.models.table_settings import TableSettings
 from games.services import SeatPlan
-from games.table_settings import TableSettings
 from tests.browser.conftest import database_url, static_root
 from tests.conftest import client_as
 from tests.games.conftest import current_game

@@ -7,7 +7,7 @@ import pytest
 from accounts.models import User
 from engine.options import OPTIONS, Option, house_rule_options
 from games.forms import SET_BY_TABLE_FIELDS, TableForm
-from games.table_settings import TableSettings
+from games.models.table_settings import TableSettings
 from tests.games.test_views_lobby import form_data
 
 pytestmark = pytest.mark.django_db

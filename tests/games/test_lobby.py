@@ -6,8 +6,8 @@ from accounts.models import User
 from games import services
 from games.errors import NotFound, TableError
 from games.models import Game, Seat, Table
+from games.models.table_settings import TableSettings
 from games.services import SeatPlan
-from games.table_settings import TableSettings
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
 

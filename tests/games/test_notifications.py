@@ -15,10 +15,10 @@ from django.urls import reverse
 from accounts.models import User
 from games import presence, services, tasks
 from games.models import Game, Seat
+from games.models.table_settings import TableSettings
 from games.selectors.notifications import TURN_KINDS
 from games.selectors.your_move import next_your_move, your_move_games, your_move_ids
 from games.services import SeatPlan
-from games.table_settings import TableSettings
 from notifications import tasks as notice_tasks
 from notifications.models import Notification
 from notifications.selectors import notices as notice_reads

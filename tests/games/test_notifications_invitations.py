@@ -13,10 +13,10 @@ from django.utils import timezone
 from accounts.models import User
 from games import services
 from games.models import Seat, Table
+from games.models.table_settings import TableSettings
 from games.selectors.notifications import GameNotice
 from games.services import SeatPlan
 from games.services import notifications as game_notices
-from games.table_settings import TableSettings
 from notifications import tasks
 from notifications.models import Notification
 from notifications.selectors import notices as notice_reads

@@ -3,8 +3,8 @@ import pytest
 from accounts.models import User
 from games import services
 from games.models import Game
+from games.models.table_settings import TableSettings
 from games.services import SeatPlan
-from games.table_settings import TableSettings
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
 

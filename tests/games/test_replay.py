@@ -13,10 +13,10 @@ from engine.round import GameScores, Tally
 from engine.state import GameState
 from games import services, tasks
 from games.models import Game, Result, Seat, Table
+from games.models.table_settings import TableSettings
 from games.selectors.replay import replay_frame
 from games.services import SeatPlan
 from games.services.rewinds import rewind
-from games.table_settings import TableSettings
 from tests.factories import UserFactory
 from tests.games.conftest import current_game
 from tests.games.players import send, simple_action, user_at

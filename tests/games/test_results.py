@@ -14,8 +14,8 @@ from engine.round import game_places
 from games import services
 from games.errors import InvalidRuling
 from games.models import Game, Result, ResultLogError, Table
+from games.models.table_settings import TableSettings
 from games.services.results import SeatCorrection, supersede
-from games.table_settings import TableSettings
 from tests.conftest import client_as
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table, winner_of

@@ -13,9 +13,9 @@ from accounts.models import User
 from engine.options import OPTIONS, Option, groups, house_rule_options
 from engine.ruleset import Ruleset
 from games import services
-from games.rules_summary import rules_summary
+from games.models.table_settings import TableSettings
+from games.selectors.rules_summary import rules_summary
 from games.services import SeatPlan
-from games.table_settings import TableSettings
 from tests.conftest import client_as
 from tests.games.conftest import current_game, start_table
 

@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import User
 from games import services
 from games.models import Game, Result, Table
+from games.models.table_settings import TableSettings
 from games.rendering import game_context
 from games.selectors.listing import games_to_watch, my_games
 from games.selectors.results import game_result
@@ -20,7 +21,6 @@ from games.selectors.scoreboard import ScoreRow, StandingRow, scoreboard
 from games.selectors.your_move import your_move_games
 from games.services import SeatPlan
 from games.services.results import SeatCorrection, supersede
-from games.table_settings import TableSettings
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, seat_starts, start_table
 

@@ -1,4 +1,4 @@
-"""Who may see a table (:mod:`games.permissions`), as games answers it by itself: a table
+"""Who may see a table (:mod:`games.selectors.sight`), as games answers it by itself: a table
 that is not private is seen by every member; a private one by whoever sits or sat at it,
 and by whom ``GAMES_SIGHT_POLICY`` lets in (here none: the leagues' and moderation's
 parts are tested with them)."""
@@ -12,9 +12,9 @@ from django.urls import reverse
 
 from accounts.models import User
 from games.models import ChatMessage, ChatMute, Game, Seat, Table
-from games.permissions import HIDDEN_BELONGS_TO, Sight, belongs_to_for, sat_at, table_sight
 from games.selectors import listing
 from games.selectors.chat import may_read_message, table_chat
+from games.selectors.sight import HIDDEN_BELONGS_TO, Sight, belongs_to_for, sat_at, table_sight
 from tests.conftest import client_as
 from tests.games.views_support import HTMX
 

@@ -13,8 +13,8 @@ from accounts.models import User
 from games import services
 from games.errors import TableError
 from games.models import Table
+from games.models.table_settings import TableSettings
 from games.services import SeatPlan
-from games.table_settings import TableSettings
 
 EXAMPLES = [
     TableSettings(),

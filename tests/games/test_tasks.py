@@ -11,8 +11,8 @@ from engine.actions import Action, Play
 from engine.state import GameState
 from games import services, tasks
 from games.models import Draft, Game, Move
+from games.models.table_settings import TableSettings
 from games.services import NEW_SET, RACK, SeatPlan
-from games.table_settings import TableSettings
 from tests.games.conftest import current_game, seat_starts
 from tests.games.players import simple_action, user_at
 from tests.games.positions import set_position

@@ -12,11 +12,11 @@ from django.apps import apps
 from accounts.models import User
 from games import services
 from games.models import Move, Result, SeatOccupancy, Table
-from games.permissions import sat_at
 from games.rendering import game_context
 from games.selectors.move_log import move_log
 from games.selectors.players import game_players, player_at, seat_names, table_seat_names
 from games.selectors.replay import replay_frame
+from games.selectors.sight import sat_at
 from games.services import hand_seat_to_bot, resign
 from games.services.lobby import replace_seat_player
 from tests.factories import UserFactory

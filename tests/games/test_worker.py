@@ -9,8 +9,8 @@ import pytest
 from accounts.models import User
 from games import services
 from games.models import Game, Move
+from games.models.table_settings import TableSettings
 from games.services import SeatPlan
-from games.table_settings import TableSettings
 from tests.games.conftest import current_game, seat_starts
 from tests.games.workers import Worker, new_prefix, use_queues, wait_for
 

@@ -16,8 +16,8 @@ from django.conf import settings
 from accounts.models import User
 from games import services
 from games.models import Game, Move
+from games.models.table_settings import TableSettings
 from games.services import SeatPlan
-from games.table_settings import TableSettings
 from games.tasks import BOT_SOFT_TIME_LIMIT
 from tests.games.conftest import current_game, seat_starts
 from tests.games.test_worker import main_worker, queues, running

@@ -23,8 +23,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Table
+from games.models.table_settings import TableSettings
 from games.services import SeatPlan, create_table
-from games.table_settings import TableSettings
 from leagues.models import (
     Club,
     Division,

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from benchmarks.league_rows import PlayedFixture, write_played
-from games.table_settings import TableSettings
+from games.models.table_settings import TableSettings
 from leagues.models import (
     Club,
     Division,

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from games.table_settings import TableSettings
+from games.models.table_settings import TableSettings
 from leagues.house_rules import DEFAULTS, HouseRulesError, check_house_rules, house_rules_in_words
 from leagues.models import League
 

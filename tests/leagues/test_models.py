@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.table_settings import TableSettings
+from games.models.table_settings import TableSettings
 from leagues.models import (
     Club,
     ClubInvitation,

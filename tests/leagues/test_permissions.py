@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from accounts.models import User
-from games.table_settings import TableSettings
+from games.models.table_settings import TableSettings
 from leagues.models import Club, League
 from leagues.permissions import club_of, is_club_member, is_club_moderator, is_club_organiser
 from tests.factories import SeasonFactory

@@ -19,8 +19,8 @@ from django.urls import reverse
 
 from accounts.models import User
 from games.models import ChatMessage, ChatMute, Game, Move, Seat, Table
-from games.permissions import HIDDEN_BELONGS_TO, Sight, table_sight
 from games.selectors import listing
+from games.selectors.sight import HIDDEN_BELONGS_TO, Sight, table_sight
 from games.services import chat
 from leagues.models import Club, Membership
 from leagues.notices import LeagueNotice

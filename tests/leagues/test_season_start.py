@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Seat, Table
+from games.models.table_settings import TableSettings
 from games.services.abandonment import resign
-from games.table_settings import TableSettings
 from leagues.errors import LeaguesError
 from leagues.models import Division, Entry, Fixture, Matchday, Season
 from leagues.notices import LeagueNotice

@@ -10,8 +10,8 @@ import pytest
 
 from accounts.models import User
 from games.models import Table
+from games.models.table_settings import TableSettings
 from games.services import resign
-from games.table_settings import TableSettings
 from leagues.models import Entry, Fixture, Membership, Season
 from leagues.selectors.calendar import member_calendar
 from leagues.selectors.organiser import organiser_page

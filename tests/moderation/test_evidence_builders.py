@@ -12,10 +12,10 @@ from itertools import pairwise
 import pytest
 
 from engine.actions import Play
+from engine.clock import TimeControl
 from engine.game import apply, new_game
 from engine.ruleset import Ruleset
 from engine.tiles import parse_tiles
-from games.clock import TimeControl
 from moderation.selectors.evidence import clock_lines
 from moderation.selectors.movement import movement
 from moderation.selectors.solver_lines import Answer, best_answer, line

@@ -10,8 +10,8 @@ from django.test import override_settings
 from accounts.models import User
 from games import services
 from games.models import ChatMessage, Game
+from games.models.table_settings import TableSettings
 from games.services import SeatPlan
-from games.table_settings import TableSettings
 from leagues.models import Fixture
 from moderation.models import Case, Category, LogEntry
 from moderation.selectors.collusion import pair_histories

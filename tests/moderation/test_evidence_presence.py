@@ -14,10 +14,11 @@ from accounts.models import User
 from games import page_connections, services
 from games.errors import NoArrangement
 from games.models import Game, HelpAsked
+from games.selectors.connections import merged
 from games.services import help as solver_help
 from moderation.models import Category
 from moderation.selectors.evidence import game_evidence
-from moderation.selectors.page_connections import NO_RECORD, at, beside_timeout, merged
+from moderation.selectors.page_connections import NO_RECORD, at, beside_timeout
 from tests.games.conftest import current_game
 from tests.moderation.conftest import open_case
 from tests.moderation.evidence_support import claim, evidence_url, timed_out_after

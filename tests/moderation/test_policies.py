@@ -15,9 +15,9 @@ from accounts.models import User
 from games import services
 from games.errors import Barred
 from games.models import ChatMessage, Game, Seat, Table
+from games.models.table_settings import TableSettings
 from games.selectors.chat import table_chat
 from games.services import SeatPlan, chat
-from games.table_settings import TableSettings
 from leagues.models import Fixture
 from moderation.policies import may_chat, may_play, suspension_at
 from tests.conftest import client_as

@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import ChatMessage, Game
-from games.permissions import Sight, table_sight
 from games.selectors.chat import may_read_message
+from games.selectors.sight import Sight, table_sight
 from leagues.models import Club
 from leagues.services import clubs
 from moderation.errors import NotFound

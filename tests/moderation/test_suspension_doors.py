@@ -18,8 +18,8 @@ from accounts.models import User
 from games import services
 from games.errors import Barred
 from games.models import ChatMessage, Game, Seat, Table
+from games.models.table_settings import TableSettings
 from games.services import SeatPlan
-from games.table_settings import TableSettings
 from leagues.models import (
     Club,
     ClubInvitation,

@@ -32,8 +32,8 @@ from django.test import TestCase
 from accounts.models import User
 from games import services
 from games.models import ChatMessage, Game, Table
+from games.models.table_settings import TableSettings
 from games.services import chat
-from games.table_settings import TableSettings
 from leagues.models import Club, Entry, Fixture, League, Matchday, Membership, Role, Season
 from leagues.services import clubs, organiser
 from leagues.services.matchdays import open_matchday

@@ -9,8 +9,8 @@ from django.urls import reverse
 from accounts.models import User
 from games import services
 from games.models import Game, Move, Seat, Table
+from games.models.table_settings import TableSettings
 from games.services import SeatPlan
-from games.table_settings import TableSettings
 from notifications.models import Notification
 from tests.conftest import client_as
 from tests.games.views_support import HTMX, mover, url

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any, TypeGuard
 
+from engine.clock import CORRESPONDENCE, DAY, HOUR, LIVE, TimeControl
 from engine.options import OPTIONS
 from engine.ruleset import PRESETS, Ruleset, RulesetError
-from games.clock import CORRESPONDENCE, DAY, HOUR, LIVE, TimeControl
 from games.errors import TableError
 from games.models import Table
 

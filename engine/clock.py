@@ -1,6 +1,6 @@
 """The turn clock, computed in one place: deadlines, reminders and the time bank.
 
-Everything here is plain arithmetic on datetimes, with no database: the services feed it
+Everything here is plain arithmetic on datetimes, with no database: games' services feed it
 a table's :class:`TimeControl`, the seat's bank and the player's vacations, and store
 what it returns on the game (``turn_deadline``, ``turn_reminder_at``).
 

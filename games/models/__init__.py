@@ -166,7 +166,7 @@ class Table(models.Model):
         "(a league fixture's deadline).",
     )
     # Set by an app above games (a private club's fixture), so that lists can leave the
-    # table out in SQL; who sees it is answered by games.permissions.table_sight.
+    # table out in SQL; who sees it is answered by games.selectors.sight.table_sight.
     private = models.BooleanField(
         default=False,
         help_text="Seen only by those who sit or sat at it and those the sight policy "
