@@ -300,6 +300,8 @@ LEAGUES_PLAY_POLICY = "moderation.policies.refusal"
 # Who sees a private club's fixture tables besides their players: the club's members
 # (leagues) and the site moderators of a case about the table (moderation).
 GAMES_SIGHT_POLICY = "moderation.policies.table_sight"
+# What the others read instead of the league and club a private table belongs to.
+GAMES_HIDDEN_BELONGS_TO = "a private club's fixture"
 # Moderation: an organiser may not change the score of a game they are a party to a case
 # about; leagues asks by name (it never imports moderation).
 LEAGUES_PARTY_POLICY = "moderation.permissions.party_to_game"

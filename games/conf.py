@@ -73,6 +73,13 @@ def sight_policy() -> SightPolicy | None:
     return policy
 
 
+def hidden_belongs_to() -> str:
+    """``GAMES_HIDDEN_BELONGS_TO``: what a viewer without full sight of a private table
+    reads instead of what the table belongs to, named by the app that marks tables
+    private (unset: "a private event")."""
+    return str(getattr(settings, "GAMES_HIDDEN_BELONGS_TO", "a private event"))
+
+
 def _table_policy(name: str) -> TablePolicy | None:
     path = getattr(settings, name, "")
     policy: TablePolicy | None = import_string(path) if path else None

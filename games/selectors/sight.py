@@ -20,11 +20,8 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Any
 
-from games.conf import sight_policy
+from games.conf import hidden_belongs_to, sight_policy
 from games.models import Game, Result, Seat, SeatOccupancy, Table
-
-HIDDEN_BELONGS_TO = "a private club's fixture"
-"""What a viewer without full sight reads instead of what a private table belongs to."""
 
 
 class Sight(IntEnum):
@@ -70,7 +67,7 @@ def belongs_to_shown(table: Table, sight: Sight) -> tuple[str, str]:
     is not, so that pages still know the table is part of something (no "Play again")."""
     if not table.belongs_to or not table.private or sight >= Sight.FULL:
         return table.belongs_to, table.belongs_to_link
-    return HIDDEN_BELONGS_TO, ""
+    return hidden_belongs_to(), ""
 
 
 def belongs_to_for(table: Table, viewer: Any) -> tuple[str, str]:

@@ -11,10 +11,11 @@ from django.test import override_settings
 from django.urls import reverse
 
 from accounts.models import User
+from games.conf import hidden_belongs_to
 from games.models import ChatMessage, ChatMute, Game, Seat, Table
 from games.selectors import listing
 from games.selectors.chat import may_read_message, table_chat
-from games.selectors.sight import HIDDEN_BELONGS_TO, Sight, belongs_to_for, sat_at, table_sight
+from games.selectors.sight import Sight, belongs_to_for, sat_at, table_sight
 from tests.conftest import client_as
 from tests.games.views_support import HTMX
 
@@ -49,8 +50,8 @@ def test_a_private_table_is_seen_by_its_players_only_without_what_it_belongs_to(
     assert table_sight(alice, table) == Sight.TABLE
     assert table_sight(carol, table) == Sight.NONE
     assert table_sight(AnonymousUser(), table) == Sight.NONE
-    assert belongs_to_for(table, alice) == (HIDDEN_BELONGS_TO, "")
-    assert belongs_to_for(table, None) == (HIDDEN_BELONGS_TO, "")
+    assert belongs_to_for(table, alice) == (hidden_belongs_to(), "")
+    assert belongs_to_for(table, None) == (hidden_belongs_to(), "")
 
 
 def test_a_player_replaced_by_a_bot_still_sat_at_the_table(private_game: Game, alice: User) -> None:
@@ -80,7 +81,7 @@ def test_a_private_table_is_in_no_list_of_an_outsider(
     assert not Table.objects.visible_to(carol).filter(pk=private_game.table_id).exists()
     assert Table.objects.visible_to(alice).filter(pk=private_game.table_id).exists()
     row = next(row for row in listing.my_games(alice) if row.id == private_game.pk)
-    assert row.belongs_to == HIDDEN_BELONGS_TO
+    assert row.belongs_to == hidden_belongs_to()
 
 
 def test_muting_at_a_missing_table_answers_404_and_mutes_nobody(

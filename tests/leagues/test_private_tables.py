@@ -18,9 +18,10 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
+from games.conf import hidden_belongs_to
 from games.models import ChatMessage, ChatMute, Game, Move, Seat, Table
 from games.selectors import listing
-from games.selectors.sight import HIDDEN_BELONGS_TO, Sight, table_sight
+from games.selectors.sight import Sight, table_sight
 from games.services import chat
 from leagues.models import Club, Membership
 from leagues.notices import LeagueNotice
@@ -230,7 +231,7 @@ def test_a_player_who_left_the_club_sees_the_table_but_not_the_club(
         assert page.status_code == 200
         assert LEAGUE_NAME not in html
         assert "back-room" not in html
-        assert HIDDEN_BELONGS_TO.replace("'", "&#x27;") in html
+        assert hidden_belongs_to().replace("'", "&#x27;") in html
 
 
 def test_a_substitute_and_the_player_they_replaced_both_see_the_table(
