@@ -20,6 +20,7 @@ from django.test import Client, override_settings
 from pytest_django import DjangoDbBlocker
 
 from accounts.models import User
+from config.celery_app import app as celery_app
 from config.routing import websocket_urlpatterns
 from moderation.db_role import OWNER_KEYS, app_role, close_owner_connections, owner_connection
 from tests.factories import UserFactory
@@ -163,6 +164,19 @@ def _flush_alone(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
     with owner_connection() as owner, owner.cursor() as cursor:
         cursor.execute(OTHER_TRANSACTIONS)
+
+
+@pytest.fixture
+def eager_celery() -> Iterator[None]:
+    """Tasks run in the test's process at once (and never reach a real broker, where a
+    worker of `make run` sharing the Redis could pick them up); their errors are raised to
+    the caller. Autouse in tests/games/ (and the folders that import its ``_eager_celery``);
+    a module elsewhere names it in ``pytest.mark.usefixtures``."""
+    celery_app.conf.task_always_eager = True
+    celery_app.conf.task_eager_propagates = True
+    yield
+    celery_app.conf.task_always_eager = False
+    celery_app.conf.task_eager_propagates = False
 
 
 @pytest.fixture

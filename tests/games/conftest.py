@@ -5,7 +5,6 @@ import pytest
 from django.test import override_settings
 
 from accounts.models import User
-from config.celery_app import app as celery_app
 from engine.round import Round
 from games import services
 from games.models import Game, Result, Table
@@ -16,15 +15,11 @@ from tests.games.views_support import RACK, TABLE
 
 
 @pytest.fixture(autouse=True)
-def _eager_celery() -> Iterator[None]:
-    # Tasks run in the test's process at once (and never reach a real broker, where a
-    # worker of `make run` sharing the Redis could pick them up). Bots do not pause.
-    celery_app.conf.task_always_eager = True
-    celery_app.conf.task_eager_propagates = True
+def _eager_celery(eager_celery: None) -> Iterator[None]:
+    # Celery eager (tests/conftest.py's ``eager_celery``) for every test here; bots do not
+    # pause.
     with override_settings(GAMES_BOT_DELAY_SECONDS=(0, 0)):
         yield
-    celery_app.conf.task_always_eager = False
-    celery_app.conf.task_eager_propagates = False
 
 
 def start_table(*players: User, first: int | None = None, **settings: object) -> Table:

@@ -15,16 +15,16 @@ from leagues.notices import LeagueNotice
 from notifications import kinds, tasks
 from notifications.models import Notification
 from tests.conftest import client_as
-from tests.games.mail_servers import FlakyServer
+from tests.notifications.mail_servers import FlakyServer
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
 
-FLAKY = "tests.games.mail_servers.FlakyServer"
+FLAKY = "tests.notifications.mail_servers.FlakyServer"
 KINDS = [kind.code for kind in kinds.registered()]
 
 
 @pytest.fixture
-def flaky_server(settings: Any) -> Iterator[type[FlakyServer]]:
+def flaky_server(settings: Any, eager_celery: None) -> Iterator[type[FlakyServer]]:
     """The mail server; the tasks' retries run at once, in the test (an eager task's
     retry is run again only when its errors are not raised to the caller)."""
     settings.EMAIL_BACKEND = FLAKY
