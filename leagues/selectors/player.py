@@ -68,15 +68,16 @@ class PlayerSeason:
 
 
 def entries_played_by(user: User) -> QuerySet[Entry]:
-    """The entries whose fixtures ``user`` sits at: their own, unless a substitute
-    took over, and those they substitute in."""
-    return Entry.objects.filter(Q(user=user, substitute__isnull=True) | Q(substitute=user))
+    """The entries whose fixtures ``user`` sits or sat at: their own (a substitute may
+    have taken over since; the fixtures they played stay theirs), and those they
+    substitute in. :func:`fixtures_of` keeps the fixtures they play or played."""
+    return Entry.objects.filter(Q(user=user) | Q(substitute=user))
 
 
 def player_seasons(user: User) -> list[PlayerSeason]:
     """The member's seasons: those they are playing first, then the newest."""
     entries = list(
-        Entry.objects.filter(Q(user=user) | Q(substitute=user))
+        entries_played_by(user)
         .exclude(status=Entry.Status.DECLINED)
         .select_related("season__league__club", "division", "user", "substitute")
         .order_by("season__finished_at", "-season__created_at")[:SEASONS_SHOWN]

@@ -14,8 +14,9 @@ from playwright.sync_api import Page, expect
 from accounts.models import User
 from games.models import Game, SeatOccupancy
 from games.models.table_settings import TableSettings
-from games.services import resign
+from games.services import draw, resign
 from leagues.models import Club, Entry, Membership, OnWithdrawal, Role, Season
+from leagues.services.organiser import replace_player
 from leagues.services.withdrawals import withdraw
 from tests.browser.conftest import log_in
 from tests.browser.test_clubs import snap
@@ -124,3 +125,46 @@ def test_a_substitution_after_a_resignation_leaves_the_game_to_who_played_it(
     game1 = {row["seat"]: row["player"] for row in rows if row["game"] == "1"}
     assert game1 == {"0": "Gina", "1": "Erin", "2": "Frank"}
     assert Game.objects.filter(pk=second.pk, status=Game.Status.PLAYING).exists()
+
+
+def test_a_substitute_seated_after_a_resignation_is_not_named_for_that_game(
+    page: Page, people: dict[str, User], season: Season
+) -> None:
+    """Frank plays a move and resigns game 1; Alice seats Hank for Frank while Gina and
+    Erin play on; Hank never moves in game 1. Its page and replay name Frank, from the
+    deal on; game 2, which Hank plays, names "Hank for Frank"."""
+    fixture = season.matchdays.get().fixtures.get()
+    assert fixture.table is not None
+    first = fixture.table.games.get(number=1)
+    players = [people["gina"], people["erin"], people["frank"]]
+    while first.current_seat != 2:
+        first = draw(first.pk, players[first.current_seat or 0], first.version)
+    first = draw(first.pk, people["frank"], first.version)
+    resign(first.pk, people["frank"])
+    replace_player(
+        Entry.objects.get(season=season, user=people["frank"]),
+        people["hank"],
+        people["alice"],
+        "Frank moves house",
+    )
+    resign(first.pk, people["gina"])
+    second = fixture.table.games.get(number=2)
+
+    log_in(page, people["erin"])
+    page.goto(f"/games/{first.pk}/")
+    expect(page.locator(".result")).to_contain_text("Frank")
+    expect(page.locator(".result")).not_to_contain_text("Hank")
+    players_panel = page.get_by_role("region", name="Players")
+    expect(players_panel).to_contain_text("Frank")
+    expect(players_panel).not_to_contain_text("Hank")
+    snap(page, "who-played-resigned-then-replaced")
+
+    for turn in (0, 99):
+        page.goto(f"/games/{first.pk}/replay/?turn={turn}")
+        racks = page.get_by_role("region", name="Racks")
+        expect(racks).to_contain_text("Frank")
+        expect(racks).not_to_contain_text("Hank")
+    snap(page, "who-played-resigned-then-replaced-replay")
+
+    page.goto(f"/games/{second.pk}/")
+    expect(page.get_by_role("region", name="Players")).to_contain_text("Hank for Frank")
