@@ -87,7 +87,9 @@ def table_seat_names(table_id: int) -> list[str]:
     ("Frank, then Hank for Frank"); a round not started yet names the seats as they are."""
     rounds = tables_players([table_id])[table_id]
     if not rounds:
-        seats = Seat.objects.filter(table_id=table_id).select_related("user", "replaced_user")
+        seats = Seat.objects.filter(table_id=table_id).select_related(
+            "user", "replaced_user", "plays_for"
+        )
         return [seat.occupant_name for seat in seats.order_by("number")]
     return round_names(rounds)
 
@@ -249,7 +251,7 @@ def _fill_from_table(game_id: int, by_seat: dict[int, list[SeatPlayer]], seats: 
     many seats the game has (``seats``, or the table's)."""
     table_seats: Sequence[Seat] = list(
         Seat.objects.filter(table__games=game_id)
-        .select_related("user", "replaced_user")
+        .select_related("user", "replaced_user", "plays_for")
         .order_by("number")
     )
     count = len(table_seats) if seats is None else seats
