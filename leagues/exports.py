@@ -67,7 +67,7 @@ def standings_csv(season: Season, divisions: list[DivisionStandings]) -> HttpRes
     lines = [
         [
             division.name,
-            row.rank,
+            row.place,
             row.name,
             "yes" if row.withdrawn else "no",
             format_points(row.points),

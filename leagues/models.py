@@ -37,7 +37,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models.functions import Lower
 
-from games.models import Table
+from games.models import BotLevel, Table
 
 TIEBREAKS = {
     "fixtures_won": "Fixtures won",
@@ -205,6 +205,10 @@ class OnWithdrawal(models.TextChoices):
 
     BOT = "bot", "A bot takes their seat"
     FORFEIT = "forfeit", "The fixture is played without them; they score as forfeiting"
+
+
+WITHDRAWN_SEAT_BOT_LEVEL = BotLevel.NORMAL
+"""The bot that plays a withdrawn player's seat under :attr:`OnWithdrawal.BOT`."""
 
 
 class OnSuspension(models.TextChoices):
@@ -478,8 +482,12 @@ class Entry(models.Model):
 
     @property
     def seat_name(self) -> str:
-        """Who will play the entry's seat at a fixture not yet played: "Hank for Frank"
-        (a game played names who played it: :mod:`games.selectors.players`)."""
+        """Who will play the entry's seat at a fixture not yet played: "Hank for Frank",
+        "Bot (normal) for Frank" once Frank withdrew under the bot rule (a game played
+        names who played it: :mod:`games.selectors.players`; a fixture's table is set up
+        so, :func:`leagues.services.withdrawals.seat_plan_for`)."""
+        if self.status == Entry.Status.WITHDRAWN and self.season.on_withdrawal == OnWithdrawal.BOT:
+            return f"Bot ({WITHDRAWN_SEAT_BOT_LEVEL.label.lower()}) for {self.user}"
         if self.substitute is not None:
             return f"{self.substitute} for {self.user}"
         return str(self.user)

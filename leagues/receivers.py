@@ -23,7 +23,7 @@ from leagues.selectors.standings import forget_season
 from leagues.services.calendar import renew_calendar_token_if_any
 from leagues.services.deadlines import keep_table_due, keep_tables_due
 from leagues.services.matchdays import finish_fixture
-from leagues.services.organiser import tell_substitute
+from leagues.services.organiser import tell_substitute, tell_substitutes_of_close
 from leagues.services.season_end import tell_of_late_correction
 from leagues.services.vacations import extend_for_vacations
 from leagues.services.withdrawals import forfeit_withdrawn_seats, tell_the_others
@@ -80,6 +80,11 @@ def tell_of_substitution(sender: type, entry_id: int, substitute_id: int, **kwar
     tell_substitute(entry_id, substitute_id)
 
 
+def tell_substitutes_of_the_close(sender: type, season_id: int, **kwargs: Any) -> None:
+    """A season closed: its substitutes hear where the members they played for finished."""
+    tell_substitutes_of_close(season_id)
+
+
 def calendar_after_password_change(sender: type, user: Any, **kwargs: Any) -> None:
     """The member changed or reset their password: their calendar feed's secret address
     is renewed too (the old one answers 404)."""
@@ -127,6 +132,9 @@ def connect() -> None:
     signals.entry_withdrawn.connect(tell_of_withdrawal, dispatch_uid="leagues-tell-withdrawal")
     signals.player_substituted.connect(
         tell_of_substitution, dispatch_uid="leagues-tell-substitution"
+    )
+    signals.season_closed.connect(
+        tell_substitutes_of_the_close, dispatch_uid="leagues-tell-substitutes-of-close"
     )
     password_changed.connect(calendar_after_password_change, dispatch_uid="leagues-calendar")
     # A fixture is finished when its table's round is.

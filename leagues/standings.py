@@ -212,6 +212,24 @@ class Row:
     """The values of the rules' tiebreaks, in their order (for the page's columns)."""
     per_game: Fraction | None = None
     """Points per game (or complete fixture) played, when the rules rank by it."""
+    closed: bool = False
+    """The season is closed: the row's place is the one fixed at the close."""
+    final_rank: int | None = None
+    """A closed season's place, as its player was told at the close (``None``: they had
+    withdrawn, and got none)."""
+
+    @property
+    def place(self) -> int | None:
+        """The place the standings show: the rank by the results, or once the season is
+        closed the final place fixed then (``None`` for a player who withdrew), which a
+        later ruling does not move.
+
+        >>> Row(1, "A", False, rank=2).place
+        2
+        >>> Row(1, "A", True, rank=1, closed=True).place is None
+        True
+        """
+        return self.final_rank if self.closed else self.rank
 
     @property
     def average(self) -> Fraction | None:
@@ -406,6 +424,22 @@ def compute(
         if rules.per_game and played:
             row.per_game = row.points / played
     return standings
+
+
+def close_places(standings: Standings, final_ranks: Mapping[EntryId, int | None]) -> None:
+    """Show ``standings`` as closed: each row with the final place its player was told
+    (``final_ranks``, by entry; a player who withdrew has none), in that order, those
+    without a place last in their order by the results.
+
+    >>> a, b, c = Row(1, "A", False, rank=2), Row(2, "B", True, rank=1), Row(3, "C", False, rank=3)
+    >>> table = Standings([b, a, c], {}, [], [], [])
+    >>> close_places(table, {1: 1, 2: None, 3: 2})
+    >>> [(row.name, row.place) for row in table.rows]
+    [('A', 1), ('C', 2), ('B', None)]
+    """
+    for row in standings.rows:
+        row.closed, row.final_rank = True, final_ranks.get(row.entry)
+    standings.rows.sort(key=lambda row: (row.final_rank is None, row.final_rank or 0, row.rank))
 
 
 def shared_places(keys: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:

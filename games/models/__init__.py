@@ -242,6 +242,18 @@ class Seat(models.Model):
         related_name="+",
         help_text="The member who abandoned this seat to the bot now in it.",
     )
+    # Not ``replaced_user``: the member played for never sat at this table, so the seat
+    # gives them no sight of it and no claim to it back.
+    plays_for = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The member whose place the seat's player takes from the round's start: "
+        "an authority above the table seated a substitute or a bot for them (a league's "
+        "entry replaced or withdrawn before its fixture's table was set up).",
+    )
 
     class Meta:
         ordering = ["table", "number"]
@@ -272,13 +284,14 @@ class Seat(models.Model):
 
     @property
     def occupant_name(self) -> str:
-        """What other players see: a member's display name, the bot's level, or the state."""
-        if self.kind == Seat.Kind.BOT and self.replaced_user is not None:
-            return f"Bot ({self.get_bot_level_display().lower()}) for {self.replaced_user}"
+        """What other players see: a member's display name, the bot's level, or the state;
+        "for" whom they play, if anyone ("Hank for Frank", "Bot (normal) for Gina")."""
         if self.kind == Seat.Kind.BOT:
-            return f"Bot ({self.get_bot_level_display().lower()})"
+            bot = f"Bot ({self.get_bot_level_display().lower()})"
+            played_for = self.replaced_user or self.plays_for
+            return bot if played_for is None else f"{bot} for {played_for}"
         if self.kind == Seat.Kind.PLAYER and self.user is not None:
-            return str(self.user)
+            return str(self.user) if self.plays_for is None else f"{self.user} for {self.plays_for}"
         if self.kind == Seat.Kind.RESERVED and self.user is not None:
             return f"{self.user} (invited)"
         return "Open seat"

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import reduce
-from itertools import pairwise
 from operator import or_
 
 from django.db.models import Q
@@ -88,7 +87,9 @@ def table_seat_names(table_id: int) -> list[str]:
     ("Frank, then Hank for Frank"); a round not started yet names the seats as they are."""
     rounds = tables_players([table_id])[table_id]
     if not rounds:
-        seats = Seat.objects.filter(table_id=table_id).select_related("user", "replaced_user")
+        seats = Seat.objects.filter(table_id=table_id).select_related(
+            "user", "replaced_user", "plays_for"
+        )
         return [seat.occupant_name for seat in seats.order_by("number")]
     return round_names(rounds)
 
@@ -173,22 +174,27 @@ PLAYED = (Move.By.USER, Move.By.BOT, Move.By.TIMEOUT)
 
 
 def _without_idle(records: dict[int, GamePlayers]) -> dict[int, GamePlayers]:
-    """The records without the players who sat but made no move before the next one took
-    the seat (a bot seated for a suspension that was undone before its turn came, across
-    a ruling's moves): in one query, asked only of seats handed on. Who sits now stays,
-    moved or not."""
+    """The records without the players who sat but made no move in the game: before the
+    next one took the seat (a bot seated for a suspension that was undone before its turn
+    came, across a ruling's moves), or to its end (a substitute seated after the seat's
+    player resigned, or once the game was over: the seat is its player's for the whole
+    game). In two queries, asked only of seats handed on. Who sits now in a seat still in
+    play stays, moved or not: their move comes."""
     spans = {
-        (game_id, player.seat, player.from_move): after.from_move
+        (game_id, players[index].seat, players[index].from_move): (
+            players[index + 1].from_move if index + 1 < len(players) else None
+        )
         for game_id, record in records.items()
         for players in record.seats
-        for player, after in pairwise(players)
+        if len(players) > 1
+        for index in range(len(players))
     }
     if not spans:
         return records
     asked = reduce(
         or_,
         (
-            Q(game_id=game_id, seat=seat, seq__gte=start, seq__lt=end)
+            Q(game_id=game_id, seat=seat, seq__gte=start) & (Q() if end is None else Q(seq__lt=end))
             for (game_id, seat, start), end in spans.items()
         ),
     )
@@ -197,26 +203,46 @@ def _without_idle(records: dict[int, GamePlayers]) -> dict[int, GamePlayers]:
         (game_id, seat, start)
         for game_id, seat, seq in moves.order_by()
         for (g, s, start), end in spans.items()
-        if (g, s) == (game_id, seat) and start <= seq < end
+        if (g, s) == (game_id, seat) and start <= seq and (end is None or seq < end)
     }
-    return {game_id: _kept(game_id, record, spans, played) for game_id, record in records.items()}
+    out = _out_of_play(records, {game_id for game_id, _, _ in spans})
+    return {
+        game_id: _kept(game_id, record, spans, played, out.get(game_id, set()))
+        for game_id, record in records.items()
+    }
+
+
+def _out_of_play(records: dict[int, GamePlayers], game_ids: set[int]) -> dict[int, set[int]]:
+    """The seats of each of ``game_ids`` that will make no move again: every seat of a
+    game that is over, the seats that dropped out (resigned, forfeited) of one in play."""
+    games = Game.objects.filter(pk__in=game_ids).values_list("pk", "status", "state__dropped")
+    return {
+        game_id: (
+            set(range(len(records[game_id].seats)))
+            if status == Game.Status.FINISHED
+            else set(dropped or ())
+        )
+        for game_id, status, dropped in games
+    }
 
 
 def _kept(
     game_id: int,
     record: GamePlayers,
-    spans: dict[tuple[int, int, int], int],
+    spans: dict[tuple[int, int, int], int | None],
     played: set[tuple[int, int, int]],
+    out: set[int],
 ) -> GamePlayers:
     seats: list[tuple[SeatPlayer, ...]] = []
     for players in record.seats:
         kept: list[SeatPlayer] = []
         for player in players:
             key = (game_id, player.seat, player.from_move)
-            if key in spans and key not in played:
-                continue  # sat, and made no move before the seat was handed on
+            last = player is players[-1]
+            if key in spans and key not in played and (not last or player.seat in out):
+                continue  # sat, and made no move in the game before the seat was handed on
             _sit(kept, player)
-        seats.append(tuple(kept))
+        seats.append(tuple(kept or players[:1]))
     return GamePlayers(tuple(seats))
 
 
@@ -225,7 +251,7 @@ def _fill_from_table(game_id: int, by_seat: dict[int, list[SeatPlayer]], seats: 
     many seats the game has (``seats``, or the table's)."""
     table_seats: Sequence[Seat] = list(
         Seat.objects.filter(table__games=game_id)
-        .select_related("user", "replaced_user")
+        .select_related("user", "replaced_user", "plays_for")
         .order_by("number")
     )
     count = len(table_seats) if seats is None else seats

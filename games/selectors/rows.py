@@ -133,7 +133,7 @@ def game_rows(games: GameQuerySet, viewer: User, limit: int | None = None) -> li
     """The rows of ``games`` in their order (the first ``limit``), with the tables and
     seats read in three queries whatever the list's length."""
     listed = games.select_related("table").prefetch_related(
-        "table__seats__user", "table__seats__replaced_user"
+        "table__seats__user", "table__seats__replaced_user", "table__seats__plays_for"
     )
     if limit is not None:
         listed = listed[:limit]

@@ -16,7 +16,9 @@ def in_seat_order(table: Table) -> list[Seat]:
 def table_seats(game: Game) -> list[Seat]:
     """The seats of ``game``'s table in order, with their members, in one query: what
     the game page's partials need of them."""
-    return list(game.table.seats.select_related("user", "replaced_user").order_by("number"))
+    return list(
+        game.table.seats.select_related("user", "replaced_user", "plays_for").order_by("number")
+    )
 
 
 def seat_of(game: Game, user: User) -> int:

@@ -33,6 +33,8 @@ class SeatPlan:
     kind: Seat.Kind
     user: User | None = None
     bot_level: str = ""
+    plays_for: User | None = None
+    """The member whose place the seat's player takes (:attr:`Seat.plays_for`)."""
 
     @classmethod
     def open(cls) -> SeatPlan:
@@ -45,14 +47,14 @@ class SeatPlan:
         return cls(Seat.Kind.RESERVED, user)
 
     @classmethod
-    def taken_by(cls, user: User) -> SeatPlan:
-        """A seat taken at once (the creator's own)."""
-        return cls(Seat.Kind.PLAYER, user)
+    def taken_by(cls, user: User, plays_for: User | None = None) -> SeatPlan:
+        """A seat taken at once (the creator's own), for ``plays_for`` if given."""
+        return cls(Seat.Kind.PLAYER, user, plays_for=plays_for)
 
     @classmethod
-    def bot(cls, level: str) -> SeatPlan:
-        """A bot of level ``easy``, ``normal`` or ``strong``."""
-        return cls(Seat.Kind.BOT, bot_level=level)
+    def bot(cls, level: str, plays_for: User | None = None) -> SeatPlan:
+        """A bot of level ``easy``, ``normal`` or ``strong``, for ``plays_for`` if given."""
+        return cls(Seat.Kind.BOT, bot_level=level, plays_for=plays_for)
 
 
 def create_table(
@@ -95,7 +97,12 @@ def create_table(
             ensure_may_play(creator, table)
         Seat.objects.bulk_create(
             Seat(
-                table=table, number=number, kind=plan.kind, user=plan.user, bot_level=plan.bot_level
+                table=table,
+                number=number,
+                kind=plan.kind,
+                user=plan.user,
+                bot_level=plan.bot_level,
+                plays_for=plan.plays_for,
             )
             for number, plan in enumerate(seats)
         )

@@ -13,9 +13,10 @@ from games.models import Game, Seat, SeatOccupancy
 
 
 def record_start(game: Game) -> None:
-    """``game`` starts: each seat's player is recorded from its first move. A seat whose
-    player goes on from the round's previous game keeps whom they play for there (a
-    substitute stays "Hank for Frank" game after game)."""
+    """``game`` starts: each seat's player is recorded from its first move, for whom the
+    seat says they play (a substitute or a bot seated by an authority for a member,
+    :attr:`Seat.plays_for`). A seat whose player goes on from the round's previous game
+    keeps whom they play for there (a substitute stays "Hank for Frank" game after game)."""
     seats = list(game.table.seats.order_by("number"))
     before = {
         row.seat: row
@@ -77,7 +78,9 @@ def record_change_at_table(game: Game | None, seat: Seat) -> None:
 def _first(game: Game, seat: Seat, before: SeatOccupancy | None) -> SeatOccupancy:
     member = seat.user_id if seat.kind == Seat.Kind.PLAYER else None
     level = seat.bot_level if seat.kind == Seat.Kind.BOT else ""
-    plays_for = seat.replaced_user_id if seat.kind == Seat.Kind.BOT else None
+    plays_for = seat.plays_for_id
+    if seat.kind == Seat.Kind.BOT and seat.replaced_user_id is not None:
+        plays_for = seat.replaced_user_id
     if before is not None and (before.member_id, before.bot_level) == (member, level):
         plays_for = before.plays_for_id
     return SeatOccupancy(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
 
 from games.models import Game, Result
 from games.selectors.players import tables_players
@@ -105,8 +105,14 @@ def organiser_page(season: Season) -> OrganiserPage:
             )
         ),
         scheduled=matchdays.filter(status=Matchday.Status.SCHEDULED).count(),
+        # Who withdrew once the season was under way stays listed, as withdrawn: they
+        # played in a division, and the standings keep their row.
         entries=list(
-            Entry.objects.filter(season=season, status=Entry.Status.REGISTERED)
+            Entry.objects.filter(season=season)
+            .filter(
+                Q(status=Entry.Status.REGISTERED)
+                | Q(status=Entry.Status.WITHDRAWN, division__isnull=False)
+            )
             .select_related("user", "substitute", "division")
             .order_by("division__level", "seed", "pk")
         ),

@@ -44,6 +44,9 @@ class PlayerSeason:
     vacation: SeasonVacation
     byes: tuple[int, ...] = ()
     """The matchdays where the member's division plays and they have no fixture."""
+    plays_it: bool = True
+    """The member plays the entry's fixtures: its own member, unless a substitute took
+    over, or its substitute."""
 
     @property
     def season(self) -> Season:
@@ -51,32 +54,43 @@ class PlayerSeason:
 
     @property
     def is_playing(self) -> bool:
-        """Under way, and the member still plays it."""
+        """Under way, and the member still plays it (not withdrawn, nor replaced)."""
         running = self.season.status == Season.Status.RUNNING
-        return running and self.entry.status == Entry.Status.REGISTERED
+        return running and self.entry.status == Entry.Status.REGISTERED and self.plays_it
+
+    @property
+    def is_replaced(self) -> bool:
+        """A substitute plays the member's own entry now: its fixtures to come are theirs."""
+        return not self.plays_it and self.season.status == Season.Status.RUNNING
+
+    @property
+    def is_given_up(self) -> bool:
+        """The member withdrew from a season under way: its fixtures to come are not theirs
+        (a bot plays their seat, or they forfeit each game, as its house rules say)."""
+        withdrawn = self.entry.status == Entry.Status.WITHDRAWN
+        return withdrawn and self.season.status == Season.Status.RUNNING
 
     @property
     def may_withdraw(self) -> bool:
+        """Only the entry's player withdraws themself: one replaced asks an organiser."""
         return (
-            self.entry.status
-            in (
-                Entry.Status.PENDING,
-                Entry.Status.REGISTERED,
-            )
+            self.entry.status in (Entry.Status.PENDING, Entry.Status.REGISTERED)
             and self.season.status != Season.Status.FINISHED
+            and self.entry.substitute_id is None
         )
 
 
 def entries_played_by(user: User) -> QuerySet[Entry]:
-    """The entries whose fixtures ``user`` sits at: their own, unless a substitute
-    took over, and those they substitute in."""
-    return Entry.objects.filter(Q(user=user, substitute__isnull=True) | Q(substitute=user))
+    """The entries whose fixtures ``user`` sits or sat at: their own (a substitute may
+    have taken over since; the fixtures they played stay theirs), and those they
+    substitute in. :func:`fixtures_of` keeps the fixtures they play or played."""
+    return Entry.objects.filter(Q(user=user) | Q(substitute=user))
 
 
 def player_seasons(user: User) -> list[PlayerSeason]:
     """The member's seasons: those they are playing first, then the newest."""
     entries = list(
-        Entry.objects.filter(Q(user=user) | Q(substitute=user))
+        entries_played_by(user)
         .exclude(status=Entry.Status.DECLINED)
         .select_related("season__league__club", "division", "user", "substitute")
         .order_by("season__finished_at", "-season__created_at")[:SEASONS_SHOWN]
@@ -89,6 +103,7 @@ def player_seasons(user: User) -> list[PlayerSeason]:
             fixtures=tuple(fixtures.get(entry.pk, ())),
             vacation=season_vacations(entry.season, [entry.player.pk])[entry.player.pk],
             byes=byes.get(entry.pk, ()),
+            plays_it=entry.player.pk == user.pk,
         )
         for entry in entries
     ]

@@ -108,11 +108,22 @@ class MatchdayRow:
 
 
 @dataclass(frozen=True)
+class DivisionPlayer:
+    place: int | None
+    """Their seed; once the season is closed, their final place (none: they withdrew)."""
+    name: str
+    is_me: bool
+    withdrawn: bool
+
+
+@dataclass(frozen=True)
 class DivisionRow:
     level: int
     name: str
-    players: tuple[tuple[int | None, str, bool], ...]
-    """(seed, name, is it the viewer) in seed order."""
+    players: tuple[DivisionPlayer, ...]
+    """In seed order; once the season is closed, in its final order."""
+    final: bool = False
+    """The season is closed: the places are the final ones, not seeds."""
 
 
 @dataclass(frozen=True)
@@ -148,18 +159,29 @@ def divisions(season: Season, user: Any) -> list[DivisionRow]:
     placed = Entry.objects.filter(season=season, division__isnull=False).select_related(
         "user", "substitute"
     )
+    final = season.status == Season.Status.FINISHED
     by_division: dict[int, list[Entry]] = defaultdict(list)
     for entry in placed.order_by("seed", "pk"):
         assert entry.division_id is not None
         by_division[entry.division_id].append(entry)
+    if final:
+        # The order the close fixed, as the players were told it; who withdrew, last.
+        for entries in by_division.values():
+            entries.sort(key=lambda e: (e.final_rank is None, e.final_rank or 0))
     return [
         DivisionRow(
             level=division.level,
             name=division.name,
             players=tuple(
-                (e.seed, e.label, user.is_authenticated and e.player.pk == user.pk)
+                DivisionPlayer(
+                    e.final_rank if final else e.seed,
+                    e.label,
+                    user.is_authenticated and e.player.pk == user.pk,
+                    e.status == Entry.Status.WITHDRAWN,
+                )
                 for e in by_division[division.pk]
             ),
+            final=final,
         )
         for division in season.divisions.order_by("level")
     ]
@@ -238,8 +260,11 @@ def plays_in(
     user_id: int, fixture: Fixture, entries: list[Entry], games: list[GamePlayers]
 ) -> bool:
     """Whether the member played a game of the fixture, or plays it now or next (a
-    finished fixture is theirs only if they played in it)."""
+    finished fixture is theirs only if they played in it; one to come is not a withdrawn
+    player's, whom a bot replaces or who forfeits it)."""
     if any(user_id in record.everyone for record in games):
         return True
     finished = fixture.status in (Fixture.Status.FINISHED, Fixture.Status.SETTLED)
-    return not finished and any(entry.player.pk == user_id for entry in entries)
+    return not finished and any(
+        entry.player.pk == user_id and entry.status != Entry.Status.WITHDRAWN for entry in entries
+    )

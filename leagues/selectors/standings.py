@@ -38,7 +38,15 @@ from games.models import Result
 from games.models.table_settings import TableSettings
 from games.selectors.players import GamePlayers, tables_players
 from leagues.models import Club, Division, Entry, Fixture, FixtureSeat, Membership, Season
-from leagues.standings import FixtureResults, GameResult, Player, Rules, Standings, compute
+from leagues.standings import (
+    FixtureResults,
+    GameResult,
+    Player,
+    Rules,
+    Standings,
+    close_places,
+    compute,
+)
 
 CACHE_SECONDS = 3600
 DONE = (Fixture.Status.FINISHED, Fixture.Status.SETTLED)
@@ -232,7 +240,7 @@ def compute_season(season: Season) -> list[DivisionStandings]:
         withdrawn = entry.status == Entry.Status.WITHDRAWN
         players[entry.division_id].append(Player(entry.pk, _name(entry), withdrawn))  # type: ignore[index]
     computed = uuid.uuid4().hex
-    return [
+    divisions = [
         DivisionStandings(
             division.level,
             division.name,
@@ -241,6 +249,13 @@ def compute_season(season: Season) -> list[DivisionStandings]:
         )
         for division in data.divisions
     ]
+    if season.status == Season.Status.FINISHED:
+        # The places fixed at the close, as the players were told them (a player who
+        # withdrew got none), whatever a later ruling did to the points.
+        final = {entry.pk: entry.final_rank for entry in data.entries.values()}
+        for division in divisions:
+            close_places(division.standings, final)
+    return divisions
 
 
 def cache_key(season_id: int) -> str:

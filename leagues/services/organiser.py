@@ -32,6 +32,7 @@ from leagues.services.deadlines import (
     notify_players,
     when,
 )
+from leagues.services.season_end import ordinal
 from leagues.services.seasons import season_path
 from leagues.signals import announce, fixtures_changed, player_substituted
 from notifications.services import notices
@@ -200,6 +201,37 @@ def tell_substitute(entry_id: int, substitute_id: int) -> None:
             subject=entry.season,
             key=f"league-substitute:{entry.pk}:{substitute_id}",
         )
+
+
+def tell_substitutes_of_close(season_id: int) -> None:
+    """A season closed (after its commit: :data:`leagues.signals.season_closed`): each
+    substitute playing an entry at the close hears where the member they played for
+    finished, as the member does; once."""
+    entries = (
+        Entry.objects.filter(season_id=season_id, substitute__isnull=False)
+        .select_related("user", "division", "season__league__club")
+        .order_by("pk")
+    )
+    with transaction.atomic():
+        for entry in entries:
+            assert entry.substitute_id is not None
+            season = entry.season
+            if entry.final_rank is None:
+                how = f"{entry.user}, whom you played for, had withdrawn: no place."
+            else:
+                where = f" in {entry.division.name}" if entry.division else ""
+                how = (
+                    f"{entry.user}, whom you played for, finished "
+                    f"{ordinal(entry.final_rank)}{where}."
+                )
+            notices.create(
+                entry.substitute_id,
+                LeagueNotice.LEAGUE_SEASON,
+                f"{season} is over: {how}",
+                season_path(season),
+                subject=season,
+                key=f"season-end-substitute:{season.pk}:{entry.pk}",
+            )
 
 
 def _check_organiser_free(entry: Entry, substitute: User, by: User) -> None:

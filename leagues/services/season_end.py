@@ -212,7 +212,23 @@ def _warnings(preview: SeasonEndPreview) -> list[str]:
         )
     if preview.season.league.seasons.filter(number__gt=preview.season.number).exists():
         warnings.append("The league has a later season already; no new one will be proposed.")
+    else:
+        warnings.extend(_replaced_carried_over(preview.season))
     return warnings
+
+
+def _replaced_carried_over(season: Season) -> list[str]:
+    """A player a substitute replaced is registered again like every player who did not
+    withdraw: the organiser is told before confirming, whom it concerns."""
+    replaced = season.entries.filter(
+        status=Entry.Status.REGISTERED, substitute__isnull=False
+    ).select_related("user", "substitute")
+    return [
+        f"{entry.user}, whom {entry.substitute} replaced, is registered again for season "
+        f"{season.number + 1} ({entry.substitute} is not): withdraw them from it if they "
+        "should not play."
+        for entry in replaced.order_by("pk")
+    ]
 
 
 def _count(number: int, noun: str) -> str:

@@ -24,16 +24,15 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import BotLevel, Game
+from games.models import Game
 from games.services import GameFinished, InvalidMove, SeatPlan, forfeit_seat, hand_seat_to_bot
-from leagues.errors import Conflict, LeaguesError
-from leagues.models import Entry, FixtureSeat, OnWithdrawal, Season
+from leagues.errors import Conflict, LeaguesError, NotAllowed
+from leagues.models import WITHDRAWN_SEAT_BOT_LEVEL, Entry, FixtureSeat, OnWithdrawal, Season
 from leagues.notices import LeagueNotice
 from leagues.services.deadlines import UNFINISHED
 from leagues.signals import announce, entry_withdrawn
 from notifications.services import notices
 
-WITHDRAWN_SEAT_BOT_LEVEL = BotLevel.NORMAL
 PLAYER_WITHDREW = "The player withdrew."
 
 # A game can end between finding it and locking it (its last move races the forfeit);
@@ -69,6 +68,9 @@ def withdraw(entry: Entry, by: User, reason: str = "") -> Entry:
             .get(pk=entry.pk)
         )
         _check_may_withdraw(entry)
+        if by.pk == entry.user_id and entry.substitute_id is not None:
+            # Their substitute plays the fixtures to come: the organisers decide.
+            raise NotAllowed(f"{entry.substitute} plays for you now: ask an organiser.")
         entry.status, entry.withdrawn_at = Entry.Status.WITHDRAWN, timezone.now()
         entry.save(update_fields=["status", "withdrawn_at"])
         # Read before the rule applies: a forfeit may end a round, and finish its fixture
@@ -95,10 +97,12 @@ def withdraw(entry: Entry, by: User, reason: str = "") -> Entry:
 def seat_plan_for(entry: Entry) -> SeatPlan:
     """How the entry's seat starts out at a fixture table being created: a bot for a
     player who withdrew under the ``BOT`` rule, else their player (under ``FORFEIT`` a
-    withdrawn player keeps the seat and forfeits each game as it starts)."""
+    withdrawn player keeps the seat and forfeits each game as it starts). A bot or a
+    substitute plays for the entry's member, and the game names them so ("Bot (normal)
+    for Frank", "Hank for Frank"), as the standings' row of the entry does."""
     if entry.status == Entry.Status.WITHDRAWN and entry.season.on_withdrawal == OnWithdrawal.BOT:
-        return SeatPlan.bot(WITHDRAWN_SEAT_BOT_LEVEL)
-    return SeatPlan.taken_by(entry.player)
+        return SeatPlan.bot(WITHDRAWN_SEAT_BOT_LEVEL, plays_for=entry.user)
+    return SeatPlan.taken_by(entry.player, plays_for=entry.user if entry.substitute else None)
 
 
 def forfeit_withdrawn_seats(game_id: int, table_id: int) -> list[int]:

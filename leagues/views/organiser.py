@@ -138,17 +138,18 @@ def _apply(
     request: AuthenticatedRequest,
     season: Season,
     form: forms.Form,
-    act: Callable[[dict[str, Any]], object],
-    done: str,
+    act: Callable[[dict[str, Any]], Any],
+    done: str | Callable[[Any], str],
 ) -> HttpResponse:
-    """One tool's POST: the form checked, the service called, the page again."""
+    """One tool's POST: the form checked, the service called, the page again. ``done``:
+    what the organiser is told, or how to tell it from what the service returned."""
     if not form.is_valid():
         return _failed(request, season, form)
     try:
-        act(form.cleaned_data)
+        made = act(form.cleaned_data)
     except LeaguesError as error:
         return _failed(request, season, error)
-    return _acted(request, season, done)
+    return _acted(request, season, done if isinstance(done, str) else done(made))
 
 
 def _submit(
@@ -315,7 +316,8 @@ def replace_player(request: AuthenticatedRequest, season: Season, entry: int) ->
         season,
         form,
         lambda data: tools.replace_player(replaced, data["username"], request.user, data["reason"]),
-        f"{form.data.get('username', '')} plays for {replaced.user} from now on.",
+        # Named as every page names them (display names), not by the username typed.
+        lambda entry: f"{entry.substitute} plays for {entry.user} from now on.",
     )
 
 

@@ -61,6 +61,38 @@ def test_a_substitute_after_a_resignation_leaves_the_finished_game_to_who_played
     assert table_seat_names(table.pk) == ["Alice", "Bob, then Dave for Bob", "Carol"]
 
 
+def test_a_substitute_seated_after_a_resignation_in_a_game_in_play_is_not_named_for_it(
+    alice: User, bob: User, carol: User, dave: User, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Bob played and resigned; Dave took his seat while Alice and Carol played on, and
+    never moved in the game (its seat was out): the game is Bob's, from the deal on."""
+    table = start_table(alice, bob, carol, first=1)
+    game = services.draw(current_game(table).pk, bob, current_game(table).version)
+    game = services.draw(game.pk, carol, game.version)
+    game = services.draw(game.pk, alice, game.version)
+    resign(game.pk, bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        replace_seat_player(table.pk, 1, dave)
+    game.refresh_from_db()
+    assert not game.is_over
+    assert seat_names(game) == ["Alice", "Bob", "Carol"]  # in play, the seat out
+    game = services.draw(game.pk, carol, game.version)
+    resign(game.pk, alice)
+    game.refresh_from_db()
+    assert game.is_over
+
+    assert seat_names(game) == ["Alice", "Bob", "Carol"]
+    assert game_players(game).everyone == {alice.pk, bob.pk, carol.pk}
+    assert Result.objects.get(game=game, seat=1).member == bob
+    page = game_context(game, carol)
+    assert [seat.name for seat in page["seats"]] == ["Alice", "Bob", "Carol"]
+    assert "Dave" not in " ".join(entry.words for entry in page["log"].entries)
+    assert [seat.name for seat in replay_frame(game, 0).seats] == ["Alice", "Bob", "Carol"]
+    assert [seat.name for seat in replay_frame(game, 99).seats] == ["Alice", "Bob", "Carol"]
+    assert game_context(game, dave)["me"] is None
+    assert game_context(game, bob)["me"] == 1
+
+
 def test_a_seat_handed_over_mid_game_names_each_move_by_who_made_it(
     alice: User, bob: User, carol: User, dave: User, django_capture_on_commit_callbacks: Any
 ) -> None:

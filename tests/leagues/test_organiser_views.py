@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
@@ -89,12 +90,15 @@ def test_a_substitute_is_seated_and_an_unknown_name_refused(running: RunningSeas
     entry = running.entries[0]
     unknown = client.post(url("replace_player", entry.pk), {"username": "nobody", "reason": "x"})
     assert unknown.status_code == 400
-    frank = UserFactory(username="frank")
+    frank = UserFactory(username="frank", display_name="Frank Ocean")
     Membership.objects.create(club=running.club, user=frank)
-    done = client.post(url("replace_player", entry.pk), {"username": "frank", "reason": "Moved."})
+    done = client.post(url("replace_player", entry.pk), {"username": "FRANK", "reason": "Moved."})
     assert done.status_code == 302
     entry.refresh_from_db()
     assert entry.substitute == frank
+    # The organiser is told in display names, as every page names members.
+    told = [str(message) for message in get_messages(done.wsgi_request)]
+    assert told == [f"Frank Ocean plays for {entry.user} from now on."]
 
 
 def test_the_results_page_shows_the_games_of_the_fixture(running: RunningSeason) -> None:

@@ -3,6 +3,9 @@ with promotion and relegation."""
 
 from __future__ import annotations
 
+import csv
+import io
+import re
 from datetime import timedelta
 
 import pytest
@@ -15,8 +18,10 @@ from games import services
 from leagues.errors import LeaguesError, NotAllowed
 from leagues.models import Division, Entry, Fixture, League, Matchday, Role, Season
 from leagues.notices import LeagueNotice
+from leagues.selectors.standings import compute_season
 from leagues.services.season_end import close_season, final_order, preview_close_season
 from notifications.models import Notification
+from tests.conftest import client_as
 from tests.factories import UserFactory
 from tests.games.conftest import current_game
 from tests.leagues.conftest import RunningSeason, _fixture, running_season
@@ -191,3 +196,36 @@ def test_only_organisers_may_close_a_season(
     assert client.post(close_url(two_divisions), {"reason": "x"}).status_code == 403
     assert client.put(close_url(two_divisions)).status_code in (403, 405)
     assert Season.objects.get(pk=two_divisions.season.pk).status == Season.Status.RUNNING
+
+
+def test_the_closed_standings_show_the_places_fixed_at_the_close(
+    two_divisions: RunningSeason, closer: User
+) -> None:
+    """Division 2's first by points withdrew: the close gave them no place and ranked
+    the others without them; the standings page and CSV say so after the close."""
+    finish_all_but_the_last(two_divisions)
+    season = two_divisions.season
+    fixture = two_divisions.fixtures[2]
+    gone = fixture.seats.get(number=0).entry  # won their game: first by points
+    Entry.objects.filter(pk=gone.pk).update(status=Entry.Status.WITHDRAWN)
+    (_, told) = final_order(season)[1]
+    assert gone.pk not in told
+
+    close_season(season, closer, "End of the season.")
+
+    season.refresh_from_db()
+    rows = compute_season(season)[1].standings.rows
+    assert [(row.entry, row.place) for row in rows] == [
+        *((entry, place) for place, entry in enumerate(told, start=1)),
+        (gone.pk, None),
+    ]
+    args = ["tile-club", "winter", season.number]
+    page = client_as(closer).get(reverse("leagues:standings", args=args)).content.decode()
+    assert ">Place</th>" in page and "withdrew: no place" in page
+    assert re.search(rf'data-entry="{gone.pk}" class="is-withdrawn">\s*<td>\u2013</td>', page)
+    answer = client_as(closer).get(reverse("leagues:standings_csv", args=args))
+    lines = list(csv.DictReader(io.StringIO(answer.content.decode())))
+    division_2 = [
+        (line["rank"], line["withdrawn"]) for line in lines if line["division"] == "Division 2"
+    ]
+    assert division_2 == [("1", "no"), ("2", "no"), ("3", "no"), ("", "yes")]

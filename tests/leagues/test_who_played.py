@@ -6,19 +6,28 @@ from __future__ import annotations
 
 from typing import Any
 
+import icalendar
 import pytest
+from django.urls import reverse
 
 from accounts.models import User
 from games.models import Table
 from games.models.table_settings import TableSettings
-from games.services import resign
+from games.rendering import game_context
+from games.selectors.players import seat_names, table_seat_names
+from games.services import draw, resign
 from leagues.models import Entry, Fixture, Membership, Season
 from leagues.selectors.calendar import member_calendar
 from leagues.selectors.organiser import organiser_page
 from leagues.selectors.player import player_seasons
-from leagues.selectors.seasons import matchdays
+from leagues.selectors.seasons import divisions, matchdays
 from leagues.selectors.standings import season_results
+from leagues.services.matchdays import open_matchday
 from leagues.services.organiser import replace_player
+from leagues.services.season_end import close_season, ordinal, preview_close_season
+from leagues.services.withdrawals import withdraw
+from notifications.models import Notification
+from tests.conftest import client_as
 from tests.factories import ClubFactory, UserFactory
 from tests.leagues.conftest import make_season, open_fixture, scheduled_fixture
 
@@ -95,3 +104,190 @@ def test_the_organisers_page_names_who_played_each_fixture(season: Season) -> No
     (day,) = organiser_page(season).open_matchdays
     assert day.matchday.number == 1
     assert [line.players for line in day.fixtures] == ["Gina, Erin, Frank"]
+
+
+@pytest.fixture
+def resigned_then_replaced(
+    people: dict[str, User], django_capture_on_commit_callbacks: Any
+) -> Season:
+    """Matchday 1's one-game fixture (Gina, Erin, Frank): Frank plays a move and resigns,
+    Alice seats Hank for Frank while Gina and Erin play on, and Gina resigns. Hank never
+    moved in that game."""
+    club = ClubFactory(name="Tile Club", slug="tile-club", owner=people["alice"])
+    for name in ("erin", "frank", "gina", "hank"):
+        Membership.objects.create(club=club, user=people[name])
+    players = [people["gina"], people["erin"], people["frank"]]
+    settings = TableSettings(clock="correspondence", games_in_round=1)
+    season = make_season(club, players, seats=3, settings=settings)
+    fixture = open_fixture(season, 1, players)
+    assert fixture.table is not None
+    game = fixture.table.games.get()
+    while game.current_seat != 2:
+        game = draw(game.pk, players[game.current_seat or 0], game.version)
+    game = draw(game.pk, people["frank"], game.version)
+    with django_capture_on_commit_callbacks(execute=True):
+        resign(game.pk, people["frank"])
+        replace_player(
+            Entry.objects.get(season=season, user=people["frank"]),
+            people["hank"],
+            people["alice"],
+            "Frank moves house",
+        )
+        resign(game.pk, people["gina"])
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.FINISHED
+    return season
+
+
+def test_a_substitute_who_never_moved_in_a_game_is_not_named_for_it(
+    resigned_then_replaced: Season, people: dict[str, User]
+) -> None:
+    season = resigned_then_replaced
+    players = {line.seat: line.player for line in season_results(season)}
+    assert players == {0: "Gina", 1: "Erin", 2: "Frank"}
+    (day,) = matchdays(season, people["hank"])
+    (fixture,) = day.divisions[0].fixtures
+    assert fixture.players == ("Gina", "Erin", "Frank")
+    assert not fixture.is_mine
+
+
+def test_the_fixture_stays_with_who_played_it_in_my_leagues_and_the_calendar(
+    resigned_then_replaced: Season, people: dict[str, User]
+) -> None:
+    def listed(name: str) -> list[tuple[int, tuple[str, ...]]]:
+        (mine,) = player_seasons(people[name])
+        return [(fixture.matchday, fixture.opponents) for fixture in mine.fixtures]
+
+    assert listed("frank") == [(1, ("Gina", "Erin"))]
+    assert listed("hank") == []
+    assert listed("erin") == [(1, ("Gina", "Frank"))]
+    assert _summaries("frank", people) == [f"{resigned_then_replaced}: matchday 1 vs Gina, Erin"]
+    assert _summaries("hank", people) == []
+
+
+def _summaries(name: str, people: dict[str, User]) -> list[str]:
+    feed = icalendar.Calendar.from_ical(member_calendar(people[name]))
+    return [str(event["summary"]) for event in feed.walk("VEVENT")]
+
+
+def test_later_fixtures_name_a_substitute_and_a_bot_for_whom_they_play(
+    season: Season, people: dict[str, User], django_capture_on_commit_callbacks: Any
+) -> None:
+    """Hank plays for Frank and a bot for Gina (withdrawn) at matchday 2, seated there
+    directly: every page names their seats as the standings name the entries."""
+    with django_capture_on_commit_callbacks(execute=True):
+        withdraw(Entry.objects.get(season=season, user=people["gina"]), people["gina"])
+    named = ("Erin", "Hank for Frank", "Bot (normal) for Gina")
+
+    def listed(name: str) -> list[tuple[int, tuple[str, ...]]]:
+        (mine,) = player_seasons(people[name])
+        return [(fixture.matchday, fixture.opponents) for fixture in mine.fixtures]
+
+    # Before its table is set up.
+    assert matchdays(season, people["erin"])[1].divisions[0].fixtures[0].players == named
+    assert listed("erin")[1] == (2, named[1:])
+
+    with django_capture_on_commit_callbacks(execute=True):
+        open_matchday(season.matchdays.get(number=2))
+    fixture = Fixture.objects.get(matchday__season=season, matchday__number=2)
+    assert fixture.table is not None
+    game = fixture.table.games.get()
+    assert seat_names(game) == list(named)
+    assert table_seat_names(fixture.table.pk) == list(named)
+    assert [seat.name for seat in game_context(game, people["erin"])["seats"]] == list(named)
+    assert matchdays(season, people["erin"])[1].divisions[0].fixtures[0].players == named
+    assert listed("erin")[1] == (2, named[1:])
+    lines = {day.matchday.number: day for day in organiser_page(season).open_matchdays}
+    assert [line.players for line in lines[2].fixtures] == [", ".join(named)]
+
+    with django_capture_on_commit_callbacks(execute=True):
+        resign(game.pk, people["hank"])
+        resign(game.pk, people["erin"])
+    exported = {line.seat: line.player for line in season_results(season) if line.matchday == 2}
+    assert exported == dict(enumerate(named))
+
+
+def test_a_replaced_or_withdrawn_players_page_gives_the_fixtures_to_come_away(
+    season: Season, people: dict[str, User], django_capture_on_commit_callbacks: Any
+) -> None:
+    """Frank (replaced by Hank) and Gina (withdrawn) keep matchday 1, which they played;
+    matchday 2 is no longer theirs, their pages say so, and neither may withdraw."""
+    with django_capture_on_commit_callbacks(execute=True):
+        withdraw(Entry.objects.get(season=season, user=people["gina"]), people["gina"])
+    for name in ("frank", "gina"):
+        (mine,) = player_seasons(people[name])
+        assert [fixture.matchday for fixture in mine.fixtures] == [1]
+        assert not mine.is_playing and not mine.may_withdraw
+        assert not matchdays(season, people[name])[1].divisions[0].fixtures[0].is_mine
+    (hanks,) = player_seasons(people["hank"])
+    assert hanks.is_playing and [fixture.matchday for fixture in hanks.fixtures] == [2]
+
+    franks = client_as(people["frank"]).get(reverse("leagues:player")).content.decode()
+    assert "Hank plays your fixtures from now on" in franks
+    assert "Withdraw from this season" not in franks
+    ginas = client_as(people["gina"]).get(reverse("leagues:player")).content.decode()
+    assert "Gina withdrew" not in ginas
+    assert "You withdrew: the fixtures still to play are no longer yours, a bot plays" in ginas
+
+    frank_entry = Entry.objects.get(season=season, user=people["frank"])
+    refused = client_as(people["frank"]).post(reverse("leagues:withdraw", args=[frank_entry.pk]))
+    assert refused.status_code == 403
+    frank_entry.refresh_from_db()
+    assert frank_entry.status == Entry.Status.REGISTERED
+
+
+def test_the_close_tells_the_substitute_and_its_preview_names_who_is_carried_over(
+    season: Season, people: dict[str, User], django_capture_on_commit_callbacks: Any
+) -> None:
+    preview = preview_close_season(season)
+    assert (
+        "Frank, whom Hank replaced, is registered again for season 2 (Hank is not): "
+        "withdraw them from it if they should not play." in preview.warnings
+    )
+
+    with django_capture_on_commit_callbacks(execute=True):
+        following = close_season(season, people["alice"], "The season is over.")
+
+    assert following is not None
+    assert following.entries.filter(user=people["frank"]).exists()
+    frank = Entry.objects.get(season=season, user=people["frank"])
+    assert frank.final_rank is not None
+    told = Notification.objects.get(user=people["hank"], key__startswith="season-end-substitute")
+    assert told.text == (
+        f"{season} is over: Frank, whom you played for, finished "
+        f"{ordinal(frank.final_rank)} in Division 1."
+    )
+
+
+def test_withdrawn_players_are_listed_as_such_and_the_closed_season_in_its_final_order(
+    season: Season, people: dict[str, User], django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        withdraw(Entry.objects.get(season=season, user=people["gina"]), people["gina"])
+    listed = {entry.user.username: entry.status for entry in organiser_page(season).entries}
+    assert listed == {"erin": "registered", "frank": "registered", "gina": "withdrawn"}
+    organisers = client_as(people["alice"]).get(
+        reverse("leagues:organiser", args=["tile-club", season.league.slug, season.number])
+    )
+    assert "withdrawn" in organisers.content.decode()
+    (division,) = divisions(season, people["erin"])
+    assert not division.final
+    assert [(p.name, p.withdrawn) for p in division.players] == [
+        ("Gina", True),
+        ("Erin", False),
+        ("Frank (played by Hank)", False),
+    ]
+
+    with django_capture_on_commit_callbacks(execute=True):
+        close_season(season, people["alice"], "The season is over.")
+
+    season.refresh_from_db()
+    (division,) = divisions(season, people["erin"])
+    assert division.final
+    final = dict(season.entries.values_list("user__username", "final_rank"))
+    assert [(p.place, p.withdrawn) for p in division.players] == [
+        (1, False),
+        (2, False),
+        (None, True),
+    ]
+    assert final["gina"] is None

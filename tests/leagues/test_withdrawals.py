@@ -79,7 +79,7 @@ def test_a_withdrawn_players_next_fixtures_seat_a_bot_under_the_bot_rule(
         withdraw(entry, bob)
 
     entry.refresh_from_db()
-    assert seat_plan_for(entry) == SeatPlan.bot("normal")
+    assert seat_plan_for(entry) == SeatPlan.bot("normal", plays_for=bob)
     assert later.table is None  # nothing happens to it until its matchday opens
 
 
