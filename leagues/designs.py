@@ -15,11 +15,13 @@ known to exist, so they are built here, for whole families rather than named siz
 - **Developments** (:class:`Development`): the players are ``rows`` copies of the
   integers modulo ``N`` and a few fixed players (``∞``), and a base matchday shifted
   by ``0 .. period - 1`` gives ``period`` matchdays (the base matchday is unchanged by
-  a shift of ``period``, so the tables' shifts by all of ``N`` are each used once).
-  A pair is then met as often as its *difference* (rows and distance apart) is, so the
-  base matchday is found by a bounded backtracking search over differences
-  (:func:`develop`), a few thousand steps where a whole schedule's search would need
-  millions. The families it is aimed at (:func:`developments`):
+  a shift of ``period``, so the tables' shifts by all of ``N`` are each used once);
+  with a row per seat, matchdays that shifting leaves as they are may be added, each
+  the shifts of one table of a player from each row. A pair is then met as often as
+  its *difference* (rows and distance apart) is, so the base matchday is found by a
+  bounded backtracking search over differences (:func:`develop`), a few thousand
+  steps where a whole schedule's search would need millions. The families it is
+  aimed at (:func:`developments`):
 
   - Kirkman triple systems, 3 seats, ``6t + 3`` players over ``3t + 1`` matchdays,
     every pair once (they exist for every ``t``: Ray-Chaudhuri and Wilson, 1971);
@@ -280,7 +282,9 @@ class Development:
     """Where to look for a design: ``fixed`` players (numbered first), then ``rows``
     copies of the integers modulo ``modulus``; ``base_rounds`` base matchdays, each
     unchanged by a shift of ``period`` (which divides ``modulus``) and shifted by
-    ``0 .. period - 1``."""
+    ``0 .. period - 1``. With as many rows as seats and no fixed players, also
+    ``transversals`` matchdays that shifting leaves as they are: each the shifts of one
+    table of a player from each row."""
 
     seats: int
     modulus: int
@@ -288,6 +292,7 @@ class Development:
     fixed: int
     period: int
     base_rounds: int = 1
+    transversals: int = 0
 
     @property
     def players(self) -> int:
@@ -295,7 +300,7 @@ class Development:
 
     @property
     def rounds(self) -> int:
-        return self.period * self.base_rounds
+        return self.period * self.base_rounds + self.transversals
 
 
 SEARCH_STEPS = 60_000
@@ -318,6 +323,7 @@ def developments(players: int, seats: int, days: int) -> list[Development]:
     (and no more than could fit), the likeliest first: one base matchday before
     several, then the fewest rows (the largest group)."""
     longest = most_rounds(players, seats)
+    complete = players - 1 == longest * (seats - 1) and players % seats == 0
     found = []
     for fixed in range(seats):
         rest = players - fixed
@@ -334,15 +340,25 @@ def developments(players: int, seats: int, days: int) -> list[Development]:
                 if fixed and (seats - fixed) % part:
                     continue
                 period = modulus // part
+                # Every pair meeting once: a pair half the modulus apart in a row is
+                # met only at a table that a shift of half leaves as it is.
+                if complete and part == 1 and modulus % 2 == 0:
+                    continue
+                rows = rest // modulus
                 base_rounds = -(-days // period)
                 # Many base matchdays of a small group leave the search little to go
                 # by: hardly better than a search of the whole schedule.
-                if base_rounds * period > longest or base_rounds > MOST_BASE_ROUNDS:
-                    continue
-                found.append(
-                    Development(seats, modulus, rest // modulus, fixed, period, base_rounds)
-                )
-    return sorted(found, key=lambda d: (d.base_rounds, d.rows, d.fixed, d.modulus // d.period))
+                if base_rounds * period <= longest and base_rounds <= MOST_BASE_ROUNDS:
+                    found.append(Development(seats, modulus, rows, fixed, period, base_rounds))
+                if rows == seats and not fixed and part == 1 and days > period:
+                    found.append(
+                        Development(
+                            seats, modulus, rows, fixed, period, 1, transversals=days - period
+                        )
+                    )
+    return sorted(
+        found, key=lambda d: (d.base_rounds, d.rows, d.fixed, d.modulus // d.period, d.transversals)
+    )
 
 
 class _OutOfSteps(Exception):
@@ -397,10 +413,11 @@ class _Search:
         # Whom each player may still meet.
         self.open = [self.everyone & ~(1 << p) for p in range(n)]
         self.rounds: list[list[tuple[int, ...]]] = []
+        self.transversals: list[tuple[int, ...]] = []
 
     def run(self) -> Design | None:
         try:
-            found = self._place(self.everyone)
+            found = self._transversal(self.d.transversals)
         except _OutOfSteps:
             return None
         if not found:
@@ -410,11 +427,38 @@ class _Search:
             tuple(sorted(tuple(sorted(self.shifted[s][p] for p in table)) for table in base))
             for base in self.rounds
             for s in range(d.period)
+        ) + tuple(
+            tuple(
+                sorted(tuple(sorted(self.shifted[s][p] for p in table)) for s in range(d.modulus))
+            )
+            for table in self.transversals
         )
         complete = d.rounds * (d.players // d.seats) * d.seats * (d.seats - 1) == d.players * (
             d.players - 1
         )
         return Design(d.players, d.seats, rounds, complete)
+
+    def _transversal(self, left: int) -> bool:
+        """Seat the matchdays that shifting leaves as they are, then the base ones: each
+        the shifts of a table of the first player of the first row and one player of
+        each other row (any such table is a shift of one of these)."""
+        if not left:
+            return self._place(self.everyone)
+        modulus = self.d.modulus
+        everyone_else = sum(1 << p for p in range(modulus, self.d.players))
+        for table in self._candidates(0, everyone_else & self.open[0]):
+            if len({p // modulus for p in table}) < len(table):
+                continue
+            placed = self._take(table, self.everyone, period=1)
+            if placed is None:
+                continue
+            _, charges, _, closed = placed
+            self.transversals.append(table)
+            if self._transversal(left - 1):
+                return True
+            self.transversals.pop()
+            self._undo(charges, closed)
+        return False
 
     def _place(self, free: int) -> bool:
         if not free:
@@ -462,12 +506,14 @@ class _Search:
         return extend((first,), partners)
 
     def _take(
-        self, table: tuple[int, ...], free: int
+        self, table: tuple[int, ...], free: int, period: int | None = None
     ) -> tuple[int, list[tuple[int, int]], list[tuple[int, ...]], list[int]] | None:
         """Seat ``table`` and its shifts by the period in the base matchday, charging
         its differences; the players taken, the charges, the tables and the differences
-        used up, or None if it does not fit."""
+        used up, or None if it does not fit. ``period``: the shift that leaves the
+        matchday as it is (the development's, unless given)."""
         d = self.d
+        period = d.period if period is None else period
         shifted = self.shifted
         key = frozenset(table)
         # Only a shift taking one of its players onto another of its row can leave the
@@ -484,10 +530,10 @@ class _Search:
         ]
         # A shift that leaves the table as it is but moves the base matchday would seat
         # the same table on two matchdays.
-        if any(s % d.period for s in stabiliser):
+        if any(s % period for s in stabiliser):
             return None
         taken = 0
-        seated = {frozenset(shifted[s][x] for x in table) for s in range(0, d.modulus, d.period)}
+        seated = {frozenset(shifted[s][x] for x in table) for s in range(0, d.modulus, period)}
         for image in seated:
             for x in image:
                 if not free >> x & 1 or taken >> x & 1:
