@@ -138,8 +138,10 @@ def design_for(players: int, seats: int, days: int) -> Design | None:
         return written
     tried = developments(players, seats, days)[:DEVELOPMENTS_TRIED]
     left = SEARCH_STEPS
-    for seed in itertools.count() if tried else ():
-        for development in tried:
+    for seed in itertools.count():
+        if not tried:
+            return None
+        for development in list(tried):
             if left <= 0:
                 return None
             search = _Search(development, random.Random(seed), min(START_STEPS, left))
@@ -147,6 +149,9 @@ def design_for(players: int, seats: int, days: int) -> Design | None:
             left -= max(search.steps, 1)
             if design is not None:
                 return design
+            if not search.out_of_steps:
+                # Searched through: this development has no design, whatever the seed.
+                tried.remove(development)
     return None
 
 
@@ -389,6 +394,7 @@ class _Search:
         self.rng = rng
         self.budget = budget
         self.steps = 0
+        self.out_of_steps = False
         n, fixed, modulus = development.players, development.fixed, development.modulus
         self.everyone = (1 << n) - 1
         # Player p shifted by s: fixed players stay, the others move along their row.
@@ -419,6 +425,7 @@ class _Search:
         try:
             found = self._transversal(self.d.transversals)
         except _OutOfSteps:
+            self.out_of_steps = True
             return None
         if not found:
             return None
