@@ -21,10 +21,11 @@ afresh and dropped at the end, and in Redis database 14 of that server.
 3. *Recompute.* ``--rulings`` times: one result is superseded (through
    :func:`games.services.results.supersede`, whose signal drops the cache), then the
    standings are computed again; p50 and p95 of the two together.
-4. *Schedule quality.* The classic "social golfer" instances, where a schedule with
-   no pair meeting twice is known: per instance the most any pair meets and the time
-   of one season, before and now (:func:`benchmarks.bench_schedule.golfer_lines`,
-   ``--golfer-seeds`` seeds), and a line summing them up.
+4. *Schedule quality.* The classic "social golfer" instances and the families' sizes
+   beyond them, where a schedule with no pair meeting twice exists: per size the most
+   any pair meets and the time of one season, before and now, and the time to build
+   its design (:func:`benchmarks.bench_schedule.golfer_lines`, ``--golfer-seeds``
+   seeds), and a line summing them up.
 
 The last line sums up:
 ``standings p50 X ms p95 Y ms; recompute p50 X ms p95 Y ms; schedule N ms``.

@@ -5,10 +5,12 @@ seats (and 2, for comparison) it schedules each division's default season
 (:func:`leagues.scheduling.default_matchdays`) with its own seed, ``--repeat`` times
 (default 3), and prints per seat count the matchdays, the median time of the whole
 league and of its slowest division, and how evenly pairs meet. Then the classic
-"social golfer" instances (:data:`leagues.designs.SOCIAL_GOLFER_INSTANCES`), where a
-schedule with no pair meeting twice is known: for each, the most any pair meets over
-``--golfer-seeds`` seeds (default 3) and the median time of one season, before (the
-scheduler as it was at :data:`BEFORE`, read from git) and now. The last line sums up:
+"social golfer" instances (:data:`leagues.designs.SOCIAL_GOLFER_INSTANCES`) and the
+families' sizes beyond them (:data:`SCHEDULE_SIZES`), where a schedule with no pair
+meeting twice exists: for each, the most any pair meets over ``--golfer-seeds`` seeds
+(default 3) and the median time of one season, before (the scheduler as it was at
+:data:`BEFORE`, read from git) and now, and the time to build its design the first
+time (later seasons of the size reuse it). The last line sums up:
 ``schedule N ms`` is the median time of the 4-seat league.
 
 >>> timing = time_league(seats=3, divisions=1, players=9, repeat=1)
@@ -32,7 +34,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from leagues.designs import SOCIAL_GOLFER_INSTANCES  # noqa: E402
+from leagues.designs import SOCIAL_GOLFER_INSTANCES, design_for  # noqa: E402
 from leagues.scheduling import Schedule, default_matchdays, schedule_season  # noqa: E402
 
 
@@ -77,6 +79,25 @@ def time_league(seats: int, divisions: int = 4, players: int = 50, repeat: int =
         meeting_spread=spread,
     )
 
+
+SCHEDULE_SIZES = (
+    *SOCIAL_GOLFER_INSTANCES,
+    (12, 3, 4),
+    (18, 3, 8),
+    (24, 3, 11),
+    (30, 3, 14),
+    (33, 3, 16),
+    (36, 3, 17),
+    (39, 3, 19),
+    (45, 3, 22),
+    (48, 3, 23),
+    (28, 4, 9),
+    (40, 4, 13),
+    (64, 4, 21),
+)
+"""Players, seats and matchdays of the schedule-quality lines: the classic instances,
+then nearly Kirkman (18, 24, 30, 36, 48), Kirkman (33, 39, 45) and 4-seat (28, 40, 64)
+sizes, and 12 players at 3 seats over the 4 matchdays that can fit."""
 
 BEFORE = "15fc85a57d5dc282f5723570c54c5fbf4831b02d"
 """The commit whose scheduler the golfer lines compare with: annealing alone."""
@@ -124,10 +145,17 @@ def time_golfer(
 def golfer_lines(seeds: int = 3) -> list[str]:
     """The schedule-quality lines: per instance, before and now."""
     before = scheduler_before()
-    lines = [f"social golfer instances, {seeds} seeds: most meetings of a pair, median ms a season"]
+    lines = [
+        f"schedule sizes, {seeds} seeds: most meetings of a pair, median ms a season, "
+        "ms to build the design"
+    ]
     optimal = {"before": 0, "now": 0}
     slowest = 0.0
-    for n, seats, days in SOCIAL_GOLFER_INSTANCES:
+    for n, seats, days in SCHEDULE_SIZES:
+        design_for.cache_clear()
+        started = time.perf_counter()
+        built = design_for(n, seats, days)
+        build_ms = (time.perf_counter() - started) * 1000
         now = time_golfer(schedule_season, n, seats, days, seeds)
         optimal["now"] += now.most_meetings == 1
         slowest = max(slowest, now.season_ms)
@@ -136,13 +164,15 @@ def golfer_lines(seeds: int = 3) -> list[str]:
             old = time_golfer(before, n, seats, days, seeds)
             optimal["before"] += old.most_meetings == 1
             was = f"{old.most_meetings} in {old.season_ms:.0f} ms"
+        design = f"design built in {build_ms:.0f} ms" if built else f"no design ({build_ms:.0f} ms)"
         lines.append(
             f"  {n} players at {seats} over {days}: before {was}, "
-            f"now {now.most_meetings} in {now.season_ms:.0f} ms"
+            f"now {now.most_meetings} in {now.season_ms:.0f} ms, {design}"
         )
+    sizes = len(SCHEDULE_SIZES)
     lines.append(
-        f"schedule quality: no pair twice on {optimal['now']}/{len(SOCIAL_GOLFER_INSTANCES)} "
-        f"(before {optimal['before']}/{len(SOCIAL_GOLFER_INSTANCES)}), slowest {slowest:.0f} ms"
+        f"schedule quality: no pair twice on {optimal['now']}/{sizes} "
+        f"(before {optimal['before']}/{sizes}), slowest {slowest:.0f} ms"
     )
     return lines
 

@@ -1,24 +1,42 @@
-"""Known schedules in which no two players meet twice: resolvable designs.
+"""Schedules in which no two players meet twice: resolvable designs, built.
 
 Pure Python (no Django), for :mod:`leagues.scheduling`. A season at 3 or 4 seats of
 ``n`` players, none with a bye, is a round of the "social golfer" problem: ``n /
 seats`` tables a matchday, and the fewer pairs meeting twice the better. Local search
 does not reliably find the schedules in which no pair meets twice even where they are
-known to exist; for the classic sizes they are built here instead:
+known to exist, so they are built here, for whole families rather than named sizes:
 
-- **Affine geometries** AG(d, q): the points of a ``d``-dimensional space over the
-  field of ``q`` elements, tables its lines (``q`` points each), one matchday per
-  direction (its parallel lines). AG(2, 3) seats 9 players at 3 over 4 matchdays,
-  AG(2, 4) 16 at 4 over 5, AG(3, 3) 27 at 3 over 13. Every pair meets exactly once.
-- **Cyclic developments**: players are ``rows`` copies of the integers modulo ``m``
-  (and perhaps fixed players, ``∞``); a base matchday, shifted by ``0 .. m - 1``,
-  gives ``m`` matchdays, and some matchdays that shifting leaves unchanged are added.
-  The base matchdays below were found by search and are checked by the tests: a
-  Kirkman triple system of 15 (Kirkman's schoolgirls: 7 matchdays) and of 21 (10), and
-  20 players at 4 seats over 5 matchdays.
-- **Written out**: 32 players at 4 seats over 10 matchdays (the original social
-  golfer problem, first solved by Aguado in 2004) is a published schedule, copied
-  as data (:data:`_ORIGINAL_GOLFERS`) and checked by the tests like the others.
+- **Affine geometries** AG(d, q) for every prime power ``q``: the points of a
+  ``d``-dimensional space over the finite field GF(q) (:class:`Field`), tables its
+  lines (``q`` points each), one matchday per direction. AG(2, q) is the affine plane
+  of order ``q``: ``q²`` players at ``q`` seats over ``q + 1`` matchdays, every pair
+  meeting exactly once; AG(d, 3) and AG(d, 4) are Kirkman and 4-seat systems of
+  ``3^d`` and ``4^d`` players.
+- **Developments** (:class:`Development`): the players are ``rows`` copies of the
+  integers modulo ``N`` and a few fixed players (``∞``), and a base matchday shifted
+  by ``0 .. period - 1`` gives ``period`` matchdays (the base matchday is unchanged by
+  a shift of ``period``, so the tables' shifts by all of ``N`` are each used once);
+  with a row per seat, matchdays that shifting leaves as they are may be added, each
+  the shifts of one table of a player from each row. A pair is then met as often as
+  its *difference* (rows and distance apart) is, so the base matchday is found by a
+  bounded backtracking search over differences (:func:`develop`), a few thousand
+  steps where a whole schedule's search would need millions. The families it is
+  aimed at (:func:`developments`):
+
+  - Kirkman triple systems, 3 seats, ``6t + 3`` players over ``3t + 1`` matchdays,
+    every pair once (they exist for every ``t``: Ray-Chaudhuri and Wilson, 1971);
+  - nearly Kirkman triple systems, 3 seats, ``6t`` players from 18, ``3t - 1``
+    matchdays, every pair once but for a perfect matching (they exist for every such
+    size: Baker and Wilson, 1977; Kotzig and Rosa);
+  - resolvable (v, 4, 1) designs, 4 seats, ``12t + 4`` players over ``4t + 1``
+    matchdays, every pair once (they exist for every ``t``: Hanani, Ray-Chaudhuri and
+    Wilson, 1972);
+
+  and any other size and length at which some development fits, tried in turn.
+
+The search is deterministic (its own fixed seeds) and bounded by a count of steps,
+never by time, so a size gets the same design on any machine. The tests check every
+design of every family up to a bound, and which sizes the search reaches.
 
 :func:`designed_tables` relabels the design's players at random (so any seed gets its
 own schedule, as good as any other) and repeats a design whose pairs all meet once for
@@ -36,7 +54,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 
@@ -50,7 +68,7 @@ SOCIAL_GOLFER_INSTANCES = (
     (32, 4, 10),
 )
 """Players, seats and matchdays of the classic instances of the social golfer problem,
-each with a known schedule in which no pair meets twice (a design below for each)."""
+each with a known schedule in which no pair meets twice (built below for each)."""
 
 Round = list[list[int]]
 """One matchday's tables, each a list of player indices."""
@@ -68,14 +86,14 @@ class Design:
 
 
 def designed_tables(n: int, seats: int, days: int, rng: random.Random) -> list[Round] | None:
-    """``days`` matchdays of tables for ``n`` players from a known design, relabelled
-    by ``rng``, or None when no design fits.
+    """``days`` matchdays of tables for ``n`` players from a design, relabelled by
+    ``rng``, or None when none was found.
 
     A design of ``D`` matchdays fits ``days <= D``; one whose pairs all meet once fits
     any ``days``: whole cycles of it, each relabelled afresh, then part of one more, so
     every pair meets ``days // D`` or one more time."""
-    design = _known().get((n, seats))
-    if design is None or (days > len(design.rounds) and not design.complete):
+    design = design_for(n, seats, days)
+    if design is None:
         return None
     season: list[Round] = []
     while len(season) < days:
@@ -88,10 +106,165 @@ def designed_tables(n: int, seats: int, days: int, rng: random.Random) -> list[R
     return season
 
 
+def most_rounds(players: int, seats: int) -> int:
+    """The most matchdays in which no pair meets twice could fit: each player meets
+    ``seats - 1`` others a matchday, and has ``players - 1`` to meet."""
+    return (players - 1) // (seats - 1)
+
+
+@cache
+def design_for(players: int, seats: int, days: int) -> Design | None:
+    """A design of ``players`` at ``seats`` for a season of ``days`` matchdays: at least
+    ``days`` of them, or a complete one (to repeat) when ``days`` is more than any can
+    have; None when there are byes or none is found within the search's steps."""
+    if seats < 2 or players % seats or players < seats:
+        return None
+    longest = most_rounds(players, seats)
+    complete = players * (players - 1) == longest * players * (seats - 1)
+    if days > longest:
+        if not complete:
+            return None
+        days = longest
+    if players == seats:
+        return Design(players, seats, ((tuple(range(players)),),), complete=True)
+    if complete:
+        # One search for the whole design, whatever part of it a season takes.
+        days = longest
+    plane = _affine_for(players, seats)
+    if plane is not None:
+        return plane
+    written = _written().get((players, seats))
+    if written is not None and days <= len(written.rounds):
+        return written
+    tried = developments(players, seats, days)[:DEVELOPMENTS_TRIED]
+    left = SEARCH_STEPS
+    for seed in itertools.count():
+        if not tried:
+            return None
+        for development in list(tried):
+            if left <= 0:
+                return None
+            search = _Search(development, random.Random(seed), min(START_STEPS, left))
+            design = search.run()
+            left -= max(search.steps, 1)
+            if design is not None:
+                return design
+            if not search.out_of_steps:
+                # Searched through: this development has no design, whatever the seed.
+                tried.remove(development)
+    return None
+
+
+def _affine_for(players: int, seats: int) -> Design | None:
+    """AG(d, seats) when ``players`` is a power of ``seats`` and ``seats`` a prime
+    power."""
+    dim, size = 0, 1
+    while size < players:
+        dim, size = dim + 1, size * seats
+    if size != players or _prime_power(seats) is None:
+        return None
+    return affine(seats, dim)
+
+
+@cache
+def _written() -> dict[tuple[int, int], Design]:
+    """The designs written out, for the sizes no family and no search reaches."""
+    return {(d.players, d.seats): d for d in (listed(_ORIGINAL_GOLFERS),)}
+
+
+# Finite fields.
+
+
+def _prime_power(q: int) -> tuple[int, int] | None:
+    """``(p, m)`` with ``q == p ** m`` and ``p`` prime, or None."""
+    if q < 2:
+        return None
+    p = next(d for d in range(2, q + 1) if q % d == 0)
+    m = 0
+    while q % p == 0:
+        q, m = q // p, m + 1
+    return (p, m) if q == 1 else None
+
+
+class Field:
+    """GF(q), ``q = p^m``: elements are the numbers ``0 .. q - 1``, read as polynomials
+    over the integers modulo ``p`` of degree below ``m`` (digits in base ``p``, the
+    lowest first), multiplied modulo the first monic irreducible polynomial of degree
+    ``m`` (found by trying them in turn: it has no factor of lower degree).
+
+    >>> gf4 = Field(4)
+    >>> gf4.add[2][3], gf4.mul[2][3], gf4.mul[2][2]
+    (1, 1, 3)
+    """
+
+    def __init__(self, q: int) -> None:
+        power = _prime_power(q)
+        if power is None:
+            raise ValueError(f"no field of {q} elements: {q} is not a prime power")
+        p, m = power
+        self.order = q
+        modulus = _irreducible(p, m)
+        digits = [_digits(a, p, m) for a in range(q)]
+        number = {tuple(d): a for a, d in enumerate(digits)}
+        self.add = [
+            [number[tuple((x + y) % p for x, y in zip(a, b, strict=True))] for b in digits]
+            for a in digits
+        ]
+        self.mul = [[number[tuple(_times(a, b, modulus, p))] for b in digits] for a in digits]
+
+
+def _digits(a: int, p: int, m: int) -> list[int]:
+    return [a // p**i % p for i in range(m)]
+
+
+def _times(a: list[int], b: list[int], modulus: list[int], p: int) -> list[int]:
+    """``a * b`` modulo the monic ``modulus`` (coefficients lowest first, its leading
+    1 included), coefficients modulo ``p``."""
+    m = len(modulus) - 1
+    product = [0] * (2 * m)
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            product[i + j] = (product[i + j] + x * y) % p
+    for top in range(2 * m - 1, m - 1, -1):
+        factor = product[top]
+        if factor:
+            for i, c in enumerate(modulus):
+                product[top - m + i] = (product[top - m + i] - factor * c) % p
+    return product[:m]
+
+
+def _irreducible(p: int, m: int) -> list[int]:
+    """The first monic polynomial of degree ``m`` over the integers modulo ``p``
+    (counting its lower coefficients in base ``p``) that no monic polynomial of
+    degree 1 .. m/2 divides."""
+    for low in range(p**m):
+        candidate = [*_digits(low, p, m), 1]
+        if all(
+            _remainder(candidate, [*_digits(d, p, degree), 1], p)
+            for degree in range(1, m // 2 + 1)
+            for d in range(p**degree)
+        ):
+            return candidate
+    raise AssertionError("an irreducible polynomial of every degree exists")
+
+
+def _remainder(a: list[int], b: list[int], p: int) -> bool:
+    """Whether the monic ``b`` leaves a remainder dividing ``a`` (coefficients lowest
+    first, modulo ``p``)."""
+    rest = list(a)
+    for top in range(len(rest) - 1, len(b) - 2, -1):
+        factor = rest[top]
+        if factor:
+            for i, c in enumerate(b):
+                rest[top - len(b) + 1 + i] = (rest[top - len(b) + 1 + i] - factor * c) % p
+    return any(rest[: len(b) - 1])
+
+
 def affine(q: int, dim: int) -> Design:
     """AG(dim, q): points are vectors over GF(q), numbered in base ``q``; a matchday is
     a direction, its tables the lines along it."""
-    add, mul = _field(q)
+    field = Field(q)
+    add, mul = field.add, field.mul
     points = list(itertools.product(range(q), repeat=dim))
     number = {v: sum(c * q**i for i, c in enumerate(v)) for v in points}
     # One vector per direction: its first coordinate that is not zero is 1.
@@ -106,53 +279,306 @@ def affine(q: int, dim: int) -> Design:
     return Design(q**dim, q, tuple(rounds), complete=True)
 
 
-def _field(q: int) -> tuple[list[list[int]], list[list[int]]]:
-    """Addition and multiplication tables of GF(q), for q = 3 (integers modulo 3) or
-    4 (polynomials over GF(2) modulo x² + x + 1, as bits: addition is exclusive or)."""
-    if q == 3:
-        return (
-            [[(a + b) % 3 for b in range(3)] for a in range(3)],
-            [[a * b % 3 for b in range(3)] for a in range(3)],
-        )
-    if q == 4:
-        mul = [[0, 0, 0, 0], [0, 1, 2, 3], [0, 2, 3, 1], [0, 3, 1, 2]]
-        return [[a ^ b for b in range(4)] for a in range(4)], mul
-    raise ValueError(f"no field of {q} elements here")
+# Developments.
 
 
-def cyclic(modulus: int, rows: int, *bases: str, fixed: Sequence[Sequence[int]] = ()) -> Design:
-    """Base matchdays developed modulo ``modulus``, and matchdays fixed by shifting.
+@dataclass(frozen=True, slots=True)
+class Development:
+    """Where to look for a design: ``fixed`` players (numbered first), then ``rows``
+    copies of the integers modulo ``modulus``; ``base_rounds`` base matchdays, each
+    unchanged by a shift of ``period`` (which divides ``modulus``) and shifted by
+    ``0 .. period - 1``. With as many rows as seats and no fixed players, also
+    ``transversals`` matchdays that shifting leaves as they are: each the shifts of one
+    table of a player from each row."""
 
-    Players are ``rows`` copies of the integers modulo ``modulus``, written ``a0``,
-    ``b3`` (row letter, number), player ``row * modulus + number``, and a few fixed
-    players ``∞`` (or ``∞0``, ``∞1``, ...: the last players), whom shifting leaves
-    alone. Each base matchday lists its tables, separated by ``|``. Each of ``fixed``
-    gives one matchday whose tables take one player of each row, ``x + offset`` of row
-    ``r`` at table ``x``.
-    """
-    days = [[table.split() for table in base.split("|")] for base in bases]
-    infinite = {name for tables in days for table in tables for name in table if name[0] == "∞"}
-    players = rows * modulus + len(infinite)
+    seats: int
+    modulus: int
+    rows: int
+    fixed: int
+    period: int
+    base_rounds: int = 1
+    transversals: int = 0
 
-    def shifted(name: str, by: int) -> int:
-        if name[0] == "∞":
-            return rows * modulus + int(name[1:] or 0)
-        row = ord(name[0]) - ord("a")
-        return row * modulus + (int(name[1:]) + by) % modulus
+    @property
+    def players(self) -> int:
+        return self.fixed + self.rows * self.modulus
 
-    rounds = [
-        tuple(tuple(shifted(p, by) for p in table) for table in tables)
-        for tables in days
-        for by in range(modulus)
-    ]
-    rounds.extend(
-        tuple(
-            tuple(r * modulus + (x + off) % modulus for r, off in enumerate(offsets))
-            for x in range(modulus)
-        )
-        for offsets in fixed
+    @property
+    def rounds(self) -> int:
+        return self.period * self.base_rounds + self.transversals
+
+
+SEARCH_STEPS = 60_000
+"""Tables tried, at most, in all of :func:`design_for`'s searches for one size: some
+seconds where nothing is found, and the same answer on any machine."""
+
+START_STEPS = 1_000
+"""Tables tried per start of a search before it starts afresh with another seed: the
+searches that succeed mostly do so early, and the others wander long."""
+
+DEVELOPMENTS_TRIED = 4
+"""The likeliest developments of a size that :func:`design_for` tries, in turn."""
+
+MOST_BASE_ROUNDS = 3
+"""The most base matchdays of a development tried."""
+
+
+def developments(players: int, seats: int, days: int) -> list[Development]:
+    """The developments of ``players`` at ``seats`` with at least ``days`` matchdays
+    (and no more than could fit), the likeliest first: one base matchday before
+    several, then the fewest rows (the largest group)."""
+    longest = most_rounds(players, seats)
+    complete = players - 1 == longest * (seats - 1) and players % seats == 0
+    found = []
+    for fixed in range(seats):
+        rest = players - fixed
+        if rest <= 0:
+            continue
+        for modulus in range(1, rest + 1):
+            if rest % modulus:
+                continue
+            for part in (1, 2, 3):
+                if modulus % part:
+                    continue
+                # A fixed player's table is unchanged by a shift of the period: the
+                # others at it come in whole orbits of the shift.
+                if fixed and (seats - fixed) % part:
+                    continue
+                period = modulus // part
+                # Every pair meeting once: a pair half the modulus apart in a row is
+                # met only at a table that a shift of half leaves as it is.
+                if complete and part == 1 and modulus % 2 == 0:
+                    continue
+                rows = rest // modulus
+                base_rounds = -(-days // period)
+                # Many base matchdays of a small group leave the search little to go
+                # by: hardly better than a search of the whole schedule.
+                if base_rounds * period <= longest and base_rounds <= MOST_BASE_ROUNDS:
+                    found.append(Development(seats, modulus, rows, fixed, period, base_rounds))
+                if rows == seats and not fixed and part == 1 and days > period:
+                    found.append(
+                        Development(
+                            seats, modulus, rows, fixed, period, 1, transversals=days - period
+                        )
+                    )
+    return sorted(
+        found, key=lambda d: (d.base_rounds, d.rows, d.fixed, d.modulus // d.period, d.transversals)
     )
-    return _design(players, rounds)
+
+
+class _OutOfSteps(Exception):
+    pass
+
+
+def develop(development: Development, steps: int = START_STEPS, seed: int = 0) -> Design | None:
+    """A design from ``development``'s base matchdays, found by search within ``steps``
+    tables tried, or None.
+
+    Backtracking, matchday by matchday, table by table: a free player is seated with
+    free players whose differences with it (and each other) are not yet used up; a
+    table's shifts then take its differences (a table that some shifts leave unchanged
+    takes fewer). Candidates are tried in an order drawn from ``seed``."""
+    return _Search(development, random.Random(seed), steps).run()
+
+
+class _Search:
+    """One start of :func:`develop`'s search.
+
+    The players still to seat on the base matchday and, for each player, those they
+    may still meet (their difference not used up) are bit masks; each table is built
+    around the free player with the fewest others left to meet, so a dead end shows
+    early."""
+
+    def __init__(self, development: Development, rng: random.Random, budget: int) -> None:
+        self.d = development
+        self.rng = rng
+        self.budget = budget
+        self.steps = 0
+        self.out_of_steps = False
+        n, fixed, modulus = development.players, development.fixed, development.modulus
+        self.everyone = (1 << n) - 1
+        # Player p shifted by s: fixed players stay, the others move along their row.
+        self.shifted = [
+            [p if p < fixed else p - (p - fixed) % modulus + (p - fixed + s) % modulus
+             for p in range(n)]
+            for s in range(modulus)
+        ]  # fmt: skip
+        orbit: dict[tuple[int, ...], int] = {}
+        self.orbit_of = [[0] * n for _ in range(n)]
+        self.capacity: list[int] = []
+        self.pairs: list[list[tuple[int, int]]] = []
+        for a, b in itertools.combinations(range(n), 2):
+            pair_orbit = {tuple(sorted((row[a], row[b]))) for row in self.shifted}
+            index = orbit.setdefault(min(pair_orbit), len(orbit))
+            if index == len(self.capacity):
+                self.capacity.append(len(pair_orbit))
+                self.pairs.append([])
+            self.pairs[index].append((a, b))
+            self.orbit_of[a][b] = self.orbit_of[b][a] = index
+        self.used = [0] * len(self.capacity)
+        # Whom each player may still meet.
+        self.open = [self.everyone & ~(1 << p) for p in range(n)]
+        self.rounds: list[list[tuple[int, ...]]] = []
+        self.transversals: list[tuple[int, ...]] = []
+
+    def run(self) -> Design | None:
+        try:
+            found = self._transversal(self.d.transversals)
+        except _OutOfSteps:
+            self.out_of_steps = True
+            return None
+        if not found:
+            return None
+        d = self.d
+        rounds = tuple(
+            tuple(sorted(tuple(sorted(self.shifted[s][p] for p in table)) for table in base))
+            for base in self.rounds
+            for s in range(d.period)
+        ) + tuple(
+            tuple(
+                sorted(tuple(sorted(self.shifted[s][p] for p in table)) for s in range(d.modulus))
+            )
+            for table in self.transversals
+        )
+        complete = d.rounds * (d.players // d.seats) * d.seats * (d.seats - 1) == d.players * (
+            d.players - 1
+        )
+        return Design(d.players, d.seats, rounds, complete)
+
+    def _transversal(self, left: int) -> bool:
+        """Seat the matchdays that shifting leaves as they are, then the base ones: each
+        the shifts of a table of the first player of the first row and one player of
+        each other row (any such table is a shift of one of these)."""
+        if not left:
+            return self._place(self.everyone)
+        modulus = self.d.modulus
+        everyone_else = sum(1 << p for p in range(modulus, self.d.players))
+        for table in self._candidates(0, everyone_else & self.open[0]):
+            if len({p // modulus for p in table}) < len(table):
+                continue
+            placed = self._take(table, self.everyone, period=1)
+            if placed is None:
+                continue
+            _, charges, _, closed = placed
+            self.transversals.append(table)
+            if self._transversal(left - 1):
+                return True
+            self.transversals.pop()
+            self._undo(charges, closed)
+        return False
+
+    def _place(self, free: int) -> bool:
+        if not free:
+            if len(self.rounds) == self.d.base_rounds:
+                return True
+            self.rounds.append([])
+            if self._place(self.everyone):
+                return True
+            self.rounds.pop()
+            return False
+        if not self.rounds:
+            self.rounds.append([])
+        open_ = self.open
+        first = min(_bits(free), key=lambda p: (open_[p] & free).bit_count())
+        for table in self._candidates(first, free & open_[first]):
+            placed = self._take(table, free)
+            if placed is None:
+                continue
+            taken, charges, images, closed = placed
+            self.rounds[-1].extend(images)
+            if self._place(free & ~taken):
+                return True
+            del self.rounds[-1][-len(images) :]
+            self._undo(charges, closed)
+        return False
+
+    def _candidates(self, first: int, partners: int) -> Iterator[tuple[int, ...]]:
+        """Tables of ``first`` and free players it and each other may still meet, in an
+        order drawn from the seed."""
+        open_ = self.open
+
+        def extend(table: tuple[int, ...], left: int) -> Iterator[tuple[int, ...]]:
+            if len(table) == self.d.seats:
+                yield table
+                return
+            options = list(_bits(left))
+            self.rng.shuffle(options)
+            for p in options:
+                self.steps += 1
+                if self.steps > self.budget:
+                    raise _OutOfSteps
+                # Later players come after p, so each table is tried once.
+                yield from extend((*table, p), left & open_[p] & ~((2 << p) - 1))
+
+        return extend((first,), partners)
+
+    def _take(
+        self, table: tuple[int, ...], free: int, period: int | None = None
+    ) -> tuple[int, list[tuple[int, int]], list[tuple[int, ...]], list[int]] | None:
+        """Seat ``table`` and its shifts by the period in the base matchday, charging
+        its differences; the players taken, the charges, the tables and the differences
+        used up, or None if it does not fit. ``period``: the shift that leaves the
+        matchday as it is (the development's, unless given)."""
+        d = self.d
+        period = d.period if period is None else period
+        shifted = self.shifted
+        key = frozenset(table)
+        # Only a shift taking one of its players onto another of its row can leave the
+        # table as it is.
+        finite = [p for p in table if p >= d.fixed]
+        if not finite:
+            return None
+        p = finite[0]
+        row = (p - d.fixed) // d.modulus
+        stabiliser = [
+            s
+            for s in {(q - p) % d.modulus for q in finite if (q - d.fixed) // d.modulus == row}
+            if frozenset(shifted[s][x] for x in table) == key
+        ]
+        # A shift that leaves the table as it is but moves the base matchday would seat
+        # the same table on two matchdays.
+        if any(s % period for s in stabiliser):
+            return None
+        taken = 0
+        seated = {frozenset(shifted[s][x] for x in table) for s in range(0, d.modulus, period)}
+        for image in seated:
+            for x in image:
+                if not free >> x & 1 or taken >> x & 1:
+                    return None
+                taken |= 1 << x
+        # Its shifts by all of the modulus are each on one matchday.
+        each = d.modulus // len(stabiliser)
+        charges: dict[int, int] = {}
+        for a, b in itertools.combinations(table, 2):
+            o = self.orbit_of[a][b]
+            charges[o] = charges.get(o, 0) + each
+        if any(self.used[o] + c > self.capacity[o] for o, c in charges.items()):
+            return None
+        closed = []
+        for o, c in charges.items():
+            self.used[o] += c
+            if self.used[o] == self.capacity[o]:
+                closed.append(o)
+                for a, b in self.pairs[o]:
+                    self.open[a] &= ~(1 << b)
+                    self.open[b] &= ~(1 << a)
+        return taken, list(charges.items()), [tuple(image) for image in seated], closed
+
+    def _undo(self, charges: list[tuple[int, int]], closed: list[int]) -> None:
+        for o, c in charges:
+            self.used[o] -= c
+        for o in closed:
+            for a, b in self.pairs[o]:
+                self.open[a] |= 1 << b
+                self.open[b] |= 1 << a
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """The positions of the bits set in ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
 
 
 def listed(matchdays: str) -> Design:
@@ -170,43 +596,16 @@ def listed(matchdays: str) -> Design:
         tuple(tuple(int(p) for p in table.split()) for table in line.split("|"))
         for line in matchdays.strip().splitlines()
     ]
-    return _design(sum(len(table) for table in rounds[0]), rounds)
-
-
-def _design(players: int, rounds: Sequence[tuple[tuple[int, ...], ...]]) -> Design:
-    """The design of these matchdays, complete when they seat as many pairs as there
-    are (none meeting twice is for the tests to check)."""
+    players = sum(len(table) for table in rounds[0])
     seats = len(rounds[0][0])
     pairs_met = len(rounds) * (players // seats) * seats * (seats - 1) // 2
     return Design(players, seats, tuple(rounds), complete=pairs_met == players * (players - 1) // 2)
 
 
-def known_designs() -> list[Design]:
-    """Every design :func:`designed_tables` uses."""
-    return list(_known().values())
-
-
-@cache
-def _known() -> dict[tuple[int, int], Design]:
-    designs = [
-        affine(3, 2),
-        affine(4, 2),
-        affine(3, 3),
-        # Kirkman's schoolgirls.
-        cyclic(7, 2, "a4 a3 b6 | b5 ∞ a6 | a2 b0 a0 | b1 b3 b4 | b2 a5 a1"),
-        cyclic(
-            7,
-            3,
-            "a6 a0 a4 | b6 c4 a5 | c0 c1 c3 | b3 c5 a1 | b2 b4 b1 | b5 c2 a2 | a3 c6 b0",
-            fixed=[(0, 0, 1), (0, 5, 5), (0, 6, 2)],
-        ),
-        cyclic(5, 4, "a3 b3 b2 d2 | c1 b4 a1 a2 | c0 a4 d0 d4 | b0 c3 c4 d1 | d3 b1 c2 a0"),
-        listed(_ORIGINAL_GOLFERS),
-    ]
-    return {(design.players, design.seats): design for design in designs}
-
-
-# 32 players at 4 seats over 10 matchdays: the schedule of the Wolfram Demonstrations
+# 32 players at 4 seats over 10 matchdays, the one size written out: no family holds
+# it (it is a packing, 16 pairs never meeting, not a design) and the developments'
+# search does not reach it within its steps (the social golfer literature's searches
+# take minutes on it). The schedule of the Wolfram Demonstrations
 # Project's "Social Golfer Problem" (demonstrations.wolfram.com/SocialGolferProblem),
 # as transcribed in github.com/fpvandoorn/Dagstuhl-tables (literature.md, "T(32,4)",
 # its first ten lines), its players A-P and a-p numbered 0-31, tables and players

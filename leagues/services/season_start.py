@@ -71,6 +71,26 @@ class DivisionPlan:
 
 
 @dataclass(frozen=True)
+class PlannedDivisionDay:
+    """One division's part of a planned matchday: its fixtures (players' names in
+    seat order) and who has a bye."""
+
+    name: str
+    fixtures: tuple[tuple[str, ...], ...]
+    byes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PlannedMatchday:
+    """A matchday as starting now would schedule it: its dates and who meets whom."""
+
+    number: int
+    opens_at: datetime
+    deadline: datetime
+    divisions: tuple[PlannedDivisionDay, ...]
+
+
+@dataclass(frozen=True)
 class StartPreview:
     """What starting the season now would do, and what to know first."""
 
@@ -105,6 +125,38 @@ class StartPreview:
     @property
     def players(self) -> int:
         return sum(len(division.entries) for division in self.divisions)
+
+    def matchday_dates(self, number: int) -> tuple[datetime, datetime]:
+        """When matchday ``number`` would open, and its deadline."""
+        days = timedelta(days=self.matchday_days)
+        return self.starts_at + (number - 1) * days, self.starts_at + number * days
+
+    @property
+    def planned_matchdays(self) -> list[PlannedMatchday]:
+        """Each matchday's dates and fixtures, as :func:`_write` would make them."""
+        plans = [plan for plan in self.divisions if plan.schedule is not None]
+        names = {plan.level: {e.pk: str(e.player) for e in plan.entries} for plan in plans}
+        return [
+            PlannedMatchday(
+                number,
+                *self.matchday_dates(number),
+                divisions=tuple(
+                    PlannedDivisionDay(
+                        name=plan.name,
+                        fixtures=tuple(
+                            tuple(names[plan.level][p] for p in fixture.players)
+                            for fixture in plan.schedule.matchdays[number - 1].fixtures
+                        ),
+                        byes=tuple(
+                            names[plan.level][p] for p in plan.schedule.matchdays[number - 1].byes
+                        ),
+                    )
+                    for plan in plans
+                    if plan.schedule is not None
+                ),
+            )
+            for number in range(1, self.matchdays + 1)
+        ]
 
     @property
     def fair(self) -> bool:
@@ -424,13 +476,12 @@ def _unequal(plan: _Plan) -> list[str]:
 
 def _write(season: Season, preview: StartPreview) -> None:
     """The divisions, entries' places, matchdays, fixtures and seats of ``preview``."""
-    days = timedelta(days=season.matchday_days)
     matchdays = Matchday.objects.bulk_create(
         Matchday(
             season=season,
             number=number,
-            opens_at=preview.starts_at + (number - 1) * days,
-            deadline=preview.starts_at + number * days,
+            opens_at=preview.matchday_dates(number)[0],
+            deadline=preview.matchday_dates(number)[1],
         )
         for number in range(1, preview.matchdays + 1)
     )

@@ -1,0 +1,172 @@
+"""The designs behind fair schedules (``leagues.designs``): finite fields, affine
+planes, and the developments found for the families of Kirkman, nearly Kirkman and
+4-seat resolvable designs; each a set of matchdays in which every player sits at one
+full table and no pair meets twice."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from leagues.designs import (
+    Design,
+    Development,
+    Field,
+    affine,
+    design_for,
+    develop,
+    developments,
+    most_rounds,
+)
+
+
+def met_pairs(design: Design) -> Counter[tuple[int, int]]:
+    """Every pair that meets, with how often; each matchday checked to seat every
+    player once at a full table."""
+    met: Counter[tuple[int, int]] = Counter()
+    for tables in design.rounds:
+        assert sorted(p for table in tables for p in table) == list(range(design.players))
+        assert {len(table) for table in tables} == {design.seats}
+        met.update(pair for table in tables for pair in itertools.combinations(sorted(table), 2))
+    return met
+
+
+def assert_resolvable(
+    design: Design, players: int, seats: int, rounds: int
+) -> Counter[tuple[int, int]]:
+    assert (design.players, design.seats, len(design.rounds)) == (players, seats, rounds)
+    met = met_pairs(design)
+    assert max(met.values()) == 1
+    assert design.complete == (len(met) == players * (players - 1) // 2)
+    return met
+
+
+PRIME_POWERS = [2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 25, 27, 32]
+
+
+@pytest.mark.parametrize("q", PRIME_POWERS)
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_a_field_adds_and_multiplies_as_a_field(q: int, data: st.DataObject) -> None:
+    field = Field(q)
+    add, mul = field.add, field.mul
+    a, b, c = (data.draw(st.integers(0, q - 1)) for _ in range(3))
+
+    assert add[a][add[b][c]] == add[add[a][b]][c]
+    assert mul[a][mul[b][c]] == mul[mul[a][b]][c]
+    assert mul[a][add[b][c]] == add[mul[a][b]][mul[a][c]]
+    assert add[a][0] == a and mul[a][1] == a
+    assert 0 in add[a]
+    if a:
+        assert 1 in mul[a]
+
+
+def test_a_field_needs_a_prime_power() -> None:
+    with pytest.raises(ValueError, match=r"^no field of 12 elements: 12 is not a prime power$"):
+        Field(12)
+
+
+@pytest.mark.parametrize("q", [2, 3, 4, 5, 7, 8, 9, 11, 13, 16])
+def test_the_affine_plane_of_every_prime_power_order_meets_every_pair_once(q: int) -> None:
+    """q² players at q seats over q + 1 matchdays."""
+    plane = affine(q, 2)
+
+    assert_resolvable(plane, q * q, q, q + 1)
+    assert plane.complete
+
+
+@pytest.mark.parametrize("players", range(9, 46, 6))
+def test_a_kirkman_triple_system_is_built_for_every_6t_plus_3_players(players: int) -> None:
+    """3t + 1 matchdays of triples, every pair once. (The search also reaches 51 and
+    57 players, in seconds; 63 and 69 not within its steps.)"""
+    design = design_for(players, 3, most_rounds(players, 3))
+
+    assert design is not None
+    assert_resolvable(design, players, 3, (players - 1) // 2)
+    assert design.complete
+
+
+@pytest.mark.parametrize("players", range(18, 37, 6))
+def test_a_nearly_kirkman_triple_system_is_built_for_every_6t_players_from_18(
+    players: int,
+) -> None:
+    """3t - 1 matchdays of triples; the pairs that never meet are a perfect matching.
+    (The search also reaches 48 players; 42 not within its steps.)"""
+    design = design_for(players, 3, most_rounds(players, 3))
+
+    assert design is not None
+    met = assert_resolvable(design, players, 3, (players - 2) // 2)
+    unmet = [pair for pair in itertools.combinations(range(players), 2) if pair not in met]
+    assert sorted(p for pair in unmet for p in pair) == list(range(players))
+
+
+@pytest.mark.parametrize("players", [16, 28])
+def test_a_resolvable_four_seat_design_is_built_for_12t_plus_4_players(players: int) -> None:
+    """4t + 1 matchdays of tables of four, every pair once. (40 players: the search
+    does not reach one within its steps; the scheduler searches their season.)"""
+    design = design_for(players, 4, most_rounds(players, 4))
+
+    assert design is not None
+    assert_resolvable(design, players, 4, (players - 1) // 3)
+    assert design.complete
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    seats=st.sampled_from([3, 4]),
+    tables=st.integers(1, 8),
+    data=st.data(),
+)
+def test_a_design_found_for_any_size_seats_everyone_and_no_pair_twice(
+    seats: int, tables: int, data: st.DataObject
+) -> None:
+    players = seats * tables
+    days = data.draw(st.integers(1, most_rounds(players, seats)))
+
+    design = design_for(players, seats, days)
+
+    if design is not None:
+        assert len(design.rounds) >= days
+        assert_resolvable(design, players, seats, len(design.rounds))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seats=st.sampled_from([3, 4]), tables=st.integers(2, 6), seed=st.integers(0, 50))
+def test_a_development_found_is_a_design(seats: int, tables: int, seed: int) -> None:
+    players = seats * tables
+    for development in developments(players, seats, 2)[:3]:
+        design = develop(development, seed=seed)
+        if design is not None:
+            assert_resolvable(design, players, seats, development.rounds)
+
+
+def test_a_development_shifts_its_base_matchday() -> None:
+    """Kirkman's schoolgirls: two rows of the integers modulo 7 and one fixed player;
+    the second matchday is the first with every number one higher."""
+    design = develop(Development(seats=3, modulus=7, rows=2, fixed=1, period=7))
+
+    assert design is not None
+    first, second = design.rounds[0], design.rounds[1]
+
+    def shifted(p: int) -> int:
+        return p if p == 0 else 1 + (p - 1) // 7 * 7 + (p - 1 + 1) % 7
+
+    assert {tuple(sorted(map(shifted, t))) for t in first} == set(second)
+
+
+def test_the_same_size_gets_the_same_design_on_every_search() -> None:
+    """Bounded by steps, not time: the answer does not depend on the machine."""
+    development = developments(21, 3, 10)[0]
+
+    assert develop(development, seed=3) == develop(development, seed=3)
+
+
+def test_sizes_with_byes_or_too_many_matchdays_have_no_design() -> None:
+    assert design_for(10, 3, 4) is None
+    # 20 players at 4 seats meet 19 others at most over 6 matchdays, and 6 do not
+    # let every pair meet, so a design cannot be repeated over 7.
+    assert design_for(20, 4, 7) is None
