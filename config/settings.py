@@ -420,7 +420,9 @@ AXES_DISABLE_ACCESS_LOG = True
 # nothing; password-reset mails past theirs are silently not sent (the answer page is
 # the same, so it does not tell whether an account exists).
 RATE_LIMITS = {
-    "signup_per_address": "10/h",
+    # A club signs its members up on one network (one address behind its router): 40 an
+    # hour lets a big evening through, while still rationing accounts per address.
+    "signup_per_address": "40/h",
     "password_reset_per_address": "20/h",
     "reset_mails_per_email": "3/h",
     "reset_mails_per_address": "10/h",
