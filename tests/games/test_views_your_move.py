@@ -155,7 +155,7 @@ def test_the_page_asks_for_its_list_again_and_gets_the_list_alone(alice: User, b
     game = awaiting(alice, in_hours=24)
     page = client_as(alice).get(YOUR_MOVE).text
     assert 'id="your-move-page"' in page
-    assert 'hx-trigger="your-move-changed"' in page
+    assert "htmx:wsAfterMessage from:body" in page
 
     part = client_as(alice).get(YOUR_MOVE, headers={"HX-Request": "true"})
 
