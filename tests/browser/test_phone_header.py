@@ -7,17 +7,16 @@ there is a mouse or a pad."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth.models import Group
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from games import services
 from games.models import Game
 from moderation.models import SITE_MODERATORS, Category
-from tests.browser.conftest import Violations, log_in, new_page
+from tests.browser.conftest import log_in
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
 from tests.moderation.conftest import open_case
@@ -25,18 +24,7 @@ from tests.moderation.conftest import open_case
 pytestmark = pytest.mark.browser
 
 SCREENSHOTS = os.environ.get("SCREENSHOTS_DIR")
-PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 LINKS = ["Home", "Play", "Your move", "Notices", "Clubs", "Moderation", "Admin"]
-
-
-@pytest.fixture
-def phone(
-    browser: Browser, live_server_url: str, page: Page, csp_violations: Violations
-) -> Iterator[Page]:
-    """A touch phone's browser, 390 x 844 (its CSP refusals fail the test, as ``page``'s)."""
-    phone = new_page(browser, live_server_url, csp_violations, **PHONE)
-    yield phone
-    phone.context.close()
 
 
 def box(page: Page, selector: str) -> dict[str, float]:

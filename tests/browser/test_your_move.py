@@ -50,16 +50,10 @@ def test_a_member_turns_from_one_awaiting_game_to_the_next(
     expect(page.locator("#game-status .turn-who")).to_have_text("Your turn")
 
 
-def waiting_for(opponent: User, user: User) -> Game:
-    """A correspondence game where it is ``opponent``'s turn, ``user`` having drawn."""
-    game = current_game(start_table(user, opponent, first=0, clock="correspondence"))
-    return services.draw(game.pk, user, game.version)
-
-
 def test_your_move_lists_a_game_whose_turn_comes_while_it_is_open(
     page: Page, alice: User, bob: User
 ) -> None:
-    game = waiting_for(bob, alice)
+    game = awaiting(bob, alice)
     log_in(page, alice)
     page.goto("/games/your-move/")
     expect(page.get_by_role("heading", name="Nothing awaits you")).to_be_visible()
@@ -75,7 +69,7 @@ def test_your_move_lists_a_game_whose_turn_comes_while_it_is_open(
 
 
 def test_back_to_your_move_shows_the_list_as_it_is_now(page: Page, alice: User, bob: User) -> None:
-    game = waiting_for(bob, alice)
+    game = awaiting(bob, alice)
     log_in(page, alice)
     page.goto("/games/your-move/")
     expect(page.get_by_role("heading", name="Nothing awaits you")).to_be_visible()
