@@ -15,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest
-from django_ratelimit.core import is_ratelimited
+from django_ratelimit.core import get_usage, is_ratelimited
 from django_ratelimit.exceptions import Ratelimited
 from redis.exceptions import RedisError
 
@@ -48,6 +48,20 @@ def over_limit(request: HttpRequest, name: str, value: str) -> bool:
     """Count one more of ``name`` for ``value`` (an email address, say); whether that is
     past ``RATE_LIMITS[name]``."""
     return _counted_over(request, name, lambda group, request: value)
+
+
+def wait_after(request: HttpRequest, name: str, key: str) -> int | None:
+    """Count one more of ``name`` per ``key`` (as :func:`limit_posts`); past
+    ``RATE_LIMITS[name]``, how many seconds until the count starts again (a page can say
+    when to retry), else ``None``."""
+    try:
+        usage = get_usage(request, group=name, key=key, rate=_rate(name), increment=True)
+    except RedisError:
+        logger.warning("Rate limit %s not counted: the cache is unavailable", name)
+        return None
+    if usage is None or not usage["should_limit"]:
+        return None
+    return max(1, int(usage["time_left"]))
 
 
 def _counted_over(request: HttpRequest, name: str, key: Any) -> bool:

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 from django.views.generic.edit import FormView
 
 from accounts.forms import PasswordResetForm, ProfileForm, SignUpForm
-from accounts.limits import limit_posts
+from accounts.limits import wait_after
 from accounts.models import User
 from accounts.signals import password_changed
 from common.requests import AuthenticatedRequest
@@ -57,8 +57,11 @@ class PasswordResetConfirmView(SiteFormView, auth_views.PasswordResetConfirmView
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@limit_posts("signup_per_address", key="ip")
 def signup(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        wait = wait_after(request, "signup_per_address", key="ip")
+        if wait is not None:
+            return _signup_refused(request, wait)
     if request.user.is_authenticated:
         return redirect("home")
     if request.method != "POST":
@@ -70,6 +73,23 @@ def signup(request: HttpRequest) -> HttpResponse:
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     messages.success(request, f"Welcome to the club, {user}!")
     return redirect("home")
+
+
+def _signup_refused(request: HttpRequest, wait: int) -> HttpResponse:
+    """A sign-up past its address's limit: nothing was done, and the form comes back
+    filled in as it was sent (but for the passwords, never sent back to a page), with
+    when to try again, so that a club signing up its members need not type it again."""
+    kept = {
+        name: request.POST[name]
+        for name in SignUpForm.base_fields
+        if name in request.POST and not name.startswith("password")
+    }
+    context = {
+        "form": SignUpForm(initial=kept),
+        "retry_minutes": ceil(wait / 60),
+        "retry_at": timezone.now() + timedelta(seconds=wait),
+    }
+    return render(request, "accounts/signup.html", context, status=429)
 
 
 @login_required

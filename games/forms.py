@@ -221,6 +221,13 @@ class TableForm(TableSettingsForm):
         initial=2,
     )
 
+    private = forms.BooleanField(
+        label="Private table",
+        required=False,
+        help_text="Seen only by its players and the members you invite: it is not listed "
+        "under “Watch a game”, and nobody else may open it.",
+    )
+
     field_order = ["seats"]
 
     def __init__(self, *args: Any, creator: User, **kwargs: Any) -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from moderation.selectors.queue import is_moderator
 from notifications import kinds
 from notifications.models import Delivery
 
@@ -30,6 +31,7 @@ KINDS = (
         ModerationNotice.MODERATION_QUEUE,
         "Cases to moderate: escalations and confirmations",
         Delivery.IMMEDIATE,
+        offered_to=is_moderator,
     ),
 )
 

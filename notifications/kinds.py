@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from accounts.models import User
     from notifications.models import Notification
 
 
@@ -67,6 +68,8 @@ class Kind:
     ``deadline_ends_turn``: whether a notice's deadline is the end of the member's turn
     (its email says "your turn ends"), not a date something is due by.
     ``counted_as``: how a digest's subject counts it.
+    ``offered_to``: whether a member is offered a choice of its delivery (a moderator's
+    kind is no concern of other members); None: every member.
     """
 
     code: str
@@ -77,6 +80,7 @@ class Kind:
     mail_skip: Callable[[Notification], str | None] | None = None
     deadline_ends_turn: Callable[[Notification], bool] | None = None
     counted_as: Count = OTHER
+    offered_to: Callable[[User], bool] | None = None
 
     @property
     def email_template(self) -> str:
@@ -112,6 +116,11 @@ def find(code: str) -> Kind | None:
 def registered() -> list[Kind]:
     """Every kind, in the order they were registered."""
     return list(_registry.values())
+
+
+def offered(user: User) -> list[Kind]:
+    """The kinds whose delivery ``user`` may choose, in the order they were registered."""
+    return [kind for kind in _registry.values() if kind.offered_to is None or kind.offered_to(user)]
 
 
 def label_of(code: str) -> str:

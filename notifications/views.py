@@ -11,7 +11,6 @@ from django.views.decorators.http import require_POST, require_safe
 from common.parsing import parse_optional_number
 from common.refusals import answers_bad_input
 from common.requests import AuthenticatedRequest
-from notifications import kinds
 from notifications.forms import PreferencesForm
 from notifications.selectors import notices
 from notifications.services import notices as notifying
@@ -25,7 +24,8 @@ def notification_list(request: AuthenticatedRequest) -> HttpResponse:
     user = request.user
     context = {
         "items": notices.notification_list(user),
-        "form": PreferencesForm(initial=notices.preferences(user)),
+        "form": PreferencesForm(user, initial=notices.preferences(user)),
+        "digest_at": notices.next_digest(),
     }
     return render(request, f"{PAGE}#list" if request.htmx else PAGE, context)
 
@@ -43,12 +43,16 @@ def notifications_read(request: AuthenticatedRequest) -> HttpResponse:
 @login_required
 @require_POST
 def preferences(request: AuthenticatedRequest) -> HttpResponse:
-    form = PreferencesForm(request.POST)
+    form = PreferencesForm(request.user, request.POST)
     if not form.is_valid():
-        context = {"items": notices.notification_list(request.user), "form": form}
+        context = {
+            "items": notices.notification_list(request.user),
+            "form": form,
+            "digest_at": notices.next_digest(),
+        }
         return render(request, PAGE, context, status=400)
-    for kind in kinds.registered():
-        if form.cleaned_data[kind.code]:
-            notifying.set_preference(request.user, kind.code, form.cleaned_data[kind.code])
+    for code, delivery in form.cleaned_data.items():
+        if delivery:
+            notifying.set_preference(request.user, code, delivery)
     messages.success(request, "Your email preferences are saved.")
     return redirect("notifications:list")

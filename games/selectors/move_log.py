@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from engine.actions import (
     Action,
@@ -43,7 +44,8 @@ LOG_LENGTH = 12
 
 @dataclass(frozen=True)
 class LogEntry:
-    """One move in words for one viewer (tiles in notation inside ``words``)."""
+    """One move in words for one viewer (tiles in notation inside ``words``), and when
+    it was made (``at``: a correspondence game's moves are days apart)."""
 
     seq: int
     turn: int
@@ -51,6 +53,7 @@ class LogEntry:
     is_mine: bool
     kind: str
     words: str
+    at: datetime
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,9 @@ def move_log(game: Game, names: Names, viewer: int | None, member: int | None = 
         mine = move.seat == viewer and _made_by(names, move, member)
         who = names_at(names, move.seq)
         words = describe_for(viewer if mine else None, move.seat, action, before, state, who)
-        entry = LogEntry(move.seq, move.turn_number, move.seat, mine, action.type, words)
+        entry = LogEntry(
+            move.seq, move.turn_number, move.seat, mine, action.type, words, move.created_at
+        )
         told.append((entry, action, before, state))
     now = game.engine_state()
     if state != now:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
+from datetime import datetime
 
 from engine.actions import Layout
 from engine.game import GameError, Timeline, new_game
@@ -77,6 +78,8 @@ class ReplayFrame:
     seats: tuple[ReplaySeat, ...]
     outcome: Outcome | None
     turn_start: TurnStart | None = None
+    played_at: datetime | None = None
+    """When the step's turn was played (its last move); ``None`` for the deal."""
     """The mover's position as the turn began (none for the deal, or a turn that was a
     resignation, a forfeit or the game stopped)."""
 
@@ -143,6 +146,7 @@ def replay_frame(game: Game, step: int) -> ReplayFrame:
             for seat, rack in enumerate(state.racks)
         ),
         outcome=state.outcome if step == steps else None,
+        played_at=moves[told[-1]].created_at if told else None,
         turn_start=None
         if mover is None or kind in NOT_A_CHOICE
         else TurnStart(

@@ -7,21 +7,26 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Max
 
 from engine.round import Tally
-from games.models import Result, Table
+from games.models import Move, Result, Table
 from games.selectors.players import table_seat_names
 from games.selectors.results import GameResult, game_result
 
 
 @dataclass(frozen=True)
 class ScoreRow:
-    """One game of the round: its result once it is over (``None`` before)."""
+    """One game of the round: its result once it is over (``None`` before), and when
+    its last move was made (``None`` before its first)."""
 
     game_id: int
     number: int
     is_over: bool
     result: GameResult | None
+    last_move_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -54,8 +59,20 @@ def scoreboard(table: Table) -> Scoreboard:
     by_game: dict[int, list[Result]] = defaultdict(list)
     for row in results.order_by("game", "seat"):
         by_game[row.game_id].append(row)
+    last_moves: dict[int, datetime] = dict(
+        Move.objects.filter(game__table=table)
+        .values("game")
+        .annotate(at=Max("created_at"))
+        .values_list("game", "at")
+    )
     rows = [
-        ScoreRow(game.pk, game.number, game.is_over, game_result(game, by_game.get(game.pk, [])))
+        ScoreRow(
+            game.pk,
+            game.number,
+            game.is_over,
+            game_result(game, by_game.get(game.pk, [])),
+            last_moves.get(game.pk),
+        )
         for game in table.games.order_by("number")
     ]
     # A voided game is listed with its scores but adds nothing to the totals.

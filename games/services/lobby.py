@@ -63,6 +63,7 @@ def create_table(
     seats: Sequence[SeatPlan],
     *,
     seated_by_authority: bool = False,
+    private: bool = False,
 ) -> Table:
     """A new table playing by ``settings``, with one seat per plan; the round starts at
     once if every seat is filled.
@@ -72,9 +73,10 @@ def create_table(
     :class:`~games.errors.Barred` when the creator takes a seat that ``GAMES_PLAY_POLICY``
     keeps them from (a suspension). ``seated_by_authority``: the seats are given by an
     authority above the table (a league's fixture, whose creator is an organiser who may
-    play in it), so nobody is asked.
+    play in it), so nobody is asked. ``private``: only those seated or invited see it
+    (``games.selectors.sight``), so it has no open seat that nobody could find.
     """
-    _check_seats(seats)
+    _check_seats(seats, private)
     ruleset = settings.ruleset(players=len(seats))
     control = settings.time_control
     with transaction.atomic():
@@ -89,6 +91,7 @@ def create_table(
             time_bank_seconds=control.bank_seconds,
             timeouts_to_forfeit=settings.timeouts_to_forfeit,
             on_forfeit=settings.on_forfeit,
+            private=private,
         )
         # Asked of the new table, which the refusal rolls back with the transaction: the
         # policy decides by the table, and a creator who sits down takes a seat like anyone.
@@ -225,7 +228,7 @@ def play_again(table_id: int, user: User) -> Table:
             else SeatPlan.reserved_for(member)
             for seat, member in zip(seats, members, strict=True)
         ]
-        table = create_table(user, TableSettings.of_table(old), plans)
+        table = create_table(user, TableSettings.of_table(old), plans, private=old.private)
         Table.objects.filter(pk=table.pk).update(rematch_of=old)
     return table
 
@@ -255,7 +258,7 @@ def change_seat(table_id: int, user: User, number: int, plan: SeatPlan) -> Table
         if seat.kind == Seat.Kind.PLAYER or plan.kind == Seat.Kind.PLAYER:
             raise TableError("A member sits there: only an empty seat can be changed.")
         others = [SeatPlan(Seat.Kind(s.kind), s.user, s.bot_level) for s in seats if s is not seat]
-        _check_seats([*others, plan])
+        _check_seats([*others, plan], table.private)
         seat.kind, seat.user, seat.bot_level = plan.kind, plan.user, plan.bot_level
         seat.save(update_fields=["kind", "user", "bot_level"])
         now = timezone.now()
@@ -353,7 +356,15 @@ def _seat_for(seats: list[Seat], user: User, number: int | None) -> Seat:
     return seat
 
 
-def _check_seats(seats: Sequence[SeatPlan]) -> None:
+PRIVATE_OPEN_SEAT = (
+    "A private table is seen only by its players and the members invited to it, so nobody "
+    "would find an open seat: invite a member or seat a bot."
+)
+
+
+def _check_seats(seats: Sequence[SeatPlan], private: bool = False) -> None:
+    if private and any(plan.kind == Seat.Kind.OPEN for plan in seats):
+        raise TableError(PRIVATE_OPEN_SEAT)
     if not 2 <= len(seats) <= 4:
         raise TableError("A table has 2, 3 or 4 seats.")
     members = [plan.user.pk for plan in seats if plan.user is not None]

@@ -76,7 +76,9 @@ def new_table(request: AuthenticatedRequest) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            table = services.create_table(request.user, data["settings"], data["plans"])
+            table = services.create_table(
+                request.user, data["settings"], data["plans"], private=data["private"]
+            )
         except GameActionError as error:
             form.add_error(None, error.message)
             # A suspended member is refused (403); the rest is the form's to correct (400).

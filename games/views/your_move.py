@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from common.parsing import parse_optional_number
@@ -16,8 +17,13 @@ from games.selectors.your_move import next_your_move, your_move_games
 
 @login_required
 @require_safe
+@never_cache
 def your_move(request: AuthenticatedRequest) -> HttpResponse:
-    return render(request, "games/your_move.html", {"games": your_move_games(request.user)})
+    """The list, kept fresh: never stored, so Back asks again (as the header's count is
+    made afresh); the page asks for its list (htmx) again whenever the header's socket
+    says the member's counts changed."""
+    template = "games/your_move.html#awaiting" if request.htmx else "games/your_move.html"
+    return render(request, template, {"games": your_move_games(request.user)})
 
 
 @login_required

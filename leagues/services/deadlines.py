@@ -34,6 +34,7 @@ from django.utils import timezone
 from django.utils.timesince import timeuntil
 
 from accounts.models import User
+from common import moments
 from games.models import Game, Move, Seat, Table
 from games.selectors.players import player_at
 from games.services.adjudication import stop_round
@@ -108,8 +109,9 @@ def reminder_lead(matchday: Matchday) -> timedelta | None:
 
 def when(moment: datetime) -> str:
     """A deadline in words, in the current time zone (a member's, when a page or their
-    notice is made for them; else the site's), which it names: "Tue 14 Jan, 18:00 UTC"."""
-    return timezone.localtime(moment).strftime("%a %d %b, %H:%M %Z")
+    notice is made for them; else the site's), which it names: "Tue 14 Jan, 18:00 UTC",
+    written as every notice and mail writes a moment (``common.moments``)."""
+    return moments.when(moment)
 
 
 def audited(reason: str, by: User | None) -> pghistory.context:

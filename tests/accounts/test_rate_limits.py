@@ -2,11 +2,14 @@
 the reset mails per email address (counted in the real Redis cache)."""
 
 import json
+import re
 import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import redis
+import time_machine
 from django.conf import settings
 from django.core import mail
 from django.test import Client, override_settings
@@ -39,11 +42,48 @@ def test_signups_from_one_address_stop_at_the_limit_with_a_429(client: Client) -
     response = client.post(SIGNUP, GOOD_FORM, REMOTE_ADDR=HOME)
 
     assert response.status_code == 429
-    assert "Too many requests from you in a short time: nothing was done." in response.text
+    assert "Too many sign-ups from this address in the last hour: nothing was done." in (
+        response.text
+    )
     assert not User.objects.filter(username="dora").exists()
     # The page itself still shows; another address may still sign up.
     assert client.get(SIGNUP, REMOTE_ADDR=HOME).status_code == 200
     assert Client().post(SIGNUP, GOOD_FORM, REMOTE_ADDR=ELSEWHERE).status_code == 302
+
+
+def test_a_club_signs_up_its_members_from_one_address(client: Client) -> None:
+    # The walk's club was stopped at its 11th member, all on the club's Wi-Fi.
+    for number in range(12):
+        member = {**GOOD_FORM, "username": f"member{number}", "email": f"m{number}@example.com"}
+        response = Client().post(SIGNUP, member, REMOTE_ADDR=HOME)
+        assert response.status_code == 302, number
+
+    assert User.objects.filter(username__startswith="member").count() == 12
+
+
+@time_machine.travel(datetime(2026, 12, 7, 16, 20, 30, tzinfo=UTC), tick=False)
+def test_a_refused_sign_up_keeps_the_form_and_says_when_to_try_again(client: Client) -> None:
+    for _ in range(allowed("signup_per_address")):
+        client.post(SIGNUP, {**GOOD_FORM, "password2": "does-not-match"}, REMOTE_ADDR=HOME)
+    form = {**GOOD_FORM, "time_zone": "Europe/Berlin"}
+
+    response = client.post(SIGNUP, form, REMOTE_ADDR=HOME)
+
+    assert response.status_code == 429
+    page = response.text
+    for value in ("dora", "Dora the Melder", "dora@example.com"):
+        assert f'value="{value}"' in page, value
+    assert '<option value="Europe/Berlin" selected>' in page
+    assert GOOD_FORM["password1"] not in page
+    found = re.search(r"try again in (\d+) minutes? \(at (\d\d:\d\d) UTC\)", page)
+    assert found is not None, page
+    minutes = int(found[1])
+    assert 1 <= minutes <= 60
+    with time_machine.travel(timedelta(minutes=minutes - 1), tick=False):
+        assert client.post(SIGNUP, form, REMOTE_ADDR=HOME).status_code == 429
+    with time_machine.travel(timedelta(minutes=minutes), tick=False):
+        assert client.post(SIGNUP, form, REMOTE_ADDR=HOME).status_code == 302
+    assert User.objects.get(username="dora").time_zone == "Europe/Berlin"
 
 
 def ask_reset(email: str, address: str = HOME) -> None:

@@ -199,6 +199,21 @@ def page(
     assert not csp_violations, csp_violations
 
 
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+"""A touch phone's browser: 390 x 844, no hover, a coarse pointer."""
+
+
+@pytest.fixture
+def phone(
+    browser: Browser, live_server_url: str, transactional_db: None, csp_violations: Violations
+) -> Iterator[Page]:
+    """A page in a touch phone's browser (:data:`PHONE`); its CSP refusals fail the test."""
+    page = new_page(browser, live_server_url, csp_violations, **PHONE)
+    yield page
+    page.context.close()
+    assert not csp_violations, csp_violations
+
+
 @pytest.fixture
 def other_page(
     browser: Browser, live_server_url: str, page: Page, csp_violations: Violations

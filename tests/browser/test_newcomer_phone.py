@@ -10,14 +10,12 @@ go out first; either way the game ends in at most some 40 turns of the newcomer'
 """
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from games.models import Game, Table
-from tests.browser.conftest import Violations, new_page
 from tests.browser.test_games import worker
 from tests.browser.test_signup import sign_up
 
@@ -25,7 +23,6 @@ pytestmark = pytest.mark.browser
 
 __all__ = ["worker"]  # the Celery worker that plays the bot's turns, from test_games
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 PASSWORD = "first-game-5678"
 SITE_BACKGROUND = "rgb(246, 242, 234)"  # static/css: the body's colour on every page
 SHOTS = Path("/tmp/newcomer")
@@ -94,16 +91,6 @@ def whole_page(page: Page, url: re.Pattern[str], heading: str | None = None) -> 
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == SITE_BACKGROUND
     if heading is not None:
         expect(page.get_by_role("heading", level=1)).to_contain_text(heading)
-
-
-@pytest.fixture
-def phone(
-    browser: Browser, live_server_url: str, transactional_db: None, csp_violations: Violations
-) -> Iterator[Page]:
-    page = new_page(browser, live_server_url, csp_violations, **PHONE)
-    yield page
-    page.context.close()
-    assert not csp_violations, csp_violations
 
 
 def test_a_newcomer_plays_a_first_game_on_a_phone_from_sign_up_to_the_result(

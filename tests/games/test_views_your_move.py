@@ -142,3 +142,24 @@ def test_a_visitor_is_sent_to_log_in(client: Client) -> None:
 @pytest.mark.parametrize("path", [YOUR_MOVE, NEXT])
 def test_wrong_methods_are_refused(alice_client: Client, path: str) -> None:
     assert alice_client.post(path).status_code == 405
+
+
+def test_the_page_is_never_stored_so_back_asks_again(alice: User) -> None:
+    response = client_as(alice).get(YOUR_MOVE)
+
+    assert response.status_code == 200
+    assert "no-store" in response["Cache-Control"]
+
+
+def test_the_page_asks_for_its_list_again_and_gets_the_list_alone(alice: User, bob: User) -> None:
+    game = awaiting(alice, in_hours=24)
+    page = client_as(alice).get(YOUR_MOVE).text
+    assert 'id="your-move-page"' in page
+    assert "htmx:wsAfterMessage from:body" in page
+
+    part = client_as(alice).get(YOUR_MOVE, headers={"HX-Request": "true"})
+
+    assert part.status_code == 200
+    assert "<html" not in part.text
+    assert part.text.lstrip().startswith('<div id="your-move-page"')
+    assert f'data-game="{game.pk}"' in part.text

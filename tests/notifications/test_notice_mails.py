@@ -160,5 +160,5 @@ def test_a_digest_says_a_fixtures_deadline_as_its_due_date_not_a_turns_end(
     tasks.send_digest.delay(alice.pk)
 
     (email,) = mailoutbox
-    assert f"- {matchday.text} Due by Friday 6 March, 18:00 UTC." in email.body
+    assert f"- {matchday.text} Due by Fri 6 Mar, 18:00 UTC." in email.body
     assert "Your turn ends" not in email.body
