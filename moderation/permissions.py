@@ -11,7 +11,9 @@ permissions of moderation.
   substitute's seat, a seat handed over to a bot, a fixture played). :func:`conflicts`
   says which, in sentences.
 
-* A party to a case (:func:`is_party`: who sat at the game, filed it, or is accused)
+* A party to a case (:func:`is_party`: who sat at the game, filed it, or is accused;
+  who sat at it is everyone who ever held one of its seats, a player a substitute took
+  over from mid-game included)
   reads it as a party whatever their role: the parties' outcome page and their own
   reports and appeals, never its log, the other parties' appeals or its proposals.
 
@@ -44,7 +46,7 @@ from rules.permissions import add_perm
 from rules.predicates import Predicate
 
 from accounts.models import User
-from games.models import Game, Result, Seat
+from games.models import Game, Result, Seat, SeatOccupancy
 from leagues.models import Fixture, Membership
 from leagues.permissions import MODERATING
 from leagues.selectors.participation import shared_division
@@ -73,13 +75,19 @@ def seated_user_ids(case: Case) -> set[int]:
 
 
 def player_ids(game: Game) -> set[int]:
-    """Every member who sat at the game's table: in a seat now, replaced by a bot, or
-    credited with a result of the game."""
+    """Every member who sat at the game's table: in a seat now, replaced by a bot, in a
+    seat of the game a substitute (or a bot) took over from them (its occupancy, as
+    :func:`games.selectors.sight.sat_at` reads it), or credited with a result of the
+    game."""
     ids: set[int] = set()
     for user_id, replaced_id in Seat.objects.filter(table_id=game.table_id).values_list(
         "user_id", "replaced_user_id"
     ):
         ids |= {user_id, replaced_id} - {None}
+    for member_id, plays_for_id in SeatOccupancy.objects.filter(game_id=game.pk).values_list(
+        "member_id", "plays_for_id"
+    ):
+        ids |= {member_id, plays_for_id} - {None}
     results = Result.objects.filter(game_id=game.pk).exclude(member=None)
     ids |= set(results.values_list("member_id", flat=True))
     return ids
@@ -126,10 +134,15 @@ def party_cases(user: Any) -> QuerySet[Case]:
     if not getattr(user, "is_authenticated", False):
         return Case.objects.none()
     tables = Seat.objects.filter(Q(user=user) | Q(replaced_user=user)).values("table_id")
+    occupied = SeatOccupancy.objects.filter(Q(member=user) | Q(plays_for=user)).values("game_id")
     credited = Result.objects.filter(member=user).values("game_id")
     filed = Report.objects.filter(filer=user).values("case_id")
     return Case.objects.filter(
-        Q(accused=user) | Q(pk__in=filed) | Q(game__table_id__in=tables) | Q(game_id__in=credited)
+        Q(accused=user)
+        | Q(pk__in=filed)
+        | Q(game__table_id__in=tables)
+        | Q(game_id__in=occupied)
+        | Q(game_id__in=credited)
     )
 
 

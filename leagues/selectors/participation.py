@@ -22,7 +22,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from accounts.models import User
-from games.models import Result, Seat
+from games.models import Result, Seat, SeatOccupancy
 from leagues.models import Division, Entry, Fixture
 
 
@@ -76,7 +76,8 @@ def shared_division(user: User, others: Collection[int], season: Seasons) -> Div
 def fixture_participants(fixture: Fixture) -> set[int]:
     """Every member who takes part in ``fixture``: the members of its seats' entries and
     their substitutes (now or earlier), and whoever sat at its table (now, or replaced
-    by a bot) or has a result of one of its games: one query."""
+    by a bot, or in a seat of one of its games a substitute took over) or has a result
+    of one of its games: one query."""
     entries = Entry.objects.filter(fixture_seats__fixture_id=fixture.pk)
     # pghistory adds the tracked model's event model as ``pgh_event_model``.
     events = Entry.pgh_event_model.objects  # type: ignore[attr-defined]
@@ -89,6 +90,8 @@ def fixture_participants(fixture: Fixture) -> set[int]:
         events.filter(pgh_obj_id__in=entries.values("pk")).values_list("substitute_id", flat=True),
         seats.values_list("user_id", flat=True),
         seats.values_list("replaced_user_id", flat=True),
+        # Who held a seat of one of its games and no more (a substitute took over).
+        SeatOccupancy.objects.filter(game__table_id__in=table).values_list("member_id", flat=True),
         Result.objects.filter(game__table_id__in=table).values_list("member_id", flat=True),
     ]
     return set(first.union(*rest)) - {None}
