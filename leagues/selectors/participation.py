@@ -37,12 +37,21 @@ def _entries_of(user_ids: Collection[int]) -> QuerySet[Entry]:
 
 
 def _at_tables_of(user_ids: Collection[int]) -> QuerySet[Fixture]:
-    """The fixtures whose tables the members sat at or have a result of."""
+    """The fixtures whose tables the members sat at (a seat of a game included, that a
+    substitute took over since) or have a result of."""
     return Fixture.objects.filter(
         Q(table__seats__user_id__in=user_ids)
         | Q(table__seats__replaced_user_id__in=user_ids)
+        | Q(table__games__occupancy__member_id__in=user_ids)
         | Q(table__games__results__member_id__in=user_ids)
     )
+
+
+def fixtures_of(user: User, fixtures: QuerySet[Fixture]) -> QuerySet[Fixture]:
+    """Those of ``fixtures`` that ``user`` takes part in, in any way (the ways
+    :func:`fixture_participants` reads, asked from the member's side): one query."""
+    theirs = Q(seats__entry__in=_entries_of([user.pk])) | Q(pk__in=_at_tables_of([user.pk]))
+    return fixtures.filter(pk__in=Fixture.objects.filter(theirs).values("pk"))
 
 
 def _taking_part(user_ids: Collection[int]) -> Q:

@@ -37,7 +37,7 @@ from accounts.models import User
 from games.models import Game, Move, Seat, Table
 from games.selectors.players import player_at
 from games.services.adjudication import stop_round
-from leagues.conflicts import playing_in
+from leagues.conflicts import UNFINISHED_FIXTURES, playing_in
 from leagues.errors import Conflict, LeaguesError, NotAllowed
 from leagues.models import Entry, Fixture, Matchday, OnDeadline
 from leagues.notices import LeagueNotice
@@ -45,7 +45,7 @@ from leagues.selectors.vacations import days_away
 from leagues.signals import announce, fixture_settled
 from notifications.services import notices
 
-UNFINISHED = (Fixture.Status.SCHEDULED, Fixture.Status.PLAYING)
+UNFINISHED = UNFINISHED_FIXTURES
 DEADLINE_PASSED = "The matchday's deadline passed."
 # A game younger than this, or a move more recent, is worth a second look before the
 # organiser stops it: the players may be at the table right now.
