@@ -203,7 +203,15 @@ def close_matchday(request: AuthenticatedRequest, season: Season, matchday: int)
     template = "leagues/organiser_close.html"
     if request.htmx:
         template += "#preview"
-    context = {"season": season, "preview": deadlines.preview_close_matchday(day), "form": form}
+    context = {
+        "season": season,
+        "preview": deadlines.preview_close_matchday(day),
+        "form": form,
+        # Not offered to an organiser who plays in a fixture it would settle early.
+        "refusal": refusal_text(
+            deadlines.closing_conflicts(day, request.user), deadlines.CLOSED_BY_OTHERS
+        ),
+    }
     return render(request, template, context, status=status)
 
 

@@ -163,6 +163,26 @@ def test_an_organiser_cannot_open_early_a_matchday_she_plays_in(
     assert opened.status == Matchday.Status.OPEN
 
 
+# --- closing a matchday early (settling) ------------------------------------------------------
+
+
+def test_the_close_preview_does_not_offer_alice_to_settle_her_own_fixture(
+    running: RunningSeason, olga: User, client: Client
+) -> None:
+    url = f"{PAGE}matchdays/1/close/"
+    client.force_login(running.organiser)
+    preview = client.get(url, headers={"HX-Request": "true"})
+    assert preview.status_code == 200
+    table = alices_fixture(running).table_id
+    assert f"You play in the fixture at table {table}." in text_of(preview)
+    assert 'name="reason"' not in text_of(preview)
+    refused = client.post(url, {"reason": "All agreed."})
+    assert refused.status_code == 403
+    assert Matchday.objects.get(pk=running.matchday.pk).status == Matchday.Status.OPEN
+    client.force_login(olga)
+    assert 'name="reason"' in text_of(client.get(url, headers={"HX-Request": "true"}))
+
+
 # --- closing the season ---------------------------------------------------------------------
 
 

@@ -29,7 +29,7 @@ from moderation.errors import NotAllowed
 from moderation.models import Case, Ruling, Suspension
 from moderation.permissions import is_site_moderator, moderated_club_ids
 from moderation.services import claims
-from moderation.services.rulings import rule
+from moderation.services.rulings import confirm, rule
 from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason, add_member, olga
 from tests.leagues.test_open_next import add_matchday_2, finish_matchday_1
@@ -201,3 +201,18 @@ def test_a_site_suspended_site_moderator_cannot_claim_or_rule_until_it_ends(
         assert is_site_moderator(site_moderator)
         made = rule(case.pk, site_moderator, Ruling.Kind.WARN, "Be kind.", target=bob)
         assert made.by == site_moderator
+
+
+def test_a_suspended_second_moderator_cannot_confirm_a_proposed_ruling(
+    running: RunningSeason, club_moderator: User, bob_dave: Game, bob: User, oscar: User
+) -> None:
+    case = open_case(bob_dave, bob, fixture=running.fixtures[0])
+    second = add_member(running.club, UserFactory(username="max"), Role.MODERATOR).user
+    claims.claim(case.pk, club_moderator)
+    proposal = rule(case.pk, club_moderator, Ruling.Kind.VOID, "The clocks failed.")
+    assert proposal.status == Ruling.Status.PROPOSED
+    suspend(second, bob_dave, oscar, club=running.club)
+    with pytest.raises(NotAllowed, match=SUSPENDED):
+        confirm(proposal.pk, second)
+    proposal.refresh_from_db()
+    assert proposal.status == Ruling.Status.PROPOSED
