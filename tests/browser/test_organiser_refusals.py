@@ -14,7 +14,7 @@ from leagues.models import Membership, Role
 from tests.browser.conftest import log_in
 from tests.factories import UserFactory
 from tests.games.conftest import current_game
-from tests.leagues.conftest import running_season
+from tests.leagues.conftest import RunningSeason, running_season
 from tests.moderation.conftest import suspend
 
 SHOTS = os.environ.get("SCREENSHOTS_DIR")
@@ -26,16 +26,20 @@ def shot(page: Page, name: str) -> None:
         page.screenshot(path=f"{SHOTS}/{name}.png", full_page=True)
 
 
+def alice_plays_erin() -> tuple[User, RunningSeason]:
+    """Alice owns the club and plays erin-alice; bob-dave is the other fixture."""
+    alice: User = UserFactory(username="alice", display_name="Alice")
+    players = [UserFactory(username=name, display_name=name.title()) for name in ("bob", "dave")]
+    erin = UserFactory(username="erin", display_name="Erin")
+    return alice, running_season(alice, [*players, erin, alice])
+
+
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
 def test_the_page_says_which_tools_are_not_hers_instead_of_offering_them(
     page: Page, size: tuple[int, int]
 ) -> None:
     page.set_viewport_size({"width": size[0], "height": size[1]})
-    alice: User = UserFactory(username="alice", display_name="Alice")
-    players = [
-        UserFactory(username=name, display_name=name.title()) for name in ("bob", "dave", "erin")
-    ]
-    running = running_season(alice, [*players, alice])
+    alice, running = alice_plays_erin()
     bob_dave, erin_alice = running.fixtures
     log_in(page, alice)
     tag = "desktop" if size[0] > 400 else "phone"
@@ -55,11 +59,7 @@ def test_the_page_says_which_tools_are_not_hers_instead_of_offering_them(
 
 def test_a_suspended_organiser_reads_why_the_page_is_refused(page: Page) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
-    alice: User = UserFactory(username="alice", display_name="Alice")
-    players = [
-        UserFactory(username=name, display_name=name.title()) for name in ("bob", "dave", "erin")
-    ]
-    running = running_season(alice, [*players, alice])
+    alice, running = alice_plays_erin()
     olga: User = UserFactory(username="olga", display_name="Olga")
     Membership.objects.create(club=running.club, user=olga, role=Role.ORGANISER)
     assert running.fixtures[0].table is not None

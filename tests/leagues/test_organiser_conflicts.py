@@ -10,6 +10,7 @@ dave-alice) is scheduled where a test needs it.
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -45,6 +46,19 @@ def text_of(response: object) -> str:
     return response.content.decode()  # type: ignore[attr-defined, no-any-return]
 
 
+def not_offered_and_refused(client: Client, url: str, table: int | None, **get: Any) -> None:
+    """The page at ``url`` says why instead of offering the form; a POST anyway is a 403
+    with the same sentence."""
+    sentence = f"You play in the fixture at table {table}."
+    page = client.get(url, **get)
+    assert page.status_code == 200
+    assert sentence in text_of(page)
+    assert 'name="reason"' not in text_of(page)
+    refused = client.post(url, {"reason": "All agreed."})
+    assert refused.status_code == 403
+    assert sentence in text_of(refused)
+
+
 def later(running: RunningSeason) -> str:
     return (running.matchday.deadline + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
 
@@ -65,16 +79,9 @@ def test_the_refusal_to_withdraw_is_a_403_naming_the_fixture(
 ) -> None:
     entry = erin_entry(running)
     client.force_login(running.organiser)
-    url = reverse("leagues:withdraw", args=[entry.pk])
-    page = client.get(url)
-    assert page.status_code == 200
-    table = alices_fixture(running).table_id
     # W23: the form is not offered; the page says why.
-    assert f"You play in the fixture at table {table}." in text_of(page)
-    assert 'name="reason"' not in text_of(page)
-    refused = client.post(url, {"reason": "Erin never plays."})
-    assert refused.status_code == 403
-    assert f"You play in the fixture at table {table}." in text_of(refused)
+    url = reverse("leagues:withdraw", args=[entry.pk])
+    not_offered_and_refused(client, url, alices_fixture(running).table_id)
     entry.refresh_from_db()
     assert entry.status == Entry.Status.REGISTERED
 
@@ -171,13 +178,8 @@ def test_the_close_preview_does_not_offer_alice_to_settle_her_own_fixture(
 ) -> None:
     url = f"{PAGE}matchdays/1/close/"
     client.force_login(running.organiser)
-    preview = client.get(url, headers={"HX-Request": "true"})
-    assert preview.status_code == 200
-    table = alices_fixture(running).table_id
-    assert f"You play in the fixture at table {table}." in text_of(preview)
-    assert 'name="reason"' not in text_of(preview)
-    refused = client.post(url, {"reason": "All agreed."})
-    assert refused.status_code == 403
+    htmx = {"headers": {"HX-Request": "true"}}
+    not_offered_and_refused(client, url, alices_fixture(running).table_id, **htmx)
     assert Matchday.objects.get(pk=running.matchday.pk).status == Matchday.Status.OPEN
     client.force_login(olga)
     assert 'name="reason"' in text_of(client.get(url, headers={"HX-Request": "true"}))

@@ -25,8 +25,8 @@ from moderation.services.filing import Filing, file_game_report
 from tests.conftest import client_as
 from tests.factories import UserFactory
 from tests.games.conftest import current_game
-from tests.games.players import user_at
 from tests.leagues.conftest import RunningSeason, olga
+from tests.moderation.conftest import draw_turns
 from tests.moderation.telling_support import apply_ruling
 
 pytestmark = pytest.mark.django_db
@@ -50,14 +50,10 @@ def game(running: RunningSeason, bob: User, dave: User, hank: User, olga: User) 
     fixture: Fixture = running.fixtures[0]
     assert fixture.table is not None
     played = current_game(fixture.table)
-    for _ in range(2):
-        services.draw(played.pk, user_at(played, played.current_seat or 0), played.version)
-        played.refresh_from_db()
+    draw_turns(played, 2)
     with TestCase.captureOnCommitCallbacks(execute=True):
         replace_player(running.entries[0], hank, olga, "Bob moves house.")
-    for _ in range(2):
-        played.refresh_from_db()
-        services.draw(played.pk, user_at(played, played.current_seat or 0), played.version)
+    draw_turns(played, 2)
     with TestCase.captureOnCommitCallbacks(execute=True):
         services.resign(played.pk, dave)
     played.refresh_from_db()
