@@ -308,6 +308,9 @@ GAMES_HIDDEN_BELONGS_TO = "a private club's fixture"
 # Moderation: an organiser may not change the score of a game they are a party to a case
 # about; leagues asks by name (it never imports moderation).
 LEAGUES_PARTY_POLICY = "moderation.permissions.party_to_game"
+# Moderation: a suspension from a club (or the site) takes away its member's organiser's
+# and moderator's powers there while it lasts; leagues asks by name.
+LEAGUES_STAFF_POLICY = "moderation.policies.staff_refusal"
 
 # Moderation, telling (outcomes, appeals, the log): how many messages a member may write
 # in appeals a day, and how many entries the moderation log page shows at once.

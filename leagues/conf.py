@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.utils.module_loading import import_string
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 ClubPolicy = Callable[["User", "int | None", str], "str | None"]
 PartyPolicy = Callable[["User", "Game"], "str | None"]
+StaffPolicy = Callable[["User", "int"], "str | None"]
 
 
 def play_policy() -> ClubPolicy | None:
@@ -50,6 +51,26 @@ def party_policy() -> PartyPolicy | None:
     path = getattr(settings, "LEAGUES_PARTY_POLICY", "")
     policy: PartyPolicy | None = import_string(path) if path else None
     return policy
+
+
+def staff_policy() -> StaffPolicy | None:
+    """``LEAGUES_STAFF_POLICY``: the dotted path of the function that says whether a
+    member's staff powers in a club (an owner's, organiser's or moderator's) are taken
+    away for now (unset: never), called as ``policy(user, club_id)``; it returns
+    ``None``, or the sentence that says why. Moderation sets it to its suspensions
+    without leagues knowing moderation."""
+    path = getattr(settings, "LEAGUES_STAFF_POLICY", "")
+    policy: StaffPolicy | None = import_string(path) if path else None
+    return policy
+
+
+def staff_refusal(user: Any, club_id: int) -> str | None:
+    """Why ``user`` may not use their staff powers in the club ``club_id`` now (the
+    policy's sentence), or ``None``: every staff door asks it."""
+    policy = staff_policy()
+    if policy is None or not getattr(user, "is_authenticated", False):
+        return None
+    return policy(user, club_id)
 
 
 def close_grace() -> timedelta:

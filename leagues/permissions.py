@@ -1,6 +1,9 @@
 """Who may do what in a club: predicates of the ``rules`` library, and the permissions
 made of them (``user.has_perm("leagues.manage_club", club)``).
 
+The staff's predicates (organiser, moderator, owner) also ask whether a suspension takes
+their powers away for now (:func:`may_act_as_staff`, ``LEAGUES_STAFF_POLICY``).
+
 Every predicate takes a member and an object that belongs to one club: the club itself,
 or a league, season, division, matchday, fixture or entry of it (:func:`club_of`), so
 league pages ask the same question of their own rows. Roles nest: an owner may do all an
@@ -18,6 +21,7 @@ from typing import Any
 from rules.permissions import add_perm
 from rules.predicates import Predicate
 
+from leagues.conf import staff_refusal
 from leagues.models import Club, Membership, Role
 
 RANK = {Role.OWNER: 4, Role.ORGANISER: 3, Role.MODERATOR: 2, Role.MEMBER: 1}
@@ -80,20 +84,27 @@ def is_club_member(self: Any, user: Any, obj: Any) -> bool:
     return _role(self, user, obj) is not None
 
 
+def may_act_as_staff(user: Any, obj: Any) -> bool:
+    """Whether ``user``'s staff powers in the club of ``obj`` hold now: no suspension
+    (``LEAGUES_STAFF_POLICY``) takes them away. Every staff door asks it after the role."""
+    club = club_of(obj)
+    return club is not None and staff_refusal(user, club.pk) is None
+
+
 @_bound
 def is_club_moderator(self: Any, user: Any, obj: Any) -> bool:
-    return _role(self, user, obj) in MODERATING
+    return _role(self, user, obj) in MODERATING and may_act_as_staff(user, obj)
 
 
 @_bound
 def is_club_organiser(self: Any, user: Any, obj: Any) -> bool:
     """The owner or an organiser: they run the club's leagues and members."""
-    return _role(self, user, obj) in ORGANISING
+    return _role(self, user, obj) in ORGANISING and may_act_as_staff(user, obj)
 
 
 @_bound
 def is_club_owner(self: Any, user: Any, obj: Any) -> bool:
-    return _role(self, user, obj) == Role.OWNER
+    return _role(self, user, obj) == Role.OWNER and may_act_as_staff(user, obj)
 
 
 @Predicate

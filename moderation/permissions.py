@@ -5,13 +5,18 @@ permissions of moderation.
   superusers) moderate every case.
 * A club's moderators (its owner, organisers and moderators: ``leagues.permissions.MODERATING``)
   moderate the cases of the club's league games.
+* A suspension takes those powers away where it holds, for its duration: from the club,
+  a club's moderator's there; from the site, every one
+  (:func:`moderation.suspensions.staff_refusal`, :func:`suspended_from_moderating`).
 * Conflict of interest is enforced, not advised: nobody may take a case about a game they
   sat at, a case they filed, or one whose parties include someone they share a league
   division with in the game's season (taking part in it in any way: an entry, a
   substitute's seat, a seat handed over to a bot, a fixture played). :func:`conflicts`
   says which, in sentences.
 
-* A party to a case (:func:`is_party`: who sat at the game, filed it, or is accused)
+* A party to a case (:func:`is_party`: who sat at the game, filed it, or is accused;
+  who sat at it is everyone who ever held one of its seats, a player a substitute took
+  over from mid-game included)
   reads it as a party whatever their role: the parties' outcome page and their own
   reports and appeals, never its log, the other parties' appeals or its proposals.
 
@@ -44,15 +49,16 @@ from rules.permissions import add_perm
 from rules.predicates import Predicate
 
 from accounts.models import User
-from games.models import Game, Result, Seat
+from games.models import Game, Result, Seat, SeatOccupancy
 from leagues.models import Fixture, Membership
 from leagues.permissions import MODERATING
 from leagues.selectors.participation import shared_division
 from moderation.models import SITE_MODERATORS, Appeal, Case, Report, Ruling
+from moderation.suspensions import staff_refusal, suspended_club_ids
 
 
-def is_site_moderator(user: Any) -> bool:
-    """A member of the site moderators' group (or a superuser)."""
+def in_site_moderators(user: Any) -> bool:
+    """A member of the site moderators' group (or a superuser), suspended or not."""
     if not getattr(user, "is_authenticated", False) or not user.is_active:
         return False
     if user.is_superuser:
@@ -60,11 +66,38 @@ def is_site_moderator(user: Any) -> bool:
     return bool(user.groups.filter(name=SITE_MODERATORS).exists())
 
 
-def is_club_moderator_of(user: Any, case: Case) -> bool:
-    """A moderator (or organiser, or the owner) of the club whose league game it is."""
+def is_site_moderator(user: Any) -> bool:
+    """A member of the site moderators' group (or a superuser) whom no suspension from
+    the site keeps from moderating (:func:`moderation.suspensions.staff_refusal`)."""
+    return in_site_moderators(user) and staff_refusal(user, None) is None
+
+
+def _has_club_role(user: Any, case: Case) -> bool:
     if case.club_id is None or not getattr(user, "is_authenticated", False):
         return False
     return Membership.objects.filter(club_id=case.club_id, user=user, role__in=MODERATING).exists()
+
+
+def is_club_moderator_of(user: Any, case: Case) -> bool:
+    """A moderator (or organiser, or the owner) of the club whose league game it is,
+    whom no suspension (from the club or the site) keeps from moderating it."""
+    return _has_club_role(user, case) and staff_refusal(user, case.club_id) is None
+
+
+def suspended_from_moderating(user: Any, case: Case) -> str | None:
+    """Why ``user``, who would moderate ``case`` (a site moderator, a moderator of its
+    club), does not while a suspension lasts: its sentence, or ``None`` (not suspended,
+    or no moderator of it anyway). The doors answer it with a 403 rather than "not
+    found": the moderator knows the case."""
+    if in_site_moderators(user):
+        refusal = staff_refusal(user, None)
+        if refusal is None:
+            return None
+        if not _has_club_role(user, case):
+            return refusal
+    if _has_club_role(user, case):
+        return staff_refusal(user, case.club_id)
+    return None
 
 
 def seated_user_ids(case: Case) -> set[int]:
@@ -73,24 +106,31 @@ def seated_user_ids(case: Case) -> set[int]:
 
 
 def player_ids(game: Game) -> set[int]:
-    """Every member who sat at the game's table: in a seat now, replaced by a bot, or
-    credited with a result of the game."""
-    ids: set[int] = set()
-    for user_id, replaced_id in Seat.objects.filter(table_id=game.table_id).values_list(
-        "user_id", "replaced_user_id"
-    ):
-        ids |= {user_id, replaced_id} - {None}
-    results = Result.objects.filter(game_id=game.pk).exclude(member=None)
-    ids |= set(results.values_list("member_id", flat=True))
-    return ids
+    """Every member who sat at the game's table: in a seat now, replaced by a bot, in a
+    seat of the game a substitute (or a bot) took over from them (its occupancy, as
+    :func:`games.selectors.sight.sat_at` reads it), or credited with a result of the
+    game: one query."""
+    seats = Seat.objects.filter(table_id=game.table_id)
+    occupancy = SeatOccupancy.objects.filter(game_id=game.pk)
+    first, *rest = [
+        seats.values_list("user_id", flat=True),
+        seats.values_list("replaced_user_id", flat=True),
+        occupancy.values_list("member_id", flat=True),
+        occupancy.values_list("plays_for_id", flat=True),
+        Result.objects.filter(game_id=game.pk).values_list("member_id", flat=True),
+    ]
+    # One query: the union of every column that names who sat there.
+    return set(first.union(*rest)) - {None}
 
 
 def moderated_club_ids(user: Any) -> set[int]:
-    """The clubs whose cases ``user`` moderates as one of its moderators."""
+    """The clubs whose cases ``user`` moderates as one of its moderators, less those a
+    suspension keeps them from."""
     if not getattr(user, "is_authenticated", False):
         return set()
     rows = Membership.objects.filter(user=user, role__in=MODERATING)
-    return set(rows.values_list("club_id", flat=True))
+    clubs = set(rows.values_list("club_id", flat=True))
+    return clubs - suspended_club_ids(user, clubs)
 
 
 def party_ids(case: Case) -> set[int]:
@@ -126,10 +166,15 @@ def party_cases(user: Any) -> QuerySet[Case]:
     if not getattr(user, "is_authenticated", False):
         return Case.objects.none()
     tables = Seat.objects.filter(Q(user=user) | Q(replaced_user=user)).values("table_id")
+    occupied = SeatOccupancy.objects.filter(Q(member=user) | Q(plays_for=user)).values("game_id")
     credited = Result.objects.filter(member=user).values("game_id")
     filed = Report.objects.filter(filer=user).values("case_id")
     return Case.objects.filter(
-        Q(accused=user) | Q(pk__in=filed) | Q(game__table_id__in=tables) | Q(game_id__in=credited)
+        Q(accused=user)
+        | Q(pk__in=filed)
+        | Q(game__table_id__in=tables)
+        | Q(game_id__in=occupied)
+        | Q(game_id__in=credited)
     )
 
 

@@ -10,10 +10,16 @@ suspended member can still log in, watch, read the chat and appeal: only what
 with the kind ``chat``) refuses ``chat`` alone, in the same places: the member's
 messages are refused with the reason (not shown to them alone), and they play on.
 
+A suspension also takes away the member's staff powers where it holds
+(:func:`staff_refusal`, :mod:`moderation.suspensions`): a suspended organiser or club
+moderator uses none of the club's organisers' tools and moderates none of its cases, a
+site moderator suspended from the site moderates nothing.
+
 Lower apps never import moderation; they ask by the dotted path of a setting:
 ``GAMES_PLAY_POLICY`` and ``GAMES_CHAT_POLICY`` (:func:`may_play`, :func:`may_chat`, see
-:mod:`games.conf`) and ``LEAGUES_PLAY_POLICY`` (:func:`refusal` itself, see
-:mod:`leagues.conf`). Moderation's own doors (filing a report) call :func:`refusal`.
+:mod:`games.conf`), ``LEAGUES_PLAY_POLICY`` (:func:`refusal` itself) and
+``LEAGUES_STAFF_POLICY`` (:func:`staff_refusal`, see :mod:`leagues.conf`). Moderation's
+own doors (filing a report) call :func:`refusal`.
 """
 
 from __future__ import annotations
@@ -21,17 +27,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.formats import date_format
 
 from accounts.models import User
 from games.models import Table
 from games.selectors.sight import Sight
-from leagues.models import Fixture
 from leagues.selectors.sight import table_sight as leagues_sight
 from moderation.models import Case, Suspension
 from moderation.permissions import is_site_moderator
+from moderation.suspensions import active_suspensions, staff_refusal, suspension_at
 
 DOINGS = {
     "play": "play here",
@@ -49,18 +54,6 @@ ON_BEHALF = {
 """What an organiser is told a suspended member cannot do, when the organiser asks."""
 
 
-def active_suspensions(
-    user: User, now: datetime | None = None, *, chat: bool = False
-) -> QuerySet[Suspension]:
-    """The member's suspensions in force at ``now`` (not lifted, started, not ended);
-    with ``chat``, their chat restrictions too (which keep them from nothing else)."""
-    now = now or timezone.now()
-    rows = Suspension.objects.filter(
-        user=user, starts_at__lte=now, ends_at__gt=now, lifted_at__isnull=True
-    )
-    return rows if chat else rows.filter(chat_only=False)
-
-
 def refusal(
     user: User, club: int | Table | None, doing: str, now: datetime | None = None
 ) -> str | None:
@@ -75,19 +68,6 @@ def refusal(
     return None if suspension is None else _sentence(suspension, doing)
 
 
-def suspension_at(
-    user: User, club: int | Table | None, now: datetime | None = None, *, chat: bool = False
-) -> Suspension | None:
-    """The suspension that keeps ``user`` from ``club`` (see :func:`refusal`): the one
-    that ends last, or ``None``; with ``chat``, a chat restriction counts too."""
-    suspensions = list(active_suspensions(user, now, chat=chat).select_related("club"))
-    if not suspensions:
-        return None
-    club_id = _club_of(club) if isinstance(club, Table) else club
-    barring = [s for s in suspensions if s.club_id is None or s.club_id == club_id]
-    return max(barring, key=lambda s: s.ends_at, default=None)
-
-
 def may_chat(user: User, table: Table) -> str | None:
     """``GAMES_CHAT_POLICY``: ``None``, or why ``user`` may not chat at ``table``."""
     return refusal(user, table, "chat")
@@ -96,14 +76,6 @@ def may_chat(user: User, table: Table) -> str | None:
 def may_play(user: User, table: Table) -> str | None:
     """``GAMES_PLAY_POLICY``: ``None``, or why ``user`` may not sit or move at ``table``."""
     return refusal(user, table, "play")
-
-
-def _club_of(table: Table) -> int | None:
-    return (
-        Fixture.objects.filter(table=table)
-        .values_list("division__season__league__club_id", flat=True)
-        .first()
-    )
 
 
 def table_sight(user: Any, table: Table) -> Sight:
@@ -146,6 +118,7 @@ __all__ = [
     "may_chat",
     "may_play",
     "refusal",
+    "staff_refusal",
     "suspension_at",
     "table_sight",
 ]

@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from accounts.models import User
+from leagues.conf import staff_refusal
 from leagues.conflicts import free_of, game_conflicts
 from leagues.models import Membership, ScoreAdjustment, Season
 from leagues.permissions import MODERATING, role_in
@@ -27,7 +28,8 @@ def waiting(season: Season) -> list[ScoreAdjustment]:
 
 def deciders(adjustment: ScoreAdjustment) -> list[User]:
     """Who may confirm or decline ``adjustment``: the club's other owner, organisers and
-    moderators free of any conflict over its game."""
+    moderators free of any conflict over its game, whose powers no suspension takes
+    away."""
     club = Season.objects.filter(pk=adjustment.season_id).values("league__club_id")
     staff = Membership.objects.filter(club_id__in=club, role__in=MODERATING)
     candidates = (
@@ -35,13 +37,27 @@ def deciders(adjustment: ScoreAdjustment) -> list[User]:
         .exclude(pk=adjustment.proposed_by_id)
         .order_by("pk")
     )
-    return free_of(candidates, adjustment.game, adjustment.fixture)
+    club_id = _club_id(adjustment)
+    free = [user for user in candidates if staff_refusal(user, club_id) is None]
+    return free_of(free, adjustment.game, adjustment.fixture)
+
+
+def _club_id(adjustment: ScoreAdjustment) -> int:
+    club_id: int = (
+        Season.objects.filter(pk=adjustment.season_id)
+        .values_list("league__club_id", flat=True)
+        .get()
+    )
+    return club_id
 
 
 def why_not_decide(user: Any, adjustment: ScoreAdjustment) -> list[str]:
     """Why ``user`` may not confirm or decline ``adjustment`` (empty: they may)."""
     if role_in(user, adjustment.season) not in MODERATING:
         return ["Only the club's organisers and moderators may decide a score change."]
+    suspended = staff_refusal(user, _club_id(adjustment))
+    if suspended:
+        return [suspended]
     if user.pk == adjustment.proposed_by_id:
         return ["A second organiser decides a score change, not the one who proposed it."]
     return game_conflicts(user, adjustment.game, adjustment.fixture)

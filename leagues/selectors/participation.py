@@ -22,7 +22,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from accounts.models import User
-from games.models import Result, Seat
+from games.models import Result, Seat, SeatOccupancy
 from leagues.models import Division, Entry, Fixture
 
 
@@ -37,12 +37,21 @@ def _entries_of(user_ids: Collection[int]) -> QuerySet[Entry]:
 
 
 def _at_tables_of(user_ids: Collection[int]) -> QuerySet[Fixture]:
-    """The fixtures whose tables the members sat at or have a result of."""
+    """The fixtures whose tables the members sat at (a seat of a game included, that a
+    substitute took over since) or have a result of."""
     return Fixture.objects.filter(
         Q(table__seats__user_id__in=user_ids)
         | Q(table__seats__replaced_user_id__in=user_ids)
+        | Q(table__games__occupancy__member_id__in=user_ids)
         | Q(table__games__results__member_id__in=user_ids)
     )
+
+
+def fixtures_of(user: User, fixtures: QuerySet[Fixture]) -> QuerySet[Fixture]:
+    """Those of ``fixtures`` that ``user`` takes part in, in any way (the ways
+    :func:`fixture_participants` reads, asked from the member's side): one query."""
+    theirs = Q(seats__entry__in=_entries_of([user.pk])) | Q(pk__in=_at_tables_of([user.pk]))
+    return fixtures.filter(pk__in=Fixture.objects.filter(theirs).values("pk"))
 
 
 def _taking_part(user_ids: Collection[int]) -> Q:
@@ -76,7 +85,8 @@ def shared_division(user: User, others: Collection[int], season: Seasons) -> Div
 def fixture_participants(fixture: Fixture) -> set[int]:
     """Every member who takes part in ``fixture``: the members of its seats' entries and
     their substitutes (now or earlier), and whoever sat at its table (now, or replaced
-    by a bot) or has a result of one of its games: one query."""
+    by a bot, or in a seat of one of its games a substitute took over) or has a result
+    of one of its games: one query."""
     entries = Entry.objects.filter(fixture_seats__fixture_id=fixture.pk)
     # pghistory adds the tracked model's event model as ``pgh_event_model``.
     events = Entry.pgh_event_model.objects  # type: ignore[attr-defined]
@@ -89,6 +99,8 @@ def fixture_participants(fixture: Fixture) -> set[int]:
         events.filter(pgh_obj_id__in=entries.values("pk")).values_list("substitute_id", flat=True),
         seats.values_list("user_id", flat=True),
         seats.values_list("replaced_user_id", flat=True),
+        # Who held a seat of one of its games and no more (a substitute took over).
+        SeatOccupancy.objects.filter(game__table_id__in=table).values_list("member_id", flat=True),
         Result.objects.filter(game__table_id__in=table).values_list("member_id", flat=True),
     ]
     return set(first.union(*rest)) - {None}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from leagues.models import Club, Role
-from leagues.permissions import ORGANISING, role_in
+from leagues.permissions import ORGANISING, may_act_as_staff, role_in
 
 
 def is_member(club: Club, user: Any) -> bool:
@@ -17,8 +17,9 @@ def is_member(club: Club, user: Any) -> bool:
 
 
 def is_organiser(club: Club, user: Any) -> bool:
-    """``user`` may run ``club``'s leagues: its owner or an organiser."""
-    return role_in(user, club) in ORGANISING
+    """``user`` may run ``club``'s leagues: its owner or an organiser, whose powers no
+    suspension takes away for now."""
+    return role_in(user, club) in ORGANISING and may_act_as_staff(user, club)
 
 
 def organisers(club: Club) -> list[Any]:

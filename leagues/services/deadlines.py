@@ -38,15 +38,15 @@ from common import moments
 from games.models import Game, Move, Seat, Table
 from games.selectors.players import player_at
 from games.services.adjudication import stop_round
-from leagues.conflicts import playing_in
-from leagues.errors import Conflict, LeaguesError, NotAllowed
+from leagues.conflicts import UNFINISHED_FIXTURES, playing_in, refuse_conflicts
+from leagues.errors import Conflict, LeaguesError
 from leagues.models import Entry, Fixture, Matchday, OnDeadline
 from leagues.notices import LeagueNotice
 from leagues.selectors.vacations import days_away
 from leagues.signals import announce, fixture_settled
 from notifications.services import notices
 
-UNFINISHED = (Fixture.Status.SCHEDULED, Fixture.Status.PLAYING)
+UNFINISHED = UNFINISHED_FIXTURES
 DEADLINE_PASSED = "The matchday's deadline passed."
 # A game younger than this, or a move more recent, is worth a second look before the
 # organiser stops it: the players may be at the table right now.
@@ -431,18 +431,22 @@ def close_matchday(matchday: Matchday, by: User | None, reason: str) -> Matchday
     return locked
 
 
-def _check_not_closing_own(matchday: Matchday, by: User) -> None:
-    """Closing early settles the organiser's own fixtures still in time "as they stand"
-    (or by their rule): an organiser who plays in one leaves that to the deadline, or to
-    another organiser."""
+CLOSED_BY_OTHERS = (
+    "It is still in time: the matchday closes at its deadline, or another organiser closes it."
+)
+
+
+def closing_conflicts(matchday: Matchday, by: User) -> list[str]:
+    """Why ``by`` may not close ``matchday`` now: closing early settles the fixtures
+    still in time "as they stand" (or by their rule), and they play in one of them."""
     now = timezone.now()
-    early = [f for f in _unfinished(matchday) if due_at(f) > now]
-    reasons = playing_in(by, early)
-    if reasons:
-        raise NotAllowed(
-            " ".join(reasons) + " It is still in time: the matchday closes at its deadline, "
-            "or another organiser closes it."
-        )
+    return playing_in(by, [f for f in _unfinished(matchday) if due_at(f) > now])
+
+
+def _check_not_closing_own(matchday: Matchday, by: User) -> None:
+    """An organiser who plays in a fixture still in time leaves it to the deadline, or
+    to another organiser."""
+    refuse_conflicts(closing_conflicts(matchday, by), CLOSED_BY_OTHERS)
 
 
 def close_due_matchday(matchday_id: int, now: datetime) -> Matchday | None:

@@ -25,6 +25,7 @@ from games.models import Table
 from games.models.table_settings import TableSettings
 from games.services.lobby import create_table
 from leagues import signals
+from leagues.conflicts import ANOTHER_ORGANISER, opening_conflicts, refuse_conflicts
 from leagues.errors import Conflict, LeaguesError
 from leagues.models import Club, Entry, Fixture, FixtureSeat, Matchday, Season
 from leagues.notices import LeagueNotice
@@ -157,6 +158,8 @@ def open_next_matchday(season: Season, by: User, reason: str) -> Matchday:
                 f"{left} fixture{'s' if left != 1 else ''} before it "
                 f"{'are' if left != 1 else 'is'} not finished yet."
             )
+        # Its fixtures start sooner and keep their deadline: more time for its players.
+        refuse_conflicts(opening_conflicts(by, following), ANOTHER_ORGANISER)
         done = locked.matchdays.filter(number__lt=following.number, status=Matchday.Status.OPEN)
         for earlier in done.select_for_update():
             earlier.status = Matchday.Status.CLOSED

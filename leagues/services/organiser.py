@@ -21,7 +21,13 @@ from accounts.models import User
 from games.models import Seat, Table
 from games.services.lobby import replace_seat_player
 from leagues.conf import ensure_may_take_part
-from leagues.conflicts import fixture_conflicts, playing_in, refuse_conflicts
+from leagues.conflicts import (
+    ANOTHER_ORGANISER,
+    extension_conflicts,
+    fixture_conflicts,
+    refuse_conflicts,
+    substitution_conflicts,
+)
 from leagues.errors import Conflict, LeaguesError, NotAllowed
 from leagues.models import Entry, Fixture, FixtureSeat, Matchday, Membership, Season
 from leagues.notices import LeagueNotice
@@ -56,6 +62,9 @@ def extend_deadline(matchday: Matchday, deadline: datetime, by: User, reason: st
             raise LeaguesError(
                 f"The new deadline must be later than the present one, {when(locked.deadline)}."
             )
+        # The new deadline gives the fixtures without their own more time: an organiser
+        # who plays one would grant it to themself.
+        refuse_conflicts(extension_conflicts(by, locked), ANOTHER_ORGANISER)
         locked.deadline, locked.reminded_at = deadline, None
         locked.save(update_fields=["deadline", "reminded_at"])
         fixtures = locked.fixtures.filter(
@@ -235,8 +244,8 @@ def tell_substitutes_of_close(season_id: int) -> None:
 
 
 def _check_organiser_free(entry: Entry, substitute: User, by: User) -> None:
-    """An organiser seats nobody in a game in play that they play in, and does not seat
-    themself in one (they would read its rack)."""
+    """An organiser seats nobody for an entry whose unfinished fixtures they play in,
+    and does not seat themself in a game in play (they would read its rack)."""
     fixtures = list(
         Fixture.objects.filter(
             seats__entry=entry,
@@ -249,7 +258,8 @@ def _check_organiser_free(entry: Entry, substitute: User, by: User) -> None:
             f"You would take a seat in a game in play at table {fixtures[0].table_id}: "
             "another organiser seats you."
         )
-    refuse_conflicts(playing_in(by, fixtures))
+    # Who plays the entry from now on plays against the others of its fixtures to come.
+    refuse_conflicts(substitution_conflicts(by, entry), ANOTHER_ORGANISER)
 
 
 def _check_substitute(season: Season, entry: Entry, substitute: User) -> None:

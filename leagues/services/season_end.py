@@ -43,6 +43,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.models import Result
 from leagues.conf import close_grace
+from leagues.conflicts import PLAYERS_CLOSE, close_conflicts, refuse_conflicts
 from leagues.divisions import split
 from leagues.errors import Conflict, LeaguesError
 from leagues.models import Entry, Fixture, FixtureSeat, Matchday, Season
@@ -309,10 +310,13 @@ def close_season(
     """Close ``season`` as :func:`preview_close_season` says, in one transaction; returns
     the next season it proposes (``None`` if the league has one already).
 
-    ``by`` is the organiser who confirmed it from the preview; without one (the beat
-    job), only a season whose announced close is due by ``due_by`` closes."""
+    ``by`` is the organiser who confirmed it from the preview, who plays in none of its
+    fixtures (:func:`leagues.conflicts.close_conflicts`); without one (the beat job),
+    only a season whose announced close is due by ``due_by`` closes."""
     if not reason.strip():
         raise LeaguesError("Say why the season is closed.")
+    if by is not None:
+        refuse_conflicts(close_conflicts(by, season), PLAYERS_CLOSE)
     now = timezone.now()
     with transaction.atomic(), audited(reason.strip(), by):
         locked = Season.objects.select_for_update().select_related("league__club").get(pk=season.pk)

@@ -26,6 +26,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.models import Game
 from games.services import GameFinished, InvalidMove, SeatPlan, forfeit_seat, hand_seat_to_bot
+from leagues.conflicts import ANOTHER_ORGANISER, refuse_conflicts, withdrawal_conflicts
 from leagues.errors import Conflict, LeaguesError, NotAllowed
 from leagues.models import WITHDRAWN_SEAT_BOT_LEVEL, Entry, FixtureSeat, OnWithdrawal, Season
 from leagues.notices import LeagueNotice
@@ -45,7 +46,8 @@ def withdraw(entry: Entry, by: User, reason: str = "") -> Entry:
     organiser; returns the entry, withdrawn. The caller has checked that ``by`` may.
 
     Raises :class:`LeaguesError` for an entry withdrawn already or declined, a
-    season that is over, or an organiser who gives no reason.
+    season that is over, an organiser who gives no reason, or one who plays in one of
+    the entry's unfinished fixtures (:func:`leagues.conflicts.withdrawal_conflicts`).
     """
     reason = reason.strip()
     if by.pk != entry.user_id and not reason:
@@ -71,6 +73,9 @@ def withdraw(entry: Entry, by: User, reason: str = "") -> Entry:
         if by.pk == entry.user_id and entry.substitute_id is not None:
             # Their substitute plays the fixtures to come: the organisers decide.
             raise NotAllowed(f"{entry.substitute} plays for you now: ask an organiser.")
+        # Under either rule the others of the entry's fixtures play on against a bot or
+        # win by forfeit: an organiser who is one of them leaves it to another.
+        refuse_conflicts(withdrawal_conflicts(by, entry), ANOTHER_ORGANISER)
         entry.status, entry.withdrawn_at = Entry.Status.WITHDRAWN, timezone.now()
         entry.save(update_fields=["status", "withdrawn_at"])
         # Read before the rule applies: a forfeit may end a round, and finish its fixture

@@ -24,6 +24,14 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from common.refusals import refused
 from common.requests import AuthenticatedRequest
 from games.services import TableError
+from leagues.conf import staff_refusal
+from leagues.conflicts import (
+    ANOTHER_ORGANISER,
+    PLAYERS_CLOSE,
+    close_conflicts,
+    fixture_conflicts,
+    refusal_text,
+)
 from leagues.errors import ORGANISERS_ONLY, Conflict, LeaguesError, NotAllowed
 from leagues.forms.organiser import (
     CloseForm,
@@ -55,6 +63,9 @@ def _season_of_staff(
     season = visible_season(request.user, club, league, number)
     if role_in(request.user, season) not in roles:
         raise NotAllowed(refusal)
+    suspended = staff_refusal(request.user, season.league.club_id)
+    if suspended:
+        raise NotAllowed(suspended)
     return season
 
 
@@ -101,7 +112,7 @@ def organiser(request: AuthenticatedRequest, season: Season) -> HttpResponse:
 
 
 def _render_page(request: AuthenticatedRequest, season: Season, status: int = 200) -> HttpResponse:
-    context = {"page": organiser_page(season), "waiting": waiting(season)}
+    context = {"page": organiser_page(season, request.user), "waiting": waiting(season)}
     return render(request, "leagues/organiser_season.html", context, status=status)
 
 
@@ -193,7 +204,15 @@ def close_matchday(request: AuthenticatedRequest, season: Season, matchday: int)
     template = "leagues/organiser_close.html"
     if request.htmx:
         template += "#preview"
-    context = {"season": season, "preview": deadlines.preview_close_matchday(day), "form": form}
+    context = {
+        "season": season,
+        "preview": deadlines.preview_close_matchday(day),
+        "form": form,
+        # Not offered to an organiser who plays in a fixture it would settle early.
+        "refusal": refusal_text(
+            deadlines.closing_conflicts(day, request.user), deadlines.CLOSED_BY_OTHERS
+        ),
+    }
     return render(request, template, context, status=status)
 
 
@@ -230,7 +249,8 @@ def close_season(request: AuthenticatedRequest, season: Season) -> HttpResponse:
         preview = season_end.preview_close_season(season)
     except LeaguesError as error:
         return _refused(request, error)
-    context = {"season": season, "preview": preview, "form": form}
+    refusal = refusal_text(close_conflicts(request.user, season), PLAYERS_CLOSE)
+    context = {"season": season, "preview": preview, "form": form, "refusal": refusal}
     return render(request, "leagues/organiser_close_season.html", context, status=status)
 
 
@@ -349,6 +369,8 @@ def adjust_score(request: AuthenticatedRequest, season: Season, fixture: int) ->
         "adjustments": adjustments_of(season).filter(fixture=adjusted),
         "form": form,
         "zero_sum": season_rules(season).score_mode == ZERO_SUM,
+        # The form is not offered to an organiser who plays in the fixture.
+        "refusal": refusal_text(fixture_conflicts(request.user, adjusted), ANOTHER_ORGANISER),
     }
     return render(request, "leagues/organiser_result.html", context, status=status)
 

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from accounts.models import User
 from common.requests import AuthenticatedRequest
+from leagues.conflicts import ANOTHER_ORGANISER, refusal_text, withdrawal_conflicts
 from leagues.errors import LeaguesError
 from leagues.models import Entry
 from leagues.selectors.calendar import feed_token, member_calendar, member_of_token
@@ -95,7 +96,13 @@ def _withdraw_page(
     status: int = 200,
 ) -> HttpResponse:
     entry.refresh_from_db(fields=["status", "withdrawn_at"])
-    context = {"entry": entry, "season": entry.season, "by_organiser": by_organiser, "error": error}
+    context = {
+        "entry": entry,
+        "season": entry.season,
+        "by_organiser": by_organiser,
+        "error": error,
+        "refusal": refusal_text(withdrawal_conflicts(request.user, entry), ANOTHER_ORGANISER),
+    }
     return render(request, "leagues/player_withdraw.html", context, status=status)
 
 

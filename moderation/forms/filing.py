@@ -10,6 +10,7 @@ from django import forms
 from accounts.models import User
 from games.models import Game, Seat
 from moderation.models import Category
+from moderation.permissions import player_ids
 from moderation.services.filing import MESSAGE_CATEGORIES, TEXT_LIMIT
 
 TEXT_HELP = "What happened, as exactly as you can: the moderators read it first."
@@ -50,6 +51,11 @@ class GameReportForm(forms.Form):
         seats = Seat.objects.filter(table_id=game.table_id).exclude(user=None).exclude(user=filer)
         choices = [("", "Nobody in particular")]
         choices += [(str(seat.user_id), str(seat.user)) for seat in seats.select_related("user")]
+        # Whoever played a seat of the game and sits there no more (a substitute took it
+        # over) is a player of it too: the service accepts them (player_ids).
+        named = {int(value) for value, _ in choices if value}
+        earlier = User.objects.filter(pk__in=player_ids(game) - named - {filer.pk})
+        choices += [(str(user.pk), str(user)) for user in earlier.order_by("pk")]
         accused = self.fields["accused"]
         assert isinstance(accused, forms.TypedChoiceField)
         accused.choices = choices

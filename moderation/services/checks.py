@@ -15,7 +15,12 @@ from leagues.models import Membership
 from leagues.permissions import MODERATING
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound
 from moderation.models import SITE_MODERATORS, Case, Ruling
-from moderation.permissions import conflicts, is_site_moderator, party_ids
+from moderation.permissions import (
+    conflicts,
+    is_site_moderator,
+    party_ids,
+    suspended_from_moderating,
+)
 from moderation.services.effects import RESULT_KINDS, current_rows, holds
 
 LONGEST_SUSPENSION_DAYS = 365
@@ -52,8 +57,12 @@ LARGEST_SCORE = 10_000
 
 
 def check_moderator(user: User, case: Case) -> None:
-    """``user`` may rule on ``case``: they moderate it, have no conflict of interest,
-    and, while it is open, are the moderator who claimed it."""
+    """``user`` may rule on ``case``: they moderate it (no suspension keeps them from
+    it), have no conflict of interest, and, while it is open, are the moderator who
+    claimed it."""
+    suspended = suspended_from_moderating(user, case)
+    if suspended:
+        raise NotAllowed(suspended)
     if not user.has_perm("moderation.view_case", case):
         raise NotFound("No such case.")
     reasons = conflicts(user, case)
@@ -65,7 +74,7 @@ def check_moderator(user: User, case: Case) -> None:
 
 def moderator_candidates(case: Case) -> list[User]:
     """The moderators of ``case``'s club (a league game) or of the site (a casual one),
-    before conflicts of interest are counted."""
+    before conflicts of interest are counted; none a suspension keeps from it."""
     if case.club_id is not None:
         ids = Membership.objects.filter(club_id=case.club_id, role__in=MODERATING).values("user_id")
         candidates = User.objects.filter(pk__in=ids, is_active=True)
@@ -73,7 +82,11 @@ def moderator_candidates(case: Case) -> list[User]:
         candidates = User.objects.filter(is_active=True).filter(
             groups__name=SITE_MODERATORS
         ) | User.objects.filter(is_active=True, is_superuser=True)
-    return list(candidates.distinct().order_by("pk"))
+    return [
+        user
+        for user in candidates.distinct().order_by("pk")
+        if not suspended_from_moderating(user, case)
+    ]
 
 
 def needs_second(case: Case, kind: str, supersedes: Ruling | None, by: User) -> bool:

@@ -17,7 +17,7 @@ from accounts.models import User
 from common.signals import send_after_commit
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound
 from moderation.models import Case, LogEntry
-from moderation.permissions import conflicts
+from moderation.permissions import conflicts, suspended_from_moderating
 from moderation.selectors.queue import claim_holder, claim_lapsed, queue
 from moderation.signals import case_claimed
 
@@ -107,8 +107,12 @@ def lapse_claims(now: datetime | None = None) -> list[int]:
 
 
 def locked_case(case_id: int, user: User) -> Case:
-    """The case's row, locked, if ``user`` moderates it; else "not found"."""
+    """The case's row, locked, if ``user`` moderates it; else "not found" (forbidden,
+    with its sentence, to a moderator of it whom a suspension keeps from it)."""
     case = Case.objects.select_for_update().filter(pk=case_id).first()
+    suspended = None if case is None else suspended_from_moderating(user, case)
+    if suspended:
+        raise NotAllowed(suspended)
     if case is None or not user.has_perm("moderation.view_case", case):
         raise NotFound(NO_SUCH_CASE)
     return case

@@ -23,7 +23,7 @@ from common.signals import send_after_commit
 from leagues.models import Membership, Role
 from moderation.models import SITE_MODERATORS, Case, LogEntry
 from moderation.notices import ModerationNotice
-from moderation.permissions import conflicts
+from moderation.permissions import conflicts, suspended_from_moderating
 from moderation.signals import case_escalated
 from notifications.services import notices
 
@@ -87,7 +87,8 @@ def _escalate(case_id: int, cutoff: datetime, now: datetime) -> bool:
 
 
 def _told(case: Case, level: str) -> list[int]:
-    """Who the case escalates to at ``level``, leaving out anyone with a conflict in it."""
+    """Who the case escalates to at ``level``, leaving out anyone with a conflict in it
+    or whom a suspension keeps from moderating it."""
     if level == Case.Escalation.CLUB_OWNER and case.club_id is not None:
         owners = Membership.objects.filter(club_id=case.club_id, role=Role.OWNER)
         candidates = User.objects.filter(pk__in=owners.values("user_id"), is_active=True)
@@ -98,4 +99,8 @@ def _told(case: Case, level: str) -> list[int]:
             .filter(Q(groups=group) | Q(is_superuser=True) if group else Q(is_superuser=True))
             .distinct()
         )
-    return [user.pk for user in candidates.order_by("pk") if not conflicts(user, case)]
+    return [
+        user.pk
+        for user in candidates.order_by("pk")
+        if not conflicts(user, case) and not suspended_from_moderating(user, case)
+    ]

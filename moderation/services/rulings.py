@@ -29,7 +29,7 @@ from common.signals import send_after_commit
 from moderation import signals
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound
 from moderation.models import Case, LogEntry, Ruling
-from moderation.permissions import conflicts
+from moderation.permissions import conflicts, suspended_from_moderating
 from moderation.selectors.effects import in_words
 from moderation.services import effects
 from moderation.services.checks import check_moderator, checked_details, needs_second
@@ -186,6 +186,9 @@ def _lock_proposed(ruling_id: int, by: User) -> tuple[Ruling, Case]:
     if case_id is None:
         raise NotFound("No such ruling.")
     case = _lock_case(case_id)
+    suspended = suspended_from_moderating(by, case)
+    if suspended:
+        raise NotAllowed(suspended)
     if not by.has_perm("moderation.view_case", case):
         raise NotFound("No such ruling.")
     ruling = Ruling.objects.select_for_update().get(pk=ruling_id)

@@ -52,7 +52,7 @@ def test_alice_owner_and_seat_1_cannot_set_her_own_score(running: RunningSeason)
     )
 
     assert response.status_code == 403
-    assert "You play in this game&#x27;s fixture." in response.content.decode()
+    assert f"You play in the fixture at table {fixture.table_id}." in response.content.decode()
     assert scores(game) == before
 
 

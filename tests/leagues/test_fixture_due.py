@@ -27,22 +27,23 @@ def settles_at(running: RunningSeason) -> list[object]:
 
 
 def test_a_fixture_table_settles_at_the_matchday_deadline_and_follows_its_changes(
-    running: RunningSeason,
+    running: RunningSeason, olga: User
 ) -> None:
+    # Olga: alice plays in the matchday (leagues.conflicts).
     matchday = running.matchday
     assert settles_at(running) == [matchday.deadline, matchday.deadline]
 
     later = matchday.deadline + timedelta(days=1)
-    extend_deadline(matchday, later, running.organiser, "Snow.")
+    extend_deadline(matchday, later, olga, "Snow.")
     assert settles_at(running) == [later, later]
 
     own = timezone.now() + timedelta(hours=5)
-    reschedule_fixture(running.fixtures[0], own, running.organiser, "Bob travels.")
+    reschedule_fixture(running.fixtures[0], own, olga, "Bob travels.")
     assert settles_at(running) == [own, later]
 
     # A later extension of the matchday leaves the rescheduled fixture's own deadline.
     latest = later + timedelta(days=1)
-    extend_deadline(matchday, latest, running.organiser, "More snow.")
+    extend_deadline(matchday, latest, olga, "More snow.")
     assert settles_at(running) == [own, latest]
 
 

@@ -24,8 +24,8 @@ pytestmark = pytest.mark.django_db
 def test_it_lists_changes_with_who_what_and_why_newest_first(
     running: RunningSeason, olga: User
 ) -> None:
-    alice = running.organiser
-    extend_deadline(running.matchday, running.matchday.deadline + timedelta(days=1), alice, "Snow.")
+    # Olga: alice plays in the matchday (leagues.conflicts).
+    extend_deadline(running.matchday, running.matchday.deadline + timedelta(days=1), olga, "Snow.")
     close_matchday(running.matchday, olga, "All played out.")
 
     items = list(season_history(running.season).object_list)
@@ -67,11 +67,9 @@ def test_it_is_paginated(running: RunningSeason) -> None:
 
 
 def test_the_page_is_seen_by_anyone_for_a_public_club(
-    running: RunningSeason, client: Client, bob: User
+    running: RunningSeason, client: Client, bob: User, olga: User
 ) -> None:
-    extend_deadline(
-        running.matchday, running.matchday.deadline + timedelta(days=1), running.organiser, "Snow."
-    )
+    extend_deadline(running.matchday, running.matchday.deadline + timedelta(days=1), olga, "Snow.")
     url = reverse("leagues:history", args=["tile-club", "winter", 1])
     response = client.get(url)
     assert response.status_code == 200

@@ -102,22 +102,23 @@ def test_settling_a_fixture_whose_table_never_started_refreshes_the_standings(
 
 @pytest.mark.parametrize("change", ["extend", "reschedule", "close_matchday", "close_season"])
 def test_each_change_of_fixtures_refreshes_the_season_once(
-    running: RunningSeason, announced: Announced, refreshes: list[int], change: str
+    running: RunningSeason, announced: Announced, refreshes: list[int], change: str, olga: User
 ) -> None:
+    # Olga: alice plays in the matchday and the season (leagues.conflicts).
     season, matchday = running.season, running.matchday
     season_standings(season)
     later = matchday.deadline + timedelta(days=1)
 
     with announced():
         if change == "extend":
-            extend_deadline(matchday, later, running.organiser, "Holidays.")
+            extend_deadline(matchday, later, olga, "Holidays.")
         elif change == "reschedule":
             reschedule_fixture(running.fixtures[0], later, running.organiser, "Bob is ill.")
         elif change == "close_matchday":
             close_matchday(matchday, None, "The deadline passed.")  # settles both fixtures
         else:
             with time_machine.travel(matchday.deadline + timedelta(minutes=1)):
-                close_season(season, running.organiser, "The season is over.")
+                close_season(season, olga, "The season is over.")
 
     assert refreshes == [season.pk]
     assert not _cached(season)

@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from accounts.models import User
 from leagues.errors import Conflict
 from leagues.models import Fixture, FixtureSeat, Matchday
 from leagues.notices import LeagueNotice
@@ -59,13 +60,14 @@ def test_the_next_matchday_waits_while_a_fixture_before_it_is_unfinished(
 
 
 def test_once_every_fixture_is_done_the_next_matchday_opens_now_and_keeps_its_deadline(
-    running: RunningSeason,
+    running: RunningSeason, olga: User
 ) -> None:
     following = add_matchday_2(running)
     finish_matchday_1(running)
     before = timezone.now()
 
-    opened = open_next_matchday(running.season, running.organiser, "Everyone is done.")
+    # Olga: alice plays in matchday 2 (leagues.conflicts).
+    opened = open_next_matchday(running.season, olga, "Everyone is done.")
 
     assert opened.pk == following.pk and opened.status == Matchday.Status.OPEN
     assert before <= opened.opens_at <= timezone.now()
@@ -101,10 +103,10 @@ def test_a_deadline_past_the_next_opening_is_warned_of(running: RunningSeason) -
 
 
 def test_the_organisers_page_extends_with_a_warning_and_opens_the_next_matchday(
-    running: RunningSeason, client: Client
+    running: RunningSeason, client: Client, olga: User
 ) -> None:
     following = add_matchday_2(running)
-    client.force_login(running.organiser)
+    client.force_login(olga)  # alice plays in both matchdays (leagues.conflicts)
     page = client.get(PAGE).content.decode()
     assert "Matchday 2 opens " in page and "may open early once every fixture" in page
 

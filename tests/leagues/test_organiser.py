@@ -24,20 +24,23 @@ from tests.leagues.conftest import RunningSeason
 pytestmark = pytest.mark.django_db
 
 
-def test_a_deadline_is_extended_later_only_with_a_reason(running: RunningSeason) -> None:
+def test_a_deadline_is_extended_later_only_with_a_reason(
+    running: RunningSeason, olga: User
+) -> None:
+    # Olga: alice plays in the matchday (leagues.conflicts).
     matchday = running.matchday
     Matchday.objects.filter(pk=matchday.pk).update(reminded_at=timezone.now())
     later = matchday.deadline + timedelta(days=1)
 
     with pytest.raises(LeaguesError):
-        extend_deadline(matchday, matchday.deadline - timedelta(hours=1), running.organiser, "x")
+        extend_deadline(matchday, matchday.deadline - timedelta(hours=1), olga, "x")
     with pytest.raises(LeaguesError):
-        extend_deadline(matchday, later, running.organiser, " ")
-    extended = extend_deadline(matchday, later, running.organiser, "Holidays.")
+        extend_deadline(matchday, later, olga, " ")
+    extended = extend_deadline(matchday, later, olga, "Holidays.")
 
     assert (extended.deadline, extended.reminded_at) == (later, None)
     event = matchday.events.order_by("pgh_id").last()  # type: ignore[attr-defined]
-    assert event.pgh_context.metadata == {"reason": "Holidays.", "user": running.organiser.pk}
+    assert event.pgh_context.metadata == {"reason": "Holidays.", "user": olga.pk}
 
 
 def test_a_closed_matchday_keeps_its_deadline(running: RunningSeason) -> None:

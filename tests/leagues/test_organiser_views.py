@@ -33,8 +33,11 @@ def outsider(db: None) -> User:
     return user
 
 
-def test_the_organiser_sees_the_matchday_its_fixtures_and_players(running: RunningSeason) -> None:
-    response = client_as(running.organiser).get(url("organiser"))
+def test_the_organiser_sees_the_matchday_its_fixtures_and_players(
+    running: RunningSeason, olga: User
+) -> None:
+    # Olga plays nowhere: alice is offered no tool over erin-alice (leagues.conflicts).
+    response = client_as(olga).get(url("organiser"))
     assert response.status_code == 200
     page = response.content.decode()
     assert "Matchday 1" in page and "Close matchday" in page and "Dave" in page
@@ -63,8 +66,8 @@ def test_a_close_without_reason_is_refused_and_changes_nothing(running: RunningS
     assert Matchday.objects.get(pk=running.matchday.pk).status == Matchday.Status.OPEN
 
 
-def test_the_deadline_is_extended_and_a_bad_one_refused(running: RunningSeason) -> None:
-    client = client_as(running.organiser)
+def test_the_deadline_is_extended_and_a_bad_one_refused(running: RunningSeason, olga: User) -> None:
+    client = client_as(olga)  # alice plays in the matchday (leagues.conflicts)
     old = running.matchday.deadline
     earlier = (old - timedelta(days=1)).strftime("%Y-%m-%dT%H:%M")
     refused = client.post(url("extend_deadline", 1), {"deadline": earlier, "reason": "x"})

@@ -38,11 +38,14 @@ def test_without_an_organiser_only_an_announced_close_that_is_due_closes_a_seaso
     assert Season.objects.get(pk=running.season.pk).status == Season.Status.RUNNING
 
 
-def test_the_organisers_confirmation_closes_the_season_at_once(running: RunningSeason) -> None:
+def test_the_organisers_confirmation_closes_the_season_at_once(
+    running: RunningSeason, olga: User
+) -> None:
     with time_machine.travel(running.matchday.deadline + timedelta(minutes=1)):
         run_seasons()  # the last matchday closes; the season waits
         assert Season.objects.get(pk=running.season.pk).status == Season.Status.RUNNING
-        close_season(running.season, running.organiser, "The last matchday is over.")
+        # Olga: alice plays in the season (leagues.conflicts).
+        close_season(running.season, olga, "The last matchday is over.")
     assert Season.objects.get(pk=running.season.pk).status == Season.Status.FINISHED
 
 
@@ -60,11 +63,11 @@ def test_a_close_is_announced_once_for_the_grace_period_after_the_last_deadline(
 
 
 def test_an_organiser_may_still_close_an_announced_season_earlier(
-    running: RunningSeason,
+    running: RunningSeason, olga: User
 ) -> None:
     announce_close(running.season, running.organiser, "Over.")
     with time_machine.travel(running.matchday.deadline + timedelta(minutes=1)):
-        close_season(running.season, running.organiser, "Nobody disputes anything.")
+        close_season(running.season, olga, "Nobody disputes anything.")
     assert Season.objects.get(pk=running.season.pk).status == Season.Status.FINISHED
 
 

@@ -95,13 +95,13 @@ def test_the_preview_says_what_closing_will_do(two_divisions: RunningSeason) -> 
 
 
 def test_closing_settles_finishes_and_proposes_the_next_season_with_promotion(
-    two_divisions: RunningSeason, alice: User
+    two_divisions: RunningSeason, closer: User
 ) -> None:
     finish_all_but_the_last(two_divisions)
     season = two_divisions.season
     final = final_order(season)
 
-    following = close_season(season, alice, "The season's last deadline passed.")
+    following = close_season(season, closer, "The season's last deadline passed.")
 
     season.refresh_from_db()
     assert season.status == Season.Status.FINISHED and season.finished_at is not None

@@ -44,13 +44,19 @@ def finished_league_game(fixture: Fixture) -> Game:
     round goes on with game 2)."""
     assert fixture.table is not None
     game = current_game(fixture.table)
-    for _ in range(4):
-        services.draw(game.pk, user_at(game, game.current_seat or 0), game.version)
-        game.refresh_from_db()
+    draw_turns(game, 4)
     with TestCase.captureOnCommitCallbacks(execute=True):
         services.resign(game.pk, fixture.seats.get(number=1).entry.user)
     game.refresh_from_db()
     return game
+
+
+def draw_turns(game: Game, turns: int) -> None:
+    """The players to move draw, ``turns`` times in a row (``game`` is kept fresh)."""
+    for _ in range(turns):
+        game.refresh_from_db()
+        services.draw(game.pk, user_at(game, game.current_seat or 0), game.version)
+    game.refresh_from_db()
 
 
 @pytest.fixture

@@ -9,13 +9,14 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.utils import timezone
 
 from accounts.models import User
 from games.models import Game, Result
 from leagues.errors import Conflict
 from leagues.models import Entry, ScoreAdjustment, Season
 from leagues.services.adjustments import propose
-from leagues.services.season_end import close_season
+from leagues.services.season_end import announce_close, close_announced_season
 from moderation.models import Case, Ruling
 from moderation.services.previews import Preview, preview
 from notifications.models import Notification
@@ -28,8 +29,12 @@ __all__ = ["league_case"]
 
 
 def _close(running: RunningSeason) -> Season:
-    with time_machine.travel(running.matchday.deadline + timedelta(minutes=1)):
-        close_season(running.season, running.organiser, "The season is over.")
+    # Alice plays in the season, so she announces the close and it closes by itself
+    # (leagues.conflicts); nobody else moderates the club, so rulings apply at once.
+    announced = announce_close(running.season, running.organiser, "The season is over.")
+    assert announced.closes_at is not None
+    with time_machine.travel(announced.closes_at + timedelta(minutes=1)):
+        close_announced_season(running.season.pk, timezone.now())
     running.season.refresh_from_db()
     assert running.season.status == Season.Status.FINISHED
     return running.season

@@ -120,7 +120,7 @@ def test_conflicts_read_the_parties_once(
     case = Case.objects.select_related("game").get(
         pk=open_case(league_game, bob, fixture=league_fixture).pk
     )
-    # The seats, the results, the reports, and the shared division: one query each.
+    # Who sat there (seats, occupancy, results), the reports, and the shared division.
     with django_assert_max_num_queries(4):
         assert conflicts(running.organiser, case) == [
             "You play in Division 1 of Winter league, season 1, as a party of the case does."

@@ -35,7 +35,7 @@ from games.models import ChatMessage, Game, Table
 from games.models.table_settings import TableSettings
 from games.services import chat
 from leagues.models import Club, Entry, Fixture, League, Matchday, Membership, Role, Season
-from leagues.services import clubs, organiser
+from leagues.services import clubs
 from leagues.services.matchdays import open_matchday
 from moderation.models import SITE_MODERATORS, Appeal, Case, Category, Ruling
 from moderation.services import appeals, claims, notes, rulings
@@ -108,8 +108,9 @@ def _running(
     fixtures = [scheduled_fixture(season, 1, players[n : n + 2]) for n in (0, 2)]
     entry = season.entries.get(user=players[-1])
     if substitute is not None:
-        # Before the matchday opens: an organiser seats nobody in a fixture they play.
-        organiser.replace_player(entry, substitute, club_owner(club), "Away all month.")
+        # Seated before the season: the club's owner plays this entry's fixture, and an
+        # organiser chooses nobody's opponent (leagues.conflicts).
+        Entry.objects.filter(pk=entry.pk).update(substitute=substitute)
     matchday = open_matchday(fixtures[0].matchday)
     for row in (*fixtures, entry):
         row.refresh_from_db()
@@ -125,10 +126,6 @@ def _registering(club: Club) -> SeasonPlace:
         table_settings=TableSettings(clock=Table.Clock.CORRESPONDENCE).to_dict(),
     )
     return SeasonPlace(SeasonFactory(league=league))
-
-
-def club_owner(club: Club) -> User:
-    return club.memberships.get(role=Role.OWNER).user
 
 
 def _finish_first_game(table: Table) -> Game:
