@@ -264,7 +264,9 @@ def test_withdrawn_players_are_listed_as_such_and_the_closed_season_in_its_final
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         withdraw(Entry.objects.get(season=season, user=people["gina"]), people["gina"])
-    listed = {entry.user.username: entry.status for entry in organiser_page(season).entries}
+    listed = {
+        line.entry.user.username: line.entry.status for line in organiser_page(season).entries
+    }
     assert listed == {"erin": "registered", "frank": "registered", "gina": "withdrawn"}
     organisers = client_as(people["alice"]).get(
         reverse("leagues:organiser", args=["tile-club", season.league.slug, season.number])
