@@ -63,7 +63,7 @@ CONTEXT_COLUMNS = "metadata, updated_at"
 # A page's heartbeat and its close (games.page_connections); the trigger of games'
 # migration 0020 lets a connection only move forward.
 CONNECTION_COLUMNS = "seen_at, disconnected_at"
-CONNECTION_GUARD = "public.games_pageconnection_guard()"
+CONNECTION_KEPT_DAYS = "public.games_pageconnection_kept_days()"
 
 
 def grants(role: str) -> list[str]:
@@ -97,8 +97,9 @@ def grants(role: str) -> list[str]:
         f"REVOKE UPDATE, TRUNCATE ON {connections_table} FROM {who}",
         f"GRANT UPDATE ({CONNECTION_COLUMNS}) ON {connections_table} TO {who}",
         # What the role may prune: connections older than the site's GAMES_CONNECTION_DAYS,
-        # pinned here, on the guard, where the role cannot set it.
-        f"ALTER FUNCTION {CONNECTION_GUARD} SET rummikub.connection_days = '{kept_days()}'",
+        # written here into the owner's function the guard asks.
+        f"CREATE OR REPLACE FUNCTION {CONNECTION_KEPT_DAYS} RETURNS double precision "
+        f"LANGUAGE sql STABLE AS $$ SELECT {float(kept_days())}::double precision $$",
         # Which migrations ran is the owner's to say.
         f"REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON django_migrations FROM {who}",
         *(

@@ -5,16 +5,18 @@ game (security review wave 3, S12). The owner, who could drop the trigger anyway
 held by it.
 
 A plain trigger, not pgtrigger's: a pgtrigger trigger steps aside for any session that
-sets ``pgtrigger.ignore``, which the app's role may. The horizon is a setting of the
-function (``rummikub.connection_days``) that ``manage.py grant_app_role`` pins to
-GAMES_CONNECTION_DAYS (90 until it runs); inside the function no session's own value of
-it counts."""
+sets ``pgtrigger.ignore``, which the app's role may. The horizon is the owner's function
+``games_pageconnection_kept_days()``, which ``manage.py grant_app_role`` writes again
+with GAMES_CONNECTION_DAYS (90 until it runs), where the app's role cannot change it."""
 
 from django.db import migrations
 
 GUARD = r"""
+CREATE OR REPLACE FUNCTION public.games_pageconnection_kept_days() RETURNS double precision
+LANGUAGE sql STABLE AS $$ SELECT 90::double precision $$;
+
 CREATE OR REPLACE FUNCTION public.games_pageconnection_guard() RETURNS trigger
-LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp SET rummikub.connection_days = '90'
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     kept_per_game CONSTANT integer := 100;  -- games.page_connections.KEPT_PER_GAME
@@ -34,8 +36,7 @@ BEGIN
         RAISE EXCEPTION 'a page connection only moves forward: a closed one never changes'
             USING ERRCODE = 'insufficient_privilege';
     END IF;
-    IF OLD.connected_at < now()
-            - interval '1 day' * current_setting('rummikub.connection_days')::double precision
+    IF OLD.connected_at < now() - interval '1 day' * public.games_pageconnection_kept_days()
         OR (SELECT count(*) FROM public.games_pageconnection newer
             WHERE newer.game_id = OLD.game_id AND newer.user_id = OLD.user_id
             AND (newer.connected_at, newer.id) > (OLD.connected_at, OLD.id)) >= kept_per_game
@@ -55,6 +56,7 @@ CREATE TRIGGER games_pageconnection_forward
 UNGUARD = """
 DROP TRIGGER games_pageconnection_forward ON public.games_pageconnection;
 DROP FUNCTION public.games_pageconnection_guard();
+DROP FUNCTION public.games_pageconnection_kept_days();
 """
 
 

@@ -1,7 +1,7 @@
 """`make run` with two database roles (README, "Two database roles"): the launcher, given
-the owner's URL and the app's, creates the app's role, migrates and grants as the owner,
-and daphne and the Celery processes connect as the app's role, which owns no table and
-may not TRUNCATE the moderation log."""
+the owner's URL and the app's, migrates and grants as the owner, and daphne and the
+Celery processes connect as the app's role, which owns no table and may not TRUNCATE the
+moderation log."""
 
 from __future__ import annotations
 
@@ -24,26 +24,18 @@ from django.db import connection
 
 from config.runstack import HOST, free_port
 from tests.browser.conftest import database_url
+from tests.moderation.roles import granted_role
 
-# The test's own connection is the owner's: it drops the role the launcher made.
+# The test's own connection is the owner's.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.as_owner]
 
 
 @pytest.fixture
 def new_role() -> Iterator[str]:
-    """A role name that does not exist yet (the launcher creates it), dropped afterwards."""
-    role = f"{connection.settings_dict['NAME']}_run"[:63].lower()
-    drop_role(role)
-    yield role
-    drop_role(role)
-
-
-def drop_role(role: str) -> None:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [role])
-        if cursor.fetchone():
-            cursor.execute(f'DROP OWNED BY "{role}"')
-            cursor.execute(f'DROP ROLE "{role}"')
+    """The app's role, made as the docs' first step does (by the superuser: the tables'
+    owner may create no role), dropped afterwards."""
+    with granted_role("run") as role:
+        yield role
 
 
 def status(port: int, path: str) -> int:

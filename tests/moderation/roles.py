@@ -1,13 +1,16 @@
-"""A second database role in a test: made by the tests' own connection (the owner's,
-``as_owner``), granted what the app's role gets (``manage.py grant_app_role``), and
+"""A second database role in a test: made by DATABASE_URL's role (the server's superuser
+under scripts/test-env.sh: the tables' owner may create no role), granted what the app's
+role gets (``manage.py grant_app_role``, as the owner: the test is ``as_owner``), and
 connected to outside Django, as an attacker holding the app's credentials would be."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import SimpleNamespace
 
+import environ
 import psycopg
 from django.core.management import call_command
 from django.db import connection
@@ -24,8 +27,8 @@ def granted_role(suffix: str = "app") -> Iterator[str]:
     dropped with them afterwards."""
     role = f"{connection.settings_dict['NAME']}_{suffix}"[:63].lower()
     drop_role(role)  # an interrupted run's
-    with connection.cursor() as cursor:
-        cursor.execute(f'CREATE ROLE "{role}" LOGIN')
+    with superuser() as su:
+        su.execute(f'CREATE ROLE "{role}" LOGIN')
     try:
         call_command("grant_app_role", role)
         yield role
@@ -34,20 +37,28 @@ def granted_role(suffix: str = "app") -> Iterator[str]:
 
 
 def drop_role(role: str) -> None:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [role])
-        if cursor.fetchone():
-            cursor.execute(f'DROP OWNED BY "{role}"')
-            cursor.execute(f'DROP ROLE "{role}"')
+    with superuser() as su:
+        if su.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [role]).fetchone():
+            su.execute(f'DROP OWNED BY "{role}"')
+            su.execute(f'DROP ROLE "{role}"')
 
 
-def connect_as(role: str) -> psycopg.Connection[tuple[object, ...]]:
+@contextmanager
+def superuser() -> Iterator[psycopg.Connection[tuple[object, ...]]]:
+    """DATABASE_URL's role on the test database: the one that makes roles."""
+    bootstrap = environ.Env.db_url_config(os.environ["DATABASE_URL"])
+    with connect_as(str(bootstrap["USER"]), str(bootstrap.get("PASSWORD") or "")) as opened:
+        yield opened
+
+
+def connect_as(role: str, password: str = "") -> psycopg.Connection[tuple[object, ...]]:
     settings = connection.settings_dict
     return psycopg.connect(
         host=settings["HOST"] or None,
         port=settings["PORT"] or None,
         dbname=settings["NAME"],
         user=role,
+        password=password or None,
         autocommit=True,
     )
 

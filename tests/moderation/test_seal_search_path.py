@@ -18,7 +18,7 @@ from django.db import connection
 from moderation.db_role import DEFINER_SEARCH_PATH, seal_functions
 from moderation.models import LogEntry
 from moderation.selectors.log_chain import verify
-from tests.moderation.roles import append_as_the_app, connect_as, drop_role
+from tests.moderation.roles import append_as_the_app, connect_as, drop_role, superuser
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.as_owner]
 
@@ -35,43 +35,42 @@ HIJACK = [
 
 
 def run(*statements: str) -> None:
-    with connection.cursor() as cursor:
+    with superuser() as su:
         for statement in statements:
-            cursor.execute(statement)
-
-
-def is_superuser() -> bool:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")
-        return bool(cursor.fetchone()[0])
+            su.execute(statement)
 
 
 @pytest.fixture(params=["no superuser", "a superuser"])
 def seal_owner(request: pytest.FixtureRequest) -> Iterator[str]:
     """The seal's owner, whose rights it runs with: a role that is no superuser but may
-    write the log (the documented production owner), or a superuser (`make run` and
-    `make test` before: the embedded server's ``postgres``)."""
-    if not is_superuser():
-        pytest.skip("the tests' owner is no superuser: it cannot hand the seal around")
+    write the log (the documented owner, and now that of `make run` and `make test`), or
+    a superuser (their owner before)."""
+    with superuser() as su:
+        found = su.execute(
+            "SELECT current_user, rolsuper FROM pg_roles WHERE rolname = current_user"
+        ).fetchone()
+        (owner,) = su.execute(
+            "SELECT tableowner FROM pg_tables WHERE tablename = 'moderation_logentry'"
+        ).fetchone() or ("",)
+    assert found is not None
+    if not found[1]:
+        pytest.skip("DATABASE_URL's role is no superuser: it cannot hand the seal around")
     (seal,) = seal_functions()
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT current_user")
-        (owner,) = cursor.fetchone()
-    if request.param == "a superuser":
-        yield owner
-        return
-    sealer = f"{connection.settings_dict['NAME']}_sealer"[:63].lower()
-    drop_role(sealer)
-    run(
-        f'CREATE ROLE "{sealer}" NOSUPERUSER NOLOGIN',
-        f'GRANT SELECT, UPDATE ON moderation_logentry TO "{sealer}"',
-        f'ALTER FUNCTION {seal} OWNER TO "{sealer}"',
-    )
+    new_owner = str(found[0])
+    if request.param == "no superuser":
+        new_owner = f"{connection.settings_dict['NAME']}_sealer"[:63].lower()
+        drop_role(new_owner)
+        run(
+            f'CREATE ROLE "{new_owner}" NOSUPERUSER NOLOGIN',
+            f'GRANT SELECT, UPDATE ON moderation_logentry TO "{new_owner}"',
+        )
+    run(f'ALTER FUNCTION {seal} OWNER TO "{new_owner}"')
     try:
-        yield sealer
+        yield new_owner
     finally:
         run(f'ALTER FUNCTION {seal} OWNER TO "{owner}"')
-        drop_role(sealer)
+        if request.param == "no superuser":
+            drop_role(new_owner)
 
 
 def test_the_apps_role_may_create_no_temporary_object(app_role: str) -> None:
