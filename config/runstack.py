@@ -11,10 +11,11 @@ creates the demo accounts (on the embedded database only) and starts the app.
 
 Two database roles (README, "Two database roles"): the tables' owner migrates and runs
 ``grant_app_role``; the app's processes connect as a role that owns nothing
-(:func:`use_roles`). On the embedded database the owner is its superuser ``postgres``
-and the app's role ``rummikub_app``, created on first use. Given DATABASE_OWNER_URL and
-DATABASE_URL, the owner creates DATABASE_URL's role if it does not exist; given
-DATABASE_URL alone, that one role does everything.
+(:func:`use_roles`). On the embedded database the owner is ``rummikub_owner``, no
+superuser, and the app's role ``rummikub_app``, both created on first use by the
+server's superuser ``postgres`` (a database of an earlier run is handed to the owner).
+Given DATABASE_OWNER_URL and DATABASE_URL, the owner creates DATABASE_URL's role if it
+does not exist; given DATABASE_URL alone, that one role does everything.
 
 PORT (default 8000) is where daphne listens, on 127.0.0.1, in WEB_PROCESSES processes
 (one per core by default). One Celery worker serves the "main" queue (turn deadlines,
@@ -26,6 +27,7 @@ process it started, PostgreSQL last.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import http.client
 import os
@@ -48,7 +50,9 @@ RUN_DIR = BASE_DIR / ".run"
 DATA_DIR = BASE_DIR / ".data"
 HOST = "127.0.0.1"
 EMBEDDED_DATABASE_NAME = "rummikub"
-# The role the app's processes connect as on the embedded database (trust, no password).
+# The roles on the embedded database (trust, no password): the tables' owner, which is
+# no superuser, and the app's processes'.
+EMBEDDED_OWNER_ROLE = "rummikub_owner"
 EMBEDDED_APP_ROLE = "rummikub_app"
 
 
@@ -245,6 +249,71 @@ def create_app_role(owner_url: str, app_url: str) -> str:
     return role
 
 
+def create_owner_role(superuser_url: str, role: str) -> None:
+    """Create ``role``, the tables' owner, connected as ``superuser_url``'s user, unless
+    it exists: a login that is no superuser (the app's role must not become one through
+    a door of the owner's, such as a function running with its rights) and may create
+    databases (the tests' own), nothing more."""
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(superuser_url, autocommit=True) as superuser:
+        if superuser.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [role]).fetchone():
+            return
+        # Another launcher may have created it meanwhile.
+        with contextlib.suppress(psycopg.errors.DuplicateObject):
+            superuser.execute(
+                sql.SQL("CREATE ROLE {} LOGIN NOSUPERUSER CREATEDB NOCREATEROLE").format(
+                    sql.Identifier(role)
+                )
+            )
+
+
+# Everything of the public schema a database made before its owner role (by the
+# superuser, in earlier runs) holds: the tables (their sequences follow them), views and
+# functions, handed to the owner.
+_HAND_OVER = """
+DO $$
+DECLARE
+    item record;
+BEGIN
+    FOR item IN
+        SELECT c.oid::regclass AS name FROM pg_class c
+        JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v')
+            AND c.relowner <> {owner}::regrole
+    LOOP
+        EXECUTE format('ALTER TABLE %s OWNER TO %I', item.name, {owner});
+    END LOOP;
+    FOR item IN
+        SELECT p.oid::regprocedure AS name FROM pg_proc p
+        JOIN pg_namespace n ON n.oid = p.pronamespace
+        WHERE n.nspname = 'public' AND p.proowner <> {owner}::regrole
+    LOOP
+        EXECUTE format('ALTER FUNCTION %s OWNER TO %I', item.name, {owner});
+    END LOOP;
+END;
+$$
+"""
+
+
+def hand_database_to(superuser_url: str, role: str) -> None:
+    """Make ``role`` the owner of ``superuser_url``'s database and of what it holds
+    already, connected as the superuser."""
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(superuser_url, autocommit=True) as superuser:
+        database = superuser.execute("SELECT current_database()").fetchone()
+        assert database is not None
+        superuser.execute(
+            sql.SQL("ALTER DATABASE {} OWNER TO {}").format(
+                sql.Identifier(database[0]), sql.Identifier(role)
+            )
+        )
+        superuser.execute(sql.SQL(_HAND_OVER).format(owner=sql.Literal(role)))
+
+
 def tail(path: Path, lines: int = 20) -> str:
     return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
 
@@ -398,16 +467,22 @@ def use_database(stack: Stack) -> str:
     """DATABASE_URL, or else the embedded PostgreSQL, started; returns what the banner
     shows. The processes started afterwards inherit DATABASE_URL, and DATABASE_EMBEDDED
     tells them whether it is the embedded one. On the embedded one, DATABASE_URL is the
-    app's role and DATABASE_OWNER_URL the superuser (:func:`use_roles`)."""
+    app's role and DATABASE_OWNER_URL the tables' owner, both made by the server's
+    superuser, which nothing runs as afterwards (:func:`use_roles`)."""
     if os.environ.get("DATABASE_URL"):
         os.environ.pop("DATABASE_EMBEDDED", None)
         return os.environ["DATABASE_URL"]
     if os.environ.get("DATABASE_OWNER_URL"):
         raise StackError("DATABASE_OWNER_URL is set but DATABASE_URL, the app's role, is not")
     data_dir = DATA_DIR / "postgres"
-    owner_url = start_embedded_postgres(stack, data_dir)
-    os.environ["DATABASE_OWNER_URL"] = owner_url
-    os.environ["DATABASE_URL"] = with_user(owner_url, EMBEDDED_APP_ROLE)
+    superuser_url = start_embedded_postgres(stack, data_dir)
+    create_owner_role(superuser_url, EMBEDDED_OWNER_ROLE)
+    hand_database_to(superuser_url, EMBEDDED_OWNER_ROLE)
+    app_url = with_user(superuser_url, EMBEDDED_APP_ROLE)
+    # Made by the superuser: the owner may create no role.
+    create_app_role(superuser_url, app_url)
+    os.environ["DATABASE_OWNER_URL"] = with_user(superuser_url, EMBEDDED_OWNER_ROLE)
+    os.environ["DATABASE_URL"] = app_url
     os.environ["DATABASE_EMBEDDED"] = "true"
     return f"{os.environ['DATABASE_URL']} (embedded, data in {data_dir.relative_to(BASE_DIR)}/)"
 

@@ -5,7 +5,15 @@ owns none of them, so it can neither TRUNCATE, ALTER (turn a trigger off) nor se
 ``session_replication_role`` (a superuser's). On the moderation log it may only SELECT
 and INSERT: the seal that chains a new entry (``LogEntry``'s deferred trigger) runs
 with its owner's rights (SECURITY DEFINER), and the owner's triggers let it do nothing
-but the seal.
+but the seal. What moderation reads as evidence and history (the move log, result rows,
+who sat in a seat, every pghistory event and its context, the case notes) it may read and
+append to, never rewrite; page connections only move forward and go only when pruned.
+
+A function that runs with the owner's rights is a door from the app's role to the
+owner's: its ``search_path`` names ``pg_temp`` last (PostgreSQL searches an unlisted
+pg_temp *first*, so a temporary view named like the log would take the log's place), the
+names in its body are schema-qualified, and the app's role may create no temporary object
+at all.
 
 :func:`grants` is what ``manage.py grant_app_role ROLE`` runs as the owner, after the
 migrations (it makes the seal's function SECURITY DEFINER again: a migration that
@@ -26,19 +34,45 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pghistory.models
+from django.apps import apps
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
+from games.selectors.connections import kept_days
+
 ROLE_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 LOG_TABLE = "moderation_logentry"
+DEFINER_SEARCH_PATH = "pg_catalog, public, pg_temp"
+"""The search path of every function that runs with the owner's rights: pg_temp last."""
+
+# Rows that are history: read and appended, never changed or deleted (the models refuse
+# it too; this is the database's refusal, which raw SQL of the app's role meets).
+APPEND_ONLY = (
+    ("games", "Move"),
+    ("games", "Result"),
+    ("games", "SeatOccupancy"),
+    ("moderation", "CaseNote"),
+)
+# pghistory's upsert of a context (``_pgh_attach_context``) updates its metadata when a
+# nested context adds to it; the trigger of moderation's migration 0007 keeps what a
+# context recorded and refuses a context older than the request or job writing to it.
+CONTEXT_TABLE = "pghistory_context"
+CONTEXT_COLUMNS = "metadata, updated_at"
+# A page's heartbeat and its close (games.page_connections); the trigger of games'
+# migration 0020 lets a connection only move forward.
+CONNECTION_COLUMNS = "seen_at, disconnected_at"
+CONNECTION_KEPT_DAYS = "public.games_pageconnection_kept_days()"
 
 
 def grants(role: str) -> list[str]:
-    """The statements that give ``role`` what the app needs, and no more on the log."""
+    """The statements that give ``role`` what the app needs, and no more on the log and
+    the rest of the evidence."""
     if not ROLE_NAME.match(role):
         raise ValueError(f"{role!r} is not a plain role name (lower case, digits, _).")
     who = f'"{role}"'
+    connections_table = _table("games", "PageConnection")
     return [
         f"GRANT USAGE ON SCHEMA public TO {who}",
         f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {who}",
@@ -48,16 +82,55 @@ def grants(role: str) -> list[str]:
         f"GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO {who}",
         "ALTER DEFAULT PRIVILEGES IN SCHEMA public "
         f"GRANT USAGE, SELECT, UPDATE ON SEQUENCES TO {who}",
+        # No temporary object, the one thing the role could put in front of a name the
+        # owner's functions use (from PUBLIC, which every role has it from by default).
+        *(
+            f"REVOKE TEMPORARY ON DATABASE {_database()} FROM {grantee}"
+            for grantee in ("PUBLIC", who)
+        ),
         # The log: read and append, nothing else.
         f"REVOKE UPDATE, DELETE, TRUNCATE ON {LOG_TABLE} FROM {who}",
+        # The rest of the evidence and history: read and append.
+        *(f"REVOKE UPDATE, DELETE, TRUNCATE ON {table} FROM {who}" for table in _append_only()),
+        f"REVOKE UPDATE, DELETE, TRUNCATE ON {CONTEXT_TABLE} FROM {who}",
+        f"GRANT UPDATE ({CONTEXT_COLUMNS}) ON {CONTEXT_TABLE} TO {who}",
+        f"REVOKE UPDATE, TRUNCATE ON {connections_table} FROM {who}",
+        f"GRANT UPDATE ({CONNECTION_COLUMNS}) ON {connections_table} TO {who}",
+        # What the role may prune: connections older than the site's GAMES_CONNECTION_DAYS,
+        # written here into the owner's function the guard asks.
+        f"CREATE OR REPLACE FUNCTION {CONNECTION_KEPT_DAYS} RETURNS double precision "
+        f"LANGUAGE sql STABLE AS $$ SELECT {float(kept_days())}::double precision $$",
+        # Which migrations ran is the owner's to say.
+        f"REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON django_migrations FROM {who}",
         *(
-            f"ALTER FUNCTION {function} SECURITY DEFINER SET search_path = pg_catalog, public"
-            for function in _seal_functions()
+            f"ALTER FUNCTION {function} SECURITY DEFINER SET search_path = {DEFINER_SEARCH_PATH}"
+            for function in seal_functions()
         ),
     ]
 
 
-def _seal_functions() -> list[str]:
+def _database() -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_database()")
+        (name,) = cursor.fetchone()
+    return connection.ops.quote_name(name)
+
+
+def _table(app_label: str, model: str) -> str:
+    return str(apps.get_model(app_label, model)._meta.db_table)
+
+
+def _append_only() -> list[str]:
+    """The append-only tables: :data:`APPEND_ONLY` and every pghistory event table."""
+    events = [
+        model._meta.db_table
+        for model in apps.get_models()
+        if issubclass(model, pghistory.models.Event) and model._meta.managed
+    ]
+    return [*(_table(*name) for name in APPEND_ONLY), *sorted(events)]
+
+
+def seal_functions() -> list[str]:
     """The seal's trigger function(s) on the log (its name carries pgtrigger's hash)."""
     with connection.cursor() as cursor:
         cursor.execute(

