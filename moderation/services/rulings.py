@@ -8,9 +8,12 @@ the case: applying it first undoes the earlier one's effects exactly
 (:mod:`moderation.services.effects`), then does its own.
 
 Each is one transaction: the case row is locked first (``select_for_update``), which
-orders two moderators acting on one case; the results service and the clock hold then
-lock the game and its table, in the games app's order. Everything done is written to
-the moderation log, and the facts are announced after commit
+orders two moderators acting on one case; then, for a game of a league fixture, its
+season, matchday and fixture, in the order a season's close takes them
+(:mod:`leagues.services.locks`), so that a ruling either lands before the close reads
+the final order or finds the season closed (a late correction); the results service and
+the clock hold then lock the game and its table, in the games app's order. Everything
+done is written to the moderation log, and the facts are announced after commit
 (:data:`~moderation.signals.ruling_proposed`, :data:`~moderation.signals.ruling_applied`).
 """
 
@@ -26,6 +29,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from common.signals import send_after_commit
+from leagues.services.locks import lock_fixture_of_game
 from moderation import signals
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound
 from moderation.models import Case, LogEntry, Ruling
@@ -178,6 +182,7 @@ def _lock_case(case_id: int) -> Case:
     )
     if case is None:
         raise NotFound("No such case.")
+    lock_fixture_of_game(case.game_id)
     return case
 
 
