@@ -6,6 +6,7 @@ another case neither hold nor release the game."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from django.test import Client, TestCase
@@ -14,7 +15,8 @@ from django.urls import reverse
 from accounts.models import User
 from games import services
 from games.errors import GameHeld
-from games.models import Game
+from games.models import Game, Result
+from leagues.services import adjustments
 from moderation.errors import Conflict
 from moderation.models import Case, Category, LogEntry, Ruling
 from moderation.notices import ModerationNotice
@@ -301,3 +303,41 @@ def test_the_log_says_each_effect_in_words(
     assert "Dave was suspended from the club" in shown
     assert "Dave&#x27;s suspension was lifted." in shown
     assert "effects: [" not in shown
+
+
+def _without_times(world_now: dict[str, Any]) -> dict[str, Any]:
+    """The world, each correction without the moment its row was written (an undoing
+    writes rows of its own; what they say is compared)."""
+    entries, by_level = world_now["corrected"]
+    return {
+        **world_now,
+        "corrected": (
+            entries,
+            {level: [replace(c, at=None) for c in found] for level, found in by_level.items()},
+        ),
+    }
+
+
+def test_void_then_its_undoing_gives_back_an_organisers_change_as_it_was(
+    league_case: Case, league_game: Game, club_moderator: User, running: RunningSeason
+) -> None:
+    # Alice (the club's organiser) changed seat 1's score; mo confirmed it. Then a void,
+    # then its undoing: seat 0 reads as played again, seat 1 as alice's change, with her
+    # reason and its "before -> after" (the issue's first chain that did not undo).
+    loser = Result.objects.current().of_game(league_game).get(is_winner=False)
+    change = adjustments.propose(
+        running.season, league_game.pk, loser.seat, loser.score - 3, running.organiser, "Typo."
+    )
+    adjustments.confirm(change.pk, club_moderator)
+    before = _without_times(world(league_game, running.season))
+    (correction,) = before["corrected"][1][1]
+    assert correction.reason == "Typo."
+    assert [(s.before, s.after) for s in correction.seats if s.before != s.after]
+
+    void = ruled(league_case, club_moderator, Ruling.Kind.VOID)
+    ruled(league_case, club_moderator, Ruling.Kind.DISMISS, supersedes_id=void.pk)
+
+    assert _without_times(world(league_game, running.season)) == {
+        **before,
+        "cases": [(league_case.pk, "decided")],
+    }
