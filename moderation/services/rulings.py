@@ -126,9 +126,14 @@ def decline(ruling_id: int, by: User, note: str, now: datetime | None = None) ->
         raise ModerationError("Say why you decline it: the moderator who proposed it reads it.")
     with transaction.atomic():
         ruling, case = _lock_proposed(ruling_id, by)
+        # A ruling is superseded once (``Ruling.supersedes`` is one-to-one): a declined
+        # proposal lets go of the ruling it would have superseded, which stays in effect
+        # and may be superseded later. What it proposed stays in its log entry (and in the
+        # ruling's history).
+        released = ruling.supersedes_id
         ruling.status = Ruling.Status.DECLINED
-        ruling.confirmed_by = by
-        ruling.save(update_fields=["status", "confirmed_by"])
+        ruling.confirmed_by, ruling.supersedes = by, None
+        ruling.save(update_fields=["status", "confirmed_by", "supersedes"])
         _log(
             case,
             by,
@@ -136,6 +141,7 @@ def decline(ruling_id: int, by: User, note: str, now: datetime | None = None) ->
             f"{by} declined {_proposal(ruling)}: nothing of it happens.",
             ruling,
             now,
+            {"would_supersede": released} if released is not None else None,
             reason=note.strip(),
         )
         send_after_commit(signals.ruling_declined, Ruling, case_id=case.pk, ruling_id=ruling.pk)

@@ -21,19 +21,20 @@ from moderation.errors import Conflict
 from moderation.models import Case, Category, LogEntry, Ruling
 from moderation.notices import ModerationNotice
 from moderation.services.previews import preview
+from moderation.services.rulings import decline
 from notifications.models import Notification
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.chains import ruled, world
 from tests.moderation.conftest import open_case
-from tests.moderation.test_rulings import claimed, league_case
+from tests.moderation.test_rulings import claimed, league_case, second_moderator
 
 pytestmark = pytest.mark.django_db
 
 PAUSED = "Paused by a moderator while a case is looked into"
 
-__all__ = ["league_case"]
+__all__ = ["league_case", "second_moderator"]
 
 
 @pytest.fixture
@@ -341,3 +342,42 @@ def test_void_then_its_undoing_gives_back_an_organisers_change_as_it_was(
         **before,
         "cases": [(league_case.pk, "decided")],
     }
+
+
+def test_a_declined_proposal_lets_go_of_the_warning_it_would_have_superseded(
+    league_case: Case,
+    league_game: Game,
+    club_moderator: User,
+    second_moderator: User,
+    dave: User,
+    running: RunningSeason,
+) -> None:
+    # The second chain: the warning stayed taken by the declined proposal, and
+    # the next ruling superseding it answered 500 on the one-to-one ``supersedes``.
+    warn = ruled(league_case, club_moderator, Ruling.Kind.WARN, target=dave)
+    suspend = ruled(
+        league_case,
+        club_moderator,
+        Ruling.Kind.SUSPEND,
+        target=dave,
+        supersedes_id=warn.pk,
+        details={"scope": "club", "days": 3},
+    )
+    assert suspend.status == Ruling.Status.PROPOSED
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        decline(suspend.pk, second_moderator, "A warning is enough.")
+
+    shown = preview(
+        league_case, club_moderator, Ruling.Kind.DISMISS, "No sanction.", supersedes_id=warn.pk
+    )
+    assert shown is not None
+    dismiss = ruled(
+        league_case, club_moderator, Ruling.Kind.DISMISS, supersedes_id=warn.pk, note="None."
+    )
+
+    assert dismiss.status == Ruling.Status.APPLIED
+    warn.refresh_from_db()
+    assert warn.status == Ruling.Status.SUPERSEDED
+    # What the declined proposal would have done stays on record.
+    declined = LogEntry.objects.get(case=league_case, action=LogEntry.Action.DECLINED)
+    assert declined.changes["would_supersede"] == warn.pk
