@@ -180,6 +180,9 @@ def do(ruling: Ruling, case: Case, now: datetime) -> Effects:
             benched = benching.bench(suspension, now)
             if benched:
                 done["benched"] = benched
+            unseated = benching.unseat_waiting(suspension)
+            if unseated:
+                done["unseated"] = unseated
             return done
     except GameActionError as error:
         raise ModerationError(error.message) from error
