@@ -59,3 +59,6 @@ CLUB_PAGE_WORDS = frozenset(
 )
 """Words of /clubs/<club>/<word>/ addresses that are the club's own pages: a league's
 slug must not be one of them."""
+
+LEAGUE_SLUGS_RESERVED = CLUB_PAGE_WORDS | {"leagues", "new", "edit"}
+"""Addresses of a club's own pages, which no league may take (``/clubs/<club>/<slug>/``)."""

@@ -16,7 +16,8 @@ from games.models import Vacation
 
 DAY = timedelta(days=1)
 GRACE = timedelta(hours=1)
-"""A vacation ended this soon after it began takes no day from the allowance."""
+"""A vacation ended this soon after it began takes no day from the allowance, and stops
+no clock (:func:`games.services.clock.pauses_of`): it is as if it had never been."""
 
 
 @dataclass(frozen=True)

@@ -17,18 +17,28 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.db.models import F
+
 from common.signals import send_after_commit
 from engine.clock import Pause, active_seconds, bank_after_turn, turn_clock
 from games import signals
 from games.models import Game, Seat, Vacation
 from games.selectors.clock import time_control
+from games.selectors.vacations import GRACE
 
 
 def pauses_of(user_id: int | None, since: datetime) -> list[Pause]:
-    """The member's vacations that end after ``since`` (the clock may stop in them)."""
+    """The member's vacations that end after ``since`` (the clock may stop in them).
+
+    A vacation shorter than :data:`~games.selectors.vacations.GRACE` (ended within it of
+    its start) takes no day from the allowance, so it stops no clock either: else ending
+    one after 59 minutes, every hour, would keep an opponent waiting without end, for
+    free (review wave 3, S10). What stops the clock is what the allowance is charged."""
     if user_id is None:
         return []
-    vacations = Vacation.objects.filter(user_id=user_id, ends_at__gt=since)
+    vacations = Vacation.objects.filter(
+        user_id=user_id, ends_at__gt=since, ends_at__gte=F("starts_at") + GRACE
+    )
     return list(vacations.values_list("starts_at", "ends_at"))
 
 

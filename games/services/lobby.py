@@ -291,6 +291,26 @@ def cancel_table(table_id: int, user: User) -> None:
         transaction.on_commit(partial(publish_user, member), robust=True)
 
 
+def free_waiting_seat(table_id: int, user_id: int) -> bool:
+    """An authority above the table (a suspension) takes the member's seat at a table
+    still waiting for players: the seat is open again. Returns whether it did (``False``:
+    the round was dealt meanwhile, or they sit there no longer)."""
+    with transaction.atomic():
+        # Locked: a member taking the last seat meanwhile deals the round first (and
+        # the seat is a game's, for the suspension's rule), or finds this one open.
+        table = lock_table(table_id)
+        if table.status != Table.Status.OPEN:
+            return False
+        seat = table.seats.filter(user_id=user_id, kind=Seat.Kind.PLAYER).first()
+        if seat is None:
+            return False
+        seat.kind, seat.user = Seat.Kind.OPEN, None
+        seat.save(update_fields=["kind", "user"])
+        notifications.seats_changed(table, timezone.now())
+    transaction.on_commit(partial(publish_user, user_id), robust=True)
+    return True
+
+
 def replace_seat_player(table_id: int, seat_number: int, user: User) -> Seat:
     """Hand seat ``seat_number`` to ``user``: an authority above the table (a league's
     organiser seating a substitute) replaces the member who sat or was invited there.

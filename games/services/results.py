@@ -93,6 +93,8 @@ def supersede(
     reason: str,
     by: User | None,
     now: datetime | None = None,
+    *,
+    restoring: Mapping[int, Result] | None = None,
 ) -> list[Result]:
     """Correct the result of finished game ``game_id``: the entry point of a moderator's
     ruling and a league's adjudication. Returns the game's current rows afterwards.
@@ -103,9 +105,13 @@ def supersede(
     row is written again, counting for nobody); any other source on a voided game
     makes it count again; source restored puts the played result back (a ruling that
     changed it undone): the rows no longer count as a correction. Every row written
-    carries ``source``, ``reason`` and ``by``. Raises :class:`~games.errors.InvalidRuling` (nothing
-    changed) for an unfinished game, an unknown seat, a played source, an empty reason
-    or a ruling that changes nothing.
+    carries ``source``, ``reason`` and ``by``, except where an undoing puts rows back
+    (``restoring``: the row each seat gets the values of): a seat then gets back what
+    that row was, a correction with its own source, reason and decider, a played result
+    as ``restored``; so undoing a ruling leaves the seats it did not correct uncorrected
+    (unless the game is voided, which ``source`` says for every seat). Raises
+    :class:`~games.errors.InvalidRuling` (nothing changed) for an unfinished game, an
+    unknown seat, a played source, an empty reason or a ruling that changes nothing.
     """
     if source == Result.Source.PLAYED:
         raise InvalidRuling("A correction is a ruling, not a played result.")
@@ -140,6 +146,8 @@ def supersede(
         for seat in changed:
             old = current[seat]
             score, rack_value, is_winner, place = wanted[seat]
+            kept = (restoring or {}).get(seat)
+            row_source, row_reason, row_by = _carried(kept, source, reason.strip(), by)
             rows.append(
                 Result(
                     game=game,
@@ -149,10 +157,10 @@ def supersede(
                     rack_value=rack_value,
                     place=place,
                     is_winner=is_winner,
-                    source=source,
+                    source=row_source,
                     supersedes=old,
-                    reason=reason.strip(),
-                    decided_by=by,
+                    reason=row_reason,
+                    decided_by=row_by,
                     created_at=now,
                 )
             )
@@ -161,6 +169,18 @@ def supersede(
             signals.results_superseded, game, sender=Result, seats=changed, source=str(source)
         )
         return list(Result.objects.current().of_game(game).order_by("seat"))
+
+
+def _carried(
+    kept: Result | None, source: Result.Source, reason: str, by: User | None
+) -> tuple[Result.Source, str, User | None]:
+    """The source, reason and decider of a seat's new row: the ruling's, or, for a row an
+    undoing puts back, what that row said (a played one comes back ``restored``)."""
+    if kept is None or source == Result.Source.VOID:
+        return source, reason, by
+    if kept.source in (Result.Source.PLAYED, Result.Source.RESTORED):
+        return Result.Source.RESTORED, reason, by
+    return Result.Source(kept.source), kept.reason, kept.decided_by
 
 
 Values = tuple[int, int, bool, int]

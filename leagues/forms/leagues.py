@@ -29,10 +29,7 @@ from leagues.house_rules import (
 )
 from leagues.models import TIEBREAKS, League, OnDeadline, OnSuspension, OnWithdrawal, Scoring
 from leagues.services import bounds
-from leagues.slugs import CLUB_PAGE_WORDS
-
-RESERVED_SLUGS = CLUB_PAGE_WORDS | {"leagues", "new", "edit"}
-"""Addresses of a club's own pages, which no league may take (``/clubs/<club>/<slug>/``)."""
+from leagues.slugs import LEAGUE_SLUGS_RESERVED
 
 PLACES = ("1st", "2nd", "3rd", "4th")
 
@@ -44,7 +41,9 @@ class LeagueForm(TableSettingsForm):
     slug = forms.SlugField(
         label="Address",
         max_length=50,
-        help_text="Letters, digits and hyphens: the league's page is /clubs/<club>/<address>/.",
+        required=False,
+        help_text="Letters, digits and hyphens: the league's page is /clubs/<club>/<address>/. "
+        "Leave it empty to make one from the name. It cannot be changed later.",
     )
     description = forms.CharField(
         label="Description",
@@ -150,7 +149,7 @@ class LeagueForm(TableSettingsForm):
 
     def clean_slug(self) -> str:
         slug: str = self.cleaned_data["slug"].lower()
-        if slug in RESERVED_SLUGS or slug.isdigit():
+        if slug and (slug in LEAGUE_SLUGS_RESERVED or slug.isdigit()):
             raise forms.ValidationError("That address is taken by the club's own pages.")
         return slug
 

@@ -1,9 +1,11 @@
 """A member's calendar feed (iCalendar): their fixtures and the registration deadlines
 of their clubs' seasons, for a calendar app to subscribe to.
 
-Each fixture of a season the member is playing is an event from its matchday's opening
-to its deadline ("Winter league: matchday 2 vs Bob, Carol"), leading to its table (or,
-before the matchday opens, to the member's league page). Each season of the member's
+Each fixture of a season the member is playing is two short events, not a block over
+the whole matchday that would fill the member's week: its deadline, the half hour that
+ends at it ("Winter league: matchday 2 vs Bob, Carol"), and its matchday's opening
+("Winter league: matchday 2 opens"), each leading to its table (or, before the matchday
+opens, to the member's league page). Each season of the member's
 clubs that takes registrations until a set time is an event at that time. The feed is
 read through a secret address (:class:`leagues.models.CalendarToken`), so it shows
 nothing a stranger could not be told: names, dates and addresses, never a game.
@@ -58,26 +60,48 @@ def member_calendar(user: User, now: datetime | None = None) -> bytes:
     for entry in entries:
         for fixture in by_entry.get(entry.pk, ()):
             calendar.add_component(_fixture_event(entry.season, fixture, now))
+            calendar.add_component(_opening_event(entry.season, fixture, now))
     for season in _registrations_closing(user):
         calendar.add_component(_registration_event(season, now))
     return bytes(calendar.to_ical())
 
 
+SHORT = timedelta(minutes=30)
+"""How long a calendar shows a moment (a deadline, an opening) for."""
+
+
 def _fixture_event(season: Season, fixture: PlayerFixture, now: datetime) -> icalendar.Event:
+    """The fixture's deadline: the half hour that ends at it."""
     versus = f" vs {', '.join(fixture.opponents)}" if fixture.opponents else ""
-    if fixture.table_id is not None:
-        link = reverse("games:current", kwargs={"pk": fixture.table_id})
-    else:
-        link = f"{reverse('leagues:player')}#season-{season.pk}"
     return _event(
         uid=f"fixture-{fixture.fixture.pk}",
         summary=f"{season}: matchday {fixture.matchday}{versus}",
-        starts=fixture.opens_at,
+        starts=fixture.deadline - SHORT,
         ends=fixture.deadline,
-        link=link,
+        link=_fixture_link(season, fixture),
         now=now,
-        description=f"{season}: play your fixture by its deadline.",
+        description=f"{season}: your fixture{versus} is due at the end of this event.",
     )
+
+
+def _opening_event(season: Season, fixture: PlayerFixture, now: datetime) -> icalendar.Event:
+    """The fixture's matchday opens: the half hour from then."""
+    return _event(
+        uid=f"fixture-{fixture.fixture.pk}-opens",
+        summary=f"{season}: matchday {fixture.matchday} opens",
+        starts=fixture.opens_at,
+        ends=fixture.opens_at + SHORT,
+        link=_fixture_link(season, fixture),
+        now=now,
+        description=f"{season}: your fixture can be played from now until "
+        f"{timezone.localtime(fixture.deadline):%a %d %b, %H:%M %Z}.",
+    )
+
+
+def _fixture_link(season: Season, fixture: PlayerFixture) -> str:
+    if fixture.table_id is not None:
+        return reverse("games:current", kwargs={"pk": fixture.table_id})
+    return f"{reverse('leagues:player')}#season-{season.pk}"
 
 
 def _registration_event(season: Season, now: datetime) -> icalendar.Event:
@@ -87,7 +111,7 @@ def _registration_event(season: Season, now: datetime) -> icalendar.Event:
         uid=f"season-{season.pk}-registration",
         summary=f"{season.league.name}: registration for season {season.number} closes",
         starts=closes,
-        ends=closes + timedelta(minutes=30),
+        ends=closes + SHORT,
         link=f"{reverse('leagues:player')}#season-{season.pk}",
         now=now,
         description=f"Register for {season} before this time.",

@@ -55,7 +55,7 @@ class SeasonCorrections:
 
 
 def season_corrections(season: Season) -> SeasonCorrections:
-    """Every corrected game of the season's fixtures, in matchday order, in at most three
+    """Every corrected game of the season's fixtures, in matchday order, in at most four
     queries (two when nothing was corrected)."""
     fixtures = {
         row["table_id"]: row
@@ -69,7 +69,7 @@ def season_corrections(season: Season) -> SeasonCorrections:
         Result.objects.current()
         .filter(game__table_id__in=list(fixtures))
         .exclude(source__in=AS_PLAYED)
-        .select_related("game", "member", "supersedes")
+        .select_related("game", "member")
         .order_by("game__table_id", "game__number", "seat")
     )
     games: dict[int, list[Result]] = defaultdict(list)
@@ -80,11 +80,12 @@ def season_corrections(season: Season) -> SeasonCorrections:
     entries_of = _entries_by_seat(
         fixtures[seats[0].game.table_id]["pk"] for seats in games.values()
     )
+    earlier = _earlier_rows(games)
     by_level: dict[int, list[Correction]] = defaultdict(list)
     touched: set[int] = set()
     for seats in games.values():
         fixture = fixtures[seats[0].game.table_id]
-        by_level[fixture["division__level"]].append(_correction(fixture, seats))
+        by_level[fixture["division__level"]].append(_correction(fixture, seats, earlier))
         for row in seats:
             entry = entries_of.get((fixture["pk"], row.seat))
             if entry is not None:
@@ -104,7 +105,22 @@ def _entries_by_seat(fixture_ids: Iterable[int]) -> dict[tuple[int, int], int]:
     }
 
 
-def _correction(fixture: Mapping[str, Any], seats: list[Result]) -> Correction:
+Earlier = Mapping[int, tuple[int, str, int | None]]
+"""Each result row of the corrected games by id: its score, source, and the row it
+supersedes."""
+
+
+def _earlier_rows(games: Mapping[int, list[Result]]) -> Earlier:
+    rows = Result.objects.filter(game_id__in=list(games)).order_by()
+    return {
+        pk: (score, source, supersedes)
+        for pk, score, source, supersedes in rows.values_list(
+            "pk", "score", "source", "supersedes_id"
+        )
+    }
+
+
+def _correction(fixture: Mapping[str, Any], seats: list[Result], earlier: Earlier) -> Correction:
     newest = max(seats, key=lambda row: row.created_at)
     return Correction(
         fixture=fixture["pk"],
@@ -113,7 +129,7 @@ def _correction(fixture: Mapping[str, Any], seats: list[Result]) -> Correction:
         seats=tuple(
             SeatCorrection(
                 player=str(row.member) if row.member else f"Seat {row.seat + 1}",
-                before=_played_score(row),
+                before=_score_before(row, earlier),
                 after=row.score,
                 is_winner=row.is_winner,
             )
@@ -124,6 +140,22 @@ def _correction(fixture: Mapping[str, Any], seats: list[Result]) -> Correction:
     )
 
 
-def _played_score(row: Result) -> int:
-    """The score the seat had before this row (the row it supersedes)."""
-    return row.supersedes.score if row.supersedes is not None else row.score
+def _score_before(row: Result, earlier: Earlier) -> int:
+    """The score the seat had before the correction ``row`` carries: the row it
+    supersedes, passing over the rows that kept the score and only voided the game or
+    put a correction back (an undone void): the correction's "before" is what it
+    changed, not the void in between.
+
+    >>> rows = {1: (-20, "played", None), 2: (-5, "ruling", 1), 3: (-5, "void", 2)}
+    >>> _score_before(Result(score=-5, supersedes_id=3), rows)
+    -20
+    >>> _score_before(Result(score=-7, supersedes_id=2), rows)
+    -5
+    """
+    pk = row.supersedes_id
+    while pk is not None:
+        score, source, supersedes = earlier[pk]
+        if score != row.score or source == Result.Source.PLAYED or supersedes is None:
+            return score
+        pk = supersedes
+    return row.score

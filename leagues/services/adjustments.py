@@ -16,9 +16,13 @@ Under zero-sum scoring a game sums to what it summed to: the winner scores what 
 others lose (R9.2), so a loser's score changed moves the winner's by as much the other
 way (:func:`corrections`), and the winner's own score is not changed alone.
 
-Lock order: the fixture row, then the adjustment row, then (the results service) the
-game and its table. The fixture lock orders two organisers proposing for one game, and a
-confirmation with a decline of the same proposal.
+Lock order: the close's (:mod:`leagues.services.locks`): the season row, its matchday,
+the fixture, then the adjustment row, then the game (and, in the results service, its
+table). The season lock orders a change with the season's close: applied before the
+close reads the final order, or refused as closed after it. The fixture lock orders two
+organisers proposing for one game, and a confirmation with a decline of the same
+proposal; the game lock, taken before the current score is compared, orders it with a
+moderators' ruling on the game.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from accounts.models import User
 from games.models import Game, Result
 from games.selectors.players import seat_names
 from games.services import InvalidRuling
+from games.services.locking import lock_game
 from games.services.results import SeatCorrection, supersede
 from leagues.conflicts import game_conflicts, refuse_conflicts
 from leagues.errors import Conflict, LeaguesError, NotFound
@@ -42,6 +47,7 @@ from leagues.notices import LeagueNotice
 from leagues.selectors.adjustments import deciders, why_not_decide
 from leagues.selectors.standings import compute_season
 from leagues.services.deadlines import audited
+from leagues.services.locks import lock_fixture
 from leagues.signals import announce, score_adjusted
 from leagues.standings import ZERO_SUM
 from notifications.services import notices
@@ -71,16 +77,18 @@ def propose(
     why = _required(reason, "Give the reason: it is kept in the season's history.")
     now = timezone.now() if now is None else now
     with transaction.atomic(), audited(why, by):
-        fixture = (
-            Fixture.objects.select_for_update(of=("self",))
-            .filter(matchday__season=season, table__games__pk=game_id)
+        fixture_id = (
+            Fixture.objects.filter(matchday__season=season, table__games__pk=game_id)
+            .values_list("pk", flat=True)
             .first()
         )
-        if fixture is None:
+        if fixture_id is None:
             raise NotFound("That game is not one of this season's fixtures.")
-        _refuse_closed(season)
+        held = lock_fixture(fixture_id)
+        _refuse_closed(held.season)
         game = Game.objects.get(pk=game_id)
-        refuse_conflicts(game_conflicts(by, game, fixture))
+        refuse_conflicts(game_conflicts(by, game, held.fixture))
+        lock_game(game.pk)
         if ScoreAdjustment.objects.filter(game=game, status=Status.PROPOSED).exists():
             raise Conflict(
                 "A score change of this game awaits a second organiser: confirm or decline "
@@ -92,7 +100,7 @@ def propose(
         corrections(game, seat, before, score)  # refuses a change that breaks the sum
         adjustment = ScoreAdjustment.objects.create(
             season=season,
-            fixture=fixture,
+            fixture=held.fixture,
             game=game,
             seat=seat,
             score_before=before,
@@ -144,9 +152,9 @@ def decline(
 def _refuse_closed(season: Season) -> None:
     """After the close the standings are final: promotion was applied and the players
     told their rank. A result then changes only through a moderation ruling, whose
-    preview shows its effect on the final order."""
-    status = Season.objects.filter(pk=season.pk).values_list("status", flat=True).first()
-    if status == Season.Status.FINISHED:
+    preview shows its effect on the final order. ``season`` is locked (read under the
+    lock, its status is the one the close leaves)."""
+    if season.status == Season.Status.FINISHED:
         raise Conflict(
             f"{season} is closed: its results are final and change only through a "
             "moderators' ruling. Report the game to the moderators if it needs correcting."
@@ -205,7 +213,7 @@ def _lock_proposed(adjustment_id: int, by: User) -> ScoreAdjustment:
     )
     if fixture_id is None:
         raise NotFound("No such score change.")
-    Fixture.objects.select_for_update().filter(pk=fixture_id).first()
+    lock_fixture(fixture_id)
     adjustment = (
         ScoreAdjustment.objects.select_for_update(of=("self",))
         .select_related("season", "fixture", "game", "proposed_by")
@@ -219,10 +227,17 @@ def _lock_proposed(adjustment_id: int, by: User) -> ScoreAdjustment:
 
 def _apply(adjustment: ScoreAdjustment, by: User | None, now: datetime) -> ScoreAdjustment:
     """Supersede the seat's result row, and record and tell who decided it."""
-    _refuse_closed(adjustment.season)
+    # Locked again where propose or confirm holds them already (a preview does not):
+    # the season's status and the game's rows are read under the locks they change under.
+    _refuse_closed(lock_fixture(adjustment.fixture_id).season)
+    lock_game(adjustment.game_id)
     # A ruling (or another organiser) may have changed the game since it was proposed:
-    # the second organiser confirmed a change from the score they were shown.
-    if _current_score(adjustment.game, adjustment.seat) != adjustment.score_before:
+    # the second organiser confirmed a change from the score they were shown. A void
+    # keeps every score, but the game counts for nobody: a change would make it count.
+    current = _current(adjustment.game, adjustment.seat)
+    if current[adjustment.seat].score != adjustment.score_before or any(
+        row.source == Result.Source.VOID for row in current.values()
+    ):
         raise Conflict(
             "The game's result changed since this score change was proposed: decline it, "
             "and propose it again if it is still needed."

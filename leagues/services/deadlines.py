@@ -16,8 +16,10 @@ closed. An organiser does it from a preview (:func:`preview_close_matchday`: wha
 each fixture will do, and the warnings); the season's beat job (:mod:`leagues.tasks`)
 does it when the deadline has passed (:func:`close_due_matchday`).
 
-Lock order: the matchday, then its fixtures, then (inside ``stop_round``) the game and
-its table. Everything that locks more than one of them keeps that order.
+Lock order: the season, then the matchday, then its fixtures, then (inside
+``stop_round``) the game and its table: a season's close takes them so
+(:mod:`leagues.services.locks`), and everything that locks more than one of them keeps
+that order.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from leagues.errors import Conflict, LeaguesError
 from leagues.models import Entry, Fixture, Matchday, OnDeadline
 from leagues.notices import LeagueNotice
 from leagues.selectors.vacations import days_away
+from leagues.services.locks import lock_fixture, lock_matchday, lock_season
 from leagues.signals import announce, fixture_settled
 from notifications.services import notices
 
@@ -276,6 +279,7 @@ def settle_fixture(fixture: Fixture, by: User | None, reason: str) -> Fixture:
     """Settle ``fixture`` now by its season's rule; returns it, settled (or as it was,
     if it was finished or settled already: settling twice changes nothing)."""
     with transaction.atomic(), audited(reason, by):
+        lock_fixture(fixture.pk)
         return _settle(fixture.pk)
 
 
@@ -417,7 +421,7 @@ def close_matchday(matchday: Matchday, by: User | None, reason: str) -> Matchday
         raise LeaguesError("Say why the matchday is closed.")
     with transaction.atomic(), audited(reason.strip(), by):
         # A second close (a double click, the beat job) waits here and finds it closed.
-        locked = Matchday.objects.select_for_update().get(pk=matchday.pk)
+        _, locked = lock_matchday(matchday.pk)
         if locked.status == Matchday.Status.CLOSED:
             return locked
         if locked.status != Matchday.Status.OPEN:
@@ -454,6 +458,11 @@ def close_due_matchday(matchday_id: int, now: datetime) -> Matchday | None:
     close it once its own deadline has passed and nothing is left unfinished. Returns
     ``None`` when another writer holds the matchday (the next run comes back to it)."""
     with transaction.atomic(), audited(DEADLINE_PASSED, None):
+        season_id = (
+            Matchday.objects.filter(pk=matchday_id).values_list("season_id", flat=True).first()
+        )
+        if season_id is None or lock_season(season_id, skip_locked=True) is None:
+            return None
         matchday = (
             Matchday.objects.select_for_update(skip_locked=True)
             .filter(pk=matchday_id, status=Matchday.Status.OPEN)

@@ -13,6 +13,7 @@ from leagues.models import Club, League, Season
 from leagues.selectors.roles import is_organiser
 from leagues.services import bounds
 from leagues.services.seasons import NOT_STARTED
+from leagues.slugs import LEAGUE_SLUGS_RESERVED, slug_for
 
 DETAILS = ("name", "description")
 """What an organiser may change of a league besides its house rules (the slug stays, so
@@ -24,18 +25,20 @@ class AddressTaken(Conflict):
 
 
 def create_league(club: Club, by: Any, slug: str, values: dict[str, Any]) -> League:
-    """A new league of ``club`` at ``/clubs/<club>/<slug>/``; ``values``: its name,
-    description and each house rule. Raises :class:`LeaguesError` (also past the club's
-    cap of leagues, ``LEAGUES_PER_CLUB``)."""
+    """A new league of ``club`` at ``/clubs/<club>/<slug>/``, or (``slug`` empty) at an
+    address made from its name, as a club's is; ``values``: its name, description and
+    each house rule. Raises :class:`LeaguesError` (also past the club's cap of leagues,
+    ``LEAGUES_PER_CLUB``)."""
     if not is_organiser(club, by):
         raise NotAllowed(ORGANISERS_ONLY)
     fields = _checked(values)
     try:
         with transaction.atomic():
             # The club's row is locked so that two leagues created at once are counted
-            # one after the other against the club's cap.
+            # one after the other against the club's cap (and made addresses differ).
             bounds.check_new_league(Club.objects.select_for_update().get(pk=club.pk))
-            return League.objects.create(club=club, slug=slug, **fields)
+            address = slug or _slug_from(club, fields["name"])
+            return League.objects.create(club=club, slug=address, **fields)
     except IntegrityError:
         raise AddressTaken(f"The club has a league at the address {slug!r} already.") from None
 
@@ -59,6 +62,19 @@ def update_league(league: League, by: Any, values: dict[str, Any]) -> League:
             waiting = locked.seasons.select_for_update(of=("self",)).filter(status__in=NOT_STARTED)
             Season.objects.filter(pk__in=list(waiting.values_list("pk", flat=True))).update(**rules)
     return locked
+
+
+def _slug_from(club: Club, name: str) -> str:
+    """The first free address for a league named ``name`` in ``club`` (a number alone
+    would read as a season's)."""
+
+    def taken(slug: str) -> bool:
+        return slug.isdigit() or club.leagues.filter(slug=slug).exists()
+
+    try:
+        return slug_for(name, taken=taken, fallback="league", reserved=LEAGUE_SLUGS_RESERVED)
+    except ValueError:
+        raise Conflict("Too many leagues have a name like this one: choose another.") from None
 
 
 def _checked(values: dict[str, Any]) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from leagues.selectors.organiser import next_to_open, unfinished_before
 from leagues.selectors.roles import organisers
 from leagues.selectors.seasons import seats_in_order
 from leagues.services.deadlines import audited, when
+from leagues.services.locks import lock_matchday, lock_season
 from leagues.services.seasons import season_path
 from leagues.services.withdrawals import seat_plan_for
 from leagues.signals import announce
@@ -44,16 +45,12 @@ def open_matchday(matchday: Matchday) -> Matchday:
     that is open already (a task run twice, the beat job and an organiser) does nothing.
     Raises :class:`LeaguesError` when the season is not under way."""
     with transaction.atomic():
-        # Locked, and its status read afresh under the lock, so that two openings at
-        # once create each fixture's table once.
-        matchday = (
-            Matchday.objects.select_for_update(of=("self",))
-            .select_related("season__league__club")
-            .get(pk=matchday.pk)
-        )
+        # Locked (its season first, the close's order: a close either finds it open
+        # or is waited for), and its status read afresh under the lock, so that two
+        # openings at once create each fixture's table once.
+        season, matchday = lock_matchday(matchday.pk)
         if matchday.status != Matchday.Status.SCHEDULED:
             return matchday
-        season = matchday.season
         if season.status != Season.Status.RUNNING:
             raise Conflict("The season is not under way.")
         creator = next(iter(organisers(season.league.club)), None)
@@ -144,7 +141,8 @@ def open_next_matchday(season: Season, by: User, reason: str) -> Matchday:
         raise LeaguesError("Give the reason: it is kept in the season's history.")
     with transaction.atomic(), audited(reason.strip(), by):
         # The season's lock first, then the matchdays': the order closing a season keeps.
-        locked = Season.objects.select_for_update(of=("self",)).get(pk=season.pk)
+        locked = lock_season(season.pk)
+        assert locked is not None
         if locked.status != Season.Status.RUNNING:
             raise Conflict("The season is not under way.")
         following = next_to_open(locked)

@@ -38,6 +38,7 @@ from leagues.services.deadlines import (
     notify_players,
     when,
 )
+from leagues.services.locks import lock_fixture, lock_matchday, lock_season
 from leagues.services.season_end import ordinal
 from leagues.services.seasons import season_path
 from leagues.signals import announce, fixtures_changed, player_substituted
@@ -55,7 +56,7 @@ def extend_deadline(matchday: Matchday, deadline: datetime, by: User, reason: st
     told, and reminded again before the new deadline."""
     why = _reason(reason)
     with transaction.atomic(), audited(why, by):
-        locked = Matchday.objects.select_for_update().get(pk=matchday.pk)
+        _, locked = lock_matchday(matchday.pk)
         if locked.status != Matchday.Status.OPEN:
             raise Conflict("Only an open matchday's deadline can be extended.")
         if deadline <= locked.deadline:
@@ -120,13 +121,8 @@ def reschedule_fixture(fixture: Fixture, deadline: datetime, by: User, reason: s
     if deadline <= timezone.now():
         raise LeaguesError("The new deadline must be in the future.")
     with transaction.atomic(), audited(why, by):
-        # Matchday, then fixture: the order closing a matchday locks them in.
-        matchday = Matchday.objects.select_for_update().get(pk=fixture.matchday_id)
-        locked = (
-            Fixture.objects.select_for_update(of=("self",))
-            .select_related("table", "matchday__season__league")
-            .get(pk=fixture.pk)
-        )
+        held = lock_fixture(fixture.pk)
+        matchday, locked = held.matchday, held.fixture
         if matchday.status == Matchday.Status.CLOSED or locked.status not in UNFINISHED:
             raise Conflict("Only an unfinished fixture of a matchday not yet closed can be moved.")
         refuse_conflicts(fixture_conflicts(by, locked))
@@ -162,11 +158,8 @@ def replace_player(entry: Entry, substitute: User, by: User, reason: str) -> Ent
     with transaction.atomic(), audited(why, by):
         # The season's lock serialises substitutions in it: two organisers seating the
         # same member for two entries at once would both find them free.
-        season = (
-            Season.objects.select_for_update(of=("self",))
-            .select_related("league__club")
-            .get(pk=entry.season_id)
-        )
+        season = lock_season(entry.season_id)
+        assert season is not None  # an entry's season is never deleted without it
         locked = (
             Entry.objects.select_for_update(of=("self",))
             .select_related("user", "substitute")
@@ -178,6 +171,7 @@ def replace_player(entry: Entry, substitute: User, by: User, reason: str) -> Ent
         locked.substitute = substitute
         locked.save(update_fields=["substitute"])
         for seat in _seats_in_play(locked, previous):
+            lock_fixture(seat.fixture_id)  # its matchday and fixture before its table
             assert seat.fixture.table_id is not None
             replace_seat_player(seat.fixture.table_id, seat.number, substitute)
         announce(

@@ -44,7 +44,7 @@ from accounts.models import User
 from games.models import Result
 from leagues.conf import close_grace
 from leagues.conflicts import PLAYERS_CLOSE, close_conflicts, refuse_conflicts
-from leagues.divisions import split
+from leagues.divisions import Split, division_names, split
 from leagues.errors import Conflict, LeaguesError
 from leagues.models import Entry, Fixture, FixtureSeat, Matchday, Season
 from leagues.notices import LeagueNotice
@@ -125,13 +125,9 @@ def preview_close_season(season: Season, now: datetime | None = None) -> SeasonE
     # reorder the divisions (promotion follows that order, as the final standings do).
     standings, final = settled(season)
     names = _names(season)
-    levels = [ids for _, ids in final]
-    order = seeding(levels, season.promotion)
     level_of = {entry: level for level, (_, ids) in enumerate(final, start=1) for entry in ids}
-    # The next season plays by the league's house rules as they are now.
     rules = season.league.house_rules()
-    promoted, relegated = promotion_moves(levels, season.promotion)
-    cut = split(order, rules["seats"], rules["division_size"], promoted, relegated)
+    cut = _next_cut(season, final)
     next_levels = cut.divisions
     moves = [
         DivisionChange(names[entry], level_of[entry], level)
@@ -155,6 +151,16 @@ def preview_close_season(season: Season, now: datetime | None = None) -> SeasonE
     preview.warnings = _warnings(preview)
     preview.standings = standings
     return preview
+
+
+def _next_cut(season: Season, final: list[tuple[str, list[int]]]) -> Split[int]:
+    """The next season's divisions as the close proposes them: the final order seeded
+    with promotion and relegation, cut by the league's house rules as they are now."""
+    levels = [ids for _, ids in final]
+    rules = season.league.house_rules()
+    promoted, relegated = promotion_moves(levels, season.promotion)
+    order = seeding(levels, season.promotion)
+    return split(order, rules["seats"], rules["division_size"], promoted, relegated)
 
 
 class _RollBack(Exception):
@@ -380,14 +386,16 @@ def _tell_players(
     league = season.league
     link = _standings_link(season)
     users = dict(season.entries.values_list("pk", "user_id"))
-    for name, ids in final:
+    going = _where_next(season, final) if following is not None else {}
+    for level, (name, ids) in enumerate(final, start=1):
         for place, entry in enumerate(ids, start=1):
             text = (
                 f"{league.name}, season {season.number} is over: you finished "
                 f"{ordinal(place)} in {name}."
             )
             if following is not None:
-                text += f" You are registered for season {following.number}."
+                text += f" You are registered for season {following.number}"
+                text += _move_words(level, *going[entry]) if entry in going else "."
             notices.create(
                 users[entry],
                 LeagueNotice.LEAGUE_SEASON,
@@ -396,6 +404,29 @@ def _tell_players(
                 subject=season,
                 key=f"season-end:{season.pk}",
             )
+
+
+def _where_next(season: Season, final: list[tuple[str, list[int]]]) -> dict[int, tuple[int, str]]:
+    """Each entry's level and division name next season, as the close proposes them;
+    nothing where the league plays in one division either side (nobody moves)."""
+    divisions = _next_cut(season, final).divisions
+    if len(final) <= 1 and len(divisions) <= 1:
+        return {}
+    names = division_names(len(divisions))
+    return {
+        entry: (level, names[level - 1])
+        for level, ids in enumerate(divisions, start=1)
+        for entry in ids
+    }
+
+
+def _move_words(level: int, next_level: int, name: str) -> str:
+    """ ": you go up to Division 1." (down, or stay), after "registered for season N"."""
+    if next_level < level:
+        return f": you go up to {name}."
+    if next_level > level:
+        return f": you go down to {name}."
+    return f": you stay in {name}."
 
 
 def ordinal(number: int) -> str:

@@ -26,6 +26,7 @@ from games.models import Table
 from leagues.models import Entry, Fixture, Matchday, Season
 from leagues.selectors.vacations import days_away, days_within, running_period, season_vacations
 from leagues.services.deadlines import UNFINISHED, audited, deadline_text, notify_players
+from leagues.services.locks import lock_fixture
 from leagues.signals import announce, fixtures_changed
 
 VACATION = "A player's vacation during the matchday."
@@ -87,13 +88,9 @@ def extend_for_vacations(user_id: int) -> list[int]:
 
 def _extend(fixture_id: int) -> bool:
     with transaction.atomic(), audited(VACATION, None):
-        # Matchday, then fixture: the order closing a matchday locks them in.
-        matchday = Matchday.objects.select_for_update().get(fixtures=fixture_id)
-        fixture = (
-            Fixture.objects.select_for_update(of=("self",))
-            .select_related("table", "matchday__season__league")
-            .get(pk=fixture_id)
-        )
+        # Season, matchday, then fixture: the order closing a season locks them in.
+        held = lock_fixture(fixture_id)
+        matchday, fixture = held.matchday, held.fixture
         if matchday.status == Matchday.Status.CLOSED or fixture.status not in UNFINISHED:
             return False
         days = min(max(days_away(fixture).values(), default=0), matchday.season.matchday_days)

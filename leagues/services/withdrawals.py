@@ -31,6 +31,7 @@ from leagues.errors import Conflict, LeaguesError, NotAllowed
 from leagues.models import WITHDRAWN_SEAT_BOT_LEVEL, Entry, FixtureSeat, OnWithdrawal, Season
 from leagues.notices import LeagueNotice
 from leagues.services.deadlines import UNFINISHED
+from leagues.services.locks import lock_fixture, lock_season
 from leagues.signals import announce, entry_withdrawn
 from notifications.services import notices
 
@@ -62,8 +63,11 @@ def withdraw(entry: Entry, by: User, reason: str = "") -> Entry:
     else:
         context = pghistory.context(user=by.pk, reason=reason)
     with context, transaction.atomic():
-        # The entry is locked first: a second withdrawal waits here and is then told
-        # it is too late, and a matchday opening meanwhile reads the final status.
+        # The season first (the close's order, leagues.services.locks): a close waits for
+        # the withdrawal, or the withdrawal finds the season over. Then the entry: a second
+        # withdrawal waits here and is then told it is too late, and a matchday opening
+        # meanwhile reads the final status.
+        lock_season(entry.season_id)
         entry = (
             Entry.objects.select_for_update(of=("self",))
             .select_related("season__league", "user", "substitute")
@@ -86,6 +90,7 @@ def withdraw(entry: Entry, by: User, reason: str = "") -> Entry:
             )
         )
         for seat in _open_seats(entry):
+            lock_fixture(seat.fixture_id)  # its matchday and fixture before its game
             _apply_rule(entry.season, seat)
         announce(
             entry_withdrawn,

@@ -109,6 +109,8 @@ def _seat_words(effects: Mapping[str, Any]) -> list[str]:
             f"The seat at table {row.table_id} is {row.suspension.user}'s again "
             "(the bot's moves stand)."
         )
+    for table_id in effects.get("unseated", []):
+        lines.append(f"Their seat at table {table_id}, still waiting for players, is open again.")
     return lines
 
 

@@ -15,6 +15,11 @@ that club's fixtures.
 suspended member's fixture, the next game of a round under the forfeit rule), after
 that commit. Each seat handled is a :class:`~moderation.models.BenchedSeat`.
 
+A seat at a table still waiting for players (nothing dealt yet) is taken at once
+(:func:`unseat_waiting`): the seat is open again for someone else, and the table's
+creator is told. It is not given back when the suspension is undone: the table may
+have filled since, and the member may simply sit down again.
+
 Undoing the suspension (:func:`give_back`) gives each bot's seat back to the member while
 its round runs: the bot's moves stand, and the member plays on from where the bot
 left the game. A forfeited game stays forfeited (the game went on without them; a
@@ -27,11 +32,13 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.urls import reverse
 
 from games.models import Game, Seat, Table
 from games.services import GameFinished, InvalidMove, TableError
 from games.services.abandonment import forfeit_seat, give_seat_back, hand_seat_to_bot
+from games.services.lobby import free_waiting_seat
 from leagues.models import Fixture, OnSuspension
 from moderation.models import BenchedSeat, Suspension
 from moderation.notices import ModerationNotice
@@ -55,13 +62,18 @@ def seats_in_scope(suspension: Suspension) -> list[Seat]:
     seats = Seat.objects.filter(
         user_id=suspension.user_id, kind=Seat.Kind.PLAYER, table__status=Table.Status.PLAYING
     )
-    if suspension.club_id is not None:
-        seats = seats.filter(
-            table_id__in=Fixture.objects.filter(
-                division__season__league__club_id=suspension.club_id
-            ).values("table_id")
-        )
-    return list(seats.order_by("table_id"))
+    return list(_in_scope(suspension, seats).order_by("table_id"))
+
+
+def _in_scope(suspension: Suspension, seats: QuerySet[Seat]) -> QuerySet[Seat]:
+    """A site suspension reaches every table; a club's, only that club's fixtures."""
+    if suspension.club_id is None:
+        return seats
+    return seats.filter(
+        table_id__in=Fixture.objects.filter(
+            division__season__league__club_id=suspension.club_id
+        ).values("table_id")
+    )
 
 
 def bench(suspension: Suspension, now: datetime) -> list[int]:
@@ -74,6 +86,34 @@ def bench(suspension: Suspension, now: datetime) -> list[int]:
         if row is not None:
             benched.append(row.pk)
     return benched
+
+
+def unseat_waiting(suspension: Suspension) -> list[int]:
+    """Take the suspended member's seats at tables of the suspension's scope that are
+    still waiting for players; returns those tables' ids. (A fixture's table is dealt as
+    it is set up, so only a site suspension finds any in practice.)"""
+    seats = Seat.objects.filter(
+        user_id=suspension.user_id, kind=Seat.Kind.PLAYER, table__status=Table.Status.OPEN
+    )
+    freed = []
+    for table_id in _in_scope(suspension, seats).values_list("table_id", flat=True):
+        if free_waiting_seat(table_id, suspension.user_id):
+            freed.append(table_id)
+            _tell_the_creator(suspension, table_id)
+    return freed
+
+
+def _tell_the_creator(suspension: Suspension, table_id: int) -> None:
+    creator = Table.objects.filter(pk=table_id).values_list("creator_id", flat=True).first()
+    if creator is None or creator == suspension.user_id:
+        return
+    notices.create(
+        creator,
+        ModerationNotice.MODERATION_OUTCOME,
+        f"{suspension.user} may not play for now: their seat at your table is open again.",
+        reverse("games:table", args=[table_id]),
+        key=f"unseated:{suspension.pk}:{table_id}",
+    )
 
 
 def bench_at_game_start(game_id: int, table_id: int, now: datetime) -> list[int]:

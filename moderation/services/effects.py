@@ -180,6 +180,9 @@ def do(ruling: Ruling, case: Case, now: datetime) -> Effects:
             benched = benching.bench(suspension, now)
             if benched:
                 done["benched"] = benched
+            unseated = benching.unseat_waiting(suspension)
+            if unseated:
+                done["unseated"] = unseated
             return done
     except GameActionError as error:
         raise ModerationError(error.message) from error
@@ -282,7 +285,10 @@ def _restore_results(
     game_id: int, results: Mapping[str, list[int]], by: User, reason: str, now: datetime
 ) -> None:
     """Give each seat the ruling changed a new row with the values and the place of the
-    row it found (the played ones come back as ``restored``: they correct nothing)."""
+    row it found, and what that row was: the played ones come back as ``restored`` (they
+    correct nothing), a correction as that correction, with its reason (undoing a void of
+    a game an organiser had corrected gives back that one seat's correction, not a
+    correction of every seat in the undoing's words)."""
     now_rows = current_rows(game_id)
     pairs = {int(seat): ids for seat, ids in results.items()}
     old = Result.objects.in_bulk([pk for pair in pairs.values() for pk in pair])
@@ -304,4 +310,4 @@ def _restore_results(
         source = Result.Source.RESTORED
     else:
         source = Result.Source.RULING
-    supersede(game_id, corrections, source, reason, by, now)
+    supersede(game_id, corrections, source, reason, by, now, restoring=restored)

@@ -8,9 +8,12 @@ the case: applying it first undoes the earlier one's effects exactly
 (:mod:`moderation.services.effects`), then does its own.
 
 Each is one transaction: the case row is locked first (``select_for_update``), which
-orders two moderators acting on one case; the results service and the clock hold then
-lock the game and its table, in the games app's order. Everything done is written to
-the moderation log, and the facts are announced after commit
+orders two moderators acting on one case; then, for a game of a league fixture, its
+season, matchday and fixture, in the order a season's close takes them
+(:mod:`leagues.services.locks`), so that a ruling either lands before the close reads
+the final order or finds the season closed (a late correction); the results service and
+the clock hold then lock the game and its table, in the games app's order. Everything
+done is written to the moderation log, and the facts are announced after commit
 (:data:`~moderation.signals.ruling_proposed`, :data:`~moderation.signals.ruling_applied`).
 """
 
@@ -26,6 +29,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from common.signals import send_after_commit
+from leagues.services.locks import lock_fixture_of_game
 from moderation import signals
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound
 from moderation.models import Case, LogEntry, Ruling
@@ -122,9 +126,14 @@ def decline(ruling_id: int, by: User, note: str, now: datetime | None = None) ->
         raise ModerationError("Say why you decline it: the moderator who proposed it reads it.")
     with transaction.atomic():
         ruling, case = _lock_proposed(ruling_id, by)
+        # A ruling is superseded once (``Ruling.supersedes`` is one-to-one): a declined
+        # proposal lets go of the ruling it would have superseded, which stays in effect
+        # and may be superseded later. What it proposed stays in its log entry (and in the
+        # ruling's history).
+        released = ruling.supersedes_id
         ruling.status = Ruling.Status.DECLINED
-        ruling.confirmed_by = by
-        ruling.save(update_fields=["status", "confirmed_by"])
+        ruling.confirmed_by, ruling.supersedes = by, None
+        ruling.save(update_fields=["status", "confirmed_by", "supersedes"])
         _log(
             case,
             by,
@@ -132,6 +141,7 @@ def decline(ruling_id: int, by: User, note: str, now: datetime | None = None) ->
             f"{by} declined {_proposal(ruling)}: nothing of it happens.",
             ruling,
             now,
+            {"would_supersede": released} if released is not None else None,
             reason=note.strip(),
         )
         send_after_commit(signals.ruling_declined, Ruling, case_id=case.pk, ruling_id=ruling.pk)
@@ -178,6 +188,7 @@ def _lock_case(case_id: int) -> Case:
     )
     if case is None:
         raise NotFound("No such case.")
+    lock_fixture_of_game(case.game_id)
     return case
 
 

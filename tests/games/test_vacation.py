@@ -249,3 +249,25 @@ def test_a_vacation_ended_a_minute_after_it_began_takes_no_day(alice: User, at: 
     with at(T0 + 4 * HOUR):
         end_vacation(alice)
         assert vacation_summary(alice).used == 1  # a part of a day counts
+
+
+def test_a_vacation_ended_within_the_hour_stops_no_clock_however_often(
+    alice: User, bob: User, at: Any
+) -> None:
+    # Review wave 3, S10: each such vacation took no day, yet stood the clock still
+    # for its 59 minutes; an hour's cycle kept bob waiting without end.
+    game = correspondence(alice, bob, turn_seconds=86400)
+    game.refresh_from_db()
+    deadline = game.turn_deadline
+    assert deadline == T0 + DAY
+
+    for cycle in range(3):
+        with at(T0 + cycle * HOUR):
+            plan_vacation(alice, 1)
+        with at(T0 + cycle * HOUR + timedelta(minutes=59)):
+            end_vacation(alice)
+
+    game.refresh_from_db()
+    assert game.turn_deadline == deadline
+    with at(T0 + 3 * HOUR):
+        assert vacation_summary(alice).used == 0

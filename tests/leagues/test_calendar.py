@@ -42,17 +42,42 @@ def test_the_feed_lists_each_fixture_of_the_running_seasons(
     listed = events(feed(client, calendar_token(alice)))
 
     assert sorted(listed) == [
+        "League 1, season 1: matchday 1 opens",
         "League 1, season 1: matchday 1 vs Bob, Carol",
+        "League 1, season 1: matchday 2 opens",
         "League 1, season 1: matchday 2 vs Dave",
     ]
     first = listed["League 1, season 1: matchday 1 vs Bob, Carol"]
-    assert first.decoded("dtstart") == seconds(playing.matchday.opens_at)
     assert first.decoded("dtend") == seconds(playing.matchday.deadline)
     assert str(first["url"]).endswith(f"/games/tables/{playing.table_id}/current/")
     second = listed["League 1, season 1: matchday 2 vs Dave"]
     assert second.decoded("dtend") == seconds(later.matchday.deadline)
     assert str(second["url"]).endswith(f"/clubs/me/leagues/#season-{season.pk}")
-    assert len({str(event["uid"]) for event in listed.values()}) == 2
+    assert len({str(event["uid"]) for event in listed.values()}) == 4
+
+
+def test_a_fixture_is_a_deadline_and_an_opening_not_a_week_long_block(
+    league_club: Club, alice: User, bob: User, carol: User, dave: User, client: Client
+) -> None:
+    # Walk W24: each fixture was one event from the opening to the deadline (7 days).
+    season = make_season(league_club, [alice, bob, carol, dave], seats=3)
+    playing = open_fixture(season, 1, [alice, bob, carol])
+
+    listed = events(feed(client, calendar_token(alice)))
+
+    due = listed["League 1, season 1: matchday 1 vs Bob, Carol"]
+    opens = listed["League 1, season 1: matchday 1 opens"]
+    deadline, opening = seconds(playing.matchday.deadline), seconds(playing.matchday.opens_at)
+    assert (due.decoded("dtstart"), due.decoded("dtend")) == (
+        deadline - timedelta(minutes=30),
+        deadline,
+    )
+    assert (opens.decoded("dtstart"), opens.decoded("dtend")) == (
+        opening,
+        opening + timedelta(minutes=30),
+    )
+    assert str(opens["url"]) == str(due["url"])
+    assert str(opens["uid"]) != str(due["uid"])
 
 
 def test_a_rescheduled_fixture_ends_at_its_own_deadline(
@@ -63,7 +88,7 @@ def test_a_rescheduled_fixture_ends_at_its_own_deadline(
     fixture.deadline = fixture.matchday.deadline + timedelta(days=2)
     fixture.save()
 
-    (event,) = events(feed(client, calendar_token(bob))).values()
+    event = events(feed(client, calendar_token(bob)))["League 1, season 1: matchday 1 vs Alice"]
 
     assert event.decoded("dtend") == seconds(fixture.deadline)
 
@@ -99,7 +124,7 @@ def test_withdrawn_and_finished_seasons_are_left_out(
     Season.objects.filter(pk=finished.pk).update(status=Season.Status.FINISHED)
 
     assert events(feed(client, calendar_token(alice))) == {}
-    assert len(events(feed(client, calendar_token(bob)))) == 1
+    assert len(events(feed(client, calendar_token(bob)))) == 2  # its deadline and opening
 
 
 def test_a_wrong_token_is_not_found(alice: User, client: Client) -> None:

@@ -4,9 +4,10 @@ time outlast a matchday."""
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 
 from accounts.models import User
-from leagues.models import Club, League
+from leagues.models import Club, League, Season
 from tests.conftest import client_as
 from tests.leagues.test_views_seasons import league_form
 
@@ -47,3 +48,17 @@ def test_a_form_refused_for_another_reason_still_warns_of_the_pace(club: Club, a
     response = client_as(alice).post(NEW, league_form(matchday_days="1", placement_points="3/1"))
     assert response.status_code == 400
     assert "A fixture takes about 108 turns" in response.content.decode()
+
+
+@pytest.mark.parametrize("page", ["/clubs/tile-club/winter/", "/clubs/tile-club/winter/1/"])
+def test_the_pace_advice_on_the_league_and_season_pages_is_for_organisers_only(
+    page: str, season: Season, alice: User, member: User, stranger: User
+) -> None:
+    # Walk W25: "shorten the turn time, play fewer games..." was shown to every player.
+    advice = "A fixture takes about 108 turns"
+    assert advice in client_as(alice).get(page).content.decode()
+    for someone in (member, stranger):
+        shown = client_as(someone).get(page)
+        assert shown.status_code == 200
+        assert advice not in shown.content.decode()
+    assert advice not in Client().get(page).content.decode()

@@ -7,6 +7,7 @@ import csv
 import io
 import re
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.test import Client, TestCase
@@ -20,7 +21,8 @@ from leagues.models import Division, Entry, Fixture, League, Matchday, Role, Sea
 from leagues.notices import LeagueNotice
 from leagues.selectors.standings import compute_season
 from leagues.services.season_end import close_season, final_order, preview_close_season
-from notifications.models import Notification
+from notifications.models import Delivery, Notification
+from notifications.services.notices import set_preference
 from tests.conftest import client_as
 from tests.factories import UserFactory
 from tests.games.conftest import current_game
@@ -229,3 +231,32 @@ def test_the_closed_standings_show_the_places_fixed_at_the_close(
         (line["rank"], line["withdrawn"]) for line in lines if line["division"] == "Division 2"
     ]
     assert division_2 == [("1", "no"), ("2", "no"), ("3", "no"), ("", "yes")]
+
+
+def test_each_player_is_told_whether_they_go_up_go_down_or_stay(
+    two_divisions: RunningSeason, closer: User, mailoutbox: list[Any]
+) -> None:
+    # Walk W7: the notices said only where each finished.
+    finish_all_but_the_last(two_divisions)
+    season = two_divisions.season
+    final = final_order(season)
+    users = dict(season.entries.values_list("pk", "user_id"))
+    (top, *_, last_up), (first_down, *_, bottom) = final[0][1], final[1][1]
+
+    riser = User.objects.get(pk=users[first_down])
+    set_preference(riser, LeagueNotice.LEAGUE_SEASON, Delivery.IMMEDIATE)
+
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        close_season(season, closer, "The season's last deadline passed.")
+
+    def told(entry: int) -> str:
+        notice = Notification.objects.get(kind=LeagueNotice.LEAGUE_SEASON, user_id=users[entry])
+        return notice.text
+
+    assert told(last_up).endswith("registered for season 2: you go down to Division 2.")
+    assert told(first_down).endswith("registered for season 2: you go up to Division 1.")
+    assert told(top).endswith("registered for season 2: you stay in Division 1.")
+    assert told(bottom).endswith("registered for season 2: you stay in Division 2.")
+    # The mail of the notice (asked for at once here) says the same.
+    (email,) = [m for m in mailoutbox if "you go up to Division 1." in m.body]
+    assert "you go up to Division 1." in email.subject

@@ -82,6 +82,21 @@ def test_an_organiser_creates_a_league_and_sees_its_rules_in_words(club: Club, a
     assert "Edit the house rules" in page
 
 
+def test_a_league_left_without_an_address_gets_one_made_from_its_name(
+    club: Club, alice: User
+) -> None:
+    # Walk W16: an empty address answered 400 "This field is required".
+    client = client_as(alice)
+    form = client.get("/clubs/tile-club/leagues/new/").content.decode()
+    assert "Leave it empty to make one from the name." in form
+
+    response = client.post("/clubs/tile-club/leagues/new/", league_form(slug="", name="Edit"))
+    assert response.status_code == 302 and response["Location"] == "/clubs/tile-club/edit-2/"
+    second = client.post("/clubs/tile-club/leagues/new/", league_form(slug="", name="Edit"))
+    assert second.status_code == 302 and second["Location"] == "/clubs/tile-club/edit-3/"
+    assert sorted(League.objects.values_list("slug", flat=True)) == ["edit-2", "edit-3"]
+
+
 def test_the_form_refuses_an_unknown_rule_for_suspended_players(club: Club, alice: User) -> None:
     response = client_as(alice).post(
         "/clubs/tile-club/leagues/new/", league_form(on_suspension="vanish")

@@ -10,11 +10,14 @@ from django.test import TestCase
 from accounts.models import User
 from games import services
 from games.models import Game, Move, Seat, Table
-from leagues.models import Club, OnSuspension, Season
+from games.models.table_settings import TableSettings
+from games.services import SeatPlan
+from leagues.models import Club, Membership, OnSuspension, Role, Season
 from leagues.services.matchdays import open_matchday
 from moderation.models import BenchedSeat, Case, Ruling
 from moderation.selectors.effects import in_words
 from notifications.models import Notification
+from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
 from tests.leagues.conftest import RunningSeason, league_club, make_season, scheduled_fixture
@@ -198,3 +201,45 @@ def test_a_member_not_suspended_keeps_every_seat_when_a_game_is_dealt(
     assert fixture.table_id is not None
     assert not BenchedSeat.objects.exists()
     assert seat_of(fixture.table_id, 1).kind == Seat.Kind.PLAYER
+
+
+def test_a_suspension_takes_the_seat_at_a_table_not_yet_dealt_and_tells_its_creator(
+    casual_game: Game, alice: User, bob: User, carol: User, site_moderator: User
+) -> None:
+    # Issue 25: bob sat at carol's waiting table and kept the seat until it was dealt.
+    waiting = services.create_table(
+        carol,
+        TableSettings(),
+        [SeatPlan.taken_by(carol), SeatPlan.open(), SeatPlan.open()],
+    )
+    services.join_table(waiting.pk, bob)
+    case = claimed(open_case(casual_game, alice, accused=bob), site_moderator)
+
+    ruling = suspend_by_ruling(case, site_moderator, bob, "site")
+
+    seat = seat_of(waiting.pk, 1)
+    assert (seat.kind, seat.user_id) == (Seat.Kind.OPEN, None)
+    assert ruling.effects["unseated"] == [waiting.pk]
+    assert f"Their seat at table {waiting.pk}, still waiting for players, is open again." in (
+        in_words(ruling.effects)
+    )
+    assert "Bob may not play for now: their seat at your table is open again." in told(carol)
+    services.join_table(waiting.pk, alice)  # the seat is anyone's again
+    assert Table.objects.get(pk=waiting.pk).status == Table.Status.OPEN
+
+
+def test_a_club_suspension_leaves_a_seat_at_a_table_of_no_club(
+    casual_game: Game, alice: User, bob: User, carol: User, running: RunningSeason
+) -> None:
+    waiting = services.create_table(
+        carol, TableSettings(), [SeatPlan.taken_by(carol), SeatPlan.open(), SeatPlan.open()]
+    )
+    services.join_table(waiting.pk, bob)
+    mo = UserFactory(username="mo", display_name="Mo")
+    Membership.objects.create(club=running.club, user=mo, role=Role.MODERATOR)
+    case = claimed(open_case(casual_game, alice, accused=bob, fixture=running.fixtures[0]), mo)
+
+    ruling = suspend_by_ruling(case, mo, bob, "club")
+
+    assert seat_of(waiting.pk, 1).user_id == bob.pk
+    assert "unseated" not in ruling.effects

@@ -6,6 +6,7 @@ another case neither hold nor release the game."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from django.test import Client, TestCase
@@ -14,24 +15,26 @@ from django.urls import reverse
 from accounts.models import User
 from games import services
 from games.errors import GameHeld
-from games.models import Game
+from games.models import Game, Result
+from leagues.services import adjustments
 from moderation.errors import Conflict
 from moderation.models import Case, Category, LogEntry, Ruling
 from moderation.notices import ModerationNotice
 from moderation.services.previews import preview
+from moderation.services.rulings import decline
 from notifications.models import Notification
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.chains import ruled, world
 from tests.moderation.conftest import open_case
-from tests.moderation.test_rulings import claimed, league_case
+from tests.moderation.test_rulings import claimed, league_case, second_moderator
 
 pytestmark = pytest.mark.django_db
 
 PAUSED = "Paused by a moderator while a case is looked into"
 
-__all__ = ["league_case"]
+__all__ = ["league_case", "second_moderator"]
 
 
 @pytest.fixture
@@ -301,3 +304,80 @@ def test_the_log_says_each_effect_in_words(
     assert "Dave was suspended from the club" in shown
     assert "Dave&#x27;s suspension was lifted." in shown
     assert "effects: [" not in shown
+
+
+def _without_times(world_now: dict[str, Any]) -> dict[str, Any]:
+    """The world, each correction without the moment its row was written (an undoing
+    writes rows of its own; what they say is compared)."""
+    entries, by_level = world_now["corrected"]
+    return {
+        **world_now,
+        "corrected": (
+            entries,
+            {level: [replace(c, at=None) for c in found] for level, found in by_level.items()},
+        ),
+    }
+
+
+def test_void_then_its_undoing_gives_back_an_organisers_change_as_it_was(
+    league_case: Case, league_game: Game, club_moderator: User, running: RunningSeason
+) -> None:
+    # Alice (the club's organiser) changed seat 1's score; mo confirmed it. Then a void,
+    # then its undoing: seat 0 reads as played again, seat 1 as alice's change, with her
+    # reason and its "before -> after" (the issue's first chain that did not undo).
+    loser = Result.objects.current().of_game(league_game).get(is_winner=False)
+    change = adjustments.propose(
+        running.season, league_game.pk, loser.seat, loser.score - 3, running.organiser, "Typo."
+    )
+    adjustments.confirm(change.pk, club_moderator)
+    before = _without_times(world(league_game, running.season))
+    (correction,) = before["corrected"][1][1]
+    assert correction.reason == "Typo."
+    assert [(s.before, s.after) for s in correction.seats if s.before != s.after]
+
+    void = ruled(league_case, club_moderator, Ruling.Kind.VOID)
+    ruled(league_case, club_moderator, Ruling.Kind.DISMISS, supersedes_id=void.pk)
+
+    assert _without_times(world(league_game, running.season)) == {
+        **before,
+        "cases": [(league_case.pk, "decided")],
+    }
+
+
+def test_a_declined_proposal_lets_go_of_the_warning_it_would_have_superseded(
+    league_case: Case,
+    league_game: Game,
+    club_moderator: User,
+    second_moderator: User,
+    dave: User,
+    running: RunningSeason,
+) -> None:
+    # The issue's second chain: the warning stayed taken by the declined proposal, and
+    # the next ruling superseding it answered 500 on the one-to-one ``supersedes``.
+    warn = ruled(league_case, club_moderator, Ruling.Kind.WARN, target=dave)
+    suspend = ruled(
+        league_case,
+        club_moderator,
+        Ruling.Kind.SUSPEND,
+        target=dave,
+        supersedes_id=warn.pk,
+        details={"scope": "club", "days": 3},
+    )
+    assert suspend.status == Ruling.Status.PROPOSED
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        decline(suspend.pk, second_moderator, "A warning is enough.")
+
+    shown = preview(
+        league_case, club_moderator, Ruling.Kind.DISMISS, "No sanction.", supersedes_id=warn.pk
+    )
+    assert shown is not None
+    dismiss = ruled(
+        league_case, club_moderator, Ruling.Kind.DISMISS, supersedes_id=warn.pk, note="None."
+    )
+
+    assert dismiss.status == Ruling.Status.APPLIED
+    warn.refresh_from_db()
+    assert warn.status == Ruling.Status.SUPERSEDED
+    # What the declined proposal would have done stays on record.
+    declined = LogEntry.objects.get(case=league_case, action=LogEntry.Action.DECLINED)
+    assert declined.changes["would_supersede"] == warn.pk
