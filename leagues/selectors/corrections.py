@@ -1,5 +1,7 @@
 """The corrections of a season's results, for its standings page: which fixtures' games a
-ruling changed, for whom, and why.
+ruling changed, and for whom. Not why: a moderators' ruling's note is written for the
+game's parties (the ruling form says so), and the standings are read by anyone who may
+see the club; the page says a ruling corrected it, without its reasons.
 
 A correction is a *current* result row that is not the played one (a ruling's row,
 ``source`` neither ``played`` nor ``restored``, the played result put back when the
@@ -41,14 +43,14 @@ class Correction:
     matchday: int
     game: int
     seats: tuple[SeatCorrection, ...]
-    reason: str
     at: datetime
 
 
 @dataclass
 class SeasonCorrections:
-    """A season's corrections by division level, and the entries they touched (each
-    entry gets a mark on its standings row)."""
+    """A season's corrections by division level, and the entries whose score or win they
+    changed (each gets a mark on its standings row; a seat whose place in the game alone
+    moved, its points the same, is listed under the table but not marked)."""
 
     by_level: dict[int, list[Correction]]
     entries: set[int]
@@ -87,7 +89,7 @@ def season_corrections(season: Season) -> SeasonCorrections:
         by_level[fixture["division__level"]].append(_correction(fixture, seats))
         for row in seats:
             entry = entries_of.get((fixture["pk"], row.seat))
-            if entry is not None:
+            if entry is not None and _changed_what_counts(row):
                 touched.add(entry)
     for corrections in by_level.values():
         corrections.sort(key=lambda c: (c.matchday, c.fixture, c.game))
@@ -119,9 +121,15 @@ def _correction(fixture: Mapping[str, Any], seats: list[Result]) -> Correction:
             )
             for row in seats
         ),
-        reason=newest.reason,
         at=newest.created_at,
     )
+
+
+def _changed_what_counts(row: Result) -> bool:
+    """Whether the correction changed the seat's score or win (what its standings row
+    adds up), not only its place in the game."""
+    won = row.supersedes.is_winner if row.supersedes is not None else row.is_winner
+    return _played_score(row) != row.score or won != row.is_winner
 
 
 def _played_score(row: Result) -> int:

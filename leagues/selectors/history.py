@@ -20,7 +20,7 @@ from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db import models
-from django.db.models import F, OuterRef, Subquery, Value
+from django.db.models import Exists, F, OuterRef, Subquery, Value
 from django.utils import timezone
 from django.utils.formats import date_format
 
@@ -241,8 +241,17 @@ def _names(user_ids: Iterable[int]) -> dict[Any, str]:
 
 
 def _ruling_rows(ids: list[int]) -> models.QuerySet[Result]:
-    return Result.objects.filter(pk__in=ids).select_related(
-        "game", "member", "decided_by", "supersedes"
+    # An organisers' score change writes its rows at the moment it is applied; any other
+    # correction is the moderators' (a ruling, or its undoing).
+    by_organisers = ScoreAdjustment.objects.filter(
+        game=OuterRef("game"),
+        decided_at=OuterRef("created_at"),
+        status__in=[ScoreAdjustment.Status.CONFIRMED, ScoreAdjustment.Status.APPLIED],
+    )
+    return (
+        Result.objects.filter(pk__in=ids)
+        .select_related("game", "member", "decided_by", "supersedes")
+        .annotate(by_organisers=Exists(by_organisers))
     )
 
 
@@ -256,16 +265,33 @@ def _ruling_item(row: Result) -> HistoryItem:
         ("Place", old.place, row.place),
         ("Winner", _yes(old.is_winner), _yes(row.is_winner)),
     ]
+    what = f"Result of {seat} in game {row.game.number} at table {row.game.table_id}"
+    changes = [Change(name, str(a), str(b)) for name, a, b in pairs if a != b]
+    if getattr(row, "by_organisers", False):
+        return HistoryItem(
+            at=row.created_at,
+            who=str(row.decided_by) if row.decided_by is not None else "The site",
+            what=what,
+            action="corrected (score change)",
+            changes=changes,
+            why=row.reason,
+        )
+    # A moderators' ruling: its note is written for the game's parties (the ruling form
+    # says so), and its moderators answer as "the moderators", as on the outcome page.
     return HistoryItem(
         at=row.created_at,
-        who=str(row.decided_by) if row.decided_by is not None else "The site",
-        what=f"Result of {seat} in game {row.game.number} at table {row.game.table_id}",
+        who="The moderators",
+        what=what,
         action="restored as played"
         if row.source == Result.Source.RESTORED
-        else f"corrected ({row.get_source_display().lower()})",
-        changes=[Change(name, str(a), str(b)) for name, a, b in pairs if a != b],
-        why=row.reason,
+        else f"corrected by a moderators' ruling{_void(row)}",
+        changes=changes,
+        why="",
     )
+
+
+def _void(row: Result) -> str:
+    return " (void: counts for nobody)" if row.source == Result.Source.VOID else ""
 
 
 def _yes(flag: bool) -> str:
