@@ -17,7 +17,7 @@ from moderation.models import Case, Category, Ruling
 from tests.conftest import client_as
 from tests.leagues.conftest import RunningSeason
 from tests.moderation.conftest import open_case
-from tests.moderation.telling_support import NOTE, apply_ruling
+from tests.moderation.telling_support import apply_ruling
 
 pytestmark = pytest.mark.django_db
 
@@ -90,7 +90,7 @@ def test_only_a_seat_whose_score_or_win_changed_is_marked_corrected(
     """Walk turn 4, W12: a seat the ruling rewrote without changing its score or win (its
     rack's value here, its place in the game in the walk) keeps its points, and is not
     marked "corrected"; the game is still listed with every seat it rewrote."""
-    bob_seat, dave_seat = league_fixture.seats.order_by("number")
+    dave_seat = league_fixture.seats.get(number=1)
     bob_rack = Result.objects.current().get(game=case.game, seat=0).rack_value
     dave_score = Result.objects.current().get(game=case.game, seat=1).score
     apply_ruling(
@@ -109,3 +109,18 @@ def test_only_a_seat_whose_score_or_win_changed_is_marked_corrected(
     assert corrections.entries == {dave_seat.entry_id}
     html = Client().get(standings_url(running)).content.decode()
     assert html.count('class="status-tag status-corrected"') == 1
+
+
+def test_the_live_refresh_of_the_tables_carries_the_corrections(
+    case: Case, running: RunningSeason, club_moderator: User
+) -> None:
+    apply_ruling(case, club_moderator, corrections={0: SeatCorrection(score=-5)})
+    html = Client().get(standings_url(running), headers={"HX-Request": "true"}).content.decode()
+    assert "Corrected by a ruling" in html and "status-corrected" in html
+
+
+def test_a_ruling_that_changes_no_result_corrects_nothing(
+    case: Case, running: RunningSeason, club_moderator: User
+) -> None:
+    apply_ruling(case, club_moderator, Ruling.Kind.DISMISS)
+    assert season_corrections(running.season).entries == set()
