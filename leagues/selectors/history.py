@@ -40,6 +40,10 @@ TRACKED: dict[str, type[models.Model]] = {
 RESULT = "result"
 # What a change of these fields is not worth showing (bookkeeping, or the id itself).
 UNSHOWN = {"id", "created_at", "registered_at", "decided_at"}
+# What only the club's organisers read: why a second organiser declined a score change
+# (the decline form says the organiser who proposed it reads it).
+ORGANISERS_ONLY = {"decision_note"}
+APPLIED_ADJUSTMENTS = [ScoreAdjustment.Status.CONFIRMED, ScoreAdjustment.Status.APPLIED]
 LONGEST_VALUE = 80
 
 
@@ -69,9 +73,10 @@ def season_history(
     season: Season, page: int | str | None = 1, *, private: bool = False
 ) -> Page[HistoryItem]:
     """The page ``page`` of the season's history, newest first (an unknown page number
-    gives the last page). ``private``: the viewer organises the club, and reads the
+    gives the last page). ``private``: the viewer organises the club, reads the score
+    changes still proposed or declined and why a second organiser declined one, and the
     reasons given for the organisers only."""
-    paginator = Paginator(_keys(season), PER_PAGE)
+    paginator = Paginator(_keys(season, private), PER_PAGE)
     keys = paginator.get_page(page)
     items = _items(season, list(keys.object_list), private)
     keys.object_list = items
@@ -79,7 +84,7 @@ def season_history(
     return page_of_items
 
 
-def _event_rows(season: Season) -> dict[str, models.QuerySet[Any]]:
+def _event_rows(season: Season, private: bool) -> dict[str, models.QuerySet[Any]]:
     # pghistory adds each tracked model's event model as ``pgh_event_model``.
     events = {name: model.pgh_event_model.objects for name, model in TRACKED.items()}  # type: ignore[attr-defined]
     return {
@@ -90,8 +95,16 @@ def _event_rows(season: Season) -> dict[str, models.QuerySet[Any]]:
         "fixture": events["fixture"].filter(
             matchday_id__in=Matchday.objects.filter(season=season).values("pk")
         ),
-        "adjustment": events["adjustment"].filter(season_id=season.pk),
+        "adjustment": _adjustments(events["adjustment"].filter(season_id=season.pk), private),
     }
+
+
+def _adjustments(rows: models.QuerySet[Any], private: bool) -> models.QuerySet[Any]:
+    """The score changes' events a viewer reads: a change still proposed, or declined, is
+    the organisers' business (the adjustment page is theirs only) until it is applied."""
+    if private:
+        return rows
+    return rows.filter(pgh_obj__status__in=APPLIED_ADJUSTMENTS)
 
 
 def _rulings(season: Season) -> models.QuerySet[Result]:
@@ -100,13 +113,13 @@ def _rulings(season: Season) -> models.QuerySet[Result]:
     )
 
 
-def _keys(season: Season) -> models.QuerySet[Any]:
+def _keys(season: Season, private: bool) -> models.QuerySet[Any]:
     """(kind, key, at) of every recorded change, newest first."""
     parts = [
         rows.annotate(kind=Value(name), key=F("pgh_id"), at=F("pgh_created_at")).values_list(
             "kind", "key", "at"
         )
-        for name, rows in _event_rows(season).items()
+        for name, rows in _event_rows(season, private).items()
     ]
     rulings = _rulings(season).annotate(kind=Value(RESULT), key=F("pk"), at=F("created_at"))
     first, *rest = parts
@@ -123,7 +136,7 @@ def _items(
     for kind, key, _ in keys:
         wanted.setdefault(kind, []).append(key)
     found: dict[tuple[str, int], HistoryItem] = {}
-    rows = _event_rows(season)
+    rows = _event_rows(season, private)
     for kind, ids in wanted.items():
         if kind == RESULT:
             found.update(((RESULT, r.pk), _ruling_item(r)) for r in _ruling_rows(ids))
@@ -162,7 +175,7 @@ def _event_items(
                 who=names.get(context.get("user"), "The site"),
                 what=_subject(kind, event, names),
                 action="created" if event.pgh_label == "insert" else "changed",
-                changes=[] if before is None else _changes(tracked, before, event, names),
+                changes=[] if before is None else _changes(tracked, before, event, names, private),
                 why=str(context.get("reason", "")),
                 private_why=str(context.get("private_reason", "")) if private else "",
             ),
@@ -184,11 +197,11 @@ def _subject(kind: str, event: Any, names: Mapping[Any, str]) -> str:
 
 
 def _changes(
-    model: type[models.Model], before: Any, after: Any, names: Mapping[Any, str]
+    model: type[models.Model], before: Any, after: Any, names: Mapping[Any, str], private: bool
 ) -> list[Change]:
     changes = []
     for field in model._meta.concrete_fields:
-        if field.attname in UNSHOWN:
+        if field.attname in UNSHOWN or (field.attname in ORGANISERS_ONLY and not private):
             continue
         old, new = getattr(before, field.attname), getattr(after, field.attname)
         if old != new:
