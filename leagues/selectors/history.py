@@ -42,7 +42,7 @@ RESULT = "result"
 UNSHOWN = {"id", "created_at", "registered_at", "decided_at"}
 # What only the club's organisers read: why a second organiser declined a score change
 # (the decline form says the organiser who proposed it reads it).
-ORGANISERS_ONLY = {"decision_note"}
+ORGANISERS_ONLY_FIELDS = {"decision_note"}
 APPLIED_ADJUSTMENTS = [ScoreAdjustment.Status.CONFIRMED, ScoreAdjustment.Status.APPLIED]
 LONGEST_VALUE = 80
 
@@ -201,7 +201,7 @@ def _changes(
 ) -> list[Change]:
     changes = []
     for field in model._meta.concrete_fields:
-        if field.attname in UNSHOWN or (field.attname in ORGANISERS_ONLY and not private):
+        if field.attname in UNSHOWN or (field.attname in ORGANISERS_ONLY_FIELDS and not private):
             continue
         old, new = getattr(before, field.attname), getattr(after, field.attname)
         if old != new:
