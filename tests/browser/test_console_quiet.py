@@ -23,7 +23,10 @@ def test_pushes_in_quick_succession_refresh_the_notices_without_errors(
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     refreshed: list[str] = []
-    page.on("requestfinished", lambda r: refreshed.append(r.url) if "/notifications/" in r.url else None)
+    page.on(
+        "requestfinished",
+        lambda r: refreshed.append(r.url) if "/notifications/" in r.url else None,
+    )
     log_in(page, alice)
     page.goto("/games/notifications/")
     expect(page.locator("#notification-list")).to_be_visible()
