@@ -23,7 +23,7 @@ from common.parsing import BadInput
 from common.requests import AuthenticatedRequest
 
 MESSAGE_TEMPLATE = "message.html"
-"""The site's message area (the game page shows it; see the template)."""
+"""The message area of every page (base.html, the game page its own; see the template)."""
 
 Page = Callable[[int], HttpResponse]
 """A view's own page with the refusal on it, rendered with the status it is given."""

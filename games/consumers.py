@@ -137,8 +137,9 @@ class GameConsumer(SlotConsumer):
     chat: str | None = None
     # A member without a seat at the table; seats do not change once the round started.
     spectating = False
-    # A spectator of a private table: their sight is asked again before each push, since
-    # they may leave the club (or the case that let them in may go) while the page is open.
+    # A spectator: their sight is asked again before each push, since they may leave the
+    # club (or the case that let them in may go), or a public club turn private, while the
+    # page is open.
     on_sufferance = False
     # The newest version this connection has rendered: older or repeated news is skipped.
     rendered_version = -1
@@ -160,10 +161,10 @@ class GameConsumer(SlotConsumer):
         if not await self.take_slot(user):
             await self.close()
             return
-        self.table_id, plays, private = seated
+        self.table_id, plays = seated
         if not plays:
             self.spectating = True
-            self.on_sufferance = private
+            self.on_sufferance = True
             spectator_renders.join(self.game_id)
         self.group = game_group(self.game_id)
         self.chat = chat_group(self.table_id)
@@ -266,16 +267,15 @@ class GameConsumer(SlotConsumer):
         await self.send(text_data=html)
 
 
-def _is_seated(game_id: int, user: User) -> tuple[int, bool, bool] | None:
-    """The game's table, whether ``user`` plays in the game and whether the table is
-    private; ``None`` if there is no such game or ``user`` may not see its table
-    (:mod:`games.selectors.sight`)."""
+def _is_seated(game_id: int, user: User) -> tuple[int, bool] | None:
+    """The game's table and whether ``user`` plays in the game; ``None`` if there is no
+    such game or ``user`` may not see its table (:mod:`games.selectors.sight`)."""
     game = visible_game(user, game_id)
     if game is None:
         return None
     table_id = game.table_id
     plays = Seat.objects.filter(table_id=table_id, user=user, kind=Seat.Kind.PLAYER).exists()
-    return table_id, plays, game.table.private
+    return table_id, plays
 
 
 def _render_game(game_id: int, user: User | None, version: int | None = None) -> Rendered | None:

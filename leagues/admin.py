@@ -10,6 +10,7 @@ from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 
 from leagues.models import Club, ClubInvitation, JoinRequest, Membership
+from leagues.services import clubs
 
 
 class MembershipInline(admin.TabularInline[Membership, Club]):
@@ -32,6 +33,12 @@ class ClubAdmin(admin.ModelAdmin[Club]):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Club]:
         return super().get_queryset(request).annotate(members=Count("memberships"))
+
+    def save_model(self, request: HttpRequest, obj: Club, form: Any, change: bool) -> None:
+        # As the club's own settings page does: its fixture tables follow the club's
+        # privacy, or a club made private here would leave its games to everyone.
+        super().save_model(request, obj, form, change)
+        clubs.mark_fixture_tables(obj)
 
     @admin.display(description="Members", ordering="members")
     def member_count(self, club: Any) -> int:

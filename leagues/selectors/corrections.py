@@ -1,5 +1,7 @@
 """The corrections of a season's results, for its standings page: which fixtures' games a
-ruling changed, for whom, and why.
+ruling changed, and for whom. Not why: a moderators' ruling's note is written for the
+game's parties (the ruling form says so), and the standings are read by anyone who may
+see the club; the page says a ruling corrected it, without its reasons.
 
 A correction is a *current* result row that is not the played one (a ruling's row,
 ``source`` neither ``played`` nor ``restored``, the played result put back when the
@@ -41,14 +43,14 @@ class Correction:
     matchday: int
     game: int
     seats: tuple[SeatCorrection, ...]
-    reason: str
     at: datetime
 
 
 @dataclass
 class SeasonCorrections:
-    """A season's corrections by division level, and the entries they touched (each
-    entry gets a mark on its standings row)."""
+    """A season's corrections by division level, and the entries whose score or win they
+    changed (each gets a mark on its standings row; a seat whose place in the game alone
+    moved, its points the same, is listed under the table but not marked)."""
 
     by_level: dict[int, list[Correction]]
     entries: set[int]
@@ -88,7 +90,7 @@ def season_corrections(season: Season) -> SeasonCorrections:
         by_level[fixture["division__level"]].append(_correction(fixture, seats, earlier))
         for row in seats:
             entry = entries_of.get((fixture["pk"], row.seat))
-            if entry is not None:
+            if entry is not None and _changed_what_counts(row, earlier):
                 touched.add(entry)
     for corrections in by_level.values():
         corrections.sort(key=lambda c: (c.matchday, c.fixture, c.game))
@@ -105,17 +107,17 @@ def _entries_by_seat(fixture_ids: Iterable[int]) -> dict[tuple[int, int], int]:
     }
 
 
-Earlier = Mapping[int, tuple[int, str, int | None]]
-"""Each result row of the corrected games by id: its score, source, and the row it
-supersedes."""
+Earlier = Mapping[int, tuple[int, str, int | None, bool]]
+"""Each result row of the corrected games by id: its score, source, the row it
+supersedes, and whether it won."""
 
 
 def _earlier_rows(games: Mapping[int, list[Result]]) -> Earlier:
     rows = Result.objects.filter(game_id__in=list(games)).order_by()
     return {
-        pk: (score, source, supersedes)
-        for pk, score, source, supersedes in rows.values_list(
-            "pk", "score", "source", "supersedes_id"
+        pk: (score, source, supersedes, won)
+        for pk, score, source, supersedes, won in rows.values_list(
+            "pk", "score", "source", "supersedes_id", "is_winner"
         )
     }
 
@@ -129,33 +131,39 @@ def _correction(fixture: Mapping[str, Any], seats: list[Result], earlier: Earlie
         seats=tuple(
             SeatCorrection(
                 player=str(row.member) if row.member else f"Seat {row.seat + 1}",
-                before=_score_before(row, earlier),
+                before=_before(row, earlier)[0],
                 after=row.score,
                 is_winner=row.is_winner,
             )
             for row in seats
         ),
-        reason=newest.reason,
         at=newest.created_at,
     )
 
 
-def _score_before(row: Result, earlier: Earlier) -> int:
-    """The score the seat had before the correction ``row`` carries: the row it
+def _before(row: Result, earlier: Earlier) -> tuple[int, bool]:
+    """The score and win the seat had before the correction ``row`` carries: the row it
     supersedes, passing over the rows that kept the score and only voided the game or
     put a correction back (an undone void): the correction's "before" is what it
     changed, not the void in between.
 
-    >>> rows = {1: (-20, "played", None), 2: (-5, "ruling", 1), 3: (-5, "void", 2)}
-    >>> _score_before(Result(score=-5, supersedes_id=3), rows)
-    -20
-    >>> _score_before(Result(score=-7, supersedes_id=2), rows)
-    -5
+    >>> rows = {1: (-20, "played", None, False), 2: (-5, "ruling", 1, True),
+    ...         3: (-5, "void", 2, False)}
+    >>> _before(Result(score=-5, supersedes_id=3), rows)
+    (-20, False)
+    >>> _before(Result(score=-7, supersedes_id=2), rows)
+    (-5, True)
     """
     pk = row.supersedes_id
     while pk is not None:
-        score, source, supersedes = earlier[pk]
+        score, source, supersedes, won = earlier[pk]
         if score != row.score or source == Result.Source.PLAYED or supersedes is None:
-            return score
+            return score, won
         pk = supersedes
-    return row.score
+    return row.score, row.is_winner
+
+
+def _changed_what_counts(row: Result, earlier: Earlier) -> bool:
+    """Whether the correction changed the seat's score or win (what its standings row
+    adds up), not only its place in the game."""
+    return _before(row, earlier) != (row.score, row.is_winner)

@@ -20,7 +20,7 @@ from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db import models
-from django.db.models import F, OuterRef, Subquery, Value
+from django.db.models import Exists, F, OuterRef, Subquery, Value
 from django.utils import timezone
 from django.utils.formats import date_format
 
@@ -40,6 +40,10 @@ TRACKED: dict[str, type[models.Model]] = {
 RESULT = "result"
 # What a change of these fields is not worth showing (bookkeeping, or the id itself).
 UNSHOWN = {"id", "created_at", "registered_at", "decided_at"}
+# What only the club's organisers read: why a second organiser declined a score change
+# (the decline form says the organiser who proposed it reads it).
+ORGANISERS_ONLY_FIELDS = {"decision_note"}
+APPLIED_ADJUSTMENTS = [ScoreAdjustment.Status.CONFIRMED, ScoreAdjustment.Status.APPLIED]
 LONGEST_VALUE = 80
 
 
@@ -69,9 +73,10 @@ def season_history(
     season: Season, page: int | str | None = 1, *, private: bool = False
 ) -> Page[HistoryItem]:
     """The page ``page`` of the season's history, newest first (an unknown page number
-    gives the last page). ``private``: the viewer organises the club, and reads the
+    gives the last page). ``private``: the viewer organises the club, reads the score
+    changes still proposed or declined and why a second organiser declined one, and the
     reasons given for the organisers only."""
-    paginator = Paginator(_keys(season), PER_PAGE)
+    paginator = Paginator(_keys(season, private), PER_PAGE)
     keys = paginator.get_page(page)
     items = _items(season, list(keys.object_list), private)
     keys.object_list = items
@@ -79,7 +84,7 @@ def season_history(
     return page_of_items
 
 
-def _event_rows(season: Season) -> dict[str, models.QuerySet[Any]]:
+def _event_rows(season: Season, private: bool) -> dict[str, models.QuerySet[Any]]:
     # pghistory adds each tracked model's event model as ``pgh_event_model``.
     events = {name: model.pgh_event_model.objects for name, model in TRACKED.items()}  # type: ignore[attr-defined]
     return {
@@ -90,8 +95,16 @@ def _event_rows(season: Season) -> dict[str, models.QuerySet[Any]]:
         "fixture": events["fixture"].filter(
             matchday_id__in=Matchday.objects.filter(season=season).values("pk")
         ),
-        "adjustment": events["adjustment"].filter(season_id=season.pk),
+        "adjustment": _adjustments(events["adjustment"].filter(season_id=season.pk), private),
     }
+
+
+def _adjustments(rows: models.QuerySet[Any], private: bool) -> models.QuerySet[Any]:
+    """The score changes' events a viewer reads: a change still proposed, or declined, is
+    the organisers' business (the adjustment page is theirs only) until it is applied."""
+    if private:
+        return rows
+    return rows.filter(pgh_obj__status__in=APPLIED_ADJUSTMENTS)
 
 
 def _rulings(season: Season) -> models.QuerySet[Result]:
@@ -100,13 +113,13 @@ def _rulings(season: Season) -> models.QuerySet[Result]:
     )
 
 
-def _keys(season: Season) -> models.QuerySet[Any]:
+def _keys(season: Season, private: bool) -> models.QuerySet[Any]:
     """(kind, key, at) of every recorded change, newest first."""
     parts = [
         rows.annotate(kind=Value(name), key=F("pgh_id"), at=F("pgh_created_at")).values_list(
             "kind", "key", "at"
         )
-        for name, rows in _event_rows(season).items()
+        for name, rows in _event_rows(season, private).items()
     ]
     rulings = _rulings(season).annotate(kind=Value(RESULT), key=F("pk"), at=F("created_at"))
     first, *rest = parts
@@ -123,7 +136,7 @@ def _items(
     for kind, key, _ in keys:
         wanted.setdefault(kind, []).append(key)
     found: dict[tuple[str, int], HistoryItem] = {}
-    rows = _event_rows(season)
+    rows = _event_rows(season, private)
     for kind, ids in wanted.items():
         if kind == RESULT:
             found.update(((RESULT, r.pk), _ruling_item(r)) for r in _ruling_rows(ids))
@@ -162,7 +175,7 @@ def _event_items(
                 who=names.get(context.get("user"), "The site"),
                 what=_subject(kind, event, names),
                 action="created" if event.pgh_label == "insert" else "changed",
-                changes=[] if before is None else _changes(tracked, before, event, names),
+                changes=[] if before is None else _changes(tracked, before, event, names, private),
                 why=str(context.get("reason", "")),
                 private_why=str(context.get("private_reason", "")) if private else "",
             ),
@@ -184,11 +197,11 @@ def _subject(kind: str, event: Any, names: Mapping[Any, str]) -> str:
 
 
 def _changes(
-    model: type[models.Model], before: Any, after: Any, names: Mapping[Any, str]
+    model: type[models.Model], before: Any, after: Any, names: Mapping[Any, str], private: bool
 ) -> list[Change]:
     changes = []
     for field in model._meta.concrete_fields:
-        if field.attname in UNSHOWN:
+        if field.attname in UNSHOWN or (field.attname in ORGANISERS_ONLY_FIELDS and not private):
             continue
         old, new = getattr(before, field.attname), getattr(after, field.attname)
         if old != new:
@@ -241,8 +254,17 @@ def _names(user_ids: Iterable[int]) -> dict[Any, str]:
 
 
 def _ruling_rows(ids: list[int]) -> models.QuerySet[Result]:
-    return Result.objects.filter(pk__in=ids).select_related(
-        "game", "member", "decided_by", "supersedes"
+    # An organisers' score change writes its rows at the moment it is applied; any other
+    # correction is the moderators' (a ruling, or its undoing).
+    by_organisers = ScoreAdjustment.objects.filter(
+        game=OuterRef("game"),
+        decided_at=OuterRef("created_at"),
+        status__in=[ScoreAdjustment.Status.CONFIRMED, ScoreAdjustment.Status.APPLIED],
+    )
+    return (
+        Result.objects.filter(pk__in=ids)
+        .select_related("game", "member", "decided_by", "supersedes")
+        .annotate(by_organisers=Exists(by_organisers))
     )
 
 
@@ -256,16 +278,33 @@ def _ruling_item(row: Result) -> HistoryItem:
         ("Place", old.place, row.place),
         ("Winner", _yes(old.is_winner), _yes(row.is_winner)),
     ]
+    what = f"Result of {seat} in game {row.game.number} at table {row.game.table_id}"
+    changes = [Change(name, str(a), str(b)) for name, a, b in pairs if a != b]
+    if getattr(row, "by_organisers", False):
+        return HistoryItem(
+            at=row.created_at,
+            who=str(row.decided_by) if row.decided_by is not None else "The site",
+            what=what,
+            action="corrected (score change)",
+            changes=changes,
+            why=row.reason,
+        )
+    # A moderators' ruling: its note is written for the game's parties (the ruling form
+    # says so), and its moderators answer as "the moderators", as on the outcome page.
     return HistoryItem(
         at=row.created_at,
-        who=str(row.decided_by) if row.decided_by is not None else "The site",
-        what=f"Result of {seat} in game {row.game.number} at table {row.game.table_id}",
+        who="The moderators",
+        what=what,
         action="restored as played"
         if row.source == Result.Source.RESTORED
-        else f"corrected ({row.get_source_display().lower()})",
-        changes=[Change(name, str(a), str(b)) for name, a, b in pairs if a != b],
-        why=row.reason,
+        else f"corrected by a moderators' ruling{_void(row)}",
+        changes=changes,
+        why="",
     )
+
+
+def _void(row: Result) -> str:
+    return " (void: counts for nobody)" if row.source == Result.Source.VOID else ""
 
 
 def _yes(flag: bool) -> str:

@@ -49,8 +49,10 @@ class QueueEntry:
     filers: int
     weight: float
     reasons: list[Reason]
+    # Who holds its claim: never named to a party (``held`` only says a moderator has it).
     holder: User | None
     conflicts: list[str] = field(default_factory=list)
+    held: bool = False
 
     @property
     def priority(self) -> int:
@@ -133,6 +135,8 @@ def _entry(case: Case, user: User, now: datetime, party: bool = False) -> QueueE
     filers: int = getattr(case, "filer_count", 0)
     weight = round(float(getattr(case, "filer_weight", 0.0) or 0.0), 2)
     reasons = priority_reasons(case, filers, weight, now)
+    holder = claim_holder(case, now)
+    # A party reads no moderator's name, here as on the outcome ("the moderators").
     if party:
         filers, weight = 0, 0.0
         reasons = [reason for reason in reasons if not reason.about_filers]
@@ -141,8 +145,9 @@ def _entry(case: Case, user: User, now: datetime, party: bool = False) -> QueueE
         filers=filers,
         weight=weight,
         reasons=reasons,
-        holder=claim_holder(case, now),
+        holder=None if party else holder,
         conflicts=conflicts(user, case),
+        held=holder is not None,
     )
 
 

@@ -11,10 +11,10 @@ from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.timesince import timesince
 
 from accounts.models import User
 from common.signals import send_after_commit
+from common.times import ago
 from moderation.errors import Conflict, ModerationError, NotAllowed, NotFound
 from moderation.models import Case, LogEntry
 from moderation.permissions import conflicts, suspended_from_moderating
@@ -39,7 +39,7 @@ def claim(case_id: int, moderator: User) -> Case:
             return case
         if holder is not None:
             assert case.claimed_at is not None
-            raise Conflict(f"{holder} claimed this case {timesince(case.claimed_at, now)} ago.")
+            raise Conflict(f"{holder} claimed this case {ago(case.claimed_at, now)}.")
         reasons = conflicts(moderator, case)
         if reasons:
             raise NotAllowed(" ".join(["You may not take this case:", *reasons]))

@@ -102,11 +102,11 @@ def tell_report_received(report_id: int, joined: bool) -> bool:
     case = report.case
     what = f"{case.get_category_display().lower()}, {game_words(case)}"
     if joined:
-        filers = Report.objects.filter(case=case).count()
+        # How many reported it stays with the moderators (the queue hides it from parties
+        # too): the filer learns only that they are not alone.
         text = (
-            f"Your report joined case {case.pk} ({what}), already open: {filers} members "
-            "have reported it, which moves it up the moderators' queue. You will be told "
-            "of the outcome."
+            f"Your report joined case {case.pk} ({what}), already open: others reported it "
+            "too, which moves it up the moderators' queue. You will be told of the outcome."
         )
     else:
         text = (

@@ -82,11 +82,10 @@ def file_message(request: AuthenticatedRequest, message_id: int) -> HttpResponse
 
 def _filed(request: AuthenticatedRequest, report: Report) -> HttpResponse:
     case = report.case
-    others = case.reports.exclude(pk=report.pk).count()
-    if others:
+    # Not how many: that count stays with the moderators (security review wave 3, SU2).
+    if case.reports.exclude(pk=report.pk).exists():
         text = (
-            f"Your report joined case {case.pk}, which {others} other "
-            f"player{'s' if others != 1 else ''} filed before you: it now comes up sooner."
+            f"Your report joined case {case.pk}, which others reported too: it now comes up sooner."
         )
     else:
         who = "the club's moderators" if case.club_id else "the site's moderators"

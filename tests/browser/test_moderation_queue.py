@@ -84,11 +84,13 @@ def test_a_dispute_is_filed_queued_and_claimed_by_a_moderator_without_a_conflict
     case.refresh_from_db()
     assert case.claimed_by == mo
 
-    # Dave moderates the club too, but he sat at that table.
+    # Dave moderates the club too, but he sat at that table: a party reads that a
+    # moderator has it, not who (security review wave 3, S8).
     as_member(page, dave)
     page.goto("/moderation/")
     item = page.locator(f'.case-item[data-case="{case.pk}"]')
-    expect(item).to_contain_text("Claimed by Mo")
+    expect(item).to_contain_text("A moderator has it.")
+    expect(item).not_to_contain_text("Claimed by Mo")
     Case.objects.filter(pk=case.pk).update(claimed_by=None, claimed_at=None, claim_seen_at=None)
     page.reload()
     expect(item).to_contain_text("You may not take this case:")

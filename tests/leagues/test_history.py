@@ -12,10 +12,11 @@ from accounts.models import User
 from games.models import Game
 from games.services.adjudication import stop_round
 from leagues.selectors.history import PER_PAGE, season_history
-from leagues.services.adjustments import propose
+from leagues.services.adjustments import decline, propose
 from leagues.services.deadlines import close_matchday
 from leagues.services.organiser import extend_deadline
 from leagues.services.withdrawals import withdraw
+from tests.conftest import client_as
 from tests.leagues.conftest import RunningSeason
 
 pytestmark = pytest.mark.django_db
@@ -103,3 +104,30 @@ def test_an_organisers_reason_for_withdrawing_a_player_is_public(
     withdraw(running.entries[0], running.organiser, "Left the club.")
     response = client.get(reverse("leagues:history", args=["tile-club", "winter", 1]))
     assert b"Why: Left the club." in response.content
+
+
+def test_score_changes_proposed_or_declined_are_the_organisers_only(
+    running: RunningSeason, olga: User, bob: User
+) -> None:
+    """Security review wave 3, S7: the adjustment page is the organisers' only and the
+    decline form says the proposer reads the note, but the public history listed every
+    score change with its reason, its status and the decline note."""
+    table_id = running.fixtures[0].table_id
+    assert table_id is not None
+    stop_round(table_id)
+    game = Game.objects.get(table_id=table_id, number=1)
+    alice = running.organiser
+    declined = propose(running.season, game.pk, 1, -7, alice, "DECLINED-REASON")
+    decline(declined.pk, olga, "DECLINE-NOTE")
+    propose(running.season, game.pk, 1, -9, alice, "PENDING-REASON")
+    args = [running.club.slug, "winter", 1]
+    secrets = ("DECLINED-REASON", "DECLINE-NOTE", "PENDING-REASON")
+
+    visitor = Client().get(reverse("leagues:history", args=args)).content.decode()
+    member = client_as(bob).get(reverse("leagues:history", args=args)).content.decode()
+    organiser = client_as(olga).get(reverse("leagues:history", args=args)).content.decode()
+
+    for page in (visitor, member):
+        assert "Score change" not in page
+        assert not any(secret in page for secret in secrets)
+    assert all(secret in organiser for secret in secrets)

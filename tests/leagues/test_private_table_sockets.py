@@ -82,3 +82,25 @@ async def test_a_spectating_member_removed_from_the_club_is_told_nothing_more(
 
     assert (await socket.receive_output())["type"] == "websocket.close"
     await socket.wait()
+
+
+async def test_a_spectator_is_told_nothing_more_once_the_club_turns_private(
+    alice: User, bob: User, dave: User, erin: User
+) -> None:
+    """Security review wave 3, S9: sight is asked again for every spectator, not only for
+    one of a table that was private when the socket opened."""
+    season = await db(running_season)(alice, [bob, dave, erin, alice], slug="open-room")
+    table: Table = season.fixtures[0].table
+    game = await db(current_game)(table)
+    sam = await db(UserFactory)(username="sam")
+    socket = communicator(f"/ws/games/{game.pk}/", sam)
+    assert (await socket.connect())[0]
+    await socket.receive_from()
+
+    club = season.club
+    await db(clubs.update_club)(club, alice, name=club.name, description="", is_private=True)
+    mover = await db(user_at)(game, game.current_seat)
+    await db(services.draw)(game.pk, mover, 0)
+
+    assert (await socket.receive_output())["type"] == "websocket.close"
+    await socket.wait()

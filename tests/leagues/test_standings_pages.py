@@ -358,3 +358,17 @@ def test_cached_standings_are_forgotten_when_a_result_is_superseded(
         supersede(game.pk, {1: SeatCorrection(score=90)}, Result.Source.RULING, "Typo", None)
 
     assert points()["Dee"] == 94
+
+
+def test_the_best_and_worst_paragraph_is_shown_only_while_the_season_is_under_way() -> None:
+    """Walk turn 4, W12: the closed standings said how best and worst ranks read "while
+    the season is under way", for columns it no longer shows."""
+    built = played(small_season())
+    paragraph = "Best and worst, while the season is under way"
+    running = client_as(built.organiser).get(url(built)).content.decode()
+    Season.objects.filter(pk=built.season.pk).update(status=Season.Status.FINISHED)
+
+    closed = client_as(built.organiser).get(url(built)).content.decode()
+
+    assert paragraph in running and paragraph not in closed
+    assert "the tiebreak it decides" in closed

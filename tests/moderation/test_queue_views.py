@@ -75,6 +75,19 @@ def test_a_moderator_who_sat_at_the_table_is_refused_with_the_reason(
     assert case.claimed_by is None
 
 
+def test_a_party_who_moderates_reads_that_a_moderator_has_it_not_who(
+    running: RunningSeason, case: Case, club_moderator: User, dave: User
+) -> None:
+    """Security review wave 3, S8: a party's own entry in the queue names no holder."""
+    Membership.objects.filter(club=running.club, user=dave).update(role=Role.MODERATOR)
+    assert client_as(club_moderator).post(f"/moderation/cases/{case.pk}/claim/").status_code == 302
+
+    queue = client_as(dave).get("/moderation/").content.decode()
+
+    assert "A moderator has it." in queue and "is-claimed" in queue
+    assert "Claimed by" not in queue and "Mo claimed" not in queue and ">Mo<" not in queue
+
+
 def test_claiming_needs_a_post_and_a_moderator(case: Case, club_moderator: User) -> None:
     assert client_as(club_moderator).get(f"/moderation/cases/{case.pk}/claim/").status_code == 405
     assert client_as(UserFactory()).post(f"/moderation/cases/{case.pk}/claim/").status_code == 404

@@ -244,3 +244,25 @@ def test_a_running_games_form_disables_the_result_kinds(
         assert f'value="{kind}" disabled' in html, kind
     assert '<input type="radio" name="kind" value="pause">' in html
     assert "The game is still being played: only a finished game&#x27;s result" in html
+
+
+def test_the_forfeit_help_says_what_its_zero_sum_preview_shows(
+    league_case: Case, league_game: Game, club_moderator: User
+) -> None:
+    """Walk turn 4, W8: the help said "the others keep their results" while its own
+    preview gave the forfeited points and the win to another seat."""
+    url = reverse("moderation:rule", args=[league_case.pk])
+    client = client_as(club_moderator)
+    winner = Result.objects.current().of_game(league_game).get(is_winner=True)
+    assert league_game.engine_ruleset().score_mode == "zero_sum"
+
+    form = client.get(url).content.decode()
+    preview = client.post(
+        url, {"kind": "forfeit", "seat": str(winner.seat), "note": "Colluded.", "step": "preview"}
+    ).content.decode()
+
+    assert "the others keep their results" not in form
+    assert "Under zero-sum scoring the points it loses go to the winner" in form
+    assert "if it had won, the best of the others wins instead" in form
+    # What the preview shows: the other seat takes the win and the points.
+    assert preview.count(str(winner.score)) >= 2 and "Preview: what the ruling changes" in preview

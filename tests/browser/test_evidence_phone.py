@@ -1,0 +1,56 @@
+"""The evidence of a case on a phone (walk turn 4, W6): the page fits 390 px, its racks
+wrapping as on the replay and the game page (the deal's 14-tile racks made it 417 px)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from accounts.models import User
+from games.models import Game
+from leagues.models import Fixture
+from tests.browser.conftest import Violations, log_in, new_page
+from tests.games.conftest import _eager_celery
+from tests.leagues.conftest import running
+from tests.moderation.conftest import club_moderator, league_fixture, league_game, open_case
+from tests.moderation.evidence_support import claim, evidence_url
+
+pytestmark = pytest.mark.browser
+
+__all__ = ["_eager_celery", "club_moderator", "league_fixture", "league_game", "running"]
+
+SHOTS = os.environ.get("SCREENSHOTS_DIR")
+
+# A phone as the walk's was: its width, touch, and the viewport meta honoured.
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+WIDEST = """() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"""
+
+
+def test_the_evidence_page_fits_a_phone(
+    browser: Browser,
+    live_server_url: str,
+    csp_violations: Violations,
+    transactional_db: None,
+    league_game: Game,
+    league_fixture: Fixture,
+    bob: User,
+    club_moderator: User,
+) -> None:
+    case = claim(open_case(league_game, bob, fixture=league_fixture), club_moderator)
+    page = new_page(browser, live_server_url, csp_violations, **PHONE)
+    log_in(page, club_moderator)
+
+    page.goto(evidence_url(case))
+    expect(page.get_by_role("heading", level=1)).to_contain_text(f"Game {league_game.number}")
+    expect(page.locator(".evidence-deal .tiles-row").first).to_be_visible()
+
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/evidence-phone.png", full_page=True)
+    assert page.evaluate(WIDEST) <= 390
+    warning = page.locator(".evidence-secret").bounding_box()
+    assert warning is not None and warning["x"] + warning["width"] <= 390
+    page.context.close()
+    assert not csp_violations
