@@ -17,6 +17,10 @@ known to exist, so they are built here, for whole families rather than named siz
   ``2q + 1`` players (Ray-Chaudhuri and Wilson) and of ``3q`` players, one base
   matchday shifted by every element of the field: 15, 21, 27, 39, 57, 63, 75, 87,
   93, ... players, built at once where the search below may not reach them.
+- **A rotated 4-seat design** (:func:`four_seats_rotated`): ``3q + 1`` players for
+  a prime power ``q = 12t + 1``, one base matchday over GF(q) found by a small search
+  that a multiplier of order 3 shrinks: 40 players (52 and the larger such sizes are
+  not reached).
 - **Developments** (:class:`Development`): the players are ``rows`` copies of the
   integers modulo ``N`` and a few fixed players (``∞``), and a base matchday shifted
   by ``0 .. period - 1`` gives ``period`` matchdays (the base matchday is unchanged by
@@ -286,6 +290,85 @@ def affine(q: int, dim: int) -> Design:
 
 # Direct constructions over a field's additive group.
 
+
+def four_seats_rotated(q: int, steps: int = 80_000) -> Design | None:
+    """A resolvable design of ``3q + 1`` players at 4 seats (``q`` matchdays, every
+    pair once) for a prime power ``q = 12t + 1``, or None if its search finds none
+    within ``steps`` tables tried.
+
+    Players ``∞`` and three rows of GF(q); one base matchday shifted by every element
+    (a pair is met as often as its rows and difference are). The base matchday is
+    ``{∞, 0₀, 0₁, 0₂}`` and blocks taken with their images under ``(x, r) → (εx, r +
+    1)``, ``ε`` a cube root of 1: the multiplier shrinks the search to ``t`` blocks of
+    one point from each of four orbits, found by backtracking (deterministic, its
+    candidates in order). It reaches 40 players (q = 13) in some 55,000 steps; 112
+    (q = 37) not within the default steps, which bound the time lost to a few
+    seconds."""
+    if q % 12 != 1 or _prime_power(q) is None:
+        raise ValueError(f"{q} is not a prime power of the form 12t + 1")
+    field = Field(q)
+    add, mul = field.add, field.mul
+    epsilon = next(e for e in range(2, q) if mul[mul[e][e]][e] == 1)
+    left = steps
+
+    def image(point: tuple[int, int], k: int) -> tuple[int, int]:
+        x, row = point
+        for _ in range(k):
+            x = mul[epsilon][x]
+        return x, (row + k) % 3
+
+    def meets(a: tuple[int, int], b: tuple[int, int]) -> set[tuple[int, int, int]]:
+        """The differences a pair and its images take up."""
+        taken = set()
+        for k in range(3):
+            (x, r), (y, s) = sorted((image(a, k), image(b, k)), key=lambda p: p[1])
+            d = add[y][_negative(field, x)]
+            taken.add((r, s, min(d, _negative(field, d)) if r == s else d))
+        return taken
+
+    # {∞, 0₀, 0₁, 0₂} takes the difference 0 between any two rows.
+    used = {(0, 1, 0), (0, 2, 0), (1, 2, 0)}
+    blocks: list[list[tuple[int, int]]] = []
+
+    def extend(block: list[tuple[int, int]], orbits: list[int], chosen: list[int]) -> bool:
+        """Add to ``block`` (of the orbits ``chosen``) a point of a later orbit."""
+        nonlocal left
+        if len(block) == 4:
+            blocks.append(block)
+            if place([o for o in orbits if o not in chosen]):
+                return True
+            blocks.pop()
+            return False
+        for orbit in orbits[orbits.index(chosen[-1]) + 1 :]:
+            for row in range(3):
+                left -= 1
+                if left < 0:
+                    raise _OutOfSteps
+                point = image((orbit, 0), row)
+                taken = set().union(*(meets(p, point) for p in block))
+                if len(taken) < 3 * len(block) or taken & used:
+                    continue
+                used.update(taken)
+                if extend([*block, point], orbits, [*chosen, orbit]):
+                    return True
+                used.difference_update(taken)
+        return False
+
+    def place(orbits: list[int]) -> bool:
+        return not orbits or extend([(orbits[0], 0)], orbits, orbits[:1])
+
+    try:
+        if not place(list(range(1, q))):
+            return None
+    except _OutOfSteps:
+        return None
+    base: list[Sequence[Point]] = [
+        [(None, 0), (0, 0), (0, 1), (0, 2)],
+        *([image(p, k) for p in block] for block in blocks for k in range(3)),
+    ]
+    return _design(field, 3, fixed=1, shifted=[base], translated=[])
+
+
 Point = tuple[int | None, int]
 """A point of a field's rows: an element and its row, or ``(None, i)``: fixed player
 ``i``, whom shifts leave where they are."""
@@ -377,6 +460,9 @@ def _constructed(players: int, seats: int) -> Design | None:
         return kirkman_doubled((players - 1) // 2)
     if seats == 3 and players % 3 == 0 and _kirkman_order(players // 3):
         return kirkman_tripled(players // 3)
+    q = (players - 1) // 3
+    if seats == 4 and players == 3 * q + 1 and q % 12 == 1 and _prime_power(q):
+        return four_seats_rotated(q)
     return None
 
 

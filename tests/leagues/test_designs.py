@@ -20,6 +20,7 @@ from leagues.designs import (
     design_for,
     develop,
     developments,
+    four_seats_rotated,
     kirkman_doubled,
     kirkman_tripled,
     most_rounds,
@@ -106,10 +107,11 @@ def test_a_nearly_kirkman_triple_system_is_built_for_every_6t_players_from_18(
     assert sorted(p for pair in unmet for p in pair) == list(range(players))
 
 
-@pytest.mark.parametrize("players", [16, 28])
+@pytest.mark.parametrize("players", [16, 28, 40])
 def test_a_resolvable_four_seat_design_is_built_for_12t_plus_4_players(players: int) -> None:
-    """4t + 1 matchdays of tables of four, every pair once. (40 players: the search
-    does not reach one within its steps; the scheduler searches their season.)"""
+    """4t + 1 matchdays of tables of four, every pair once: 16 and 28 by the search,
+    40 by :func:`four_seats_rotated`. (52: by neither; the scheduler searches their
+    season.)"""
     design = design_for(players, 4, most_rounds(players, 4))
 
     assert design is not None
@@ -144,6 +146,21 @@ def test_the_kirkman_constructions_need_a_prime_power_6t_plus_1(q: int) -> None:
     for construction in (kirkman_doubled, kirkman_tripled):
         with pytest.raises(ValueError, match=rf"^{q} is not a prime power of the form 6t \+ 1$"):
             construction(q)
+
+
+def test_the_rotated_four_seat_construction_meets_every_pair_once() -> None:
+    """40 players, 13 matchdays: the resolvable (40, 4, 1) design."""
+    design = four_seats_rotated(13)
+
+    assert design is not None
+    assert_resolvable(design, 40, 4, 13)
+    assert design.complete
+
+
+def test_the_rotated_four_seat_construction_is_bounded_by_steps() -> None:
+    assert four_seats_rotated(13, steps=5_000) is None
+    with pytest.raises(ValueError, match=r"^17 is not a prime power of the form 12t \+ 1$"):
+        four_seats_rotated(17)
 
 
 @pytest.mark.parametrize("players", [63, 75, 87, 93])
