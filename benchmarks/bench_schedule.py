@@ -91,13 +91,15 @@ SCHEDULE_SIZES = (
     (39, 3, 19),
     (45, 3, 22),
     (48, 3, 23),
+    (57, 3, 28),
+    (63, 3, 31),
     (28, 4, 9),
     (40, 4, 13),
     (64, 4, 21),
 )
 """Players, seats and matchdays of the schedule-quality lines: the classic instances,
-then nearly Kirkman (18, 24, 30, 36, 48), Kirkman (33, 39, 45) and 4-seat (28, 40, 64)
-sizes, and 12 players at 3 seats over the 4 matchdays that can fit."""
+then nearly Kirkman (18, 24, 30, 36, 48), Kirkman (33, 39, 45, 57, 63) and 4-seat
+(28, 40, 64) sizes, and 12 players at 3 seats over the 4 matchdays that can fit."""
 
 BEFORE = "15fc85a57d5dc282f5723570c54c5fbf4831b02d"
 """The commit whose scheduler the golfer lines compare with: annealing alone."""

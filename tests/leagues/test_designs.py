@@ -20,6 +20,9 @@ from leagues.designs import (
     design_for,
     develop,
     developments,
+    four_seats_rotated,
+    kirkman_doubled,
+    kirkman_tripled,
     most_rounds,
 )
 
@@ -81,8 +84,8 @@ def test_the_affine_plane_of_every_prime_power_order_meets_every_pair_once(q: in
 
 @pytest.mark.parametrize("players", range(9, 46, 6))
 def test_a_kirkman_triple_system_is_built_for_every_6t_plus_3_players(players: int) -> None:
-    """3t + 1 matchdays of triples, every pair once. (The search also reaches 51 and
-    57 players, in seconds; 63 and 69 not within its steps.)"""
+    """3t + 1 matchdays of triples, every pair once. (Beyond: 51 by the search, 57 and
+    63 constructed; 69 by neither.)"""
     design = design_for(players, 3, most_rounds(players, 3))
 
     assert design is not None
@@ -104,15 +107,69 @@ def test_a_nearly_kirkman_triple_system_is_built_for_every_6t_players_from_18(
     assert sorted(p for pair in unmet for p in pair) == list(range(players))
 
 
-@pytest.mark.parametrize("players", [16, 28])
+@pytest.mark.parametrize("players", [16, 28, 40])
 def test_a_resolvable_four_seat_design_is_built_for_12t_plus_4_players(players: int) -> None:
-    """4t + 1 matchdays of tables of four, every pair once. (40 players: the search
-    does not reach one within its steps; the scheduler searches their season.)"""
+    """4t + 1 matchdays of tables of four, every pair once: 16 and 28 by the search,
+    40 by :func:`four_seats_rotated`. (52: by neither; the scheduler searches their
+    season.)"""
     design = design_for(players, 4, most_rounds(players, 4))
 
     assert design is not None
     assert_resolvable(design, players, 4, (players - 1) // 3)
     assert design.complete
+
+
+KIRKMAN_ORDERS = [7, 13, 19, 25, 31, 37, 43, 49]
+"""The prime powers 6t + 1 up to 49: Kirkman systems of 15 .. 99 and 21 .. 147."""
+
+
+@pytest.mark.parametrize("q", KIRKMAN_ORDERS)
+def test_the_doubled_kirkman_construction_meets_every_pair_once(q: int) -> None:
+    """Ray-Chaudhuri and Wilson: 2q + 1 players, q matchdays."""
+    design = kirkman_doubled(q)
+
+    assert_resolvable(design, 2 * q + 1, 3, q)
+    assert design.complete
+
+
+@pytest.mark.parametrize("q", KIRKMAN_ORDERS)
+def test_the_tripled_kirkman_construction_meets_every_pair_once(q: int) -> None:
+    """3q players, (3q - 1) / 2 matchdays."""
+    design = kirkman_tripled(q)
+
+    assert_resolvable(design, 3 * q, 3, (3 * q - 1) // 2)
+    assert design.complete
+
+
+@pytest.mark.parametrize("q", [1, 9, 11, 35])
+def test_the_kirkman_constructions_need_a_prime_power_6t_plus_1(q: int) -> None:
+    for construction in (kirkman_doubled, kirkman_tripled):
+        with pytest.raises(ValueError, match=rf"^{q} is not a prime power of the form 6t \+ 1$"):
+            construction(q)
+
+
+def test_the_rotated_four_seat_construction_meets_every_pair_once() -> None:
+    """40 players, 13 matchdays: the resolvable (40, 4, 1) design."""
+    design = four_seats_rotated(13)
+
+    assert design is not None
+    assert_resolvable(design, 40, 4, 13)
+    assert design.complete
+
+
+def test_the_rotated_four_seat_construction_is_bounded_by_steps() -> None:
+    assert four_seats_rotated(13, steps=5_000) is None
+    with pytest.raises(ValueError, match=r"^17 is not a prime power of the form 12t \+ 1$"):
+        four_seats_rotated(17)
+
+
+@pytest.mark.parametrize("players", [63, 75, 87, 93])
+def test_kirkman_sizes_the_search_does_not_reach_are_constructed(players: int) -> None:
+    """63, 75 and 87 are 2q + 1 and 93 is 3q for q = 31, 37, 43 and 31."""
+    design = design_for(players, 3, most_rounds(players, 3))
+
+    assert design is not None
+    assert_resolvable(design, players, 3, (players - 1) // 2)
 
 
 @settings(max_examples=15, deadline=None)
