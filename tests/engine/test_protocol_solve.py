@@ -96,10 +96,12 @@ def test_bad_lines_get_an_error_and_the_process_carries_on() -> None:
             json.dumps({"id": "g", "table": [], "rack": ["R11", "R12", "R13"]}),
             json.dumps({"id": "h", "table": [], "rack": ["R1"], "budget_ms": "fast"}),
             json.dumps({"id": "i", "table": [], "rack": ["R1"], "budget_ms": 600_001}),
+            json.dumps({"id": "j", "table": [], "rack": ["R1"], "budget_steps": 0}),
         ]
     )
 
-    assert [a["id"] for a in answers] == [None, "a", "b", "c", "d", "e", "f", "g", "h", "i"]
+    ids = [None, "a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]
+    assert [a["id"] for a in answers] == ids
     assert all("error" in a for a in answers[:7] + answers[8:])
     assert "not a valid set" in answers[1]["error"]
     assert "3 copies of R7" in answers[2]["error"]
@@ -114,9 +116,13 @@ def test_bad_lines_get_an_error_and_the_process_carries_on() -> None:
         "n": 3,
         "value": 36,
         "exact": True,
+        "steps": answers[7]["steps"],
+        "cut_short": False,
     }
+    assert answers[7]["steps"] > 0
     assert "budget_ms must be a whole number from 1 to 600000" in answers[8]["error"]
     assert "got 600001" in answers[9]["error"]
+    assert "budget_steps must be a whole number from 1 to 100000000; got 0" in answers[10]["error"]
 
 
 def test_before_the_initial_meld_a_play_below_the_minimum_is_no_play() -> None:
@@ -128,7 +134,7 @@ def test_before_the_initial_meld_a_play_below_the_minimum_is_no_play() -> None:
     assert after_meld["n"] == 4
 
 
-def test_a_line_past_its_budget_answers_in_time_with_a_legal_play_not_proven_best() -> None:
+def test_a_line_past_its_steps_answers_a_legal_play_not_proven_best_after_those_steps() -> None:
     case = single_set_case()
     line = {
         "id": "w",
@@ -136,10 +142,28 @@ def test_a_line_past_its_budget_answers_in_time_with_a_legal_play_not_proven_bes
         "rack": format_tiles(case.rack),
         "initial_meld_done": False,
         "ruleset": case.rules.differences(),
-        "budget_ms": 300,
+        "budget_steps": 30_000,
+    }
+    first, again = _run_solve([json.dumps(line), json.dumps({**line, "id": "w2"})])
+    assert first["exact"] is False and first["cut_short"] is False
+    assert first["steps"] == 30_000
+    after = [parse_tiles(s) for s in first["table_after"]]
+    verdict = judge_turn([], case.rack, after, False, case.rules)
+    assert verdict.valid and first["n"] == len(first["played"]) > 0
+    assert {**again, "id": "w"} == first
+
+
+def test_a_line_its_wall_time_stops_says_it_was_cut_short() -> None:
+    case = single_set_case()
+    line = {
+        "id": "c",
+        "table": [],
+        "rack": format_tiles(case.rack),
+        "initial_meld_done": False,
+        "ruleset": case.rules.differences(),
+        "budget_steps": 100_000_000,
+        "budget_ms": 1,
     }
     (answer,) = _run_solve([json.dumps(line)])
-    assert answer["exact"] is False
-    after = [parse_tiles(s) for s in answer["table_after"]]
-    verdict = judge_turn([], case.rack, after, False, case.rules)
-    assert verdict.valid and answer["n"] == len(answer["played"]) > 0
+    assert answer["cut_short"] is True and answer["exact"] is False
+    assert answer["steps"] < 100_000_000

@@ -175,7 +175,7 @@ def test_the_solver_answer_is_a_legal_play_of_the_movers_rack() -> None:
     record = MoveRecord(1, 0, Play(((rack[0], rack[1], rack[2]),)), 1, "user", T0)
     turn = replay_turns(state, [record], ["A", "B"])[0]
 
-    answer = best_answer(turn, 2.0)
+    answer = best_answer(turn)
 
     assert Counter(answer.tiles) == Counter(["R10", "R11", "R12", "B1", "K1", "O1"])
     assert answer.value == 36 and answer.exact
