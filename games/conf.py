@@ -7,10 +7,12 @@ import random
 import secrets
 from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from django.conf import settings
 from django.utils.module_loading import import_string
+
+from engine.bots import BOT_STEPS, Level
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -162,15 +164,12 @@ def analysis_seconds() -> float:
 
 
 def bot_steps(level: str) -> int:
-    """``GAMES_BOT_STEPS``: the solver's work for a bot's whole move, by level
-    (``{"easy": 200_000, "normal": 500_000, "strong": 1_500_000}``: ``easy`` only
-    lays new sets, ``strong`` asks the solver several times). The same position gets
+    """``GAMES_BOT_STEPS``: the solver's work for a bot's whole move, by level (the
+    engine's ``BOT_STEPS``, ``{"easy": 200_000, "normal": 500_000, "strong":
+    1_500_000}``, for the levels the setting does not name). The same position gets
     the same move whatever the load."""
-    steps = {**_BOT_STEPS, **getattr(settings, "GAMES_BOT_STEPS", {})}
-    return int(steps[level])
-
-
-_BOT_STEPS = {"easy": 200_000, "normal": 500_000, "strong": 1_500_000}
+    named: dict[str, int] = getattr(settings, "GAMES_BOT_STEPS", {})
+    return int(named[level]) if level in named else BOT_STEPS[cast(Level, level)]
 
 
 def bot_seconds() -> float:

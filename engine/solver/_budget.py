@@ -15,7 +15,7 @@ Wall time is only a last stop (``seconds``, a generous ceiling): a search it end
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 from typing import TypeVar
@@ -73,11 +73,12 @@ class Meter:
 
     A meter can hand a share of the steps left to a part of the work (:meth:`share`),
     so a first cheap attempt cannot eat the whole budget; the ceiling stays the whole
-    call's. ``clock`` is read only when there is a ceiling.
+    call's. The clock (:func:`time.monotonic`) is read only when there is a ceiling.
 
     >>> meter = Meter(Budget(steps=10))
-    >>> meter.spend(4)
-    >>> meter.spend(7)
+    >>> meter.grant(4), meter.grant(7)
+    (4, 6)
+    >>> meter.grant(1)
     Traceback (most recent call last):
     ...
     engine.solver._budget.OutOfBudget: the solver ran out of 10 steps before it found ...
@@ -85,18 +86,12 @@ class Meter:
     10
     """
 
-    def __init__(
-        self,
-        budget: Budget | None,
-        parent: Meter | None = None,
-        clock: Callable[[], float] | None = None,
-    ) -> None:
+    def __init__(self, budget: Budget | None, parent: Meter | None = None) -> None:
         self.budget = budget
         self.parent = parent
-        self.clock: Callable[[], float] = clock or (parent.clock if parent else time.monotonic)
         self.limit = budget.steps if budget is not None else None
         seconds = budget.seconds if budget is not None else None
-        self.deadline = self.clock() + seconds if seconds is not None else None
+        self.deadline = time.monotonic() + seconds if seconds is not None else None
         self.spent = 0
         self.cut_short = False
         self._unclocked = 0  # steps granted since the clock was last read
@@ -116,12 +111,6 @@ class Meter:
             meter._unclocked += granted
             meter = meter.parent
         return granted
-
-    def spend(self, steps: int) -> None:
-        """Take ``steps`` steps; raises :class:`OutOfBudget` (having spent what was
-        left) when fewer are left."""
-        if self.grant(steps) < steps:
-            raise self._out()
 
     def metered(self, items: Iterable[T], count: int) -> Iterator[T]:
         """The ``count`` ``items``, each one step, granted a chunk at a time before it is
@@ -146,7 +135,8 @@ class Meter:
 
         >>> whole = Meter(Budget(steps=100))
         >>> part = whole.share(0.25)
-        >>> part.spend(20)
+        >>> part.grant(20)
+        20
         >>> whole.steps_remaining(), part.steps_remaining()
         (80, 5)
         """
@@ -162,7 +152,7 @@ class Meter:
         while meter is not None:
             if meter.deadline is not None and (meter.cut_short or meter._unclocked >= _CHUNK):
                 meter._unclocked = 0
-                if meter.cut_short or meter.clock() > meter.deadline:
+                if meter.cut_short or time.monotonic() > meter.deadline:
                     meter.cut_short = True
                     raise OutOfBudget(meter.budget, meter.spent, cut_short=True)
             meter = meter.parent
