@@ -325,9 +325,10 @@ def play_out(state: GameState, levels: Sequence[Level], seed: int, max_actions: 
     the test too, except where the solver has a known fault
     (:func:`test_the_solver_melds_a_single_set_of_two_equal_runs`).
 
-    Each move has a tenth of its level's steps (``BOT_STEPS``): a bot's action must be
-    legal under any budget, and a budget of steps makes each game the same work on every
-    run and machine (some wrap-around positions take minutes without one).
+    Each move has its level's steps (``BOT_STEPS``), as on the site: a budget of steps
+    makes each game the same work on every run and machine, and bounds the positions
+    that take minutes without one (some wrap-around ones); an action must be legal
+    whether or not the solver finished.
     """
     rng = random.Random(seed)
     with warnings.catch_warnings(record=True) as caught:
@@ -337,7 +338,7 @@ def play_out(state: GameState, levels: Sequence[Level], seed: int, max_actions: 
                 break
             seat = state.current_player
             level = levels[seat]
-            budget = Budget(steps=BOT_STEPS[level] // 10)
+            budget = Budget(steps=BOT_STEPS[level])
             state = apply(state, choose_for(state, seat, level, rng, budget), seat)
     assert state.all_tiles() == Counter(full_set())
     refused = [str(w.message) for w in caught if issubclass(w.category, RejectedPlayWarning)]
