@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -23,6 +21,7 @@ from engine import protocol
 from engine.bots import choose_for
 from engine.solver import Budget, solve
 from tests.engine.test_bots import make_state
+from tests.engine.test_protocol_solve import run_solve
 from tests.engine.worst_cases import manipulation_case, single_set_case
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,19 +75,7 @@ def test_the_same_position_takes_the_same_steps_in_every_process() -> None:
     # Other hash seeds change the order of every set of strings: nothing the search
     # counts may depend on it.
     lines = [json.dumps(_line(POSITIONS[p], "tiles")) for p in HARDEST]
-    answers = []
-    for seed in ("1", "2"):
-        done = subprocess.run(
-            [sys.executable, "-m", "engine", "solve"],
-            input="\n".join(lines) + "\n",
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            timeout=300,
-            check=True,
-            env={"PYTHONHASHSEED": seed, "PATH": ""},
-        )
-        answers.append([json.loads(line) for line in done.stdout.splitlines()])
+    answers = [run_solve(lines, env={"PYTHONHASHSEED": seed}) for seed in ("1", "2")]
     assert answers[0] == answers[1]
     assert all(answer["steps"] > 0 for answer in answers[0])
 
