@@ -3,19 +3,22 @@
 Run ``python benchmarks/bench_solver.py`` from the repository root. Every position is
 solved in one warm process (after one untimed warm-up pass) with the "tiles"
 objective (the headline) and the "value" objective, each with the web's budget
-(``--budget-ms``, default 2000), and each answer is compared with the position's
-reference optimum. The table gives, per table-size bucket, the count, p50/p90/max
-wall time in milliseconds, whether every answer was optimal and how many were
-proven best (``exact``: must be all); the summary line sums up both objectives.
+(``--budget-steps``, default the protocol's 500000 search steps, with no wall-time
+ceiling: the answers are the same on any machine), and each answer is compared with
+the position's reference optimum. The table gives, per table-size bucket, the count,
+p50/p90/max wall time in milliseconds and the same of the search steps, whether every
+answer was optimal and how many were proven best (``exact``: must be all); the summary
+line sums up both objectives. Steps are the same on every run and machine; times show
+what they cost here.
 
 Then the worst cases of issue 8 (``tests/engine/worst_cases.py``), each solved in a
-fresh process under the same budget: wall time, peak memory, tiles laid and whether
-the answer was exact.
+fresh process under the same budget: wall and processor time, steps, peak memory,
+tiles laid and whether the answer was exact.
 
 Options: ``--positions FILE`` (default: tests/engine/data/sample-positions.json),
 ``--repeat N`` (timed passes, default 3; the median time per position is used),
 ``--check`` (also judge every answer with engine.verdict.judge_turn),
-``--budget-ms N``, ``--no-worst`` (skip the worst cases).
+``--budget-steps N``, ``--no-worst`` (skip the worst cases).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +36,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from engine.protocol import SOLVE_BUDGET_STEPS  # noqa: E402
 from engine.ruleset import Ruleset  # noqa: E402
 from engine.solver import Budget, Solution, solve  # noqa: E402
 from engine.tiles import Tile, parse_tiles  # noqa: E402
@@ -87,7 +92,7 @@ def judged(position: dict[str, Any], solution: Solution) -> bool:
     return verdict.valid
 
 
-def percentile(values: list[float], fraction: float) -> float:
+def percentile(values: Sequence[float], fraction: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
     return ordered[index]
@@ -99,11 +104,11 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--verbose", action="store_true")
-    parser.add_argument("--budget-ms", type=int, default=2000)
+    parser.add_argument("--budget-steps", type=int, default=SOLVE_BUDGET_STEPS)
     parser.add_argument("--no-worst", action="store_true")
     args = parser.parse_args()
     positions = json.loads(args.positions.read_text())["positions"]
-    budget = Budget(seconds=args.budget_ms / 1000)
+    budget = Budget(steps=args.budget_steps)
     all_ok = all_exact = True
     summaries = []
     for objective in ("tiles", "value"):
@@ -124,8 +129,10 @@ def main() -> int:
                 ok = ok and judged(position, solution)
             ms = statistics.median(times)
             if args.verbose:
-                print(f"{position['id']:32} {ms:8.1f} ms {'ok' if ok else 'WRONG'}")
-            rows.setdefault(bucket(position["id"]), []).append(Row(ms, ok, exact))
+                verdict = "ok" if ok else "WRONG"
+                print(f"{position['id']:32} {ms:8.1f} ms {solution.steps:8} steps {verdict}")
+            row = Row(ms, solution.steps, ok, exact)
+            rows.setdefault(bucket(position["id"]), []).append(row)
         ok, exact, summary = report(objective, rows)
         all_ok, all_exact = all_ok and ok, all_exact and exact
         summaries.append(summary)
@@ -134,58 +141,68 @@ def main() -> int:
         f" all exact: {'yes' if all_exact else 'NO'}"
     )
     if not args.no_worst:
-        worst_cases(args.budget_ms / 1000)
+        worst_cases(args.budget_steps)
     return 0 if all_ok and all_exact else 1
 
 
 @dataclass(frozen=True)
 class Row:
-    """One position's median time, and whether its answers were optimal and exact."""
+    """One position's median time, its steps, and whether its answers were optimal and
+    exact."""
 
     ms: float
+    steps: int
     ok: bool
     exact: bool
 
 
 def report(objective: str, rows: dict[str, list[Row]]) -> tuple[bool, bool, str]:
-    print(f"\nobjective={objective} (budget per answer as given by --budget-ms)")
-    print(f"{'bucket':8} {'count':>5} {'p50 ms':>8} {'p90 ms':>8} {'max ms':>8}  optimal  exact")
-    every: list[float] = []
-    every_ok = True
-    exact_count = 0
-    for name in (*BUCKETS, "other"):
-        if name not in rows:
-            continue
-        times = [row.ms for row in rows[name]]
-        ok = all(row.ok for row in rows[name])
-        exact = sum(row.exact for row in rows[name])
-        every.extend(times)
-        every_ok = every_ok and ok
-        exact_count += exact
-        print(
-            f"{name:8} {len(times):5} {percentile(times, 0.5):8.1f} {percentile(times, 0.9):8.1f}"
-            f" {max(times):8.1f}  {'yes' if ok else 'NO':7}  {exact}/{len(times)}"
-        )
+    print(f"\nobjective={objective} (budget per answer as given by --budget-steps)")
     print(
-        f"{'all':8} {len(every):5} {percentile(every, 0.5):8.1f} {percentile(every, 0.9):8.1f}"
-        f" {max(every):8.1f}  {'yes' if every_ok else 'NO':7}  {exact_count}/{len(every)}"
+        f"{'bucket':8} {'count':>5} {'p50 ms':>8} {'p90 ms':>8} {'max ms':>8}"
+        f" {'p50 st':>7} {'p90 st':>7} {'max st':>7}  optimal  exact"
     )
-    p50, p90, worst = percentile(every, 0.5), percentile(every, 0.9), max(every)
+    for name in (*BUCKETS, "other"):
+        if name in rows:
+            print(f"{name:8} {_line(rows[name])}")
+    every = [row for bucket_rows in rows.values() for row in bucket_rows]
+    print(f"{'all':8} {_line(every)}")
+    times, steps = [row.ms for row in every], [row.steps for row in every]
+    exact_count = sum(row.exact for row in every)
     summary = (
-        f"{objective} {len(every)} positions p50 {p50:.1f} ms p90 {p90:.1f} ms max {worst:.1f} ms"
-        f" exact {exact_count}/{len(every)}"
+        f"{objective} {len(every)} positions p50 {percentile(times, 0.5):.1f} ms"
+        f" p90 {percentile(times, 0.9):.1f} ms max {max(times):.1f} ms,"
+        f" steps p50 {percentile(steps, 0.5):.0f} p90 {percentile(steps, 0.9):.0f}"
+        f" max {max(steps)}, exact {exact_count}/{len(every)}"
     )
-    return every_ok, exact_count == len(every), summary
+    return all(row.ok for row in every), exact_count == len(every), summary
 
 
-def worst_cases(seconds: float) -> None:
+def _line(rows: list[Row]) -> str:
+    """A bucket's count, times, steps, and whether its answers were optimal and exact."""
+    times = [row.ms for row in rows]
+    steps = [row.steps for row in rows]
+    ok = all(row.ok for row in rows)
+    exact = sum(row.exact for row in rows)
+    return (
+        f"{len(rows):5} {percentile(times, 0.5):8.1f} {percentile(times, 0.9):8.1f}"
+        f" {max(times):8.1f} {percentile(steps, 0.5):7.0f} {percentile(steps, 0.9):7.0f}"
+        f" {max(steps):7.0f}  {'yes' if ok else 'NO':7}  {exact}/{len(rows)}"
+    )
+
+
+def worst_cases(steps: int) -> None:
     """The worst cases of issue 8, each in a fresh process so its peak memory is its own."""
-    print(f"\nworst cases (budget {seconds:g} s, each in its own process)")
-    print(f"{'case':14} {'time s':>7} {'peak MB':>8} {'laid':>5}  exact  legal")
+    print(f"\nworst cases (budget {steps} steps, each in its own process)")
+    print(
+        f"{'case':14} {'time s':>7} {'cpu s':>6} {'steps':>7} {'peak MB':>8} {'laid':>5}"
+        "  exact  legal"
+    )
     for name in CASES:
-        run = run_in_child(name, seconds)
+        run = run_in_child(name, steps)
         print(
-            f"{name:14} {run.seconds:7.2f} {run.peak_mb:8.0f} {run.played:5}"
+            f"{name:14} {run.seconds:7.2f} {run.cpu_seconds:6.2f} {run.steps:7}"
+            f" {run.peak_mb:8.0f} {run.played:5}"
             f"  {'yes' if run.exact else 'no':5}  {'yes' if run.legal else 'NO'}"
         )
 

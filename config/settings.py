@@ -324,10 +324,13 @@ MODERATION_CLAIM_MINUTES = 30
 MODERATION_ESCALATE_HOURS = 48
 MODERATION_REPORTS_PER_DAY = 5
 
-# Moderation, the evidence of a case: the solver's time for each turn's line, and for one
-# request of the evidence in all (the page then asks again for the turns left over); the
-# page's own first answer takes a shorter slice, so that it paints at once.
-MODERATION_EVIDENCE_TURN_SECONDS = 0.25
+# Moderation, the evidence of a case: the solver's work for each turn's line (steps: the
+# same line whatever the load; the seconds are only a last stop, about ten times what the
+# steps take on a quiet server), and the time for one request of the evidence in all (the
+# page then asks again for the turns left over); the page's own first answer takes a
+# shorter slice, so that it paints at once.
+MODERATION_EVIDENCE_TURN_STEPS = 60_000
+MODERATION_EVIDENCE_TURN_SECONDS = 2.5
 MODERATION_EVIDENCE_SECONDS = 3.0
 MODERATION_EVIDENCE_FIRST_SECONDS = 0.5
 # Beat runs on every node (docs/operating.md, "Deployment"): celery-redbeat keeps the schedule in

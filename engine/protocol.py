@@ -68,24 +68,30 @@ Answer::
 The best play for a position (the exact solver, :func:`engine.solver.solve`). A line::
 
     {"id": "p1", "table": [["R5", "R6", "R7", "R8"]], "rack": ["J", "R9", "B2"],
-     "initial_meld_done": true, "objective": "tiles", "ruleset": {}, "budget_ms": 2000}
+     "initial_meld_done": true, "objective": "tiles", "ruleset": {},
+     "budget_steps": 500000, "budget_ms": 20000}
 
 ``table`` (a valid arrangement: a list of sets) and ``rack`` are required;
 ``initial_meld_done`` defaults to true, ``objective`` to ``"tiles"`` (most rack tiles,
 ties broken by the highest face value) or may be ``"value"`` (highest face value, ties
-broken by most tiles); ``ruleset`` as for ``judge``. ``budget_ms`` is the wall-clock
-time the solver may spend on the line, a whole number of milliseconds from 1 to
-600000; it defaults to 2000, so no line runs without a bound. Answer::
+broken by most tiles); ``ruleset`` as for ``judge``. ``budget_steps`` is the work the
+solver may do on the line, in search steps (:class:`engine.solver.Budget`), a whole
+number from 1 to 100000000; it defaults to 500000 (the web's budget, about 2 s on a
+quiet machine), so the same line gets the same answer on any machine and load.
+``budget_ms`` is only a last stop in wall-clock time, a whole number of milliseconds
+from 1 to 600000, default 20000, so no line runs without a bound. Answer::
 
     {"id": "p1", "played": ["R9", "J"], "table_after": [["J", "R5", "R6", "R7", "R8", "R9"]],
-     "n": 2, "value": 9, "exact": true}
+     "n": 2, "value": 9, "exact": true, "steps": 83, "cut_short": false}
 
 ``played`` lists the rack tiles laid (empty when nothing is legal, and then
 ``table_after`` is the table as given), ``n`` their number (jokers included) and
 ``value`` the face value of the numbered tiles laid (jokers count 0). ``exact`` is
 true when the play is proven best, false when the budget ran out first and it is the
-best legal play found (an empty play then means none was found). A table with an
-invalid set, or more copies of a tile than the game has, is an ``error`` line.
+best legal play found (an empty play then means none was found). ``steps`` is the work
+done; ``cut_short`` is true when ``budget_ms``, not the steps, stopped the search (the
+answer may then differ on another machine or load). A table with an invalid set, or
+more copies of a tile than the game has, is an ``error`` line.
 
 Adding a command
 ----------------
@@ -296,8 +302,10 @@ _KINDS: dict[str, Callable[[Mapping[str, Any], Ruleset], Answer]] = {
 
 # -- solve -----------------------------------------------------------------------------
 
-SOLVE_BUDGET_MS = 2000
-"""The solver's time per ``solve`` line when the line gives no ``budget_ms``."""
+SOLVE_BUDGET_STEPS = 500_000
+"""The solver's work per ``solve`` line when the line gives no ``budget_steps``."""
+SOLVE_BUDGET_MS = 20_000
+"""The last stop in wall time per ``solve`` line when the line gives no ``budget_ms``."""
 
 
 @register_command("solve", "the best play for a table and a rack (exact solver), one per line")
@@ -328,19 +336,14 @@ def solve(line: Mapping[str, Any]) -> Answer:
     objective = line.get("objective", "tiles")
     if objective not in ("tiles", "value"):
         raise ProtocolError(f'objective must be "tiles" or "value"; got {objective!r}')
-    budget_ms = line.get("budget_ms", SOLVE_BUDGET_MS)
-    if (
-        isinstance(budget_ms, bool)
-        or not isinstance(budget_ms, int)
-        or not 0 < budget_ms <= 600_000
-    ):
-        raise ProtocolError(f"budget_ms must be a whole number from 1 to 600000; got {budget_ms!r}")
+    budget_steps = _whole(line, "budget_steps", SOLVE_BUDGET_STEPS, 100_000_000)
+    budget_ms = _whole(line, "budget_ms", SOLVE_BUDGET_MS, 600_000)
     for i, tiles in enumerate(table):
         analysis = analyse_set(tiles, ruleset)
         if not analysis.valid:
             raise ProtocolError(f"table[{i}] is not a valid set: {analysis.problem}")
     _check_tile_counts([*(tile for tiles in table for tile in tiles), *rack])
-    budget = Budget(seconds=budget_ms / 1000)
+    budget = Budget(steps=budget_steps, seconds=budget_ms / 1000)
     solution = solve_position(table, rack, done, ruleset, objective, budget)
     return {
         "played": format_tiles(solution.played),
@@ -348,7 +351,17 @@ def solve(line: Mapping[str, Any]) -> Answer:
         "n": solution.n,
         "value": solution.value,
         "exact": solution.exact,
+        "steps": solution.steps,
+        "cut_short": solution.cut_short,
     }
+
+
+def _whole(line: Mapping[str, Any], name: str, default: int, most: int) -> int:
+    """The whole number ``line[name]`` from 1 to ``most`` (``default`` when absent)."""
+    value = line.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= most:
+        raise ProtocolError(f"{name} must be a whole number from 1 to {most}; got {value!r}")
+    return value
 
 
 def _check_tile_counts(tiles: list[Tile]) -> None:

@@ -7,10 +7,12 @@ import random
 import secrets
 from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from django.conf import settings
 from django.utils.module_loading import import_string
+
+from engine.bots import BOT_STEPS, Level
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -127,10 +129,19 @@ def connection_days() -> float:
     return float(getattr(settings, "GAMES_CONNECTION_DAYS", 90))
 
 
+def help_steps() -> int:
+    """``GAMES_HELP_STEPS``: the solver's work for a hint, "arrange for me" or a River
+    take (500,000 search steps, about 2 s on a quiet server). Past it the best play
+    found is used, marked as not proven best; the same position always gets the same
+    answer, whatever the server's load."""
+    return int(getattr(settings, "GAMES_HELP_STEPS", 500_000))
+
+
 def help_seconds() -> float:
-    """``GAMES_HELP_SECONDS``: the solver's time for a hint, "arrange for me" or a River
-    take (2.0). Past it the best play found so far is used, marked as not proven best."""
-    return float(getattr(settings, "GAMES_HELP_SECONDS", 2.0))
+    """``GAMES_HELP_SECONDS``: the last stop in wall time for the work of
+    :func:`help_steps` (20.0, ten times what it takes on a quiet server). An answer it
+    stops is shown as cut short, and is not kept."""
+    return float(getattr(settings, "GAMES_HELP_SECONDS", 20.0))
 
 
 def play_now_bot_seconds() -> float:
@@ -139,22 +150,32 @@ def play_now_bot_seconds() -> float:
     return float(getattr(settings, "GAMES_PLAY_NOW_BOT_SECONDS", 20))
 
 
+def analysis_steps() -> int:
+    """``GAMES_ANALYSIS_STEPS``: the solver's work for the best play of one turn of a
+    replay (200,000 search steps, about 1 s on a quiet server; they bound its memory
+    too). Each answer is kept, so a turn is analysed once."""
+    return int(getattr(settings, "GAMES_ANALYSIS_STEPS", 200_000))
+
+
 def analysis_seconds() -> float:
-    """``GAMES_ANALYSIS_SECONDS``: the solver's time for the best play of one turn of a
-    replay (1.0). Each answer is kept, so a turn is analysed once."""
-    return float(getattr(settings, "GAMES_ANALYSIS_SECONDS", 1.0))
+    """``GAMES_ANALYSIS_SECONDS``: the last stop in wall time for one turn's analysis
+    (10.0); an analysis it stops is shown as cut short, and is not kept."""
+    return float(getattr(settings, "GAMES_ANALYSIS_SECONDS", 10.0))
 
 
-def analysis_states() -> int:
-    """``GAMES_ANALYSIS_STATES``: the search states the solver may expand for one
-    replayed turn (200,000), which bounds its memory whatever the time allows."""
-    return int(getattr(settings, "GAMES_ANALYSIS_STATES", 200_000))
+def bot_steps(level: str) -> int:
+    """``GAMES_BOT_STEPS``: the solver's work for a bot's whole move, by level (the
+    engine's ``BOT_STEPS``, ``{"easy": 200_000, "normal": 500_000, "strong":
+    1_500_000}``, for the levels the setting does not name). The same position gets
+    the same move whatever the load."""
+    named: dict[str, int] = getattr(settings, "GAMES_BOT_STEPS", {})
+    return int(named[level]) if level in named else BOT_STEPS[cast(Level, level)]
 
 
 def bot_seconds() -> float:
-    """``GAMES_BOT_SECONDS``: the solver's time for a bot's move (5.0), as
-    :func:`help_seconds` is for a player's."""
-    return float(getattr(settings, "GAMES_BOT_SECONDS", 5.0))
+    """``GAMES_BOT_SECONDS``: the last stop in wall time for a bot's move (50.0), as
+    :func:`help_seconds` is for a player's: a move it stops is the best found by then."""
+    return float(getattr(settings, "GAMES_BOT_SECONDS", 50.0))
 
 
 def new_round_seed(table: Table) -> str:

@@ -51,6 +51,7 @@ from engine.tiles import Tile
 from engine.views import PlayerView, view_for
 
 __all__ = [
+    "BOT_STEPS",
     "LEVELS",
     "Level",
     "RejectedPlayWarning",
@@ -61,6 +62,11 @@ __all__ = [
 
 Level = Literal["easy", "normal", "strong"]
 LEVELS: tuple[Level, ...] = ("easy", "normal", "strong")
+
+BOT_STEPS: dict[Level, int] = {"easy": 200_000, "normal": 500_000, "strong": 1_500_000}
+"""The solver's steps for a whole move, by level (:class:`~engine.solver.Budget`): about
+as long on a quiet machine as a player's hint takes, less for ``easy`` (new sets only)
+and more for ``strong``, which asks the solver several times."""
 
 Planner = Callable[[BotTurn, random.Random], Candidate | None]
 

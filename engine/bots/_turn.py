@@ -6,14 +6,13 @@ tile it describes the turn as the verdict will judge it (the rack plus the key t
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from dataclasses import dataclass, replace
 
 from engine.actions import Layout
 from engine.ruleset import Ruleset
 from engine.scoring import rack_total
-from engine.solver import Budget, Objective, OutOfBudget, Solution, arrange, solve
+from engine.solver import Budget, Meter, Objective, OutOfBudget, Solution, arrange, solve
 from engine.tiles import Tile, format_tiles, full_set
 from engine.verdict import judge_turn
 from engine.views import PlayerView
@@ -27,10 +26,11 @@ class BotTurn:
     ``key`` is a River key tile being considered (already on ``rack``) and
     ``plunder`` the number of newer River tiles that would come with it.
 
-    ``deadline`` (a :func:`time.monotonic` instant) and ``states`` bound the solver:
-    every solver call of the turn gets what is left until the deadline, so a level
-    that calls it several times still keeps to one overall budget; ``states`` bounds
-    each call's memory. None: no bound.
+    ``meter`` bounds the solver: every solver call of the turn spends the turn's
+    steps from it in turn, so a level that calls it several times still keeps to one
+    overall budget, and the same turn gets the same move on any machine (unless the
+    turn's wall-time ceiling cuts it short). Once the steps are spent a call answers
+    at once with what it has, often nothing. None: no bound.
     """
 
     rules: Ruleset
@@ -44,8 +44,7 @@ class BotTurn:
     opponents_melded: tuple[bool, ...] = ()
     key: Tile | None = None
     plunder: int = 0
-    deadline: float | None = None
-    states: int | None = None
+    meter: Meter | None = None
 
     @classmethod
     def from_view(cls, view: PlayerView, budget: Budget | None = None) -> BotTurn:
@@ -73,18 +72,12 @@ class BotTurn:
             final_round=view.final_turns_left is not None,
             river=view.river,
             opponents_melded=tuple(view.initial_meld_done[other] for other in order),
-            deadline=_deadline(budget),
-            states=budget.states if budget is not None else None,
+            meter=Meter(budget) if budget is not None else None,
         )
 
-    def budget(self) -> Budget | None:
-        """What is left of the turn's budget, for one more solver call (None: no bound).
-        Past the deadline a call still gets a moment: it answers at once with the
-        best it can, often nothing."""
-        if self.deadline is None:
-            return None if self.states is None else Budget(states=self.states)
-        left = max(self.deadline - time.monotonic(), _LAST_MOMENT)
-        return Budget(seconds=left, states=self.states)
+    def budget(self) -> Meter | None:
+        """What is left of the turn's budget, for one more solver call (None: no bound)."""
+        return self.meter
 
     def with_key(self, key: Tile, plunder: int) -> BotTurn:
         """The same turn with a River key tile on the rack and ``plunder`` tiles to come."""
@@ -135,7 +128,7 @@ class BotTurn:
         rack_only = replace(self.rules, initial_meld_same_turn_manipulation=False)
         meld = solve((), rack, False, rack_only, objective, self.budget())
         if not meld.n:
-            return Solution((), table, 0, 0, meld.exact)
+            return Solution((), table, 0, 0, meld.exact, meld.steps, meld.cut_short)
         rest = Counter(rack)
         rest.subtract(meld.played)
         more = solve(table, tuple(rest.elements()), True, self.rules, objective, self.budget())
@@ -146,6 +139,8 @@ class BotTurn:
             len(played),
             meld.value + more.value,
             meld.exact and more.exact,
+            meld.steps + more.steps,
+            more.cut_short,
         )
 
     def goes_out(self, table: Layout, rack: tuple[Tile, ...]) -> bool:
@@ -195,15 +190,6 @@ class BotTurn:
         """The table and rack in notation, for messages."""
         sets = " | ".join(" ".join(format_tiles(s)) for s in self.table) or "(empty)"
         return f"{sets}; rack {' '.join(format_tiles(self.rack))}"
-
-
-_LAST_MOMENT = 0.001  # seconds a solver call gets once the turn's deadline has passed
-
-
-def _deadline(budget: Budget | None) -> float | None:
-    if budget is None or budget.seconds is None:
-        return None
-    return time.monotonic() + budget.seconds
 
 
 @dataclass(frozen=True, slots=True)

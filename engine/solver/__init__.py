@@ -30,23 +30,29 @@ until a play above it is found, which is then the best (no state of a better pla
 ever cut). States are pruned when they cannot beat the floor, when their runs cannot
 be served by the tiles left, or when another state can do everything they can.
 
-Bounded work (:mod:`._budget`): ``solve`` and ``arrange`` take a :class:`Budget`
-(wall-clock seconds, search states). ``solve`` spends half of it on the exact strategy
-above; if that does not finish, the rest goes to finding a good legal play: the best
-play of new sets from the rack alone, then depth first over the whole problem with a
-floor raised by every play found. The answer is marked ``exact=False`` unless that
-search proved it best, and every such play is checked with the turn verdict.
-``arrange`` raises :class:`OutOfBudget` when it cannot tell in time.
+Bounded work (:mod:`._budget`): ``solve`` and ``arrange`` take a :class:`Budget`:
+search steps, and wall-clock seconds as a last stop only. A step is one search state
+taken up, so the same position under the same budget gets the same answer, after the
+same steps, on any machine and under any load. ``solve`` spends 30% of the steps on
+the exact strategy above; if that does not finish, the rest goes to finding a good
+legal play: the best play of new sets from the rack alone, then depth first over the
+whole problem with a floor raised by every play found. The answer is marked
+``exact=False`` unless that search proved it best, and every such play is checked
+with the turn verdict; it says the ``steps`` it took, and ``cut_short`` when the
+ceiling of seconds stopped it instead (then, only, the answer can depend on the
+machine). ``arrange`` raises :class:`OutOfBudget` when it cannot tell in its budget.
+A :class:`Meter` given instead of a budget is spent by several calls in turn (a bot's
+turn).
 
 >>> s = solve([parse_tiles(["R5", "R6", "R7"])], parse_tiles(["R8"]), True, Ruleset(),
-...           budget=Budget(seconds=2, states=100_000))
->>> format_tiles(s.played), s.exact
-(['R8'], True)
+...           budget=Budget(steps=100_000, seconds=20))
+>>> format_tiles(s.played), s.exact, s.steps, s.cut_short
+(['R8'], True, 73, False)
 """
 
 from __future__ import annotations
 
 from engine.solver._api import Objective, Solution, arrange, solve
-from engine.solver._budget import Budget, OutOfBudget
+from engine.solver._budget import Budget, Meter, OutOfBudget
 
-__all__ = ["Budget", "Objective", "OutOfBudget", "Solution", "arrange", "solve"]
+__all__ = ["Budget", "Meter", "Objective", "OutOfBudget", "Solution", "arrange", "solve"]

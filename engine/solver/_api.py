@@ -55,6 +55,11 @@ class Solution:
     ``exact`` is True when the play is proven best; False when the budget ran out
     first and it is only the best legal play found (an empty play then means none was
     found, not that there is none).
+
+    ``steps`` is the work the search did (see :class:`Budget`): the same position and
+    budget take the same steps, and get the same answer, on any machine. ``cut_short``
+    is True when the wall-time ceiling stopped the search before its steps ran out:
+    then, and only then, the answer may differ from one machine (or load) to another.
     """
 
     played: tuple[Tile, ...]
@@ -62,6 +67,8 @@ class Solution:
     n: int
     value: int
     exact: bool = True
+    steps: int = 0
+    cut_short: bool = False
 
 
 def solve(
@@ -70,7 +77,7 @@ def solve(
     initial_meld_done: bool,
     ruleset: Ruleset,
     objective: Objective = "tiles",
-    budget: Budget | None = None,
+    budget: Budget | Meter | None = None,
 ) -> Solution:
     """The best legal play, provably, or within ``budget`` the best legal play found.
 
@@ -79,9 +86,10 @@ def solve(
     the rack count, and they must reach ``ruleset.initial_meld_min``.
 
     Without a budget the search runs until it has proved its answer best. With one,
-    it returns a proven best play (``exact=True``) if it can within the budget, and
-    otherwise the best play it found that the turn verdict accepts (``exact=False``,
-    possibly empty); it never returns an illegal play.
+    it returns a proven best play (``exact=True``) if it can within the budget's
+    steps, and otherwise the best play it found that the turn verdict accepts
+    (``exact=False``, possibly empty; ``cut_short`` when the wall-time ceiling, not the
+    steps, stopped it); it never returns an illegal play.
 
     >>> from engine.tiles import parse_tiles, format_tiles
     >>> s = solve([], parse_tiles(["R10", "R11", "R12", "K1", "B1", "O1"]), False, Ruleset())
@@ -92,14 +100,18 @@ def solve(
     ['R1', 'R2', 'R4', 'J']
     >>> format_tiles(solve([], rack, True, Ruleset(), objective="value").played)
     ['B13', 'K13', 'J']
-    >>> solve([], rack, True, Ruleset(), budget=Budget(seconds=2)).exact
-    True
+    >>> s = solve([], rack, True, Ruleset(), budget=Budget(steps=20_000, seconds=20))
+    >>> s.exact, s.steps, s.cut_short
+    (True, 429, False)
     """
     table_sets = tuple(tuple(tile_set) for tile_set in table)
     if objective not in ("tiles", "value"):
         raise ValueError(f"objective must be 'tiles' or 'value', got {objective!r}")
-    job = _Job(table_sets, tuple(rack), initial_meld_done, ruleset, objective, Meter(budget))
-    return job.solve()
+    meter = _meter(budget)
+    before = meter.spent
+    job = _Job(table_sets, tuple(rack), initial_meld_done, ruleset, objective, meter)
+    solution = job.solve()
+    return replace(solution, steps=meter.spent - before, cut_short=meter.cut_short)
 
 
 def arrange(
@@ -107,14 +119,15 @@ def arrange(
     tiles_to_play: Sequence[Tile],
     initial_meld_done: bool,
     ruleset: Ruleset,
-    budget: Budget | None = None,
+    budget: Budget | Meter | None = None,
 ) -> tuple[TileSet, ...] | None:
     """A legal table holding exactly the table's tiles plus ``tiles_to_play``, or None
     when there is none.
 
     Table sets are kept as they were where that is easy to do (under a budget, only
-    while it lasts). Raises :class:`OutOfBudget` when ``budget`` runs out before the
-    solver knows whether there is a layout.
+    while it lasts). Raises :class:`OutOfBudget` (with the steps spent, and whether
+    the wall-time ceiling cut it short) when ``budget`` runs out before the solver
+    knows whether there is a layout.
 
     >>> from engine.tiles import parse_tiles, format_tiles
     >>> t = arrange([parse_tiles(["R1", "R2", "R3"]), parse_tiles(["K7", "B7", "O7"])],
@@ -125,9 +138,19 @@ def arrange(
     True
     """
     table_sets = tuple(tuple(tile_set) for tile_set in table)
-    meter = Meter(budget)
+    meter = _meter(budget)
+    before = meter.spent
     job = _Job(table_sets, tuple(tiles_to_play), initial_meld_done, ruleset, "tiles", meter)
-    return job.arrange()
+    try:
+        return job.arrange()
+    except OutOfBudget as out:
+        # Said for the whole call: the steps it spent, and what stopped it.
+        raise OutOfBudget(meter.budget, meter.spent - before, out.cut_short) from None
+
+
+def _meter(budget: Budget | Meter | None) -> Meter:
+    """A meter of its own for a budget; a meter given is shared with earlier calls."""
+    return budget if isinstance(budget, Meter) else Meter(budget)
 
 
 class _Job:
@@ -260,9 +283,9 @@ class _Job:
         rack = self.useful_rack()
         if not rack:
             return self._nothing()
-        if not self.meter.bounded:
-            return self.exact(rack, self.meter)
         try:
+            # Unbounded in steps, the share is too: the exact strategy then runs to its
+            # end, or to the wall-time ceiling.
             return self.exact(rack, self.meter.share(_EXACT_SHARE))
         except OutOfBudget:
             pass  # the search for a good play below has the rest of the budget

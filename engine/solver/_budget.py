@@ -1,135 +1,167 @@
 """How much work one solver call may do: a :class:`Budget`, and the :class:`Meter`
 that spends it.
 
-The search's cost grows with the number of states it keeps (each is a few hundred
-bytes in its dictionaries), so a bound on the states expanded bounds memory as well
-as time; a bound on wall-clock seconds keeps the answer on time whatever the machine.
+The budget is counted in search steps, not in time, so that a position gets the same
+answer on any machine and under any load. One step is one search state taken up by
+the search: expanded at one colour of one number, laid into groups at the end of a
+number, or compared with the states kept when they are pruned. The steps also bound
+memory: every state the search keeps is taken up (and so paid for) in the step that
+follows the one that made it.
+
+Wall time is only a last stop (``seconds``, a generous ceiling): a search it ends is
+*cut short*, and its answer says so, since it may differ from one machine to another.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import islice
+from typing import TypeVar
+
+T = TypeVar("T")
+
+_CHUNK = 2048
+"""Steps granted at a time, and between two readings of the clock (when there is a
+ceiling): often enough to stop near it, rarely enough to cost nothing next to the work
+itself."""
 
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """The most one solver call may spend: ``seconds`` of wall-clock time and
-    ``states``, the search states it may expand (which bounds its memory). None: no
-    bound of that kind.
+    """The most one solver call may spend: ``steps`` of search (see the module), and
+    ``seconds`` of wall time as a last stop. None: no bound of that kind.
 
-    >>> Budget(seconds=2).states is None
+    >>> Budget(steps=1000).seconds is None
     True
-    >>> Budget(seconds=-1)
+    >>> Budget(steps=0)
     Traceback (most recent call last):
     ...
-    ValueError: a budget's seconds must be positive, got -1
+    ValueError: a budget's steps must be positive, got 0
     """
 
+    steps: int | None = None
     seconds: float | None = None
-    states: int | None = None
 
     def __post_init__(self) -> None:
+        if self.steps is not None and self.steps <= 0:
+            raise ValueError(f"a budget's steps must be positive, got {self.steps!r}")
         if self.seconds is not None and not self.seconds > 0:
             raise ValueError(f"a budget's seconds must be positive, got {self.seconds!r}")
-        if self.states is not None and self.states <= 0:
-            raise ValueError(f"a budget's states must be positive, got {self.states!r}")
 
 
 class OutOfBudget(Exception):
-    """The budget ran out before the solver knew the answer."""
+    """The budget ran out before the solver knew the answer: ``steps`` were spent, and
+    ``cut_short`` says whether the wall-time ceiling, not the steps, stopped it."""
 
-    def __init__(self, budget: Budget | None = None) -> None:
-        bound = _describe(budget) if budget is not None else "its budget"
-        super().__init__(f"the solver ran out of {bound} before it found the answer")
-
-
-def _describe(budget: Budget) -> str:
-    parts = []
-    if budget.seconds is not None:
-        parts.append(f"{budget.seconds:g} s")
-    if budget.states is not None:
-        parts.append(f"{budget.states} states")
-    return " / ".join(parts) or "its budget"
+    def __init__(self, budget: Budget | None = None, steps: int = 0, cut_short: bool = False):
+        self.steps = steps
+        self.cut_short = cut_short
+        if cut_short:
+            bound = f"{budget.seconds:g} s" if budget and budget.seconds else "its time"
+            super().__init__(f"the solver was cut short at {bound} before it found the answer")
+        else:
+            bound = f"{budget.steps} steps" if budget and budget.steps else "its steps"
+            super().__init__(f"the solver ran out of {bound} before it found the answer")
 
 
 class Meter:
-    """Spends a :class:`Budget`: the search reports the states it expands, and the
-    meter raises :class:`OutOfBudget` once either bound is passed.
+    """Spends a :class:`Budget`: the search asks for steps before it takes them
+    (:meth:`grant`, :meth:`metered`), and the meter raises :class:`OutOfBudget` once
+    no step is left or the ceiling has passed.
 
-    A meter can hand a share of what is left to a part of the work (:meth:`share`),
-    so a first cheap attempt cannot eat the whole budget.
+    A meter can hand a share of the steps left to a part of the work (:meth:`share`),
+    so a first cheap attempt cannot eat the whole budget; the ceiling stays the whole
+    call's. The clock (:func:`time.monotonic`) is read only when there is a ceiling.
 
-    >>> meter = Meter(Budget(states=10))
-    >>> meter.spend(4)
-    >>> meter.spend(7)
+    >>> meter = Meter(Budget(steps=10))
+    >>> meter.grant(4), meter.grant(7)
+    (4, 6)
+    >>> meter.grant(1)
     Traceback (most recent call last):
     ...
-    engine.solver._budget.OutOfBudget: the solver ran out of 10 states before it found ...
-    >>> Meter(None).bounded
-    False
+    engine.solver._budget.OutOfBudget: the solver ran out of 10 steps before it found ...
+    >>> meter.spent
+    10
     """
 
     def __init__(self, budget: Budget | None, parent: Meter | None = None) -> None:
         self.budget = budget
         self.parent = parent
-        self.bounded: bool = budget is not None or (parent is not None and parent.bounded)
+        self.limit = budget.steps if budget is not None else None
         seconds = budget.seconds if budget is not None else None
         self.deadline = time.monotonic() + seconds if seconds is not None else None
-        self.states_left = budget.states if budget is not None else None
+        self.spent = 0
+        self.cut_short = False
+        self._unclocked = 0  # steps granted since the clock was last read
 
-    def spend(self, states: int) -> None:
-        """Count ``states`` more expanded states and check the clock."""
-        if self.states_left is not None:
-            self.states_left -= states
-            if self.states_left < 0:
-                raise OutOfBudget(self.budget)
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise OutOfBudget(self.budget)
-        if self.parent is not None:
-            self.parent.spend(states)
+    def grant(self, wanted: int) -> int:
+        """Up to ``wanted`` more steps, as many as every bound allows, counted as spent.
+        Raises :class:`OutOfBudget` when none is left (and ``wanted`` is not 0) or the
+        ceiling has passed."""
+        self._check_clock()
+        left = self.steps_remaining()
+        granted = wanted if left is None else min(wanted, left)
+        if granted < wanted and not granted:
+            raise self._out()
+        meter: Meter | None = self
+        while meter is not None:
+            meter.spent += granted
+            meter._unclocked += granted
+            meter = meter.parent
+        return granted
 
-    def seconds_left(self) -> float | None:
-        """Seconds until the nearest deadline (None: no deadline)."""
-        own = None if self.deadline is None else self.deadline - time.monotonic()
-        above = self.parent.seconds_left() if self.parent is not None else None
-        if own is None:
+    def metered(self, items: Iterable[T], count: int) -> Iterator[T]:
+        """The ``count`` ``items``, each one step, granted a chunk at a time before it is
+        taken: out of steps, the search stops after exactly the steps it had."""
+        it = iter(items)
+        while count > 0:
+            granted = self.grant(min(count, _CHUNK))
+            yield from islice(it, granted)
+            count -= granted
+
+    def steps_remaining(self) -> int | None:
+        """Steps left before the nearest bound (None: no bound)."""
+        above = self.parent.steps_remaining() if self.parent is not None else None
+        if self.limit is None:
             return above
+        own = self.limit - self.spent
         return own if above is None else min(own, above)
 
-    def states_remaining(self) -> int | None:
-        """States left before the nearest bound (None: no bound)."""
-        above = self.parent.states_remaining() if self.parent is not None else None
-        if self.states_left is None:
-            return above
-        return self.states_left if above is None else min(self.states_left, above)
-
     def share(self, fraction: float) -> Meter:
-        """A meter for part of the work: ``fraction`` of what is left of this one (its
+        """A meter for part of the work: ``fraction`` of the steps left in this one (its
         own spending counts here too). Unbounded stays unbounded.
 
-        >>> whole = Meter(Budget(states=100))
+        >>> whole = Meter(Budget(steps=100))
         >>> part = whole.share(0.25)
-        >>> part.spend(20)
-        >>> whole.states_remaining(), part.states_remaining()
+        >>> part.grant(20)
+        20
+        >>> whole.steps_remaining(), part.steps_remaining()
         (80, 5)
         """
-        if not self.bounded:
+        steps = self.steps_remaining()
+        if steps is None:
             return Meter(None, self)
-        seconds = self.seconds_left()
-        states = self.states_remaining()
-        return Meter(
-            Budget(
-                seconds=None if seconds is None else max(seconds * fraction, 1e-3),
-                states=None if states is None else max(int(states * fraction), 1),
-            ),
-            self,
-        )
+        return Meter(Budget(steps=max(int(steps * fraction), 1)), self)
 
-    def out(self) -> bool:
-        """Whether the budget is spent (without raising)."""
-        try:
-            self.spend(0)
-        except OutOfBudget:
-            return True
-        return False
+    def _check_clock(self) -> None:
+        """Raise once a ceiling has passed; the clock is read every ``_CHUNK`` steps
+        (and once the search was cut short, it stays so)."""
+        meter: Meter | None = self
+        while meter is not None:
+            if meter.deadline is not None and (meter.cut_short or meter._unclocked >= _CHUNK):
+                meter._unclocked = 0
+                if meter.cut_short or time.monotonic() > meter.deadline:
+                    meter.cut_short = True
+                    raise OutOfBudget(meter.budget, meter.spent, cut_short=True)
+            meter = meter.parent
+
+    def _out(self) -> OutOfBudget:
+        """The exception of the nearest bound reached."""
+        meter: Meter | None = self
+        while meter is not None:
+            if meter.limit is not None and meter.spent >= meter.limit:
+                return OutOfBudget(meter.budget, meter.spent)
+            meter = meter.parent
+        return OutOfBudget(self.budget, self.spent)

@@ -94,7 +94,7 @@ class Registry:
     def prune(self, states: dict[int, int], meter: Meter) -> dict[int, int]:
         """Drop states dominated by another with the same low bits and signatures,
         meld and score at least (compared with at most ``_PRUNE_WIDTH`` kept states).
-        Each state compared is charged to ``meter``, a chunk at a time."""
+        Each state compared is a step of ``meter``."""
         order = sorted(
             states.items(),
             key=lambda item: (-self.rank(item[0]), -(item[0] >> M_SH), -item[1]),
@@ -102,9 +102,7 @@ class Registry:
         kept: dict[tuple[int, ...], list[tuple[int, int, int, int, int, int]]] = {}
         result: dict[int, int] = {}
         sigs, up = self.sigs, self.up
-        for seen, (key, score) in enumerate(order, 1):
-            if not seen % _CHUNK:
-                meter.spend(_CHUNK)
+        for key, score in meter.metered(order, len(order)):
             a, b, c, d = colour_ids(key)
             meld = key >> M_SH
             group = kept.setdefault((key & LOW, sigs[a], sigs[b], sigs[c], sigs[d]), [])
@@ -126,7 +124,6 @@ class Registry:
 
 
 _PRUNE_WIDTH = 96
-_CHUNK = 2048  # states compared between two looks at the meter
 
 
 def colour_ids(key: int) -> tuple[int, int, int, int]:

@@ -13,9 +13,9 @@ The key layout is in :mod:`engine.solver._registry`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import islice, product
+from itertools import product
 
 from engine.solver._budget import Meter
 from engine.solver._ends import EndChoice, GroupEnds
@@ -89,7 +89,6 @@ class Found:
 Trans = tuple[tuple[int, int, bool, bool], ...]
 # An option whose lanes cannot be served: its gain is far below any floor.
 _DEAD = (0, -(1 << 40), False, False)
-_CHUNK = 2048  # states expanded between two looks at the meter
 
 
 class Search:
@@ -319,7 +318,7 @@ class Search:
             cache = self._trans[x][c]
             if plain:
                 # The common case, kept lean: no designated set, no meld layer.
-                for key, score in self._metered(cur, new):
+                for key, score in self._metered(cur):
                     cid = key >> shift & CMASK
                     jokers = total - (key & 3)
                     entries = cache.get(cid << 2 | jokers)
@@ -334,7 +333,7 @@ class Search:
                                 new_org[nk] = org[key]
                 cur, org = new, new_org
                 continue
-            for key, score in self._metered(cur, new):
+            for key, score in self._metered(cur):
                 cid = key >> shift & CMASK
                 for delta, gain, starts, closes in trans(x, c, cid, total - (key & 3)):
                     value = score + gain
@@ -347,23 +346,9 @@ class Search:
             cur, org = new, new_org
         return self._finish_number(x, cur, org)
 
-    def _metered(self, cur: dict[int, int], new: dict[int, int]) -> Iterable[tuple[int, int]]:
-        """The states of ``cur``, charging the meter for the states read (a few states:
-        at once) and, chunk by chunk, the states made in ``new``: the clock is checked
-        often enough to stop near the deadline, rarely enough to cost nothing next to
-        the expansion itself. (States made are read, and so charged, in the next step.)"""
-        if len(cur) <= _CHUNK:
-            self.meter.spend(len(cur))
-            return cur.items()
-        return self._chunked(cur, new)
-
-    def _chunked(self, cur: dict[int, int], new: dict[int, int]) -> Iterator[tuple[int, int]]:
-        items = iter(cur.items())
-        made = len(new)
-        while chunk := list(islice(items, _CHUNK)):
-            yield from chunk
-            self.meter.spend(len(chunk) + len(new) - made)
-            made = len(new)
+    def _metered(self, cur: dict[int, int]) -> Iterable[tuple[int, int]]:
+        """The states of ``cur``, one step each, paid for before they are taken."""
+        return self.meter.metered(cur.items(), len(cur))
 
     def _step(self, key: int, delta: int, starts: bool, closes: bool) -> int | None:
         """``key`` moved by one colour's option, or None when the meld rules forbid it."""
@@ -389,7 +374,7 @@ class Search:
         new: dict[int, int] = {}
         parent: dict[int, int] = {}
         ends_at = self.group_ends.at(x)
-        for key, score in self._metered(cur, new):
+        for key, score in self._metered(cur):
             acc = key >> ACC_SH & AMASK
             left = total - (key & 3)
             ends = ends_at.get(acc << 2 | left)

@@ -1,10 +1,11 @@
 """The replay's analysis: beside each turn, the best play the solver finds for the
 mover's rack as the turn began, and how the turn played compares.
 
-The work is bounded: each turn gets the solver's time and search-state budget
-(``GAMES_ANALYSIS_SECONDS``, ``GAMES_ANALYSIS_STATES``), a member runs one analysis at
-a time, and every answer is kept in the cache: a finished game never changes, so a turn
-is analysed once whoever looks at it.
+The work is bounded: each turn gets the solver's budget of search steps
+(``GAMES_ANALYSIS_STEPS``, with ``GAMES_ANALYSIS_SECONDS`` as a last stop), a member
+runs one analysis at a time, and every answer is kept in the cache: a finished game
+never changes, so a turn is analysed once whoever looks at it. An answer the last stop
+cut short is shown as such and not kept: it could differ with the server's load.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from django.core.cache import cache
 from accounts.models import User
 from engine.solver import Budget, solve
 from engine.tiles import format_tiles
-from games.conf import analysis_seconds, analysis_states
+from games.conf import analysis_seconds, analysis_steps
 from games.errors import HelpBusy
 from games.selectors.replay import ReplayFrame, ShownSet, TurnStart, mark_new
 
@@ -34,6 +35,7 @@ class TurnAnalysis:
 
     ``best`` is empty when no play was possible (drawing was right). ``exact`` is
     False when the solver ran out of budget: the play is legal and the best it found.
+    ``cut_short``: the wall-time last stop, not the steps, ended the search.
     """
 
     mover: str
@@ -43,6 +45,7 @@ class TurnAnalysis:
     played: tuple[str, ...]
     played_value: int
     exact: bool
+    cut_short: bool = False
 
     @property
     def was_best(self) -> bool:
@@ -72,7 +75,7 @@ def turn_analysis(frame: ReplayFrame, user: User) -> TurnAnalysis | None:
             start.rack,
             start.initial_meld_done,
             start.ruleset,
-            budget=Budget(seconds=analysis_seconds(), states=analysis_states()),
+            budget=Budget(steps=analysis_steps(), seconds=analysis_seconds()),
         )
     analysis = TurnAnalysis(
         mover=frame.seats[start.seat].name,
@@ -82,8 +85,10 @@ def turn_analysis(frame: ReplayFrame, user: User) -> TurnAnalysis | None:
         played=tuple(format_tiles(start.played)),
         played_value=sum(tile.face_value for tile in start.played),
         exact=solution.exact,
+        cut_short=solution.cut_short,
     )
-    cache.set(key, analysis, CACHE_SECONDS)
+    if not analysis.cut_short:
+        cache.set(key, analysis, CACHE_SECONDS)
     return analysis
 
 

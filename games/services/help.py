@@ -7,7 +7,8 @@ player could not have put it by hand.
 
 The solver never runs under the game's row lock: it works on a snapshot, and what it
 found is written under the lock only if the turn is still the one it saw. Each call
-has a time budget (``GAMES_HELP_SECONDS``), each member one computation at a time.
+has a budget of search steps (``GAMES_HELP_STEPS``; ``GAMES_HELP_SECONDS`` is only a
+last stop), each member one computation at a time.
 
 The solver only ever sees the player's own rack and the table: a hint is the best play
 *for that rack*, never a peek at anyone else's.
@@ -34,7 +35,7 @@ from engine.actions import Layout, table_to_json
 from engine.solver import Budget, OutOfBudget, arrange, solve
 from engine.tiles import Tile, bag, format_tiles
 from engine.verdict import judge_turn
-from games.conf import help_seconds
+from games.conf import help_seconds, help_steps
 from games.errors import (
     DraftError,
     HelpBusy,
@@ -63,8 +64,9 @@ class Hint:
 
     ``played`` is empty when there is no legal play (then ``sets`` is the table as it is).
     ``table`` is the whole table after the play, in notation, ready for ``save_draft``.
-    ``exact`` is False when the solver ran out of time: the play is legal and the best
-    it found, but not proven best (or, empty, it found none in time).
+    ``exact`` is False when the solver ran out of its budget: the play is legal and the
+    best it found, but not proven best (or, empty, it found none). ``cut_short``: the
+    wall-time last stop ended the search (a busy server), not its budget of steps.
     ``value`` is the solver's measure (face values, a joker 0); ``meld_value``, for an
     initial meld, what the turn verdict will say it is worth (a joker counts as the tile
     it stands for, RULES.md R5.3): the page shows that one, so hint and verdict agree.
@@ -76,6 +78,7 @@ class Hint:
     table: tuple[tuple[str, ...], ...]
     exact: bool = True
     meld_value: int | None = None
+    cut_short: bool = False
 
     @property
     def found(self) -> bool:
@@ -124,8 +127,10 @@ def hint(game_id: int, user: User) -> Hint:
         table=tuple(tuple(format_tiles(s)) for s in solution.table_after),
         exact=solution.exact,
         meld_value=meld_value,
+        cut_short=solution.cut_short,
     )
-    cache.set(key, found, _HINT_CACHE_SECONDS)
+    if not found.cut_short:  # another ask, on a quieter server, may finish the work
+        cache.set(key, found, _HINT_CACHE_SECONDS)
     return found
 
 
@@ -263,11 +268,16 @@ def _arranged(turn: LockedTurn, to_play: Sequence[Tile], user: User) -> Layout |
                 state.ruleset,
                 budget=help_budget(),
             )
-        except OutOfBudget:
+        except OutOfBudget as out:
             names = " ".join(format_tiles(sorted(to_play)))
+            if out.cut_short:
+                raise NoArrangement(
+                    f"The solver was cut short (the server is busy) before it found a way "
+                    f"to lay {names}: ask again in a moment, or lay them by hand."
+                ) from None
             raise NoArrangement(
-                f"The solver found no way to lay {names} in the time it has: lay them by "
-                "hand, or pick fewer tiles."
+                f"The solver found no way to lay {names} within its budget of work: lay "
+                "them by hand, or pick fewer tiles."
             ) from None
 
 
@@ -289,7 +299,9 @@ def one_at_a_time(user: User) -> Iterator[None]:
 
 
 def help_budget() -> Budget:
-    return Budget(seconds=help_seconds())
+    """The solver's budget for a player's help: steps, so that the same position gets
+    the same answer whatever the load; the seconds are only a last stop."""
+    return Budget(steps=help_steps(), seconds=help_seconds())
 
 
 def _hint_key(turn: LockedTurn) -> str:

@@ -22,7 +22,7 @@ from engine.bots import choose_action
 from engine.solver import Budget
 from engine.tiles import NotationError, parse_tile
 from engine.views import view_for
-from games.conf import bot_seconds
+from games.conf import bot_seconds, bot_steps
 from games.errors import IllegalPlay, InvalidMove
 from games.models import Game, Move, Seat
 from games.selectors.drafts import working_table
@@ -160,6 +160,8 @@ def choose_bot_action(
     # Seat.bot_level only holds the engine's levels (BotLevel choices, a check constraint).
     # The budget bounds the bot's whole search: past it, it plays the best it found, so a
     # crafted table cannot hold the bot worker (its turn clock runs on another worker).
-    budget = Budget(seconds=bot_seconds())
+    # It is counted in steps, so the move is the same whatever the load; the seconds are
+    # only a last stop.
+    budget = Budget(steps=bot_steps(level), seconds=bot_seconds())
     action: engine.Action = choose_action(view_for(state, seat), cast(Any, level), rng, budget)
     return action

@@ -2,8 +2,11 @@
 beside what they did ("could have laid 6 tiles for 45 points; drew instead").
 
 Bounded like the players' hint (:mod:`games.services.help`): each turn gets
-``MODERATION_EVIDENCE_TURN_SECONDS`` of solver time (past it, the best play found, said
-as "at least"), and one request of the evidence ``MODERATION_EVIDENCE_SECONDS`` in all;
+``MODERATION_EVIDENCE_TURN_STEPS`` search steps (past them, the best play found, said
+as "at least"), so a line is the same whatever the server's load;
+``MODERATION_EVIDENCE_TURN_SECONDS`` is only a last stop, and a line it stops says it
+was cut short and is not kept. One request of the evidence has
+``MODERATION_EVIDENCE_SECONDS`` in all (a turn begun finishes its steps);
 the page asks again for the turns left over, so a long game's lines fill in while the
 moderator reads instead of holding the page back. Answers are cached by position (the
 table, the mover's rack, whether they had melded, the rules), so a second opening, or
@@ -40,11 +43,13 @@ _INSTEAD = {
 @dataclass(frozen=True)
 class Answer:
     """The solver's best play for a position: tiles laid, their table value (a joker
-    worth the tile it stands for), proven best or not."""
+    worth the tile it stands for), proven best or not, and whether the wall-time last
+    stop cut the search short."""
 
     tiles: tuple[str, ...]
     value: int
     exact: bool
+    cut_short: bool = False
 
 
 @dataclass(frozen=True)
@@ -90,26 +95,27 @@ def solver_lines(
 def _answer(
     turns: Sequence[TurnReplay], keys: dict[int, str], game_id: int, total: float
 ) -> dict[str, Answer]:
-    """Ask the solver about ``turns`` for ``total`` seconds at most; cache each answer."""
+    """Ask the solver about ``turns`` while ``total`` seconds last (a turn begun is
+    finished); cache each answer."""
     busy = f"moderation:lines-busy:{game_id}"
-    if not cache.add(busy, 1, timeout=int(total * 2) + 5):
+    turn_seconds = float(settings.MODERATION_EVIDENCE_TURN_SECONDS)
+    if not cache.add(busy, 1, timeout=int(total * 2 + turn_seconds) + 5):
         return {}
     found: dict[str, Answer] = {}
     deadline = time.monotonic() + total
     try:
         for turn in turns:
-            left = deadline - time.monotonic()
-            if left <= 0:
+            if time.monotonic() >= deadline:
                 break
-            per_turn = min(float(settings.MODERATION_EVIDENCE_TURN_SECONDS), left)
-            found[keys[turn.step]] = best_answer(turn, per_turn)
-        cache.set_many(found, _CACHE_SECONDS)
+            found[keys[turn.step]] = best_answer(turn)
+        # A line cut short could differ on a quieter server: the next opening asks again.
+        cache.set_many({k: a for k, a in found.items() if not a.cut_short}, _CACHE_SECONDS)
     finally:
         cache.delete(busy)
     return found
 
 
-def best_answer(turn: TurnReplay, seconds: float) -> Answer:
+def best_answer(turn: TurnReplay) -> Answer:
     """The solver's best play for the mover at the start of ``turn``, its value counted
     as the mover's own play is (a joker worth the tile it stands for)."""
     state = turn.state_before
@@ -119,24 +125,31 @@ def best_answer(turn: TurnReplay, seconds: float) -> Answer:
         state.racks[seat],
         state.initial_meld_done[seat],
         state.ruleset,
-        budget=Budget(seconds=seconds),
+        budget=Budget(
+            steps=int(settings.MODERATION_EVIDENCE_TURN_STEPS),
+            seconds=float(settings.MODERATION_EVIDENCE_TURN_SECONDS),
+        ),
     )
     value = laid_value(solution.table_after, Counter(solution.played), state.ruleset)
-    return Answer(tuple(format_tiles(solution.played)), value, solution.exact)
+    played = tuple(format_tiles(solution.played))
+    return Answer(played, value, solution.exact, solution.cut_short)
 
 
 def line(turn: TurnReplay, answer: Answer) -> SolverLine:
     """The answer beside what the mover did, in a sentence."""
     best = len(answer.tiles)
     at_least = "" if answer.exact else "at least "
-    could = f"{at_least}{_tiles(best)} for {answer.value} points"
+    cut = " (cut short: the server was busy)" if answer.cut_short else ""
+    could = f"{at_least}{_tiles(best)} for {answer.value} points{cut}"
     if turn.kind in ("play", "river"):
         did = f"laid {_tiles(turn.played)} for {turn.played_value} points"
         if (turn.played, turn.played_value) >= (best, answer.value):
-            return SolverLine(answer, f"{did}: the best play", missed=False)
+            return SolverLine(answer, f"{did}: the best play{cut}", missed=False)
         return SolverLine(answer, f"{did}; could have laid {could}", missed=True)
     if best == 0:
-        none = "had no play" if answer.exact else "no play found in the time"
+        none = "had no play" if answer.exact else "no play found within the solver's steps"
+        if answer.cut_short:
+            none = "no play found before the solver was cut short (the server was busy)"
         did = _INSTEAD.get(turn.kind, "").replace(" instead", "")
         return SolverLine(answer, f"{none}; {did}" if did else none, missed=False)
     return SolverLine(

@@ -13,10 +13,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.actions import Action, Discard, Draw, Layout, Pass, Play, TakeFromRiver
-from engine.bots import LEVELS, Level, RejectedPlayWarning, choose_action, choose_for
+from engine.bots import (
+    BOT_STEPS,
+    LEVELS,
+    Level,
+    RejectedPlayWarning,
+    choose_action,
+    choose_for,
+)
 from engine.game import apply, new_game
 from engine.ruleset import Ruleset
-from engine.solver import solve
+from engine.solver import Budget, solve
 from engine.state import GameState
 from engine.tiles import Tile, full_set
 from engine.views import spectator_view, view_for
@@ -317,6 +324,11 @@ def play_out(state: GameState, levels: Sequence[Level], seed: int, max_actions: 
     A play the solver proposed and the verdict refused (the bot then falls back) fails
     the test too, except where the solver has a known fault
     (:func:`test_the_solver_melds_a_single_set_of_two_equal_runs`).
+
+    Each move has its level's steps (``BOT_STEPS``), as on the site: a budget of steps
+    makes each game the same work on every run and machine, and bounds the positions
+    that take minutes without one (some wrap-around ones); an action must be legal
+    whether or not the solver finished.
     """
     rng = random.Random(seed)
     with warnings.catch_warnings(record=True) as caught:
@@ -325,7 +337,9 @@ def play_out(state: GameState, levels: Sequence[Level], seed: int, max_actions: 
             if state.is_over:
                 break
             seat = state.current_player
-            state = apply(state, choose_for(state, seat, levels[seat], rng), seat)
+            level = levels[seat]
+            budget = Budget(steps=BOT_STEPS[level])
+            state = apply(state, choose_for(state, seat, level, rng, budget), seat)
     assert state.all_tiles() == Counter(full_set())
     refused = [str(w.message) for w in caught if issubclass(w.category, RejectedPlayWarning)]
     if not state.ruleset.initial_meld_single_set:
@@ -336,8 +350,7 @@ def play_out(state: GameState, levels: Sequence[Level], seed: int, max_actions: 
 LEVEL_LISTS = st.lists(st.sampled_from(LEVELS), min_size=4, max_size=4)
 
 # Derandomized: the same examples on every run, so the suite's time stays predictable.
-# Wrap-around runs get fewer, shorter games: the solver is far slower there (some
-# positions take minutes; reported to the solver's author).
+# Wrap-around runs get fewer, shorter games: the solver is far slower there.
 
 
 @settings(

@@ -19,7 +19,8 @@ POSITIONS: list[dict[str, Any]] = json.loads(
 )["positions"]
 
 
-def _run_solve(lines: list[str]) -> list[dict[str, Any]]:
+def run_solve(lines: list[str], env: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """The answers of ``python -m engine solve`` to ``lines`` (``env``: its environment)."""
     done = subprocess.run(
         [sys.executable, "-m", "engine", "solve"],
         input="\n".join(lines) + "\n",
@@ -28,6 +29,7 @@ def _run_solve(lines: list[str]) -> list[dict[str, Any]]:
         cwd=ROOT,
         timeout=300,
         check=True,
+        env=env,
     )
     return [json.loads(line) for line in done.stdout.splitlines()]
 
@@ -48,7 +50,7 @@ def _request(position: dict[str, Any], objective: str) -> str:
 def test_every_sample_position_is_answered_with_its_exact_optimum_in_order() -> None:
     requests = [_request(p, "tiles") for p in POSITIONS]
     requests += [_request(p, "value") for p in POSITIONS if p["mode"] == "free"]
-    answers = _run_solve(requests)
+    answers = run_solve(requests)
 
     assert [a["id"] for a in answers] == [json.loads(r)["id"] for r in requests]
     by_id = {a["id"]: a for a in answers}
@@ -67,7 +69,7 @@ def test_every_sample_position_is_answered_with_its_exact_optimum_in_order() -> 
 
 
 def test_every_answer_is_a_legal_turn_by_the_engines_own_verdict() -> None:
-    answers = _run_solve([_request(p, "tiles") for p in POSITIONS])
+    answers = run_solve([_request(p, "tiles") for p in POSITIONS])
     for position, answer in zip(POSITIONS, answers, strict=True):
         if not answer["played"]:
             assert answer["table_after"] == position["table"]
@@ -84,7 +86,7 @@ def test_every_answer_is_a_legal_turn_by_the_engines_own_verdict() -> None:
 
 
 def test_bad_lines_get_an_error_and_the_process_carries_on() -> None:
-    answers = _run_solve(
+    answers = run_solve(
         [
             "not json",
             json.dumps({"id": "a", "table": [["R5", "R6"]], "rack": ["R7"]}),
@@ -96,10 +98,12 @@ def test_bad_lines_get_an_error_and_the_process_carries_on() -> None:
             json.dumps({"id": "g", "table": [], "rack": ["R11", "R12", "R13"]}),
             json.dumps({"id": "h", "table": [], "rack": ["R1"], "budget_ms": "fast"}),
             json.dumps({"id": "i", "table": [], "rack": ["R1"], "budget_ms": 600_001}),
+            json.dumps({"id": "j", "table": [], "rack": ["R1"], "budget_steps": 0}),
         ]
     )
 
-    assert [a["id"] for a in answers] == [None, "a", "b", "c", "d", "e", "f", "g", "h", "i"]
+    ids = [None, "a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]
+    assert [a["id"] for a in answers] == ids
     assert all("error" in a for a in answers[:7] + answers[8:])
     assert "not a valid set" in answers[1]["error"]
     assert "3 copies of R7" in answers[2]["error"]
@@ -114,32 +118,51 @@ def test_bad_lines_get_an_error_and_the_process_carries_on() -> None:
         "n": 3,
         "value": 36,
         "exact": True,
+        "steps": answers[7]["steps"],
+        "cut_short": False,
     }
+    assert answers[7]["steps"] > 0
     assert "budget_ms must be a whole number from 1 to 600000" in answers[8]["error"]
     assert "got 600001" in answers[9]["error"]
+    assert "budget_steps must be a whole number from 1 to 100000000; got 0" in answers[10]["error"]
 
 
 def test_before_the_initial_meld_a_play_below_the_minimum_is_no_play() -> None:
     line = {"id": "m", "table": [["K1", "K2", "K3"]], "rack": ["R2", "R3", "R4", "K4"]}
-    (answer,) = _run_solve([json.dumps({**line, "initial_meld_done": False})])
+    (answer,) = run_solve([json.dumps({**line, "initial_meld_done": False})])
     assert answer["played"] == [] and answer["n"] == 0
     assert answer["table_after"] == [["K1", "K2", "K3"]]
-    (after_meld,) = _run_solve([json.dumps({**line, "initial_meld_done": True})])
+    (after_meld,) = run_solve([json.dumps({**line, "initial_meld_done": True})])
     assert after_meld["n"] == 4
 
 
-def test_a_line_past_its_budget_answers_in_time_with_a_legal_play_not_proven_best() -> None:
+def test_a_line_past_its_steps_answers_a_legal_play_not_proven_best_after_those_steps() -> None:
     case = single_set_case()
-    line = {
-        "id": "w",
+    line = _single_set_line("w", budget_steps=30_000)
+    first, again = run_solve([json.dumps(line), json.dumps({**line, "id": "w2"})])
+    assert first["exact"] is False and first["cut_short"] is False
+    assert first["steps"] == 30_000
+    after = [parse_tiles(s) for s in first["table_after"]]
+    verdict = judge_turn([], case.rack, after, False, case.rules)
+    assert verdict.valid and first["n"] == len(first["played"]) > 0
+    assert {**again, "id": "w"} == first
+
+
+def test_a_line_its_wall_time_stops_says_it_was_cut_short() -> None:
+    line = _single_set_line("c", budget_steps=100_000_000, budget_ms=1)
+    (answer,) = run_solve([json.dumps(line)])
+    assert answer["cut_short"] is True and answer["exact"] is False
+    assert answer["steps"] < 100_000_000
+
+
+def _single_set_line(line_id: str, **budget: int) -> dict[str, Any]:
+    """A ``solve`` line of the single-set worst case, with the ``budget`` fields given."""
+    case = single_set_case()
+    return {
+        "id": line_id,
         "table": [],
         "rack": format_tiles(case.rack),
         "initial_meld_done": False,
         "ruleset": case.rules.differences(),
-        "budget_ms": 300,
+        **budget,
     }
-    (answer,) = _run_solve([json.dumps(line)])
-    assert answer["exact"] is False
-    after = [parse_tiles(s) for s in answer["table_after"]]
-    verdict = judge_turn([], case.rack, after, False, case.rules)
-    assert verdict.valid and answer["n"] == len(answer["played"]) > 0

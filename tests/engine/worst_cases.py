@@ -8,7 +8,7 @@ minimum of 100 is now refused by the ruleset (no single set is worth more than 9
 face value), so the single-set case uses 91, the highest a table can ask for, which
 is as hard (the search must find the one set worth it among 80 tiles).
 
-Run ``python -m tests.engine.worst_cases NAME SECONDS`` to solve one in this process
+Run ``python -m tests.engine.worst_cases NAME STEPS`` to solve one in this process
 and print what :func:`run_in_child` reads.
 """
 
@@ -78,26 +78,29 @@ CASES: dict[str, Callable[[], WorstCase]] = {
 
 @dataclass(frozen=True)
 class ChildRun:
-    """What one child process reported: wall-clock seconds of the solve, its peak
-    resident memory in MB, the answer, and whether the turn verdict accepts it."""
+    """What one child process reported: wall-clock seconds of the solve, its processor
+    seconds (what the work costs, whatever else the machine runs), the steps it took,
+    its peak resident memory in MB, the answer, and whether the turn verdict accepts it."""
 
     seconds: float
+    cpu_seconds: float
+    steps: int
     peak_mb: float
     played: int
     exact: bool
     legal: bool
 
 
-def run_in_child(name: str, seconds: float) -> ChildRun:
-    """Solve case ``name`` with ``Budget(seconds=seconds)`` in a fresh Python process,
-    so its peak memory is the solve's alone (plus the interpreter's)."""
+def run_in_child(name: str, steps: int) -> ChildRun:
+    """Solve case ``name`` with ``Budget(steps=steps)`` in a fresh Python process, so its
+    peak memory is the solve's alone (plus the interpreter's)."""
     done = subprocess.run(
-        [sys.executable, "-m", "tests.engine.worst_cases", name, str(seconds)],
+        [sys.executable, "-m", "tests.engine.worst_cases", name, str(steps)],
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=True,
-        timeout=120,
+        timeout=300,
     )
     report = json.loads(done.stdout.splitlines()[-1])
     case = CASES[name]()
@@ -106,21 +109,28 @@ def run_in_child(name: str, seconds: float) -> ChildRun:
         judge_turn(case.table, case.rack, table_after, case.initial_meld_done, case.rules).valid
     )
     return ChildRun(
-        report["seconds"], report["peak_mb"], len(report["played"]), report["exact"], legal
+        report["seconds"],
+        report["cpu_seconds"],
+        report["steps"],
+        report["peak_mb"],
+        len(report["played"]),
+        report["exact"],
+        legal,
     )
 
 
-def _solve_here(name: str, seconds: float) -> dict[str, object]:
+def _solve_here(name: str, steps: int) -> dict[str, object]:
     case = CASES[name]()
-    start = time.perf_counter()
-    solution = solve(
-        case.table, case.rack, case.initial_meld_done, case.rules, budget=Budget(seconds=seconds)
-    )
-    elapsed = time.perf_counter() - start
+    start, cpu = time.perf_counter(), time.process_time()
+    budget = Budget(steps=steps)
+    solution = solve(case.table, case.rack, case.initial_meld_done, case.rules, budget=budget)
+    elapsed, cpu_elapsed = time.perf_counter() - start, time.process_time() - cpu
     # ru_maxrss is in kilobytes on Linux.
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {
         "seconds": elapsed,
+        "cpu_seconds": cpu_elapsed,
+        "steps": solution.steps,
         "peak_mb": peak_mb,
         "exact": solution.exact,
         "played": format_tiles(solution.played),
@@ -129,4 +139,4 @@ def _solve_here(name: str, seconds: float) -> dict[str, object]:
 
 
 if __name__ == "__main__":
-    print(json.dumps(_solve_here(sys.argv[1], float(sys.argv[2]))))
+    print(json.dumps(_solve_here(sys.argv[1], int(sys.argv[2]))))

@@ -209,25 +209,20 @@ def test_a_hint_on_the_worst_known_position_answers_within_its_budget(
 ) -> None:
     """The review's worst case (same-turn manipulation, a table of 57 and a rack of 35)
     took 121 s and 2.2 GB for one hint. The issue's acceptance criterion is an answer
-    within about 2 s (3 s measured here, generous for a loaded machine), legal, and
-    labelled "best found" when not proven best."""
-    settings.GAMES_HELP_SECONDS = 2.0  # type: ignore[attr-defined]
-    case = manipulation_case()
-    game = position
-    state = game.engine_state()
-    game.state = replace(state, ruleset=replace(case.rules, players=state.players)).to_dict()
-    game.save(update_fields=["state"])
-    table = [format_tiles(tile_set) for tile_set in case.table]
-    set_position(game, table, format_tiles(case.rack), meld_done=False)
+    within about 2 s (3 s of processor time measured here: the budget is steps, so
+    other work on the machine changes nothing), legal, and labelled "best found" when
+    not proven best."""
+    game = _worst_position(position)
     me = mover(game)
     client = client_as(me)
 
-    started = time.monotonic()
+    started = time.process_time()
     response = client.get(f"/games/{game.pk}/hint/", **HTMX)
-    elapsed = time.monotonic() - started
+    elapsed = time.process_time() - started
 
     assert response.status_code == 200
     assert elapsed < 3.0
+    assert "Cut short" not in response.text
     found = solver_help.hint(game.pk, me)  # the cached answer the page showed
     heading = "Hint:" if found.exact else "Best found:"
     assert heading in response.text
@@ -241,3 +236,34 @@ def test_a_hint_on_the_worst_known_position_answers_within_its_budget(
             state.ruleset,
         )
         assert verdict.valid, verdict
+
+
+def test_a_hint_the_wall_time_ceiling_stops_says_so_and_is_not_kept(
+    position: Game, settings: object
+) -> None:
+    """Wall time is only the last stop of the hint's budget of steps: a hint it cuts
+    short (a server too busy to do the work in time) says so, and the next ask does the
+    work again instead of showing what the busy moment found."""
+    game = _worst_position(position)
+    me = mover(game)
+    client = client_as(me)
+    settings.GAMES_HELP_SECONDS = 1e-6  # type: ignore[attr-defined]
+
+    busy = client.get(f"/games/{game.pk}/hint/", **HTMX)
+
+    assert busy.status_code == 200
+    assert "Cut short: the server was too busy" in busy.text
+    settings.GAMES_HELP_SECONDS = 20.0  # type: ignore[attr-defined]
+    again = solver_help.hint(game.pk, me)
+    assert not again.cut_short and again.found
+
+
+def _worst_position(game: Game) -> Game:
+    """``game`` with the review's worst position on the mover's turn."""
+    case = manipulation_case()
+    state = game.engine_state()
+    game.state = replace(state, ruleset=replace(case.rules, players=state.players)).to_dict()
+    game.save(update_fields=["state"])
+    table = [format_tiles(tile_set) for tile_set in case.table]
+    set_position(game, table, format_tiles(case.rack), meld_done=False)
+    return game

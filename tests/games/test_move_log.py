@@ -182,8 +182,6 @@ def test_a_later_move_of_the_player_clears_the_timeout_note(alice: User, bob: Us
 # --- plays ---------------------------------------------------------------------------
 
 
-# The hint's budget is wall time: on a loaded machine 2 s may find no play at all.
-@override_settings(GAMES_HELP_SECONDS=60)
 def test_an_initial_meld_is_worth_the_same_in_the_log_the_hint_and_the_verdict(
     alice: User, bob: User
 ) -> None:

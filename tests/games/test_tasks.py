@@ -231,7 +231,7 @@ def test_a_bot_task_on_a_players_turn_does_nothing(alice: User, test_bots: None)
 def test_a_strong_bot_moves_within_its_budget(alice: User, settings: object) -> None:
     # The engine's tests prove a bot sees only its own view and its play is legal under
     # any budget; here the real bot runs through the task, with a short budget.
-    settings.GAMES_BOT_SECONDS = 0.5  # type: ignore[attr-defined]
+    settings.GAMES_BOT_STEPS = {"strong": 20_000}  # type: ignore[attr-defined]
     game = bot_table(alice, "strong")
     until_bots_turn(game, alice)
     turn_number = game.turn_number

@@ -213,3 +213,23 @@ def test_a_member_runs_one_analysis_at_a_time(played_out: Game, alice: User) -> 
 def test_no_analysis_before_the_game_is_over(alice: User, bob: User) -> None:
     game = current_game(start_table(alice, bob))
     assert client_as(alice).get(analysis_url(game, 1), **HTMX).status_code == 404
+
+
+def test_an_analysis_the_wall_time_ceiling_stops_says_so_and_is_not_kept(
+    played_out: Game, alice: User, settings: object
+) -> None:
+    # The budget is steps (the same analysis whatever the load); the seconds are only
+    # a last stop, read every 2048 steps: a turn that takes more is cut short by a
+    # ceiling already past, and says so.
+    settings.GAMES_ANALYSIS_SECONDS = 1e-6  # type: ignore[attr-defined]
+    turns = played_out.moves.order_by("-turn_number").values_list("turn_number", flat=True)
+    cut = None
+    for turn in range(1, turns[0] + 1):
+        response = client_as(alice).get(analysis_url(played_out, turn), **HTMX)
+        if "cut short: the server was too busy" in response.text.lower():
+            cut = turn
+            break
+    assert cut is not None
+    frame = replay_frame(played_out, cut)
+    assert frame.turn_start is not None
+    assert cache.get(analysis_key(frame, frame.turn_start)) is None

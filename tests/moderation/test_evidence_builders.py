@@ -10,16 +10,24 @@ from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 
 import pytest
+from django.core.cache import cache
 
-from engine.actions import Play
+from engine.actions import Draw, Play
 from engine.clock import TimeControl
 from engine.game import apply, new_game
 from engine.ruleset import Ruleset
 from engine.tiles import parse_tiles
 from moderation.selectors.evidence import clock_lines
 from moderation.selectors.movement import movement
-from moderation.selectors.solver_lines import Answer, best_answer, line
+from moderation.selectors.solver_lines import (
+    Answer,
+    best_answer,
+    line,
+    position_key,
+    solver_lines,
+)
 from moderation.selectors.turns import MoveRecord, TurnReplay, replay_turns
+from tests.engine.worst_cases import single_set_case
 from tests.games.players import simple_action
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -175,11 +183,31 @@ def test_the_solver_answer_is_a_legal_play_of_the_movers_rack() -> None:
     record = MoveRecord(1, 0, Play(((rack[0], rack[1], rack[2]),)), 1, "user", T0)
     turn = replay_turns(state, [record], ["A", "B"])[0]
 
-    answer = best_answer(turn, 2.0)
+    answer = best_answer(turn)
 
     assert Counter(answer.tiles) == Counter(["R10", "R11", "R12", "B1", "K1", "O1"])
     assert answer.value == 36 and answer.exact
     assert line(turn, answer).missed  # laid 3 tiles where 6 could go
+
+
+def test_a_line_the_wall_time_ceiling_stops_says_it_was_cut_short_and_is_not_kept(
+    settings: object,
+) -> None:
+    # The turn's steps make the line the same whatever the load; its seconds are only
+    # a last stop, and a line they stop says so and is asked again at the next opening.
+    case = single_set_case()
+    start = new_game(replace(case.rules, players=2), 3, 0)
+    racks = (case.rack, start.racks[1])
+    state = replace(start, racks=racks)
+    record = MoveRecord(1, 0, Draw(), 1, "user", T0)
+    turn = replay_turns(state, [record], ["A", "B"])[0]
+    settings.MODERATION_EVIDENCE_TURN_SECONDS = 1e-6  # type: ignore[attr-defined]
+
+    lines = solver_lines([turn], game_id=999_001, seconds=5)
+
+    sentence = lines.lines[turn.step].sentence
+    assert "cut short: the server was busy" in sentence
+    assert cache.get(position_key(turn)) is None
 
 
 def test_the_turns_walk_through_a_rewind_and_its_restore() -> None:
