@@ -51,9 +51,13 @@ def create_database(url: str, suffix: str) -> str:
     import psycopg
 
     name = urlsplit(url).path.lstrip("/") + suffix
+    # With two roles (the suite's set-up, a deployment's), the tables' owner migrates:
+    # the database is theirs, as PostgreSQL 15 lets only a database's owner create in its
+    # public schema.
+    owner = urlsplit(os.environ.get("DATABASE_OWNER_URL", "")).username
     with psycopg.connect(_admin_url(url), autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"' + (f' OWNER "{owner}"' if owner else ""))
     return with_path(url, f"/{name}")
 
 

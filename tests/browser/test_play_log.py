@@ -8,6 +8,7 @@ is the replay of the moves). The server pushes what the test's services do.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import timedelta
 
@@ -108,21 +109,23 @@ def test_the_others_see_a_draw_live_in_the_log_without_the_tile(
     page.get_by_role("button", name="Draw a tile").click()
 
     mine = page.locator("#game-log .move-entry").first
-    expect(mine).to_contain_text("Turn 1 You drew")
+    # Each move carries its time (walk W13), between its turn and its words.
+    expect(mine).to_contain_text(re.compile(r"^Turn 1 \S.* You drew"))
+    expect(mine.locator("time")).to_have_count(1)
     expect(mine.locator(".tile-small")).to_have_count(1)
     drawn = mine.locator(".tile-small").get_attribute("data-tile")
     expect(page.locator(f'.rack-tiles .tile.is-drawn[data-tile="{drawn}"]')).to_have_count(1)
     expect(page.locator(".drawn-note")).to_contain_text("the tile you just drew")
 
     theirs = other_page.locator("#game-log .move-entry").first
-    expect(theirs).to_have_text(f"Turn 1 {first.display_name} drew a tile.")
+    expect(theirs).to_have_text(re.compile(rf"^Turn 1 \S.* {first.display_name} drew a tile\.$"))
     expect(theirs.locator(".tile")).to_have_count(0)
     expect(other_page.locator(".rack-tiles .tile.is-drawn")).to_have_count(0)
 
     other_page.get_by_role("button", name="Draw a tile").click()
     expect(page.locator("#game-log .move-entry")).to_have_count(2)
     expect(page.locator("#game-log .move-entry").first).to_have_text(
-        f"Turn 2 {second.display_name} drew a tile."
+        re.compile(rf"^Turn 2 \S.* {second.display_name} drew a tile\.$")
     )
     # Still marked: the drawer has not moved since.
     expect(page.locator(".rack-tiles .tile.is-drawn")).to_have_count(1)
