@@ -52,13 +52,17 @@ def pytest_configure(config: pytest.Config) -> None:
     migrates the test database (:func:`django_db_setup`) and flushes it after each
     transactional test (``manage.py flush`` runs as the owner)."""
     database = settings.DATABASES["default"]
-    if APP_ROLE and not settings.DATABASE_OWNER:
+    if not APP_ROLE:
+        return
+    # An xdist worker inherits DATABASE_OWNER_URL from the process that started it, so its
+    # settings already name the owner: its own connections still become the app's role.
+    if not settings.DATABASE_OWNER:
         settings.DATABASE_OWNER = {key: database[key] for key in OWNER_KEYS}
         os.environ["DATABASE_OWNER_URL"] = os.environ["DATABASE_URL"]
         if OWNER_ROLE:
             settings.DATABASE_OWNER.update(USER=OWNER_ROLE, PASSWORD="")
             os.environ["DATABASE_OWNER_URL"] = with_user(os.environ["DATABASE_URL"], OWNER_ROLE)
-        database.update(USER=APP_ROLE, PASSWORD="")
+    database.update(USER=APP_ROLE, PASSWORD="")
 
 
 @pytest.fixture(scope="session")

@@ -121,7 +121,8 @@ def test_the_scoreboard_and_the_game_page_show_one_result(alice: User, bob: User
     board = scoreboard(table)
     page = game_context(game, alice)["game"]
 
-    assert board.rows == (ScoreRow(game.pk, 1, True, page.result),)
+    last_move_at = game.moves.order_by("-seq").values_list("created_at", flat=True)[0]
+    assert board.rows == (ScoreRow(game.pk, 1, True, page.result, last_move_at),)
     assert page.result == game_result(game) and page.result is not None
     assert page.result.winner == 1 and not page.result.ruled
 
