@@ -505,12 +505,15 @@ def _write(season: Season, preview: StartPreview) -> None:
 
 
 def _announce(season: Season, preview: StartPreview) -> None:
+    several = len(preview.divisions) > 1
     for plan in preview.divisions:
+        # A league of one division has no division to name ("you play in Division").
+        where = f"you play in {plan.name}, " if several else ""
         for entry in plan.entries:
             notices.create(
                 entry.player.pk,
                 LeagueNotice.LEAGUE_SEASON,
-                f"{season} has started: you play in {plan.name}, "
+                f"{season} has started: {where}"
                 f"{preview.matchdays} matchdays of {season.matchday_days} days.",
                 season_path(season),
                 subject=season,
