@@ -16,6 +16,7 @@ from games.models.table_settings import TableSettings
 from games.rendering import game_context
 from games.selectors.players import seat_names, table_seat_names
 from games.services import draw, resign
+from leagues.errors import LeaguesError
 from leagues.models import Entry, Fixture, Membership, Season
 from leagues.selectors.calendar import member_calendar
 from leagues.selectors.organiser import organiser_page
@@ -240,27 +241,88 @@ def test_a_replaced_or_withdrawn_players_page_gives_the_fixtures_to_come_away(
     assert frank_entry.status == Entry.Status.REGISTERED
 
 
-def test_the_close_tells_the_substitute_and_its_preview_names_who_is_carried_over(
+def test_the_close_carries_a_replaced_place_over_to_nobody_unless_the_organiser_chooses(
     season: Season, people: dict[str, User], django_capture_on_commit_callbacks: Any
 ) -> None:
     preview = preview_close_season(season)
+    assert [entry.user for entry in preview.replaced] == [people["frank"]]
     assert (
-        "Frank, whom Hank replaced, is registered again for season 2 (Hank is not): "
-        "withdraw them from it if they should not play." in preview.warnings
-    )
+        "Frank, whom Hank replaced, is not registered for season 2, nor is Hank, unless "
+        "you choose one of them below to take the place; either may still register."
+    ) in preview.warnings
+    assert [sorted(names) for names in preview.next_divisions] == [["Erin", "Gina"]]
 
     with django_capture_on_commit_callbacks(execute=True):
         following = close_season(season, people["alice"], "The season is over.")
 
     assert following is not None
-    assert following.entries.filter(user=people["frank"]).exists()
+    registered = set(following.entries.values_list("user__username", flat=True))
+    assert registered == {"erin", "gina"}
     frank = Entry.objects.get(season=season, user=people["frank"])
-    assert frank.final_rank is not None
-    told = Notification.objects.get(user=people["hank"], key__startswith="season-end-substitute")
-    assert told.text == (
-        f"{season} is over: Frank, whom you played for, finished "
-        f"{ordinal(frank.final_rank)} in Division 1."
+    assert frank.final_rank is not None  # his entry's place is kept and told all the same
+    place = f"{ordinal(frank.final_rank)} in Division 1."
+    franks = Notification.objects.get(user=people["frank"], key__startswith="season-end:")
+    assert franks.text.endswith(
+        f"you finished {place} Hank played for you, and you are not registered for "
+        "season 2: register there if you want to play."
     )
+    told = Notification.objects.get(user=people["hank"], key__startswith="season-end-substitute")
+    assert told.text == f"{season} is over: Frank, whom you played for, finished {place}"
+
+
+def test_the_substitute_chosen_takes_the_place_where_it_finished(
+    season: Season, people: dict[str, User], django_capture_on_commit_callbacks: Any
+) -> None:
+    frank = Entry.objects.get(season=season, user=people["frank"])
+
+    with django_capture_on_commit_callbacks(execute=True):
+        following = close_season(
+            season, people["alice"], "The season is over.", carry_over={frank.pk: people["hank"].pk}
+        )
+
+    assert following is not None
+    ranks = dict(season.entries.values_list("user__username", "final_rank"))
+    seeds = dict(following.entries.values_list("user__username", "seed"))
+    assert seeds == {"erin": ranks["erin"], "gina": ranks["gina"], "hank": ranks["frank"]}
+    told = Notification.objects.get(user=people["hank"], key__startswith="season-end-substitute")
+    assert told.text.endswith("You are registered for season 2 in their place.")
+    franks = Notification.objects.get(user=people["frank"], key__startswith="season-end:")
+    assert "you are not registered for season 2" in franks.text
+
+
+def test_a_place_goes_only_to_its_member_or_substitute_and_a_refusal_changes_nothing(
+    season: Season, people: dict[str, User]
+) -> None:
+    frank = Entry.objects.get(season=season, user=people["frank"])
+    erin = Entry.objects.get(season=season, user=people["erin"])
+    for carry_over in ({frank.pk: people["erin"].pk}, {erin.pk: people["erin"].pk}):
+        with pytest.raises(LeaguesError):
+            close_season(season, people["alice"], "The season is over.", carry_over=carry_over)
+    season.refresh_from_db()
+    assert season.status == Season.Status.RUNNING
+    assert not Season.objects.filter(previous=season).exists()
+
+
+def test_the_organiser_chooses_on_the_close_page_and_bad_input_changes_nothing(
+    season: Season, people: dict[str, User]
+) -> None:
+    frank = Entry.objects.get(season=season, user=people["frank"])
+    url = reverse("leagues:close_season", args=["tile-club", season.league.slug, season.number])
+    organiser = client_as(people["alice"])
+    page = organiser.get(url).content.decode()
+    assert f'name="carry_{frank.pk}" value="substitute"' in page
+    assert "Hank, who played for them" in page
+
+    bad = organiser.post(url, {"reason": "Over.", f"carry_{frank.pk}": "erin"})
+    assert bad.status_code == 400
+    season.refresh_from_db()
+    assert season.status == Season.Status.RUNNING
+
+    done = organiser.post(url, {"reason": "Over.", f"carry_{frank.pk}": "member"})
+    assert done.status_code == 302
+    following = Season.objects.get(previous=season)
+    assert following.entries.filter(user=people["frank"]).exists()
+    assert not following.entries.filter(user=people["hank"]).exists()
 
 
 def test_withdrawn_players_are_listed_as_such_and_the_closed_season_in_its_final_order(
