@@ -4,18 +4,20 @@ page lists the fixtures they play or played, never one another played for the en
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 import icalendar
 import pytest
+from django.apps import apps
 from django.urls import reverse
 
 from accounts.models import User
-from games.models import Table
+from games.models import Seat, SeatOccupancy, Table
 from games.models.table_settings import TableSettings
 from games.rendering import game_context
 from games.selectors.players import seat_names, table_seat_names
-from games.services import draw, resign
+from games.services import SeatPlan, create_table, draw, resign
 from leagues.errors import LeaguesError
 from leagues.models import Entry, Fixture, Membership, Season
 from leagues.selectors.calendar import member_calendar
@@ -33,6 +35,8 @@ from tests.factories import ClubFactory, UserFactory
 from tests.leagues.conftest import make_season, open_fixture, scheduled_fixture
 
 pytestmark = pytest.mark.django_db
+
+substitutes_played_for = import_module("leagues.migrations.0011_substitutes_played_for")
 
 
 @pytest.fixture
@@ -359,3 +363,46 @@ def test_withdrawn_players_are_listed_as_such_and_the_closed_season_in_its_final
         (None, True),
     ]
     assert final["gina"] is None
+
+
+def test_the_migration_completes_the_record_of_tables_set_up_before_plays_for(
+    season: Season, people: dict[str, User], django_capture_on_commit_callbacks: Any
+) -> None:
+    """Matchday 2's table set up as before ``Seat.plays_for``: Hank seated for Frank, and
+    a bot for Gina, who withdrew under the bot rule, named alone. The migration appends
+    whom they played for; the rows that were there stay."""
+    with django_capture_on_commit_callbacks(execute=True):
+        withdraw(Entry.objects.get(season=season, user=people["gina"]), people["gina"])
+    fixture = Fixture.objects.get(matchday__season=season, matchday__number=2)
+    settings = TableSettings.from_dict(season.table_settings)
+    plans = [
+        SeatPlan.taken_by(people["erin"]),
+        SeatPlan.taken_by(people["hank"]),
+        SeatPlan.bot("normal"),
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        table = create_table(people["alice"], settings, plans, seated_by_authority=True)
+    Fixture.objects.filter(pk=fixture.pk).update(table=table, status=Fixture.Status.PLAYING)
+    game = table.games.get()
+    assert table_seat_names(table.pk) == ["Erin", "Hank", "Bot (normal)"]
+    before = list(SeatOccupancy.objects.filter(game=game).values_list("pk", "plays_for"))
+
+    substitutes_played_for.forwards(apps, None)
+    substitutes_played_for.forwards(apps, None)  # a second run appends nothing more
+
+    named = ["Erin", "Hank for Frank", "Bot (normal) for Gina"]
+    assert table_seat_names(table.pk) == named
+    assert seat_names(game) == named
+    rows = SeatOccupancy.objects.filter(game=game)
+    assert (
+        list(rows.filter(pk__in=[pk for pk, _ in before]).values_list("pk", "plays_for")) == before
+    )
+    assert list(rows.exclude(pk__in=[pk for pk, _ in before]).values_list("seat", "plays_for")) == [
+        (1, people["frank"].pk),
+        (2, people["gina"].pk),
+    ]
+    seats = dict(Seat.objects.filter(table=table).values_list("number", "plays_for"))
+    assert seats == {0: None, 1: people["frank"].pk, 2: people["gina"].pk}
+    # Frank is in the record of the game Hank played for him, as at tables set up now.
+    (franks,) = player_seasons(people["frank"])
+    assert [fixture.matchday for fixture in franks.fixtures] == [1]
