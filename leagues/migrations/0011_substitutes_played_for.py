@@ -90,14 +90,17 @@ def _played_for(entry: Any, substitutes: set[int]) -> _Occupants | None:
 
 
 def _completed_already(SeatOccupancy: Any, row: Any, user_id: int) -> bool:
-    return SeatOccupancy.objects.filter(
-        game_id=row.game_id,
-        seat=row.seat,
-        from_move=row.from_move,
-        member_id=row.member_id,
-        bot_level=row.bot_level,
-        plays_for_id=user_id,
-    ).exists()
+    """A successor naming ``user_id`` is there already (the migration ran before)."""
+    return bool(
+        SeatOccupancy.objects.filter(
+            game_id=row.game_id,
+            seat=row.seat,
+            from_move=row.from_move,
+            member_id=row.member_id,
+            bot_level=row.bot_level,
+            plays_for_id=user_id,
+        ).exists()
+    )
 
 
 class Migration(migrations.Migration):
