@@ -254,6 +254,12 @@ class Seat(models.Model):
         "an authority above the table seated a substitute or a bot for them (a league's "
         "entry replaced or withdrawn before its fixture's table was set up).",
     )
+    forfeits_each_game = models.BooleanField(
+        default=False,
+        help_text="The seat's member left the competition the table belongs to: the seat "
+        "forfeits every game of the round as it is dealt, in the deal's own transaction, so "
+        "no turn of theirs is ever awaited (a league's withdrawal under its forfeit rule).",
+    )
 
     class Meta:
         ordering = ["table", "number"]

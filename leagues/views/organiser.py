@@ -222,15 +222,20 @@ def close_matchday(request: AuthenticatedRequest, season: Season, matchday: int)
 @organisers_only
 @require_http_methods(["GET", "HEAD", "POST"])
 def close_season(request: AuthenticatedRequest, season: Season) -> HttpResponse:
-    """GET: the preview of the season's end; POST: close it and propose the next one."""
-    form = CloseSeasonForm(request.POST or None)
+    """GET: the preview of the season's end; POST: close it and propose the next one,
+    with the places of replaced players carried over as the organiser chose."""
+    replaced = season_end.replaced_entries(season)
+    form = CloseSeasonForm(request.POST or None, replaced=replaced)
     status = 200
     if request.method == "POST":
         status = 400
         if form.is_valid():
             try:
                 following = season_end.close_season(
-                    season, request.user, form.cleaned_data["reason"]
+                    season,
+                    request.user,
+                    form.cleaned_data["reason"],
+                    carry_over=form.carry_over(),
                 )
             except LeaguesError as error:
                 return _refused(request, error)
