@@ -118,31 +118,36 @@ def forfeit_for_the_round(table_id: int, seat_number: int) -> bool:
     Returns ``False`` when the round is over or the seat is no member's (a bot plays
     it). Raises :class:`~games.errors.TableError` for a seat the table does not have.
     """
+    while True:
+        try:
+            return _forfeit_for_the_round(table_id, seat_number)
+        except _EndedMeanwhile:
+            # The game ended while its lock was awaited and dealt the round's next one:
+            # start again, locking that one first (game, then table, then seat), rather
+            # than lock a game while holding the table, which a move on it would not do.
+            # Each turn of this ends a game of the round, so it ends with the round.
+            continue
+
+
+class _EndedMeanwhile(Exception):
+    """The game in play ended while the forfeit waited for its lock."""
+
+
+def _forfeit_for_the_round(table_id: int, seat_number: int) -> bool:
     with transaction.atomic():
         locked = _members_seat_in_the_round(table_id, seat_number)
         if locked is None:
             return False
         game, seat = locked
+        if game is not None and game.is_over:
+            raise _EndedMeanwhile
         seat.forfeits_each_game = True
         seat.save(update_fields=["forfeits_each_game"])
-        if game is not None and game.is_over:
-            # It ended while its lock was awaited, and dealt the round's next game
-            # before the seat said it forfeits: that one is the game in play.
-            in_play = _game_in_play(table_id)
-            game = None if in_play is None else lock_game(in_play)
         if game is not None:
             turn = LockedTurn(game, game.engine_state(), seat_number)
             if seat_number not in turn.state.dropped:
                 commit_action(turn, engine.Forfeit(), Move.By.RULING)
     return True
-
-
-def _game_in_play(table_id: int) -> int | None:
-    return (
-        Game.objects.filter(table_id=table_id, status=Game.Status.PLAYING)
-        .values_list("pk", flat=True)
-        .first()
-    )
 
 
 def give_seat_back(table_id: int, seat_number: int, user_id: int) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import transaction
 
 from accounts.models import User
 from games.errors import GameFinished, InvalidMove, TableError
@@ -19,7 +20,9 @@ from games.services import (
     hand_seat_to_bot,
     resign,
 )
+from games.services.locking import lock_game
 from tests.games.conftest import current_game, start_table
+from tests.races import Meanwhile
 
 pytestmark = pytest.mark.django_db
 
@@ -145,3 +148,29 @@ def test_forfeiting_for_the_round_leaves_a_bot_seat_and_a_finished_round_alone(
         forfeit_for_the_round(table.pk, 9)
     forfeit_seat(current_game(table).pk, 1)
     assert forfeit_for_the_round(table.pk, 0) is False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_forfeit_that_waits_for_a_game_ending_forfeits_the_next_one_it_deals(
+    alice: User, bob: User
+) -> None:
+    # The forfeit waits on the game in play while bob's resignation ends it and deals
+    # game 2; it then starts again from game 2 (locked before the table, as every writer
+    # locks), rather than lock game 2 while holding the table.
+    table = start_table(alice, bob, first=0, games_in_round=3)
+    game = current_game(table)
+
+    with transaction.atomic():
+        lock_game(game.pk)
+        resign(game.pk, bob)
+        forfeiting = Meanwhile(
+            lambda: forfeit_for_the_round(table.pk, 0), refusal=TableError, name=str
+        )
+        assert forfeiting.waiting
+
+    assert forfeiting.outcome() == "ok"
+    assert Seat.objects.get(table=table, number=0).forfeits_each_game
+    # Game 1 is bob's resignation; alice forfeits game 2, and game 3 as it is dealt.
+    games = list(table.games.order_by("number"))
+    assert [g.engine_state().dropped for g in games] == [(1,), (0,), (0,)]
+    assert [m.by for m in Move.objects.filter(game=games[0])] == [Move.By.USER]
