@@ -82,6 +82,7 @@ class Notification(models.Model):
 
     class Push(models.TextChoices):
         PENDING = "pending", "To be pushed"
+        SENDING = "sending", "Being pushed"
         SENT = "sent", "Pushed"
         SKIPPED = "skipped", "Not pushed (seen, watched or out of date)"
         EMAILED = "emailed", "No device took it: emailed instead"

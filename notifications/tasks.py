@@ -46,7 +46,15 @@ def send_notification_email(self: Task[Any, Any], notification_id: int) -> str:
 PUSH_RETRIES = 4
 
 
-@shared_task(ignore_result=True, bind=True, max_retries=PUSH_RETRIES)
+# Each device gets PUSH_TIMEOUT_SECONDS, one after the other (at most
+# WEBPUSH_DEVICES_PER_MEMBER of them): more than the tasks' usual 30 s.
+@shared_task(
+    ignore_result=True,
+    bind=True,
+    max_retries=PUSH_RETRIES,
+    soft_time_limit=90,
+    time_limit=120,
+)
 def send_notification_push(self: Task[Any, Any], notification_id: int) -> str:
     """Push one notice to its member's devices, if it still needs it when the task runs
     (never in a request: a push service may take seconds to answer)."""

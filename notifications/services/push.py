@@ -3,11 +3,12 @@ the pushes of their notices, sent by a Celery task (:mod:`notifications.tasks`),
 in a request.
 
 A notice of a kind the member wants pushed (:attr:`~notifications.models.Delivery.PUSH`)
-is created ``push=pending``. When its task runs, under a lock on the notice's row, it is
-pushed at most once: not if it was read, not if its kind says it is no longer current
-(:attr:`notifications.kinds.Kind.mail_skip`, which answers for pushes too: a turn that
-is over, a game whose page the member has open on any device), not while
-:func:`may_push_now` says no. A turn's "your move" is one notice per member, game and
+is created ``push=pending``. When its task runs it is pushed at most once (claimed under
+a lock on the notice's row, pushed with no lock held): not if it was read, not if its
+kind says it is no longer current (:attr:`notifications.kinds.Kind.mail_skip`, which
+answers for pushes too: a turn that is over, a game whose page the member has open on
+any device), not while :func:`may_push_now` says no. A worker lost between the claim and
+the outcome leaves the notice ``sending``: one push lost rather than two sent. A turn's "your move" is one notice per member, game and
 turn (its key), so it is one push per game and turn however often its task runs; its
 push carries the game as its ``Topic``, so a push service holding several for a device
 that is offline delivers only the newest, and the device shows one notification per game
@@ -47,7 +48,7 @@ from notifications.services.notices import locked, stale_reason
 
 logger = logging.getLogger(__name__)
 
-PUSH_TIMEOUT_SECONDS = 10
+PUSH_TIMEOUT_SECONDS = 5
 """A push service that does not answer in this long is tried again later."""
 
 GONE = (404, 410)
@@ -186,35 +187,56 @@ def send_notification_push(notification_id: int) -> str:
     ``"sent"``, ``"held"`` (not now: :func:`may_push_now`), ``"emailed"`` (no device
     took it), a reason it was skipped, or ``"done already"``. Raises
     :class:`PushUnreachable` when no device took it but one may on a later try (the
-    devices found gone are forgotten all the same)."""
+    devices found gone are forgotten all the same).
+
+    Three steps, so that no lock is held while push services answer (a move settling
+    the turn's notices must not wait on them): the notice is claimed (``sending``)
+    under its row lock, which makes a task delivered twice push once; it is pushed to
+    each device; then its outcome is written under the lock again."""
     with transaction.atomic():
-        outcome = _send_locked(notification_id)
+        notification, outcome = _claim(notification_id)
+    if notification is None:
+        return outcome
+    now = timezone.now()
+    devices = list(PushSubscription.objects.filter(user_id=notification.user_id))
+    outcomes = [_push_to(device, notification, now) for device in devices]
+    with transaction.atomic():
+        outcome = _settle(notification_id, outcomes, now)
     if outcome == "retry":
         raise PushUnreachable(f"no push service took notice {notification_id}")
     return outcome
 
 
-def _send_locked(notification_id: int) -> str:
-    # The lock makes a task delivered twice push once: the second waits, then finds the
-    # notice pushed.
+def _claim(notification_id: int) -> tuple[Notification | None, str]:
+    """The notice to push now, marked ``sending``; or ``None`` and why not."""
     notification = locked(notification_id)
     if notification is None or notification.push != Notification.Push.PENDING:
-        return "done already"
+        return None, "done already"
     reason = stale_reason(notification)
     if reason is not None:
         notification.push = Notification.Push.SKIPPED
         notification.save(update_fields=["push"])
-        return reason
-    now = timezone.now()
-    if not may_push_now(notification.user, now):
-        return "held"
-    devices = list(PushSubscription.objects.filter(user_id=notification.user_id))
-    outcomes = [_push_to(device, notification, now) for device in devices]
+        return None, reason
+    if not may_push_now(notification.user, timezone.now()):
+        return None, "held"
+    notification.push = Notification.Push.SENDING
+    notification.save(update_fields=["push"])
+    return notification, "sending"
+
+
+def _settle(notification_id: int, outcomes: list[str], now: datetime) -> str:
+    """Write what the devices answered: pushed; pending again for the task's next try;
+    or, no device having taken it, emailed."""
+    notification = locked(notification_id)
+    if notification is None or notification.push != Notification.Push.SENDING:
+        return "done already"
     if "sent" in outcomes:
         notification.push, notification.pushed_at = Notification.Push.SENT, now
         notification.save(update_fields=["push", "pushed_at"])
         return "sent"
     if "retry" in outcomes:
+        notification.push = Notification.Push.PENDING
+        notification.save(update_fields=["push"])
         return "retry"
     return _email_instead(notification)
 

@@ -15,7 +15,7 @@ import base64
 import json
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -53,6 +53,8 @@ class PushService:
     url: str = ""
     received: list[Received] = field(default_factory=list)
     answers: dict[str, int] = field(default_factory=dict)
+    while_answering: Callable[[Received], None] | None = None
+    """Run (in the server's thread) before each answer."""
 
     def to(self, device: Device) -> list[Received]:
         """What reached ``device``'s endpoint."""
@@ -116,9 +118,10 @@ def push_service() -> Iterator[PushService]:
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length)
-            service.received.append(
-                Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
-            )
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            service.received.append(Received(self.path, headers, body))
+            if service.while_answering is not None:
+                service.while_answering(service.received[-1])
             self.send_response(service.answers.get(self.path, 201))
             self.send_header("Content-Length", "0")
             self.end_headers()

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.core import mail as outbox_module
+from django.db import connection, transaction
 
 from accounts.models import User
 from config.celery_app import app as celery_app
@@ -264,3 +265,27 @@ def test_a_notice_read_before_its_push_is_not_pushed(
 
 def test_may_push_now_is_the_one_hook_for_quiet_hours(alice: User) -> None:
     assert push.may_push_now(alice, T0) is True
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_lock_on_the_notice_is_held_while_a_push_service_answers(
+    alice: User, service: PushService
+) -> None:
+    """A move that settles its turn's notices (marks them read) must never wait on a
+    push service: while the service holds the request, the notice's row is free."""
+    device_of(alice, service, "alice")
+    note = Notification.objects.create(
+        user=alice, kind="table_invitation", text="Come and play.", link="/games/", push="pending"
+    )
+    settled: list[int] = []
+
+    def settle_meanwhile(received: Any) -> None:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SET LOCAL lock_timeout = '1s'")
+            settled.append(Notification.objects.filter(pk=note.pk).update(read_at=T0))
+        connection.close()
+
+    service.while_answering = settle_meanwhile
+
+    assert push.send_notification_push(note.pk) == "sent"
+    assert settled == [1]
