@@ -236,6 +236,26 @@ def test_a_push_is_shown_as_a_notification_of_its_game(desktop: Page, alice: Use
         }
     ]
 
+    # A tap on it (the event the browser sends the worker) opens its game. A script's
+    # event carries no user activation, which opening a window needs: the worker's
+    # openWindow is watched instead.
+    (worker,) = desktop.context.service_workers
+    opened = worker.evaluate(
+        """() => new Promise((resolve) => {
+             self.clients.openWindow = (url) => { resolve(url); return Promise.resolve(null); };
+             self.registration.getNotifications().then(([notification]) => {
+               self.dispatchEvent(new NotificationEvent("notificationclick", { notification }));
+             });
+           })"""
+    )
+    assert opened == f"{origin}/games/7/"
+    # The tapped notification is closed.
+    wait_until(
+        desktop,
+        "() => navigator.serviceWorker.ready"
+        ".then((r) => r.getNotifications()).then((n) => n.length === 0)",
+    )
+
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_the_notices_page_offers_push_on_this_device(
