@@ -3,8 +3,8 @@ scope is the whole site. What it does:
 - makes the site installable (a fetch handler) and keeps, for use without a network, the
   offline page, the styles and the icons, and the last "your move" list the member opened;
 - shows a push (notifications.services.push sends it) and opens its page when tapped.
-Only navigations are answered from the cache, and only when the network fails; no
-other request (htmx's, the sockets') is touched. A member's list is kept under their
+Only page loads (GET navigations) are answered from the cache, and only when the network
+fails; no other request (a form's POST, htmx's, the sockets') is touched but the log-out. A member's list is kept under their
 session only: logging out, or a list that answers with the log-in page, forgets it.
 {% endcomment %}"use strict";
 
@@ -39,13 +39,17 @@ function isYourMove(url) {
   return url.pathname === YOUR_MOVE_URL;
 }
 
+async function logOut(request) {
+  const response = await fetch(request);
+  await caches.delete(PAGES);
+  return response;
+}
+
 async function navigate(request) {
   const url = new URL(request.url);
   try {
     const response = await fetch(request);
-    if (request.method === "POST" && url.pathname === LOGOUT_URL) {
-      await caches.delete(PAGES);
-    } else if (isYourMove(url) && request.method === "GET") {
+    if (isYourMove(url)) {
       const pages = await caches.open(PAGES);
       if (response.ok && !response.redirected) {
         await pages.put(YOUR_MOVE_URL, response.clone());
@@ -85,8 +89,10 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin) {
     return;
   }
-  if (request.mode === "navigate") {
+  if (request.mode === "navigate" && request.method === "GET") {
     event.respondWith(navigate(request));
+  } else if (request.mode === "navigate" && url.pathname === LOGOUT_URL) {
+    event.respondWith(logOut(request));
   } else if (request.method === "GET" && url.pathname.startsWith(STATIC_PREFIX)) {
     event.respondWith(staticFile(request));
   }

@@ -7,12 +7,14 @@ is created ``push=pending``. When its task runs it is pushed at most once (claim
 a lock on the notice's row, pushed with no lock held): not if it was read, not if its
 kind says it is no longer current (:attr:`notifications.kinds.Kind.mail_skip`, which
 answers for pushes too: a turn that is over, a game whose page the member has open on
-any device), not while :func:`may_push_now` says no. A worker lost between the claim and
-the outcome leaves the notice ``sending``: one push lost rather than two sent. A turn's "your move" is one notice per member, game and
-turn (its key), so it is one push per game and turn however often its task runs; its
-push carries the game as its ``Topic``, so a push service holding several for a device
-that is offline delivers only the newest, and the device shows one notification per game
-(the service worker's ``tag``).
+any device), not while :func:`may_push_now` says no. A worker lost between the claim
+and the outcome leaves the notice ``sending``: one push lost rather than two sent.
+
+A turn's "your move" is one notice per member, game and turn (its key), so it is one
+push per game and turn however often its task runs; its push carries the game as its
+``Topic``, so a push service holding several for a device that is offline delivers only
+the newest, and the device shows one notification per game (the service worker's
+``tag``).
 
 A push reaching none of the member's devices (none subscribed, or every one gone) is
 emailed instead. A push service answering 404 or 410 says the device is gone: its row is
