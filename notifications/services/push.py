@@ -40,6 +40,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.text import Truncator
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
@@ -60,6 +61,10 @@ DEFAULT_TTL = timedelta(days=1)
 """How long a push service keeps a push for a device that is offline, when the notice
 has no deadline (with one: until its deadline, within :data:`MAX_TTL`)."""
 MAX_TTL = timedelta(days=28)
+
+BODY_CHARS = 600
+"""The most of a notice's line a push carries: a push's payload is at most 4 KB, and a
+phone shows a few lines (a tap opens the whole of it)."""
 
 
 class BadSubscription(ValueError):
@@ -259,7 +264,7 @@ def payload(notification: Notification) -> dict[str, Any]:
     a tap leads, and the tag under which a newer notification replaces this one."""
     return {
         "title": notification.kind_label,
-        "body": notification.text,
+        "body": Truncator(notification.text).chars(BODY_CHARS),
         "url": notification.link,
         "tag": topic(notification),
     }

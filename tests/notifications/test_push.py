@@ -289,3 +289,17 @@ def test_no_lock_on_the_notice_is_held_while_a_push_service_answers(
 
     assert push.send_notification_push(note.pk) == "sent"
     assert settled == [1]
+
+
+def test_a_long_notice_is_pushed_cut_short_within_a_pushs_size(
+    alice: User, service: PushService
+) -> None:
+    phone = device_of(alice, service, "alice")
+    note = Notification.objects.create(
+        user=alice, kind="table_invitation", text="Come " * 2000, link="/games/", push="pending"
+    )
+
+    assert push.send_notification_push(note.pk) == "sent"
+
+    body = phone.read(service.received[0])["body"]
+    assert len(body) <= push.BODY_CHARS and body.endswith("…")
