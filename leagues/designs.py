@@ -43,6 +43,22 @@ known to exist, so they are built here, for whole families rather than named siz
 
   and any other size and length at which some development fits, tried in turn.
 
+  Where short restarts of that search find nothing, it is tried again with a
+  *multiplier* (:func:`multiplied`): a map ``(x, row) -> (m·x, row + turn)`` that the
+  design is to be unchanged by, so that each table is seated with its images and the
+  search is that many times smaller, as Kirkman's and Ray-Chaudhuri and Wilson's
+  constructions use the cube roots of 1. That reaches NKTS(42) (three rows modulo 14,
+  ``m = 9`` turning the rows) and the resolvable (52, 4, 1) design (four rows modulo
+  13 and four matchdays of transversals, ``m = 3``), which the restarts did not.
+
+Not reached: KTS(69) (34 matchdays). No design of 69 players is unchanged by a
+group fixing one point and moving the others round (a 1-rotational Steiner triple
+system needs ``v ≡ 3, 9 (mod 24)`` or ``v ≡ 1, 19 (mod 72)``) or by one fixing three
+(``v ≡ 7, 9, 15 (mod 24)`` or ``v ≡ 3, 19 (mod 48)``); the developments that remain
+(three rows modulo 23 with transversals, four modulo 17 and ``∞``) are not found
+within the steps, with or without a multiplier, and 69 = 3·23 is no product of
+Kirkman orders. Its season is scheduled by the local search of :mod:`leagues.scheduling`.
+
 The search is deterministic (its own fixed seeds) and bounded by a count of steps,
 never by time, so a size gets the same design on any machine. The tests check every
 design of every family up to a bound, and which sizes the search reaches.
@@ -61,7 +77,9 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import math
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -146,6 +164,13 @@ def design_for(players: int, seats: int, days: int) -> Design | None:
     if written is not None and days <= len(written.rounds):
         return written
     tried = developments(players, seats, days)[:DEVELOPMENTS_TRIED]
+    return _restarted(tried) or _multiplied(tried)
+
+
+def _restarted(tried: list[Development]) -> Design | None:
+    """The first design that short starts of the search find, each development in
+    turn with seed 0, then 1, ..., within :data:`SEARCH_STEPS` in all."""
+    tried = list(tried)
     left = SEARCH_STEPS
     for seed in itertools.count():
         if not tried:
@@ -161,6 +186,25 @@ def design_for(players: int, seats: int, days: int) -> Design | None:
             if not search.out_of_steps:
                 # Searched through: this development has no design, whatever the seed.
                 tried.remove(development)
+    return None
+
+
+def _multiplied(tried: list[Development]) -> Design | None:
+    """The first design that one longer start of the search finds for a development
+    with a multiplier (:func:`multiplied`), the developments in turn, each with its
+    first :data:`MULTIPLIERS_TRIED` multipliers, within :data:`MULTIPLIED_STEPS` in
+    all: where the restarts find nothing, a multiplier often leaves a search small
+    enough to go through (52 players at 4 seats, 42 at 3)."""
+    left = MULTIPLIED_STEPS
+    for development in tried:
+        for candidate in multiplied(development)[:MULTIPLIERS_TRIED]:
+            if left <= 0:
+                return None
+            search = _Search(candidate, random.Random(0), min(MULTIPLIED_START_STEPS, left))
+            design = search.run()
+            left -= max(search.steps, 1)
+            if design is not None:
+                return design
     return None
 
 
@@ -515,6 +559,8 @@ class Development:
     period: int
     base_rounds: int = 1
     transversals: int = 0
+    multiplier: int = 1
+    turn: int = 0
 
     @property
     def players(self) -> int:
@@ -535,6 +581,17 @@ searches that succeed mostly do so early, and the others wander long."""
 
 DEVELOPMENTS_TRIED = 4
 """The likeliest developments of a size that :func:`design_for` tries, in turn."""
+
+MULTIPLIED_STEPS = 60_000
+"""Tables tried, at most, in all of :func:`design_for`'s searches with a multiplier for
+one size, after the restarts without."""
+
+MULTIPLIED_START_STEPS = 3_000
+"""Tables tried per development with a multiplier: the search is smaller, and goes
+through or succeeds in a few thousand steps where it succeeds at all."""
+
+MULTIPLIERS_TRIED = 6
+"""The smallest groups of multipliers tried per development (:func:`multiplied`)."""
 
 MOST_BASE_ROUNDS = 3
 """The most base matchdays of a development tried."""
@@ -583,6 +640,24 @@ def developments(players: int, seats: int, days: int) -> list[Development]:
     )
 
 
+def multiplied(development: Development) -> list[Development]:
+    """``development`` with each multiplier that may shrink its search: ``(x, row) ->
+    (m * x, row + turn)`` for ``m`` prime to the modulus and any turn of the rows, one
+    for each group of maps they generate (the design is then unchanged by the group,
+    and the search seats a table with all its images at once), the smallest groups
+    first (a large group leaves few designs, and often none)."""
+    found: dict[frozenset[tuple[int, ...]], Development] = {}
+    for m in range(1, development.modulus):
+        if math.gcd(m, development.modulus) != 1:
+            continue
+        for turn in range(development.rows):
+            candidate = dataclasses.replace(development, multiplier=m, turn=turn)
+            group = frozenset(tuple(power) for power in _multiplier_powers(candidate))
+            if len(group) > 1:
+                found.setdefault(group, candidate)
+    return sorted(found.values(), key=lambda d: len(_multiplier_powers(d)))
+
+
 class _OutOfSteps(Exception):
     pass
 
@@ -596,6 +671,35 @@ def develop(development: Development, steps: int = START_STEPS, seed: int = 0) -
     table's shifts then take its differences (a table that some shifts leave unchanged
     takes fewer). Candidates are tried in an order drawn from ``seed``."""
     return _Search(development, random.Random(seed), steps).run()
+
+
+_Differences = tuple[list[list[int]], list[list[int]], list[int], list[list[tuple[int, int]]]]
+
+
+@cache
+def _differences(n: int, fixed: int, modulus: int) -> _Differences:
+    """Where each shift takes each player, the orbit of each pair under the shifts
+    (its difference), how many pairs each orbit holds and which: the same for every
+    start of a search of a size, so worked out once (the searches only read them)."""
+    # Player p shifted by s: fixed players stay, the others move along their row.
+    shifted = [
+        [p if p < fixed else p - (p - fixed) % modulus + (p - fixed + s) % modulus
+         for p in range(n)]
+        for s in range(modulus)
+    ]  # fmt: skip
+    orbit: dict[tuple[int, ...], int] = {}
+    orbit_of = [[0] * n for _ in range(n)]
+    capacity: list[int] = []
+    pairs: list[list[tuple[int, int]]] = []
+    for a, b in itertools.combinations(range(n), 2):
+        pair_orbit = {(x, y) if x < y else (y, x) for x, y in ((row[a], row[b]) for row in shifted)}
+        index = orbit.setdefault(min(pair_orbit), len(orbit))
+        if index == len(capacity):
+            capacity.append(len(pair_orbit))
+            pairs.append([])
+        pairs[index].append((a, b))
+        orbit_of[a][b] = orbit_of[b][a] = index
+    return shifted, orbit_of, capacity, pairs
 
 
 class _Search:
@@ -614,25 +718,9 @@ class _Search:
         self.out_of_steps = False
         n, fixed, modulus = development.players, development.fixed, development.modulus
         self.everyone = (1 << n) - 1
-        # Player p shifted by s: fixed players stay, the others move along their row.
-        self.shifted = [
-            [p if p < fixed else p - (p - fixed) % modulus + (p - fixed + s) % modulus
-             for p in range(n)]
-            for s in range(modulus)
-        ]  # fmt: skip
-        orbit: dict[tuple[int, ...], int] = {}
-        self.orbit_of = [[0] * n for _ in range(n)]
-        self.capacity: list[int] = []
-        self.pairs: list[list[tuple[int, int]]] = []
-        for a, b in itertools.combinations(range(n), 2):
-            pair_orbit = {tuple(sorted((row[a], row[b]))) for row in self.shifted}
-            index = orbit.setdefault(min(pair_orbit), len(orbit))
-            if index == len(self.capacity):
-                self.capacity.append(len(pair_orbit))
-                self.pairs.append([])
-            self.pairs[index].append((a, b))
-            self.orbit_of[a][b] = self.orbit_of[b][a] = index
+        self.shifted, self.orbit_of, self.capacity, self.pairs = _differences(n, fixed, modulus)
         self.used = [0] * len(self.capacity)
+        self.powers = _multiplier_powers(development)
         # Whom each player may still meet.
         self.open = [self.everyone & ~(1 << p) for p in range(n)]
         self.rounds: list[list[tuple[int, ...]]] = []
@@ -676,11 +764,13 @@ class _Search:
             placed = self._take(table, self.everyone, period=1)
             if placed is None:
                 continue
-            _, charges, _, closed = placed
-            self.transversals.append(table)
-            if self._transversal(left - 1):
-                return True
-            self.transversals.pop()
+            _, charges, images, closed = placed
+            # Each image by the multiplier is a matchday of its own.
+            if len(images) <= left:
+                self.transversals.extend(images)
+                if self._transversal(left - len(images)):
+                    return True
+                del self.transversals[-len(images) :]
             self._undo(charges, closed)
         return False
 
@@ -732,10 +822,54 @@ class _Search:
     def _take(
         self, table: tuple[int, ...], free: int, period: int | None = None
     ) -> tuple[int, list[tuple[int, int]], list[tuple[int, ...]], list[int]] | None:
-        """Seat ``table`` and its shifts by the period in the base matchday, charging
-        its differences; the players taken, the charges, the tables and the differences
-        used up, or None if it does not fit. ``period``: the shift that leaves the
-        matchday as it is (the development's, unless given)."""
+        """Seat ``table``, its images by the multiplier and their shifts by the period
+        in the base matchday, charging their differences; the players taken, the
+        charges, the tables and the differences used up, or None if they do not fit.
+        ``period``: the shift that leaves the matchday as it is (the development's,
+        unless given)."""
+        taken = 0
+        charges: dict[int, int] = {}
+        seen: set[frozenset[frozenset[int]]] = set()
+        tables: list[tuple[int, ...]] = []
+        for power in self.powers:
+            image = tuple(power[p] for p in table)
+            orbit = self._orbit(image, period)
+            if orbit is None:
+                return None
+            seated, charged = orbit
+            if seated in seen:
+                continue
+            seen.add(seated)
+            if period == 1:
+                # A matchday that shifting leaves as it is: the shifts seat everyone.
+                tables.append(image)
+            else:
+                for seat in seated:
+                    for x in seat:
+                        if not free >> x & 1 or taken >> x & 1:
+                            return None
+                        taken |= 1 << x
+                    tables.append(tuple(seat))
+            for o, c in charged.items():
+                charges[o] = charges.get(o, 0) + c
+        if any(self.used[o] + c > self.capacity[o] for o, c in charges.items()):
+            return None
+        closed = []
+        for o, c in charges.items():
+            self.used[o] += c
+            if self.used[o] == self.capacity[o]:
+                closed.append(o)
+                for a, b in self.pairs[o]:
+                    self.open[a] &= ~(1 << b)
+                    self.open[b] &= ~(1 << a)
+        return taken, list(charges.items()), tables, closed
+
+    def _orbit(
+        self, table: tuple[int, ...], period: int | None
+    ) -> tuple[frozenset[frozenset[int]], dict[int, int]] | None:
+        """``table``'s shifts by the period (the tables it seats in the base matchday)
+        and the differences its shifts by all of the modulus take, or None if a shift
+        that leaves it as it is moves the base matchday."""
         d = self.d
         period = d.period if period is None else period
         shifted = self.shifted
@@ -756,30 +890,22 @@ class _Search:
         # the same table on two matchdays.
         if any(s % period for s in stabiliser):
             return None
-        taken = 0
-        seated = {frozenset(shifted[s][x] for x in table) for s in range(0, d.modulus, period)}
-        for image in seated:
-            for x in image:
-                if not free >> x & 1 or taken >> x & 1:
-                    return None
-                taken |= 1 << x
+        if period == 1:
+            # A matchday of all the shifts (a transversal's): named by the shift that
+            # takes its player of the first row to 0.
+            s = -(min(finite) - d.fixed) % d.modulus
+            seated = frozenset((frozenset(shifted[s][x] for x in table),))
+        else:
+            seated = frozenset(
+                frozenset(shifted[s][x] for x in table) for s in range(0, d.modulus, period)
+            )
         # Its shifts by all of the modulus are each on one matchday.
         each = d.modulus // len(stabiliser)
         charges: dict[int, int] = {}
         for a, b in itertools.combinations(table, 2):
             o = self.orbit_of[a][b]
             charges[o] = charges.get(o, 0) + each
-        if any(self.used[o] + c > self.capacity[o] for o, c in charges.items()):
-            return None
-        closed = []
-        for o, c in charges.items():
-            self.used[o] += c
-            if self.used[o] == self.capacity[o]:
-                closed.append(o)
-                for a, b in self.pairs[o]:
-                    self.open[a] &= ~(1 << b)
-                    self.open[b] &= ~(1 << a)
-        return taken, list(charges.items()), [tuple(image) for image in seated], closed
+        return seated, charges
 
     def _undo(self, charges: list[tuple[int, int]], closed: list[int]) -> None:
         for o, c in charges:
@@ -788,6 +914,26 @@ class _Search:
             for a, b in self.pairs[o]:
                 self.open[a] |= 1 << b
                 self.open[b] |= 1 << a
+
+
+def _multiplier_powers(d: Development) -> list[list[int]]:
+    """The powers of ``d``'s multiplier, the identity first, as lists of where each
+    player goes: ``(x, row) -> (multiplier * x, row + turn)``, fixed players fixed."""
+    n, fixed, modulus = d.players, d.fixed, d.modulus
+
+    def image(p: int) -> int:
+        if p < fixed:
+            return p
+        row, x = divmod(p - fixed, modulus)
+        return fixed + (row + d.turn) % d.rows * modulus + d.multiplier * x % modulus
+
+    once = [image(p) for p in range(n)]
+    powers = [list(range(n))]
+    while True:
+        power = [once[p] for p in powers[-1]]
+        if power == powers[0]:
+            return powers
+        powers.append(power)
 
 
 def _bits(mask: int) -> Iterator[int]:

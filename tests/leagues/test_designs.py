@@ -24,6 +24,7 @@ from leagues.designs import (
     kirkman_doubled,
     kirkman_tripled,
     most_rounds,
+    multiplied,
 )
 
 
@@ -93,12 +94,12 @@ def test_a_kirkman_triple_system_is_built_for_every_6t_plus_3_players(players: i
     assert design.complete
 
 
-@pytest.mark.parametrize("players", range(18, 37, 6))
+@pytest.mark.parametrize("players", range(18, 49, 6))
 def test_a_nearly_kirkman_triple_system_is_built_for_every_6t_players_from_18(
     players: int,
 ) -> None:
     """3t - 1 matchdays of triples; the pairs that never meet are a perfect matching.
-    (The search also reaches 48 players; 42 not within its steps.)"""
+    (42 by the search with a multiplier, the others by the restarts without.)"""
     design = design_for(players, 3, most_rounds(players, 3))
 
     assert design is not None
@@ -107,11 +108,10 @@ def test_a_nearly_kirkman_triple_system_is_built_for_every_6t_players_from_18(
     assert sorted(p for pair in unmet for p in pair) == list(range(players))
 
 
-@pytest.mark.parametrize("players", [16, 28, 40])
+@pytest.mark.parametrize("players", [16, 28, 40, 52])
 def test_a_resolvable_four_seat_design_is_built_for_12t_plus_4_players(players: int) -> None:
     """4t + 1 matchdays of tables of four, every pair once: 16 and 28 by the search,
-    40 by :func:`four_seats_rotated`. (52: by neither; the scheduler searches their
-    season.)"""
+    40 by :func:`four_seats_rotated`, 52 by the search with a multiplier."""
     design = design_for(players, 4, most_rounds(players, 4))
 
     assert design is not None
@@ -199,6 +199,61 @@ def test_a_development_found_is_a_design(seats: int, tables: int, seed: int) -> 
         design = develop(development, seed=seed)
         if design is not None:
             assert_resolvable(design, players, seats, development.rounds)
+
+
+def multiplier_image(development: Development, p: int) -> int:
+    """Where ``development``'s multiplier takes player ``p``."""
+    fixed, modulus = development.fixed, development.modulus
+    if p < fixed:
+        return p
+    row, x = divmod(p - fixed, modulus)
+    turned = (row + development.turn) % development.rows
+    return fixed + turned * modulus + development.multiplier * x % modulus
+
+
+def multiplier_group(development: Development) -> set[tuple[int, ...]]:
+    """The maps that the powers of ``development``'s multiplier make."""
+    players = range(development.players)
+    power = tuple(players)
+    group = set()
+    while power not in group:
+        group.add(power)
+        power = tuple(multiplier_image(development, p) for p in power)
+    return group
+
+
+@pytest.mark.parametrize(
+    ("development", "rounds"),
+    [
+        # NKTS(42): three rows modulo 14, the multiplier 9 (of order 3) turning them.
+        (Development(3, 14, 3, 0, 14, transversals=6, multiplier=9, turn=1), 20),
+        # The resolvable (52, 4, 1) design: ∞ and three rows modulo 17, times 4.
+        (Development(4, 17, 3, 1, 17, multiplier=4), 17),
+    ],
+)
+def test_a_development_with_a_multiplier_is_a_design_the_multiplier_leaves_as_it_is(
+    development: Development, rounds: int
+) -> None:
+    design = develop(development, steps=30_000)
+
+    assert design is not None
+    assert_resolvable(design, development.players, development.seats, rounds)
+    tables = {frozenset(table) for day in design.rounds for table in day}
+    assert {frozenset(multiplier_image(development, p) for p in t) for t in tables} == tables
+
+
+@pytest.mark.parametrize(
+    "development",
+    [Development(3, 7, 3, 0, 7, transversals=3), Development(4, 17, 3, 1, 17)],
+)
+def test_each_multiplier_tried_makes_a_group_of_its_own_the_smallest_first(
+    development: Development,
+) -> None:
+    groups = [frozenset(multiplier_group(d)) for d in multiplied(development)]
+
+    assert len(set(groups)) == len(groups)
+    assert all(len(group) > 1 for group in groups)
+    assert [len(group) for group in groups] == sorted(len(group) for group in groups)
 
 
 def test_a_development_shifts_its_base_matchday() -> None:
