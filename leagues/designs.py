@@ -19,8 +19,16 @@ known to exist, so they are built here, for whole families rather than named siz
   93, ... players, built at once where the search below may not reach them.
 - **A rotated 4-seat design** (:func:`four_seats_rotated`): ``3q + 1`` players for
   a prime power ``q = 12t + 1``, one base matchday over GF(q) found by a small search
-  that a multiplier of order 3 shrinks: 40 players (52 and the larger such sizes are
-  not reached).
+  that a multiplier of order 3 shrinks: 40 players (52 is found by the developments'
+  search with a multiplier, below; 112 is a product).
+- **Products** (:func:`product`): a design of ``u`` players and one of ``v`` in
+  which every pair meets once, at the same seats, make one of ``u·v``: the first
+  played in each of ``v`` copies, the second's tables spread over the copies by a
+  resolvable transversal design on ``u`` points (over a product of finite fields).
+  KTS(u) and KTS(v) give KTS(uv) (the tripling KTS(v) -> KTS(3v) with ``u = 3``):
+  45, 99, 117, 135, 153, ... players; NKTS(u) and KTS(v) give NKTS(uv) where the
+  ring exists (``u`` of 24, 36, 48, ...): 72, 108, 144, ...; the table of 4 and a
+  4-seat design of ``v`` give ``4v``: 112, 160, 208, ...
 - **Developments** (:class:`Development`): the players are ``rows`` copies of the
   integers modulo ``N`` and a few fixed players (``∞``), and a base matchday shifted
   by ``0 .. period - 1`` gives ``period`` matchdays (the base matchday is unchanged by
@@ -157,7 +165,11 @@ def design_for(players: int, seats: int, days: int) -> Design | None:
     if complete:
         # One search for the whole design, whatever part of it a season takes.
         days = longest
-    built = _affine_for(players, seats) or _constructed(players, seats)
+    built = (
+        _affine_for(players, seats)
+        or _constructed(players, seats)
+        or _product_for(players, seats, days)
+    )
     if built is not None:
         return built
     written = _written().get((players, seats))
@@ -191,20 +203,28 @@ def _restarted(tried: list[Development]) -> Design | None:
 
 def _multiplied(tried: list[Development]) -> Design | None:
     """The first design that one longer start of the search finds for a development
-    with a multiplier (:func:`multiplied`), the developments in turn, each with its
-    first :data:`MULTIPLIERS_TRIED` multipliers, within :data:`MULTIPLIED_STEPS` in
-    all: where the restarts find nothing, a multiplier often leaves a search small
-    enough to go through (52 players at 4 seats, 42 at 3)."""
+    with a multiplier (:func:`multiplied`): each development's first
+    :data:`MULTIPLIERS_TRIED`, all of them by the size of their group, the smallest
+    first, within :data:`MULTIPLIED_STEPS` in all. Where the restarts find nothing, a
+    multiplier often leaves a search small enough to go through (52 players at 4
+    seats, 42 at 3)."""
+    candidates = sorted(
+        (
+            (len(_multiplier_powers(candidate)), i, j, candidate)
+            for i, development in enumerate(tried)
+            for j, candidate in enumerate(multiplied(development)[:MULTIPLIERS_TRIED])
+        ),
+        key=lambda c: c[:3],
+    )
     left = MULTIPLIED_STEPS
-    for development in tried:
-        for candidate in multiplied(development)[:MULTIPLIERS_TRIED]:
-            if left <= 0:
-                return None
-            search = _Search(candidate, random.Random(0), min(MULTIPLIED_START_STEPS, left))
-            design = search.run()
-            left -= max(search.steps, 1)
-            if design is not None:
-                return design
+    for *_, candidate in candidates:
+        if left <= 0:
+            return None
+        search = _Search(candidate, random.Random(0), min(MULTIPLIED_START_STEPS, left))
+        design = search.run()
+        left -= max(search.steps, 1)
+        if design is not None:
+            return design
     return None
 
 
@@ -510,6 +530,112 @@ def _constructed(players: int, seats: int) -> Design | None:
     return None
 
 
+def _product_for(players: int, seats: int, days: int) -> Design | None:
+    """The :func:`product` of two designs whose sizes multiply to ``players``, with at
+    least ``days`` matchdays: the first with a resolvable transversal design over its
+    players (:func:`_transversal_ring`), as long as any of its size, the second one in
+    which every pair meets once; the smaller first first. None if no two are at hand."""
+    for small in range(seats, players // seats + 1):
+        large, rest = divmod(players, small)
+        if rest or not _complete_size(large, seats) or _transversal_ring(small, seats) is None:
+            continue
+        # Its length is known before the designs are: build them only if it will do.
+        rounds = most_rounds(small, seats) + small * most_rounds(large, seats)
+        if rounds < days or small % seats:
+            continue
+        first = design_for(small, seats, most_rounds(small, seats))
+        second = first and design_for(large, seats, most_rounds(large, seats))
+        if first and second and second.complete and len(first.rounds) == most_rounds(small, seats):
+            return product(first, second)
+    return None
+
+
+def _complete_size(players: int, seats: int) -> bool:
+    """Whether a design of ``players`` at ``seats`` could meet every pair once."""
+    return players % seats == 0 and (players - 1) % (seats - 1) == 0
+
+
+_Ring = tuple[list[list[int]], list[list[int]], list[int]]
+
+
+@cache
+def _transversal_ring(u: int, seats: int) -> _Ring | None:
+    """Addition and multiplication of a ring of ``u`` numbers, and ``seats`` of them
+    ``e₀, e₁, ...`` that differ by units, so that the tables ``{(a + eᵢ·c, i)}`` make a
+    resolvable transversal design (:func:`product`); None if none is at hand. The ring
+    is the product of the fields GF(q) of the prime powers ``q`` that make up ``u`` (a
+    number is its elements' numbers in mixed radix), so each ``q`` needs at least
+    ``seats`` elements: ``eᵢ`` is ``i`` in each field. That is any ``u`` with no prime
+    factor below ``seats``; 12, 24, 36, 48, ... at 3 seats (not 18 or 30: GF(2) has
+    two elements); powers of 4 and their products with such ``u`` at 4."""
+    factors = []
+    rest = u
+    while rest > 1:
+        p = next(d for d in range(2, rest + 1) if rest % d == 0)
+        q = 1
+        while rest % p == 0:
+            rest, q = rest // p, q * p
+        if q < seats:
+            return None
+        factors.append(Field(q))
+    elements = list(itertools.product(*(range(f.order) for f in factors)))
+    number = {e: i for i, e in enumerate(elements)}
+
+    def table(op: str) -> list[list[int]]:
+        return [
+            [
+                number[tuple(getattr(f, op)[x][y] for f, x, y in zip(factors, a, b, strict=True))]
+                for b in elements
+            ]
+            for a in elements
+        ]
+
+    return table("add"), table("mul"), [number[(i,) * len(factors)] for i in range(seats)]
+
+
+def product(first: Design, second: Design) -> Design:
+    """The product of two designs at the same seats, the second one in which every
+    pair meets once: ``u·v`` players ``(a, x)``, ``a`` of ``first``'s ``u`` and ``x``
+    of ``second``'s ``v``, over ``len(first.rounds) + u·len(second.rounds)``
+    matchdays; every pair meets once when they also do in ``first``.
+
+    Each matchday of ``first`` is played in every copy ``x`` at once (pairs with the
+    same ``x``); then for each matchday of ``second`` and each ``c`` of the ring of
+    :func:`_transversal_ring`, each table ``{x₀, ..., x_(k-1)}`` of it becomes the
+    tables ``{(a + eᵢ·c, xᵢ)}`` for every ``a``: two players ``(a, xᵢ)`` and ``(b,
+    xⱼ)`` meet at the one ``c`` with ``(eᵢ - eⱼ)·c = a - b``. With ``first`` of 3
+    players it is the tripling KTS(v) -> KTS(3v); in general KTS(u), KTS(v) ->
+    KTS(uv) (45, 99, 117, 135, 153, 171, ... players) and NKTS(u), KTS(v) ->
+    NKTS(uv) for a ring of ``u`` (72 = 24·3, 108 = 36·3, 144 = 48·3, ...); the
+    4-seat designs of 4 and ``v`` players give ``4v`` (112 from 28, 160 from 40, 208
+    from 52)."""
+    u, v, seats = first.players, second.players, first.seats
+    ring = _transversal_ring(u, seats)
+    if ring is None or second.seats != seats or not second.complete:
+        raise ValueError(f"no product of {u} and {v} players at {seats} seats")
+    add, mul, e = ring
+
+    def player(a: int, x: int) -> int:
+        return x * u + a
+
+    rounds = [
+        tuple(sorted(tuple(player(a, x) for a in table) for x in range(v) for table in tables))
+        for tables in first.rounds
+    ]
+    for tables in second.rounds:
+        for c in range(u):
+            rounds.append(
+                tuple(
+                    sorted(
+                        tuple(sorted(player(add[a][mul[e[i]][c]], x) for i, x in enumerate(table)))
+                        for table in tables
+                        for a in range(u)
+                    )
+                )
+            )
+    return Design(u * v, seats, tuple(rounds), complete=first.complete)
+
+
 def _kirkman_order(q: int) -> bool:
     """Whether ``q`` is a prime power of the form ``6t + 1``."""
     return q % 6 == 1 and _prime_power(q) is not None
@@ -550,7 +676,9 @@ class Development:
     unchanged by a shift of ``period`` (which divides ``modulus``) and shifted by
     ``0 .. period - 1``. With as many rows as seats and no fixed players, also
     ``transversals`` matchdays that shifting leaves as they are: each the shifts of one
-    table of a player from each row."""
+    table of a player from each row. The design is also to be unchanged by the map
+    ``(x, row) -> (multiplier·x, row + turn)`` (fixed players stay), which must be one
+    to one: ``multiplier`` prime to ``modulus``."""
 
     seats: int
     modulus: int
@@ -582,7 +710,7 @@ searches that succeed mostly do so early, and the others wander long."""
 DEVELOPMENTS_TRIED = 4
 """The likeliest developments of a size that :func:`design_for` tries, in turn."""
 
-MULTIPLIED_STEPS = 60_000
+MULTIPLIED_STEPS = 40_000
 """Tables tried, at most, in all of :func:`design_for`'s searches with a multiplier for
 one size, after the restarts without."""
 

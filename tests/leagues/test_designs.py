@@ -5,6 +5,7 @@ full table and no pair meets twice."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections import Counter
 
@@ -25,6 +26,7 @@ from leagues.designs import (
     kirkman_tripled,
     most_rounds,
     multiplied,
+    product,
 )
 
 
@@ -85,8 +87,8 @@ def test_the_affine_plane_of_every_prime_power_order_meets_every_pair_once(q: in
 
 @pytest.mark.parametrize("players", range(9, 46, 6))
 def test_a_kirkman_triple_system_is_built_for_every_6t_plus_3_players(players: int) -> None:
-    """3t + 1 matchdays of triples, every pair once. (Beyond: 51 by the search, 57 and
-    63 constructed; 69 by neither.)"""
+    """3t + 1 matchdays of triples, every pair once. (Beyond: 51, 57, 63 constructed,
+    99 a product; 69 by nothing here.)"""
     design = design_for(players, 3, most_rounds(players, 3))
 
     assert design is not None
@@ -139,6 +141,101 @@ def test_the_tripled_kirkman_construction_meets_every_pair_once(q: int) -> None:
 
     assert_resolvable(design, 3 * q, 3, (3 * q - 1) // 2)
     assert design.complete
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [(3, 9), (3, 15), (9, 3), (9, 9), (3, 21), (15, 9), (3, 33), (9, 15)],
+)
+def test_the_product_of_two_kirkman_systems_meets_every_pair_once(first: int, second: int) -> None:
+    """KTS(u), KTS(v) -> KTS(uv); with u = 3, the tripling KTS(v) -> KTS(3v)."""
+    small = design_for(first, 3, most_rounds(first, 3))
+    large = design_for(second, 3, most_rounds(second, 3))
+    assert small is not None and large is not None
+
+    design = product(small, large)
+
+    players = first * second
+    assert_resolvable(design, players, 3, (players - 1) // 2)
+    assert design.complete
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    first=st.sampled_from([(3, 3), (9, 3), (12, 3), (15, 3), (24, 3), (4, 4), (16, 4), (20, 4)]),
+    second=st.sampled_from([3, 9, 15, 21, 4, 16, 28]),
+    data=st.data(),
+)
+def test_any_design_times_a_complete_one_seats_everyone_and_no_pair_twice(
+    first: tuple[int, int], second: int, data: st.DataObject
+) -> None:
+    """Whatever the first design's length (a packing too), the product adds ``u`` of
+    the second's matchdays for each, and no pair meets twice."""
+    u, seats = first
+    if second % seats or (second - 1) % (seats - 1):
+        return
+    days = data.draw(st.integers(1, most_rounds(u, seats)))
+    small = design_for(u, seats, days)
+    large = design_for(second, seats, most_rounds(second, seats))
+    if small is None:
+        return
+    assert large is not None
+
+    design = product(small, large)
+
+    rounds = len(small.rounds) + u * len(large.rounds)
+    assert_resolvable(design, u * second, seats, rounds)
+
+
+@pytest.mark.parametrize("second", [16, 28])
+def test_the_product_of_four_seat_designs_over_gf4_meets_every_pair_once(second: int) -> None:
+    """The 4 players of one table (a transversal design over GF(4)) times 16 or 28."""
+    table = design_for(4, 4, 1)
+    large = design_for(second, 4, most_rounds(second, 4))
+    assert table is not None and large is not None
+
+    design = product(table, large)
+
+    assert_resolvable(design, 4 * second, 4, (4 * second - 1) // 3)
+    assert design.complete
+
+
+def test_a_product_needs_a_complete_second_design_and_a_transversal_design() -> None:
+    """No ring of 18 or 6 elements with 3 or 4 that differ by units; NKTS(18) is not
+    complete."""
+    sixteen = design_for(16, 4, 5)
+    nearly = design_for(18, 3, 8)
+    assert sixteen is not None and nearly is not None
+
+    with pytest.raises(ValueError, match=r"^no product of 18 and 18 players at 3 seats$"):
+        product(nearly, nearly)
+    with pytest.raises(ValueError, match=r"^no product of 24 and 18 players at 3 seats$"):
+        product(dataclasses.replace(nearly, players=24), nearly)
+    with pytest.raises(ValueError, match=r"^no product of 6 and 16 players at 4 seats$"):
+        product(dataclasses.replace(sixteen, players=6), sixteen)
+
+
+@pytest.mark.parametrize(("players", "seats"), [(45, 3), (99, 3), (117, 3), (112, 4)])
+def test_sizes_of_two_factors_are_built_as_products(players: int, seats: int) -> None:
+    """45 = 3·15, 99 = 3·33, 117 = 3·39 Kirkman systems and 112 = 4·28 at 4 seats,
+    none of which the other constructions give."""
+    design = design_for(players, seats, most_rounds(players, seats))
+
+    assert design is not None
+    assert_resolvable(design, players, seats, most_rounds(players, seats))
+    assert design.complete
+
+
+@pytest.mark.parametrize("players", [72, 108])
+def test_nearly_kirkman_systems_times_a_kirkman_system_are_nearly_kirkman(players: int) -> None:
+    """NKTS(24) and NKTS(36) times the table of 3, over GF(8) x GF(3) and GF(4) x
+    GF(9): the pairs that never meet are still a perfect matching."""
+    design = design_for(players, 3, most_rounds(players, 3))
+
+    assert design is not None
+    met = assert_resolvable(design, players, 3, (players - 2) // 2)
+    unmet = [pair for pair in itertools.combinations(range(players), 2) if pair not in met]
+    assert sorted(p for pair in unmet for p in pair) == list(range(players))
 
 
 @pytest.mark.parametrize("q", [1, 9, 11, 35])
