@@ -774,16 +774,22 @@ def multiplied(development: Development) -> list[Development]:
     for each group of maps they generate (the design is then unchanged by the group,
     and the search seats a table with all its images at once), the smallest groups
     first (a large group leaves few designs, and often none)."""
-    found: dict[frozenset[tuple[int, ...]], Development] = {}
-    for m in range(1, development.modulus):
-        if math.gcd(m, development.modulus) != 1:
+    modulus, rows = development.modulus, development.rows
+    found: dict[frozenset[tuple[int, int]], Development] = {}
+    for m in range(1, modulus):
+        if math.gcd(m, modulus) != 1:
             continue
-        for turn in range(development.rows):
-            candidate = dataclasses.replace(development, multiplier=m, turn=turn)
-            group = frozenset(tuple(power) for power in _multiplier_powers(candidate))
+        for turn in range(rows):
+            # The group's maps, each named by its multiplier and turn.
+            group = {(1 % modulus, 0)}
+            power = (m % modulus, turn)
+            while power not in group:
+                group.add(power)
+                power = (power[0] * m % modulus, (power[1] + turn) % rows)
             if len(group) > 1:
-                found.setdefault(group, candidate)
-    return sorted(found.values(), key=lambda d: len(_multiplier_powers(d)))
+                key = frozenset(group)
+                found.setdefault(key, dataclasses.replace(development, multiplier=m, turn=turn))
+    return [found[key] for key in sorted(found, key=len)]
 
 
 class _OutOfSteps(Exception):
