@@ -21,6 +21,7 @@ from leagues.designs import (
     design_for,
     develop,
     developments,
+    fixed_table_development,
     four_seats_rotated,
     kirkman_doubled,
     kirkman_tripled,
@@ -88,7 +89,7 @@ def test_the_affine_plane_of_every_prime_power_order_meets_every_pair_once(q: in
 @pytest.mark.parametrize("players", range(9, 64, 6))
 def test_a_kirkman_triple_system_is_built_for_every_6t_plus_3_players(players: int) -> None:
     """3t + 1 matchdays of triples, every pair once. (Beyond: 75, 87, 93 constructed,
-    99 and 117 products; 69 by nothing here.)"""
+    99 and 117 products, 69 with the fixed players' table.)"""
     design = design_for(players, 3, most_rounds(players, 3))
 
     assert design is not None
@@ -236,6 +237,38 @@ def test_nearly_kirkman_systems_times_a_kirkman_system_are_nearly_kirkman(player
     met = assert_resolvable(design, players, 3, (players - 2) // 2)
     unmet = [pair for pair in itertools.combinations(range(players), 2) if pair not in met]
     assert sorted(p for pair in unmet for p in pair) == list(range(players))
+
+
+def test_kirkman_69_is_built_with_the_fixed_players_table() -> None:
+    """34 matchdays; one of them the table of the three fixed players and the triples
+    ``{x, x + 11, x + 22}`` of each row modulo 33."""
+    design = design_for(69, 3, 34)
+
+    assert design is not None
+    assert_resolvable(design, 69, 3, 34)
+    assert design.rounds[-1][:3] == ((0, 1, 2), (3, 14, 25), (4, 15, 26))
+
+
+@pytest.mark.parametrize(("players", "seats"), [(33, 3), (45, 3), (28, 4)])
+def test_a_development_with_the_fixed_players_table_is_a_design(players: int, seats: int) -> None:
+    development = fixed_table_development(players, seats)
+    assert development is not None
+
+    design = develop(development, steps=20_000)
+
+    assert design is not None
+    assert_resolvable(design, players, seats, development.rounds)
+    assert design.complete
+    assert design.rounds[-1] == development.fixed_table_round()
+
+
+def test_each_complete_size_has_a_development_with_the_fixed_players_table() -> None:
+    """6t + 3 players at 3 seats: two rows modulo 3t and three fixed players; 12t + 4
+    at 4: three rows modulo 4t and four; other sizes none."""
+    assert fixed_table_development(69, 3) == Development(3, 33, 2, 3, 33, fixed_table=True)
+    assert fixed_table_development(52, 4) == Development(4, 16, 3, 4, 16, fixed_table=True)
+    assert fixed_table_development(24, 3) is None
+    assert fixed_table_development(32, 4) is None
 
 
 @pytest.mark.parametrize("q", [1, 9, 11, 35])
