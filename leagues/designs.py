@@ -863,8 +863,10 @@ _Differences = tuple[list[list[int]], list[list[int]], list[int], list[list[tupl
 @cache
 def _differences(n: int, fixed: int, modulus: int) -> _Differences:
     """Where each shift takes each player, the orbit of each pair under the shifts
-    (its difference), how many pairs each orbit holds and which: the same for every
-    start of a search of a size, so worked out once (the searches only read them)."""
+    (its difference), how many pairs each orbit holds, and for each orbit the players
+    in its pairs with a mask of their partners in it (what closing or reopening the
+    orbit changes, a player at a time): the same for every start of a search of a
+    size, so worked out once (the searches only read them)."""
     # Player p shifted by s: fixed players stay, the others move along their row.
     shifted = [
         [p if p < fixed else p - (p - fixed) % modulus + (p - fixed + s) % modulus
@@ -874,16 +876,17 @@ def _differences(n: int, fixed: int, modulus: int) -> _Differences:
     orbit: dict[tuple[int, ...], int] = {}
     orbit_of = [[0] * n for _ in range(n)]
     capacity: list[int] = []
-    pairs: list[list[tuple[int, int]]] = []
+    partners: list[dict[int, int]] = []
     for a, b in itertools.combinations(range(n), 2):
         pair_orbit = {(x, y) if x < y else (y, x) for x, y in ((row[a], row[b]) for row in shifted)}
         index = orbit.setdefault(min(pair_orbit), len(orbit))
         if index == len(capacity):
             capacity.append(len(pair_orbit))
-            pairs.append([])
-        pairs[index].append((a, b))
+            partners.append({})
+        partners[index][a] = partners[index].get(a, 0) | 1 << b
+        partners[index][b] = partners[index].get(b, 0) | 1 << a
         orbit_of[a][b] = orbit_of[b][a] = index
-    return shifted, orbit_of, capacity, pairs
+    return shifted, orbit_of, capacity, [list(masks.items()) for masks in partners]
 
 
 class _Search:
@@ -902,7 +905,7 @@ class _Search:
         self.out_of_steps = False
         n, fixed, modulus = development.players, development.fixed, development.modulus
         self.everyone = (1 << n) - 1
-        self.shifted, self.orbit_of, self.capacity, self.pairs = _differences(n, fixed, modulus)
+        self.shifted, self.orbit_of, self.capacity, self.partners = _differences(n, fixed, modulus)
         self.used = [0] * len(self.capacity)
         self.powers = _multiplier_powers(development)
         # Whom each player may still meet.
@@ -1059,9 +1062,9 @@ class _Search:
     def _close(self, orbit: int) -> None:
         """Mark the pairs of ``orbit`` as met for good: it is used up."""
         self.used[orbit] = self.capacity[orbit]
-        for a, b in self.pairs[orbit]:
-            self.open[a] &= ~(1 << b)
-            self.open[b] &= ~(1 << a)
+        open_ = self.open
+        for p, mask in self.partners[orbit]:
+            open_[p] &= ~mask
 
     def _orbit(
         self, table: tuple[int, ...], period: int | None
@@ -1109,10 +1112,10 @@ class _Search:
     def _undo(self, charges: list[tuple[int, int]], closed: list[int]) -> None:
         for o, c in charges:
             self.used[o] -= c
+        open_ = self.open
         for o in closed:
-            for a, b in self.pairs[o]:
-                self.open[a] |= 1 << b
-                self.open[b] |= 1 << a
+            for p, mask in self.partners[o]:
+                open_[p] |= mask
 
 
 def _multiplier_powers(d: Development) -> list[list[int]]:
