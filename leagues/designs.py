@@ -185,12 +185,18 @@ def design_for(players: int, seats: int, days: int) -> Design | None:
     if written is not None and days <= len(written.rounds):
         return written
     tried = developments(players, seats, days)[:DEVELOPMENTS_TRIED]
-    return (
-        _with_fixed_table(players, seats)
-        or _restarted(tried)
-        or _multiplied(tried)
-        or _long_started(tried)
-    )
+    found = _with_fixed_table(players, seats) or _restarted(tried)
+    if found is not None or not (complete or _nearly_kirkman(players, seats, days)):
+        # The longer searches only where a design is known to exist, so that a size
+        # without one does not wait for them.
+        return found
+    return _multiplied(tried) or _long_started(tried)
+
+
+def _nearly_kirkman(players: int, seats: int, days: int) -> bool:
+    """Whether a season is as long as a nearly Kirkman triple system of its size,
+    which exists (6t players from 18, 3t - 1 matchdays)."""
+    return seats == 3 and players % 6 == 0 and players >= 18 and days == most_rounds(players, 3)
 
 
 def _long_started(tried: list[Development]) -> Design | None:
