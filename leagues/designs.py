@@ -1199,8 +1199,13 @@ def listed(matchdays: str) -> Design:
 
 # 32 players at 4 seats over 10 matchdays, the one size written out: no family holds
 # it (it is a packing, 16 pairs never meeting, not a design) and the developments'
-# search does not reach it within its steps (the social golfer literature's searches
-# take minutes on it). The schedule of the Wolfram Demonstrations
+# search does not reach it within its steps, with or without a multiplier (the social
+# golfer literature's searches take minutes on it). No product gives it: 8 players at
+# 4 seats have no 2 matchdays with no pair twice, and the table of 4 times 8 players
+# has 5. Nor do two copies of the affine plane of order 4 with 2 matchdays inside
+# each and 8 that pair a difference of one copy with one of the other (the 8
+# differences of the other copy would have to add up to 0 in GF(4)², and 8 of the 9
+# in three directions add up to the ninth). The schedule of the Wolfram Demonstrations
 # Project's "Social Golfer Problem" (demonstrations.wolfram.com/SocialGolferProblem),
 # as transcribed in github.com/fpvandoorn/Dagstuhl-tables (literature.md, "T(32,4)",
 # its first ten lines), its players A-P and a-p numbered 0-31, tables and players
