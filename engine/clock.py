@@ -94,7 +94,7 @@ def turn_clock(
 
     ``pauses`` (vacations) only count for correspondence; a live clock never stops.
     ``zone`` is the mover's, whose weekends stop the clock when the table pauses on
-    weekends (UTC's if none is given).
+    weekends (none do if no zone is given: a bot has no weekend).
 
     >>> from datetime import datetime, timezone
     >>> start = datetime(2025, 1, 1, tzinfo=timezone.utc)
@@ -118,7 +118,7 @@ def weekend_zone_of(control: TimeControl, zone: tzinfo | None) -> tzinfo | None:
     """The zone whose weekends stop a turn's clock under ``control`` (``None``: none do)."""
     if not (control.is_correspondence and control.weekend_pause):
         return None
-    return UTC if zone is None else zone
+    return zone
 
 
 def weekends(zone: tzinfo, start: datetime, end: datetime) -> list[Pause]:

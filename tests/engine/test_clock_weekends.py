@@ -171,3 +171,10 @@ def test_the_clock_pauses_on_weekends_only_by_correspondence_and_when_the_table_
         TimeControl("live", DAY, weekend_pause=True),
     ):
         assert turn_clock(control, start, 0, zone=TOKYO).deadline == start + timedelta(days=1)
+
+
+def test_without_a_zone_no_weekend_stops_the_clock():
+    """A bot's turn at a table that pauses on weekends: the bot has no weekend."""
+    start = datetime(2026, 12, 4, 20, tzinfo=TOKYO)
+    paused = TimeControl("correspondence", DAY, weekend_pause=True)
+    assert turn_clock(paused, start, 0).deadline == start + timedelta(days=1)
