@@ -23,7 +23,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from accounts.models import User
 from games import services
-from games.models import Game
+from games.models import Game, Table
 from tests.browser.conftest import PHONE, Violations, daphne, log_in, new_page
 from tests.factories import UserFactory
 from tests.games.conftest import _eager_celery, current_game, start_table
@@ -132,3 +132,24 @@ def test_the_clock_says_it_stands_still_until_monday_in_the_movers_zone(
     )
     expect(desktop.locator("#game-status")).to_contain_text("due Tue 27 Oct, 05:00 JST")
     shoot(desktop, "opponent-desktop")
+
+
+def test_only_a_correspondence_table_offers_the_pause_on_the_new_table_page(
+    open_page: object,
+) -> None:
+    aiko = member("Aiko", TOKYO)
+    phone = open_page(**PHONE)  # type: ignore[operator]
+    log_in(phone, aiko)
+    phone.goto("/games/new/")
+    pause = phone.get_by_label("Pause on weekends")
+    expect(pause).to_be_hidden()  # a live clock, the form's first choice
+
+    phone.get_by_text("Correspondence: a move when you have time").click()
+    expect(pause).to_be_visible()
+    pause.check()
+    shoot(phone, "new-table-phone")
+    phone.get_by_role("button", name="Create the table").click()
+
+    expect(phone.locator(".lead")).to_contain_text("weekends paused")
+    table = Table.objects.get()
+    assert (table.clock, table.weekend_pause) == ("correspondence", True)
