@@ -12,7 +12,7 @@ time on Sunday 25 October 2026, so a London turn's weekend ends at 00:00 GMT.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -38,6 +38,8 @@ TOKYO, LONDON = ZoneInfo("Asia/Tokyo"), ZoneInfo("Europe/London")
 SHOTS = os.environ.get("WEEKEND_SCREENSHOTS", "")
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
+OpenPage = Callable[..., Page]
+
 
 @pytest.fixture(scope="module")
 def weekend_server_url(
@@ -51,7 +53,7 @@ def weekend_server_url(
 @pytest.fixture
 def open_page(
     browser: Browser, weekend_server_url: str, transactional_db: None
-) -> Iterator[object]:
+) -> Iterator[OpenPage]:
     """``open_page(**options)``: a page of the weekend's server; CSP refusals fail the test."""
     violations, pages = Violations(), []
 
@@ -90,14 +92,14 @@ def shoot(page: Page, name: str) -> None:
 
 
 def test_the_clock_says_it_stands_still_until_monday_in_the_movers_zone(
-    open_page: object,
+    open_page: OpenPage,
 ) -> None:
     aiko, bea = member("Aiko", TOKYO), member("Bea", LONDON)
     tokyo_game = turn_started(aiko, bea, datetime(2026, 10, 23, 20, tzinfo=TOKYO))
     london_game = turn_started(bea, aiko, datetime(2026, 10, 23, 20, tzinfo=LONDON))
     assert london_game.turn_deadline == datetime(2026, 10, 26, 20, tzinfo=UTC)  # 20:00 GMT
 
-    phone = open_page(**PHONE)  # type: ignore[operator]
+    phone = open_page(**PHONE)
     log_in(phone, aiko)
     phone.goto(f"/games/{tokyo_game.pk}/")
     status = phone.locator("#game-status")
@@ -124,7 +126,7 @@ def test_the_clock_says_it_stands_still_until_monday_in_the_movers_zone(
     shoot(phone, "london-phone")
 
     # Aiko watches Bea's turn: Bea's Monday, and when that is for her.
-    desktop = open_page(**DESKTOP)  # type: ignore[operator]
+    desktop = open_page(**DESKTOP)
     log_in(desktop, aiko)
     desktop.goto(f"/games/{london_game.pk}/")
     expect(desktop.locator("#game-status")).to_contain_text(
@@ -135,10 +137,10 @@ def test_the_clock_says_it_stands_still_until_monday_in_the_movers_zone(
 
 
 def test_only_a_correspondence_table_offers_the_pause_on_the_new_table_page(
-    open_page: object,
+    open_page: OpenPage,
 ) -> None:
     aiko = member("Aiko", TOKYO)
-    phone = open_page(**PHONE)  # type: ignore[operator]
+    phone = open_page(**PHONE)
     log_in(phone, aiko)
     phone.goto("/games/new/")
     pause = phone.get_by_label("Pause on weekends")

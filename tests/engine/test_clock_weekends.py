@@ -39,14 +39,18 @@ def in_weekend(moment: datetime, zone: ZoneInfo) -> bool:
 
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(ZONES), instants, allowances)
-def test_the_time_counted_outside_weekends_is_the_allowance(zone, start, seconds):
+def test_the_time_counted_outside_weekends_is_the_allowance(
+    zone: ZoneInfo, start: datetime, seconds: int
+) -> None:
     deadline = instant_after(start, seconds, weekend_zone=zone)
     assert active_seconds(start, deadline, weekend_zone=zone) == pytest.approx(seconds, abs=1e-6)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(ZONES), instants, allowances)
-def test_a_turn_never_runs_out_inside_a_weekend(zone, start, seconds):
+def test_a_turn_never_runs_out_inside_a_weekend(
+    zone: ZoneInfo, start: datetime, seconds: int
+) -> None:
     deadline = instant_after(start, seconds, weekend_zone=zone)
     assert not in_weekend(deadline, zone)
     assert deadline.astimezone(zone).weekday() < 5 or deadline == next(
@@ -56,7 +60,9 @@ def test_a_turn_never_runs_out_inside_a_weekend(zone, start, seconds):
 
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(ZONES), instants, allowances)
-def test_weekends_only_ever_push_a_deadline_back_by_whole_weekends(zone, start, seconds):
+def test_weekends_only_ever_push_a_deadline_back_by_whole_weekends(
+    zone: ZoneInfo, start: datetime, seconds: int
+) -> None:
     plain = start + timedelta(seconds=seconds)
     deadline = instant_after(start, seconds, weekend_zone=zone)
     paused = (deadline - start).total_seconds() - seconds
@@ -74,7 +80,9 @@ def test_weekends_only_ever_push_a_deadline_back_by_whole_weekends(zone, start, 
     allowances,
     st.lists(st.tuples(st.integers(-5 * DAY, 30 * DAY), st.integers(1, 10 * DAY)), max_size=3),
 )
-def test_vacations_and_weekends_compose(zone, start, seconds, vacations):
+def test_vacations_and_weekends_compose(
+    zone: ZoneInfo, start: datetime, seconds: int, vacations: list[tuple[int, int]]
+) -> None:
     """Weekends and vacations stop the same clock: the time counted outside both is the
     allowance, and where they overlap nothing is counted twice."""
     pauses = [
@@ -94,7 +102,9 @@ def test_vacations_and_weekends_compose(zone, start, seconds, vacations):
 
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(ZONES), instants, st.integers(0, 60 * DAY))
-def test_a_weekend_is_saturday_and_sunday_on_the_zones_own_calendar(zone, start, span):
+def test_a_weekend_is_saturday_and_sunday_on_the_zones_own_calendar(
+    zone: ZoneInfo, start: datetime, span: int
+) -> None:
     for begins, ends in weekends(zone, start, start + timedelta(seconds=span)):
         local_start, local_end = begins.astimezone(zone), ends.astimezone(zone)
         assert local_start.weekday() == 5 and local_end.weekday() == 0
@@ -127,8 +137,8 @@ def friday(zone: ZoneInfo, day: int, month: int, year: int = 2026) -> datetime:
     ],
 )
 def test_friday_evening_with_a_day_runs_out_on_monday_evening_local_time(
-    zone, start, weekend_hours
-):
+    zone: ZoneInfo, start: datetime, weekend_hours: int
+) -> None:
     deadline = instant_after(start, DAY, weekend_zone=zone)
     assert deadline.astimezone(zone).replace(tzinfo=None) == start.replace(tzinfo=None) + timedelta(
         days=3
@@ -136,20 +146,20 @@ def test_friday_evening_with_a_day_runs_out_on_monday_evening_local_time(
     assert deadline - start == timedelta(hours=24 + weekend_hours)
 
 
-def test_a_turn_started_in_a_weekend_counts_from_monday_midnight():
+def test_a_turn_started_in_a_weekend_counts_from_monday_midnight() -> None:
     saturday = datetime(2026, 12, 5, 15, tzinfo=TOKYO)
     deadline = instant_after(saturday, 12 * HOUR, weekend_zone=TOKYO)
     assert deadline == datetime(2026, 12, 7, 12, tzinfo=TOKYO)
 
 
-def test_a_turn_that_runs_out_as_a_weekend_begins_runs_out_then():
+def test_a_turn_that_runs_out_as_a_weekend_begins_runs_out_then() -> None:
     start = datetime(2026, 12, 4, 12, tzinfo=LONDON)
     assert instant_after(start, 12 * HOUR, weekend_zone=LONDON) == datetime(
         2026, 12, 5, tzinfo=LONDON
     )
 
 
-def test_a_vacation_across_a_weekend_stops_the_clock_once():
+def test_a_vacation_across_a_weekend_stops_the_clock_once() -> None:
     start = datetime(2026, 12, 3, 12, tzinfo=UTC)  # a Thursday
     vacation = (datetime(2026, 12, 4, 12, tzinfo=UTC), datetime(2026, 12, 8, 12, tzinfo=UTC))
     deadline = instant_after(start, 2 * DAY, [vacation], weekend_zone=UTC)
@@ -157,7 +167,7 @@ def test_a_vacation_across_a_weekend_stops_the_clock_once():
     assert deadline == datetime(2026, 12, 9, 12, tzinfo=UTC)
 
 
-def test_the_clock_pauses_on_weekends_only_by_correspondence_and_when_the_table_says():
+def test_the_clock_pauses_on_weekends_only_by_correspondence_and_when_the_table_says() -> None:
     start = datetime(2026, 12, 4, 20, tzinfo=TOKYO)
     paused = TimeControl("correspondence", DAY, weekend_pause=True)
     assert turn_clock(paused, start, 0, zone=TOKYO).deadline == datetime(
@@ -173,7 +183,7 @@ def test_the_clock_pauses_on_weekends_only_by_correspondence_and_when_the_table_
         assert turn_clock(control, start, 0, zone=TOKYO).deadline == start + timedelta(days=1)
 
 
-def test_without_a_zone_no_weekend_stops_the_clock():
+def test_without_a_zone_no_weekend_stops_the_clock() -> None:
     """A bot's turn at a table that pauses on weekends: the bot has no weekend."""
     start = datetime(2026, 12, 4, 20, tzinfo=TOKYO)
     paused = TimeControl("correspondence", DAY, weekend_pause=True)
