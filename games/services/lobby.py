@@ -98,6 +98,7 @@ def create_table(
             games_in_round=settings.games_for(len(seats)),
             clock=settings.clock,
             time_bank_seconds=control.bank_seconds,
+            weekend_pause=control.weekend_pause,
             timeouts_to_forfeit=settings.timeouts_to_forfeit,
             on_forfeit=settings.on_forfeit,
             private=private,
