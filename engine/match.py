@@ -10,6 +10,11 @@ out this way, which makes small samples meaningful. Everything is derived from
 ``--seed``, so a match replays exactly. A game that passes ``--max-turns`` is stopped
 and counted as capped: no winner, score 0 for everyone.
 
+Each bot thinks within the solver's steps its level has on the server
+(:data:`engine.bots.BOT_STEPS`, the default of ``GAMES_BOT_STEPS``), counted in steps
+and never in time: the bots measured are the ones members play, and a match gives the
+same games on any machine and under any load.
+
 Figures (standard rules, two players, 200 games, ``--seed 1``, this revision):
 
 =================  =============  =============  ==========================
@@ -32,16 +37,20 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from engine.bots import LEVELS, Level, choose_for
+from engine.bots import BOT_STEPS, LEVELS, Level, choose_for
 from engine.game import apply, new_game
 from engine.ruleset import PRESETS, Ruleset
+from engine.solver import Budget
 from engine.state import GameState
 
 DEFAULT_MAX_TURNS = 1000
+
+Steps = Mapping[Level, int]
+"""The solver's steps for a bot's whole move, by level (:data:`engine.bots.BOT_STEPS`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,8 +167,11 @@ def play_game(
     seed: int | str,
     index: int,
     max_turns: int = DEFAULT_MAX_TURNS,
+    steps: Steps = BOT_STEPS,
 ) -> GameRecord:
     """Play game ``index`` of a match; the record lists entrants in the given order.
+    Each move of a bot of level ``L`` is bounded by ``steps[L]`` solver steps (only
+    steps: a move does not depend on the machine).
 
     >>> record = play_game(["normal", "easy"], Ruleset(players=2), seed=5, index=0)
     >>> record.winner in (0, 1, None), len(record.scores), record.capped
@@ -172,11 +184,12 @@ def play_game(
     # Seat s holds entrant (s + rotation) % players.
     seated = [entrants[(seat + rotation) % players] for seat in range(players)]
     rngs = [random.Random(f"{seed}:{index}:{seat}") for seat in range(players)]
+    budgets = [Budget(steps=steps[level]) for level in seated]
     state = new_game(ruleset, f"{seed}:{deal}", starting_player=0)
     turns = 0
     while not state.is_over and turns < max_turns:
         seat = state.current_player
-        action = choose_for(state, seat, seated[seat], rngs[seat])
+        action = choose_for(state, seat, seated[seat], rngs[seat], budgets[seat])
         before = state.turn_number
         state = apply(state, action, seat)
         turns += state.turn_number - before
@@ -207,8 +220,10 @@ def run_match(
     max_turns: int = DEFAULT_MAX_TURNS,
     jobs: int = 1,
     progress: Callable[[GameRecord], None] | None = None,
+    steps: Steps = BOT_STEPS,
 ) -> MatchResult:
-    """Play ``games`` games among ``entrants`` (one per seat) and collect the results.
+    """Play ``games`` games among ``entrants`` (one per seat) and collect the results;
+    each bot's move within ``steps`` of its level (:func:`play_game`).
 
     ``jobs`` > 1 plays games in that many processes; the results do not depend on it.
 
@@ -220,7 +235,7 @@ def run_match(
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
     records = []
-    for record in _play_all(tuple(entrants), games, seed, ruleset, max_turns, jobs):
+    for record in _play_all(tuple(entrants), games, seed, ruleset, max_turns, jobs, steps):
         records.append(record)
         if progress is not None:
             progress(record)
@@ -235,10 +250,11 @@ def _play_all(
     ruleset: Ruleset,
     max_turns: int,
     jobs: int,
+    steps: Steps,
 ) -> Iterator[GameRecord]:
     if jobs <= 1:
         for index in range(games):
-            yield play_game(entrants, ruleset, seed, index, max_turns)
+            yield play_game(entrants, ruleset, seed, index, max_turns, steps)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         yield from pool.map(
@@ -248,6 +264,7 @@ def _play_all(
             [seed] * games,
             range(games),
             [max_turns] * games,
+            [dict(steps)] * games,
             chunksize=4,
         )
 
