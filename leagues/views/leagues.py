@@ -27,7 +27,7 @@ FORM = "leagues/league_form.html"
 @require_http_methods(["GET", "HEAD", "POST"])
 def new_league(request: AuthenticatedRequest, club: str) -> HttpResponse:
     found = visible_club(request, club)
-    _ensure_organiser(request, found, "Only the club's organisers may create a league.")
+    ensure_organiser(request, found, "Only the club's organisers may create a league.")
     form = LeagueForm(_posted(request), initial=initial_for_new())
     refused = None
     if request.method == "POST" and form.is_valid():
@@ -57,7 +57,7 @@ def league_page(request: HttpRequest, club: str, league: str) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def edit_league(request: AuthenticatedRequest, club: str, league: str) -> HttpResponse:
     found = visible_league(club, league, request.user)
-    _ensure_organiser(request, found, "Only the club's organisers may change a league.")
+    ensure_organiser(request, found, "Only the club's organisers may change a league.")
     form = LeagueForm(_posted(request), league=found)
     refused = None
     if request.method == "POST" and form.is_valid():
@@ -73,9 +73,10 @@ def edit_league(request: AuthenticatedRequest, club: str, league: str) -> HttpRe
     return render(request, FORM, context, status=_status(form, refused))
 
 
-def _ensure_organiser(request: HttpRequest, obj: object, refusal: str) -> None:
-    """403 with why not (``refusal``, or the suspension's sentence) unless the viewer
-    may use the organisers' powers in the club of ``obj`` now."""
+def ensure_organiser(request: HttpRequest, obj: object, refusal: str) -> None:
+    """403 with why not (``refusal``, or the suspension's sentence: see
+    :func:`leagues.permissions.why_not_staff`) unless the viewer may use the organisers'
+    powers in the club of ``obj`` now."""
     why = why_not_staff(request.user, obj, refusal=refusal)
     if why is not None:
         raise PermissionDenied(why)
