@@ -133,6 +133,27 @@ def moderated_club_ids(user: Any) -> set[int]:
     return clubs - suspended_club_ids(user, clubs)
 
 
+def moderating_refusal(user: Any, otherwise: str) -> str:
+    """Why ``user`` may not open the moderators' own pages (the queue, the log): the
+    sentence of the suspension that took every moderating power they hold (from the
+    site, or from each club they moderate), else ``otherwise`` (they hold none)."""
+    if in_site_moderators(user):
+        refusal = staff_refusal(user, None)
+        if refusal is not None:
+            return refusal
+    if getattr(user, "is_authenticated", False):
+        clubs = set(
+            Membership.objects.filter(user=user, role__in=MODERATING).values_list(
+                "club_id", flat=True
+            )
+        )
+        for club_id in sorted(clubs):
+            refusal = staff_refusal(user, club_id)
+            if refusal is not None:
+                return refusal
+    return otherwise
+
+
 def party_ids(case: Case) -> set[int]:
     """The case's parties: who sat at the game, who filed it, and whom it accuses."""
     return _parties(case, seated_user_ids(case), _filer_ids(case))

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_safe
 
 from common.requests import AuthenticatedRequest
 from moderation.forms.log import LogFilterForm
+from moderation.permissions import moderating_refusal
 from moderation.selectors.log import LogFilters, log_page, may_read_log
 from moderation.selectors.log_chain import last_check
 
@@ -21,7 +22,11 @@ def log(request: AuthenticatedRequest) -> HttpResponse:
     """The entries the viewer may read, newest first, narrowed by the filters in the
     query string; filters that make no sense answer 400 with the reason."""
     if not may_read_log(request.user):
-        raise PermissionDenied("The moderation log is for moderators and club owners.")
+        raise PermissionDenied(
+            moderating_refusal(
+                request.user, "The moderation log is for moderators and club owners."
+            )
+        )
     params = request.GET.copy()
     page_number = params.pop("page", [None])[-1]
     form = LogFilterForm(request.user, params or None)

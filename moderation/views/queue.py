@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from common.requests import AuthenticatedRequest
 from moderation.errors import ModerationError, NotAllowed
+from moderation.permissions import moderating_refusal
 from moderation.selectors.cases import case_page
 from moderation.selectors.queue import is_moderator, queue
 from moderation.services import claims
@@ -22,7 +23,7 @@ MODERATORS_ONLY = "Only moderators see the queue of cases."
 @require_safe
 def queue_page(request: AuthenticatedRequest) -> HttpResponse:
     if not is_moderator(request.user):
-        return refused(request, NotAllowed(MODERATORS_ONLY))
+        return refused(request, NotAllowed(moderating_refusal(request.user, MODERATORS_ONLY)))
     # The list refreshes itself (htmx, every 20 s): claims and new cases show up.
     template = "moderation/queue.html#queue" if request.htmx else "moderation/queue.html"
     return render(request, template, {"entries": queue(request.user)})
@@ -33,7 +34,7 @@ def queue_page(request: AuthenticatedRequest) -> HttpResponse:
 def next_case(request: AuthenticatedRequest) -> HttpResponse:
     """Claim the case of highest priority the moderator may take, and open it."""
     if not is_moderator(request.user):
-        return refused(request, NotAllowed(MODERATORS_ONLY))
+        return refused(request, NotAllowed(moderating_refusal(request.user, MODERATORS_ONLY)))
     case = claims.claim_next(request.user)
     if case is None:
         messages.info(request, "No case that you may take is waiting.")

@@ -216,3 +216,30 @@ def test_a_suspended_second_moderator_cannot_confirm_a_proposed_ruling(
         confirm(proposal.pk, second)
     proposal.refresh_from_db()
     assert proposal.status == Ruling.Status.PROPOSED
+
+
+@pytest.mark.parametrize("page", ["moderation:queue", "moderation:log"])
+def test_the_moderators_own_pages_tell_a_suspended_moderator_why(
+    page: str,
+    running: RunningSeason,
+    club_moderator: User,
+    casual_game: Game,
+    bob_dave: Game,
+    site_moderator: User,
+    oscar: User,
+    client: Client,
+) -> None:
+    # They read "Only moderators see the queue of cases." as if they had no role at all.
+    suspend(club_moderator, bob_dave, oscar, club=running.club)
+    client.force_login(club_moderator)
+    if page == "moderation:queue":
+        refused(client.get(reverse(page)))
+    else:
+        # Reading stays theirs while suspended ("You can still watch, read and appeal").
+        assert client.get(reverse(page)).status_code == 200
+    suspend(site_moderator, casual_game, UserFactory(username="sol"))
+    client.force_login(site_moderator)
+    refused(client.get(reverse(page)), SITE_SUSPENDED)
+    client.force_login(UserFactory(username="nobody"))
+    answer = client.get(reverse(page))
+    assert answer.status_code == 403 and "suspended" not in answer.content.decode()
