@@ -59,6 +59,13 @@ class GameClock:
     def is_correspondence(self) -> bool:
         return self.kind == Table.Clock.CORRESPONDENCE
 
+    @property
+    def stands_until(self) -> datetime | None:
+        """When the turn's clock, standing still now (a vacation, a weekend, or both one
+        after the other), counts again: the countdown shows the time left from then."""
+        pauses = [until for until in (self.paused_until, self.weekend_until) if until]
+        return max(pauses) if pauses else None
+
     def seat(self, number: int) -> SeatClock | None:
         return next((s for s in self.seats if s.number == number), None)
 

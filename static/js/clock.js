@@ -1,5 +1,6 @@
 /* Countdowns: every element with data-deadline (a turn's clock) counts down to it, on
-   the server's clock (data-now), four times a second. Pages with clocks load this alone;
+   the server's clock (data-now), four times a second; one with data-stands-until holds
+   still until then. Pages with clocks load this alone;
    the game page's script calls RummikubClock.tick() after a swap, so a fresh clock never
    shows blank. */
 (function () {
@@ -29,11 +30,20 @@
         var serverNow = Date.parse(el.dataset.now);
         el.dataset.offset = isNaN(serverNow) ? "0" : String(serverNow - Date.now());
       }
-      var left = Math.max(0, Math.ceil((deadline - Date.now() - Number(el.dataset.offset)) / 1000));
+      var now = Date.now() + Number(el.dataset.offset);
+      // A clock standing still (a vacation, the weekend) shows the time it will have
+      // left when it counts again, and counts down from then.
+      var standsUntil = Date.parse(el.dataset.standsUntil || "");
+      var stands = !isNaN(standsUntil) && now < standsUntil;
+      var left = Math.max(0, Math.ceil((deadline - (stands ? standsUntil : now)) / 1000));
+      el.classList.toggle("is-standing", stands);
       el.textContent = format(left);
       el.classList.toggle("is-low", left > 0 && left <= 10);
       el.classList.toggle("is-up", left === 0);
-      el.setAttribute("aria-label", left === 0 ? "time is up" : format(left) + " left");
+      el.setAttribute(
+        "aria-label",
+        left === 0 ? "time is up" : format(left) + " left" + (stands ? ", standing still" : "")
+      );
     });
   }
 

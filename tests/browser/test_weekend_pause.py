@@ -12,6 +12,7 @@ time on Sunday 25 October 2026, so a London turn's weekend ends at 00:00 GMT.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -111,6 +112,13 @@ def test_the_clock_says_it_stands_still_until_monday_in_the_movers_zone(
         "datetime", "2026-10-26T00:00:00+09:00"
     )
     expect(phone.locator(".rules-summary")).to_contain_text("weekends paused")
+    # The countdown stands still too: the 20 h the turn will have left on Monday (it
+    # counted down through the weekend).
+    countdown = phone.locator(".turn-clock .countdown")
+    expect(countdown).to_have_text("20 h 00 min")
+    expect(countdown).to_have_class(re.compile(r"\bis-standing\b"))
+    phone.wait_for_timeout(1500)
+    expect(countdown).to_have_text("20 h 00 min")
     shoot(phone, "tokyo-phone")
 
     # Bea's weekend runs across the end of summer time: from 00:00 BST to 00:00 GMT.
