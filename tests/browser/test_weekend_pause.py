@@ -153,6 +153,12 @@ def test_only_a_correspondence_table_offers_the_pause_on_the_new_table_page(
     phone.goto("/games/new/")
     pause = phone.get_by_label("Pause on weekends")
     expect(pause).to_be_hidden()  # a live clock, the form's first choice
+    # The private box's words stand beside it, not over its help (they overlapped when
+    # the box was inside its label, in the grid's narrow first column).
+    label = phone.locator("label[for=id_private]").bounding_box()
+    help_text = phone.locator("#id_private_help").bounding_box()
+    assert label is not None and help_text is not None
+    assert label["y"] + label["height"] <= help_text["y"] + 1
 
     phone.get_by_text("Correspondence: a move when you have time").click()
     expect(pause).to_be_visible()
