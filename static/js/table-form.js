@@ -53,6 +53,9 @@
         var kind = row.querySelector("select");
         var user = row.querySelector("[data-seat-user]");
         user.hidden = kind.value !== "invite";
+        // The server's first folding (is-folded) gives way to this one.
+        row.classList.remove("is-folded");
+        user.classList.remove("is-folded");
       });
       if (games) games.placeholder = String(count);
     }
