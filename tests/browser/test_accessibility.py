@@ -1,6 +1,8 @@
 """Every page of the site measured by axe-core, at a desktop's size and a phone's (issue 26,
 item 5): a serious or critical violation of any of axe's default rules fails the test,
-which names the page, the rule and the elements; so does a page wider than the screen.
+which names the page, the rule and the elements; so does a page wider than the screen,
+and markup the HTML checker refuses (a <time> without a valid datetime, aria-label on an
+element that has no role to carry it).
 
 axe-core is not ours: ``vendor/axe.min.js`` is the npm package's file, unchanged (see
 ``vendor/README.md``). It is evaluated in the page through the browser's devtools
@@ -62,6 +64,23 @@ RUN_AXE = """async () => {
 
 
 WIDEST = "() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
+
+
+# What the HTML checker held against the pages and axe only suspects: a <time> whose
+# datetime is missing or finer than milliseconds, aria-label where it is not read.
+MARKUP = """() => {
+  const found = [];
+  for (const time of document.querySelectorAll("time")) {
+    const value = time.getAttribute("datetime");
+    if (value === null) found.push("a <time> without datetime: " + time.outerHTML.slice(0, 100));
+    else if (/\\.\\d{4,}/.test(value)) found.push("a <time> finer than milliseconds: " + value);
+  }
+  const bare = "span[aria-label]:not([role]), div[aria-label]:not([role]), time[aria-label]";
+  for (const element of document.querySelectorAll(bare)) {
+    found.push(`aria-label on a bare <${element.localName}>: ${element.outerHTML.slice(0, 100)}`);
+  }
+  return found;
+}"""
 
 
 @cache
@@ -238,6 +257,8 @@ def test_no_page_has_a_serious_or_critical_violation(
         width = page.evaluate(WIDEST)
         if width > SIZES[size]["viewport"]["width"]:
             found.append(f"{size} {path} ({as_who}): the page is {width} px wide")
+        for fault in page.evaluate(MARKUP):
+            found.append(f"{size} {path} ({as_who}): {fault}")
         for violation in violations_of(page):
             if violation["impact"] not in FAILING:
                 print(f"{size} {path} ({as_who}): {violation['rule']} ({violation['impact']})")
