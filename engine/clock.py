@@ -12,6 +12,13 @@ the bank and the time it used beyond the time per turn comes out of it; the bank
 holds more than the table's bank size (so nobody can hoard days to stall a game later)
 and never less than nothing.
 
+A correspondence table may also pause on weekends (OGS's ``pause_on_weekends``): the
+clock stands still from Saturday 00:00 to Monday 00:00 *in the zone of the player whose
+turn it is* (:func:`weekends`). Weekends are pauses like vacations and join them where
+they overlap, so a turn is allowed the same time counted outside both, whichever comes
+first. A weekend is the local calendar's, so it lasts 47 or 49 hours when the clocks
+change inside it, and a day that has no midnight (a change at 00:00) starts when it does.
+
 >>> from datetime import datetime, timedelta, timezone
 >>> start = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)
 >>> day = timedelta(days=1)
@@ -26,7 +33,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import Literal
 
 ClockKind = Literal["live", "correspondence"]
@@ -55,6 +62,8 @@ class TimeControl:
     kind: ClockKind
     turn_seconds: int
     bank_seconds: int = 0
+    weekend_pause: bool = False
+    """The clock stands still at weekends in the mover's zone (correspondence only)."""
 
     @property
     def is_correspondence(self) -> bool:
@@ -79,10 +88,13 @@ def turn_clock(
     started_at: datetime,
     bank_left: float,
     pauses: Iterable[Pause] = (),
+    zone: tzinfo | None = None,
 ) -> TurnClock:
     """The clock of a turn that starts at ``started_at``.
 
     ``pauses`` (vacations) only count for correspondence; a live clock never stops.
+    ``zone`` is the mover's, whose weekends stop the clock when the table pauses on
+    weekends (none do if no zone is given: a bot has no weekend).
 
     >>> from datetime import datetime, timezone
     >>> start = datetime(2025, 1, 1, tzinfo=timezone.utc)
@@ -91,16 +103,80 @@ def turn_clock(
     (80.0, 60.0)
     """
     stops = list(pauses) if control.is_correspondence else []
+    weekend_zone = weekend_zone_of(control, zone)
     allowance = control.allowance(bank_left)
     return TurnClock(
         started_at=started_at,
-        deadline=instant_after(started_at, allowance, stops),
-        reminder_at=instant_after(started_at, allowance * (1 - REMINDER_SHARE), stops),
+        deadline=instant_after(started_at, allowance, stops, weekend_zone),
+        reminder_at=instant_after(
+            started_at, allowance * (1 - REMINDER_SHARE), stops, weekend_zone
+        ),
     )
 
 
-def instant_after(start: datetime, seconds: float, pauses: Iterable[Pause] = ()) -> datetime:
-    """The moment when ``seconds`` of unpaused time have passed since ``start``.
+def weekend_zone_of(control: TimeControl, zone: tzinfo | None) -> tzinfo | None:
+    """The zone whose weekends stop a turn's clock under ``control`` (``None``: none do)."""
+    if not (control.is_correspondence and control.weekend_pause):
+        return None
+    return zone
+
+
+def weekends(zone: tzinfo, start: datetime, end: datetime) -> list[Pause]:
+    """The weekends in ``zone`` (Saturday 00:00 to Monday 00:00 there) that overlap
+    ``[start, end]``, in order, as UTC instants.
+
+    A weekend across a change of the clocks is 47 or 49 hours long; a midnight that does
+    not exist (a change at 00:00) is the moment the clocks jump, one that happens twice
+    the first of them.
+
+    >>> from zoneinfo import ZoneInfo
+    >>> friday = datetime(2026, 10, 23, 12, tzinfo=UTC)
+    >>> [(a.isoformat(), b - a) for a, b in weekends(ZoneInfo("Europe/London"), friday, friday)]
+    []
+    >>> [(a.isoformat(), b - a) for a, b in weekends(ZoneInfo("Europe/London"), friday, friday
+    ...     + timedelta(days=2))]
+    [('2026-10-23T23:00:00+00:00', datetime.timedelta(days=2, seconds=3600))]
+    """
+    first = start.astimezone(zone).date()
+    saturday = first - timedelta(days=(first.weekday() - SATURDAY) % 7)
+    found: list[Pause] = []
+    while True:
+        begins, ends = _midnight(saturday, zone), _midnight(saturday + timedelta(days=2), zone)
+        if begins > end:
+            return found
+        if ends > start:
+            found.append((begins, ends))
+        saturday += timedelta(days=7)
+
+
+SATURDAY = 5
+"""``date.weekday()`` of a Saturday."""
+
+
+def _midnight(day: date, zone: tzinfo) -> datetime:
+    # fold=0: a midnight that happens twice is the first; one that does not exist is read
+    # with the offset before the change, which is the instant the clocks jump.
+    return datetime.combine(day, time(), tzinfo=zone).astimezone(UTC)
+
+
+def instant_after(
+    start: datetime,
+    seconds: float,
+    pauses: Iterable[Pause] = (),
+    weekend_zone: tzinfo | None = None,
+) -> datetime:
+    """The moment when ``seconds`` of unpaused time have passed since ``start``: outside
+    ``pauses`` (vacations) and, given a ``weekend_zone``, outside its weekends.
+
+    The weekends that count are not known before the deadline is: the search adds those
+    up to the deadline found so far until it no longer moves (each round adds at least a
+    weekend, so it ends).
+
+    >>> from zoneinfo import ZoneInfo
+    >>> friday = datetime(2026, 10, 23, 20, tzinfo=ZoneInfo("Europe/London"))
+    >>> instant_after(friday, 86400, weekend_zone=ZoneInfo("Europe/London")).astimezone(
+    ...     ZoneInfo("Europe/London")).isoformat()
+    '2026-10-26T20:00:00+00:00'
 
     >>> from datetime import datetime, timedelta, timezone
     >>> t0 = datetime(2025, 1, 1, tzinfo=timezone.utc)
@@ -110,7 +186,20 @@ def instant_after(start: datetime, seconds: float, pauses: Iterable[Pause] = ())
     >>> instant_after(t0, 3600, [(t0 + hour, t0 + 3 * hour)]) - t0  # due as the pause begins
     datetime.timedelta(seconds=3600)
     """
-    moment, left = start, timedelta(seconds=seconds)
+    stops = merge_pauses(pauses)
+    if weekend_zone is None:
+        return _instant_after(start, seconds, stops)
+    horizon = start
+    while True:
+        moment = _instant_after(start, seconds, [*stops, *weekends(weekend_zone, start, horizon)])
+        if moment <= horizon:
+            return moment
+        horizon = moment
+
+
+def _instant_after(start: datetime, seconds: float, pauses: Iterable[Pause]) -> datetime:
+    # In UTC: adding to a datetime of a zone with daylight saving adds wall-clock time.
+    moment, left = start.astimezone(UTC), timedelta(seconds=seconds)
     for pause_start, pause_end in merge_pauses(pauses):
         if pause_end <= moment:
             continue
@@ -122,8 +211,14 @@ def instant_after(start: datetime, seconds: float, pauses: Iterable[Pause] = ())
     return moment + left
 
 
-def active_seconds(start: datetime, end: datetime, pauses: Iterable[Pause] = ()) -> float:
-    """Seconds between ``start`` and ``end`` that no pause covers.
+def active_seconds(
+    start: datetime,
+    end: datetime,
+    pauses: Iterable[Pause] = (),
+    weekend_zone: tzinfo | None = None,
+) -> float:
+    """Seconds between ``start`` and ``end`` that no pause covers (nor, given a
+    ``weekend_zone``, its weekends).
 
     >>> from datetime import datetime, timedelta, timezone
     >>> t0 = datetime(2025, 1, 1, tzinfo=timezone.utc)
@@ -133,8 +228,11 @@ def active_seconds(start: datetime, end: datetime, pauses: Iterable[Pause] = ())
     """
     if end <= start:
         return 0.0
+    stops = list(pauses)
+    if weekend_zone is not None:
+        stops += weekends(weekend_zone, start, end)
     total = (end - start).total_seconds()
-    for pause_start, pause_end in merge_pauses(pauses):
+    for pause_start, pause_end in merge_pauses(stops):
         overlap = (min(end, pause_end) - max(start, pause_start)).total_seconds()
         total -= max(0.0, overlap)
     return total

@@ -10,7 +10,12 @@ out this way, which makes small samples meaningful. Everything is derived from
 ``--seed``, so a match replays exactly. A game that passes ``--max-turns`` is stopped
 and counted as capped: no winner, score 0 for everyone.
 
-Figures (standard rules, two players, 200 games, ``--seed 1``, this revision):
+Each bot thinks within the solver's steps its level has on the server
+(:data:`engine.bots.BOT_STEPS`, the default of ``GAMES_BOT_STEPS``), counted in steps
+and never in time: the bots measured are the ones members play, and a match gives the
+same games on any machine and under any load.
+
+Figures (standard rules, two players, 200 games, ``--seed 1``, under the bots' budget):
 
 =================  =============  =============  ==========================
 match              win rates      avg scores     avg tiles left (per bot)
@@ -20,10 +25,13 @@ strong vs easy     100% / 0%      +102 / -102    0.01 / 14.76
 strong vs normal   69.5% / 30.5%  +2.5 / -2.5    1.47 / 1.93
 =================  =============  =============  ==========================
 
-Strong against normal with ``--seed 2``: 68.0% / 32.0%, +3.65 / -3.65. Between the
-two solver bots the games are close and end with few tiles left, so the scores are
-small; what decides them is mostly who goes out first, and strong refuses to open the
-way for the other (:mod:`engine.bots._strong`).
+The budget leaves these the games played without one: no bot's move ran out of its
+level's steps in them (the most a move spent was 74%, in strong against normal; one
+part of a move ran out of its share once, in normal against easy, to the same play).
+Strong against normal with ``--seed 2`` (measured without the budget): 68.0% / 32.0%,
++3.65 / -3.65. Between the two solver bots the games are close and end with few tiles
+left, so the scores are small; what decides them is mostly who goes out first, and
+strong refuses to open the way for the other (:mod:`engine.bots._strong`).
 """
 
 from __future__ import annotations
@@ -32,16 +40,20 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from engine.bots import LEVELS, Level, choose_for
+from engine.bots import BOT_STEPS, LEVELS, Level, choose_for
 from engine.game import apply, new_game
 from engine.ruleset import PRESETS, Ruleset
+from engine.solver import Budget
 from engine.state import GameState
 
 DEFAULT_MAX_TURNS = 1000
+
+Steps = Mapping[Level, int]
+"""The solver's steps for a bot's whole move, by level (:data:`engine.bots.BOT_STEPS`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,8 +170,11 @@ def play_game(
     seed: int | str,
     index: int,
     max_turns: int = DEFAULT_MAX_TURNS,
+    steps: Steps = BOT_STEPS,
 ) -> GameRecord:
     """Play game ``index`` of a match; the record lists entrants in the given order.
+    Each move of a bot of level ``L`` is bounded by ``steps[L]`` solver steps (only
+    steps: a move does not depend on the machine).
 
     >>> record = play_game(["normal", "easy"], Ruleset(players=2), seed=5, index=0)
     >>> record.winner in (0, 1, None), len(record.scores), record.capped
@@ -172,11 +187,12 @@ def play_game(
     # Seat s holds entrant (s + rotation) % players.
     seated = [entrants[(seat + rotation) % players] for seat in range(players)]
     rngs = [random.Random(f"{seed}:{index}:{seat}") for seat in range(players)]
+    budgets = [Budget(steps=steps[level]) for level in seated]
     state = new_game(ruleset, f"{seed}:{deal}", starting_player=0)
     turns = 0
     while not state.is_over and turns < max_turns:
         seat = state.current_player
-        action = choose_for(state, seat, seated[seat], rngs[seat])
+        action = choose_for(state, seat, seated[seat], rngs[seat], budgets[seat])
         before = state.turn_number
         state = apply(state, action, seat)
         turns += state.turn_number - before
@@ -207,8 +223,10 @@ def run_match(
     max_turns: int = DEFAULT_MAX_TURNS,
     jobs: int = 1,
     progress: Callable[[GameRecord], None] | None = None,
+    steps: Steps = BOT_STEPS,
 ) -> MatchResult:
-    """Play ``games`` games among ``entrants`` (one per seat) and collect the results.
+    """Play ``games`` games among ``entrants`` (one per seat) and collect the results;
+    each bot's move within ``steps`` of its level (:func:`play_game`).
 
     ``jobs`` > 1 plays games in that many processes; the results do not depend on it.
 
@@ -220,7 +238,7 @@ def run_match(
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
     records = []
-    for record in _play_all(tuple(entrants), games, seed, ruleset, max_turns, jobs):
+    for record in _play_all(tuple(entrants), games, seed, ruleset, max_turns, jobs, steps):
         records.append(record)
         if progress is not None:
             progress(record)
@@ -235,10 +253,11 @@ def _play_all(
     ruleset: Ruleset,
     max_turns: int,
     jobs: int,
+    steps: Steps,
 ) -> Iterator[GameRecord]:
     if jobs <= 1:
         for index in range(games):
-            yield play_game(entrants, ruleset, seed, index, max_turns)
+            yield play_game(entrants, ruleset, seed, index, max_turns, steps)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         yield from pool.map(
@@ -248,6 +267,7 @@ def _play_all(
             [seed] * games,
             range(games),
             [max_turns] * games,
+            [dict(steps)] * games,
             chunksize=4,
         )
 

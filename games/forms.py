@@ -98,6 +98,12 @@ class TableSettingsForm(forms.Form):
         initial=0,
         help_text="Each player's reserve: unused turn time goes in, overtime comes out.",
     )
+    weekend_pause = forms.BooleanField(
+        label="Pause on weekends",
+        required=False,
+        help_text="Correspondence only: a turn's clock stands still from Saturday 00:00 to "
+        "Monday 00:00 in the time zone of the player whose turn it is.",
+    )
     timeouts_to_forfeit = forms.IntegerField(
         label="Timeouts before a forfeit",
         min_value=1,
@@ -127,6 +133,7 @@ class TableSettingsForm(forms.Form):
     CLOCK_FIELDS = (
         "turn_seconds",
         "time_bank_seconds",
+        "weekend_pause",
         "games_in_round",
         "timeouts_to_forfeit",
         "on_forfeit",
@@ -199,6 +206,10 @@ class TableSettingsForm(forms.Form):
                 clock=cleaned["clock"],
                 turn_seconds=cleaned["turn_seconds"],
                 time_bank_seconds=cleaned["time_bank_seconds"],
+                # Live tables do not offer it: a box left ticked before choosing a live
+                # clock (the page hides it then) asks for nothing.
+                weekend_pause=bool(cleaned.get("weekend_pause"))
+                and cleaned["clock"] == Table.Clock.CORRESPONDENCE,
                 games_in_round=cleaned.get("games_in_round"),
                 timeouts_to_forfeit=cleaned["timeouts_to_forfeit"],
                 on_forfeit=cleaned["on_forfeit"],

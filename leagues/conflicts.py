@@ -49,7 +49,10 @@ if TYPE_CHECKING:
 UNFINISHED_FIXTURES = (Fixture.Status.SCHEDULED, Fixture.Status.PLAYING)
 """A fixture still to be played or being played."""
 
-ANOTHER_ORGANISER = "Another organiser of the club may do it."
+ANOTHER_ORGANISER = (
+    "Another organiser of the club may do it (the club's owner names organisers on its "
+    "members' page)."
+)
 """What a refused organiser is told to do instead."""
 
 PLAYERS_CLOSE = (
@@ -62,14 +65,19 @@ SHOWN = 3
 """A refusal names this many of the organiser's fixtures, then counts the rest."""
 
 
-def _where(fixture: Fixture) -> str:
-    return f"table {fixture.table_id}" if fixture.table_id else f"fixture {fixture.pk}"
+def _sentence(fixture: Fixture) -> str:
+    """A fixture dealt is named by its table; one still to come by its matchday (it
+    read "the fixture at fixture 3", a number shown nowhere else)."""
+    if fixture.table_id:
+        return f"You play in the fixture at table {fixture.table_id}."
+    return f"You play in a fixture of matchday {fixture.matchday.number}."
 
 
 def sentences(fixtures: Iterable[Fixture], theirs: Collection[int]) -> list[str]:
     """One sentence for each of ``fixtures`` whose id is in ``theirs`` (the fixtures the
-    member takes part in, read by :func:`playing_in` or once for a page)."""
-    return [f"You play in the fixture at {_where(f)}." for f in fixtures if f.pk in theirs]
+    member takes part in, read by :func:`playing_in` or once for a page); their
+    matchdays are read with them (``select_related``) where some are not dealt yet."""
+    return [_sentence(f) for f in fixtures if f.pk in theirs]
 
 
 def playing_in(user: User, fixtures: Iterable[Fixture]) -> list[str]:
@@ -90,7 +98,11 @@ def fixture_conflicts(user: User, fixture: Fixture) -> list[str]:
 def entry_fixtures(entry: Entry) -> QuerySet[Fixture]:
     """What withdrawing ``entry`` or replacing its player touches: its unfinished
     fixtures (the games in play and every one still to come)."""
-    return Fixture.objects.filter(seats__entry=entry, status__in=UNFINISHED_FIXTURES).order_by("pk")
+    return (
+        Fixture.objects.filter(seats__entry=entry, status__in=UNFINISHED_FIXTURES)
+        .select_related("matchday")
+        .order_by("pk")
+    )
 
 
 def withdrawal_conflicts(user: User, entry: Entry) -> list[str]:
@@ -125,7 +137,11 @@ def opening_conflicts(user: User, matchday: Matchday) -> list[str]:
 def season_fixtures(season: Season) -> QuerySet[Fixture]:
     """What closing ``season`` touches: every fixture of it (the close settles those
     left and takes the final order from all of them)."""
-    return Fixture.objects.filter(matchday__season=season).order_by("matchday__number", "pk")
+    return (
+        Fixture.objects.filter(matchday__season=season)
+        .select_related("matchday")
+        .order_by("matchday__number", "pk")
+    )
 
 
 def close_conflicts(user: User, season: Season) -> list[str]:

@@ -19,8 +19,16 @@ known to exist, so they are built here, for whole families rather than named siz
   93, ... players, built at once where the search below may not reach them.
 - **A rotated 4-seat design** (:func:`four_seats_rotated`): ``3q + 1`` players for
   a prime power ``q = 12t + 1``, one base matchday over GF(q) found by a small search
-  that a multiplier of order 3 shrinks: 40 players (52 and the larger such sizes are
-  not reached).
+  that a multiplier of order 3 shrinks: 40 players (52 is found by the developments'
+  search with a multiplier, below; 112 is a product).
+- **Products** (:func:`product`): a design of ``u`` players and one of ``v`` in
+  which every pair meets once, at the same seats, make one of ``u·v``: the first
+  played in each of ``v`` copies, the second's tables spread over the copies by a
+  resolvable transversal design on ``u`` points (over a product of finite fields).
+  KTS(u) and KTS(v) give KTS(uv) (the tripling KTS(v) -> KTS(3v) with ``u = 3``):
+  45, 99, 117, 135, 153, ... players; NKTS(u) and KTS(v) give NKTS(uv) where the
+  ring exists (``u`` of 24, 36, 48, ...): 72, 108, 144, ...; the table of 4 and a
+  4-seat design of ``v`` give ``4v``: 112, 160, 208, ...
 - **Developments** (:class:`Development`): the players are ``rows`` copies of the
   integers modulo ``N`` and a few fixed players (``∞``), and a base matchday shifted
   by ``0 .. period - 1`` gives ``period`` matchdays (the base matchday is unchanged by
@@ -43,6 +51,31 @@ known to exist, so they are built here, for whole families rather than named siz
 
   and any other size and length at which some development fits, tried in turn.
 
+  Where short restarts of that search find nothing, it is tried again with a
+  *multiplier* (:func:`multiplied`): a map ``(x, row) -> (m·x, row + turn)`` that the
+  design is to be unchanged by, so that each table is seated with its images and the
+  search is that many times smaller, as Kirkman's and Ray-Chaudhuri and Wilson's
+  constructions use the cube roots of 1. That reaches NKTS(42) (three rows modulo 14,
+  ``m = 9`` turning the rows) and the resolvable (52, 4, 1) design (four rows modulo
+  13 and four matchdays of transversals, ``m = 3``), which the restarts did not. Last,
+  a development with transversals gets one long start (:func:`_long_started`):
+  NKTS(66), three rows modulo 22.
+
+- **A fixed players' table** (:func:`fixed_table_development`): at 3 seats, two rows
+  modulo ``3t`` and ``∞₀, ∞₁, ∞₂``, a base matchday shifted by every number and one
+  matchday that shifting leaves as it is, ``{∞₀, ∞₁, ∞₂}`` and the triples ``{x, x +
+  t, x + 2t}`` of each row: KTS(69), found by one long start of the search, which
+  nothing else here reaches (``∞`` and one row modulo 68 hold none: a Steiner triple
+  system unchanged by a group fixing one point and moving the others round needs ``v
+  ≡ 3, 9 (mod 24)`` or ``v ≡ 1, 19 (mod 72)``; three rows modulo 23 with a multiplier
+  of order 11 hold none either, and 69 = 3·23 is no product of Kirkman orders).
+
+Reached, of the three families (checked up to 123 players at 3 seats and 160 at 4):
+every Kirkman size; the nearly Kirkman sizes 18 to 66, 72 and 108; the 4-seat sizes
+16, 28, 40, 52, 64, 112 and 160. Not reached within the steps: NKTS of 78, 84, 90, 96,
+102, 114 and 120, and the 4-seat designs of 76, 88, 100, 124, 136 and 148 players;
+their seasons are scheduled by the local search of :mod:`leagues.scheduling`.
+
 The search is deterministic (its own fixed seeds) and bounded by a count of steps,
 never by time, so a size gets the same design on any machine. The tests check every
 design of every family up to a bound, and which sizes the search reaches.
@@ -61,7 +94,9 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import math
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -139,13 +174,72 @@ def design_for(players: int, seats: int, days: int) -> Design | None:
     if complete:
         # One search for the whole design, whatever part of it a season takes.
         days = longest
-    built = _affine_for(players, seats) or _constructed(players, seats)
+    built = (
+        _affine_for(players, seats)
+        or _constructed(players, seats)
+        or _product_for(players, seats, days)
+    )
     if built is not None:
         return built
     written = _written().get((players, seats))
     if written is not None and days <= len(written.rounds):
         return written
     tried = developments(players, seats, days)[:DEVELOPMENTS_TRIED]
+    found = _with_fixed_table(players, seats) or _restarted(tried)
+    if found is not None or not (complete or _nearly_kirkman(players, seats, days)):
+        # The longer searches only where a design is known to exist, so that a size
+        # without one does not wait for them.
+        return found
+    return _multiplied(tried) or _long_started(tried)
+
+
+def _nearly_kirkman(players: int, seats: int, days: int) -> bool:
+    """Whether a season is as long as a nearly Kirkman triple system of its size,
+    which exists (6t players from 18, 3t - 1 matchdays)."""
+    return seats == 3 and players % 6 == 0 and players >= 18 and days == most_rounds(players, 3)
+
+
+def _long_started(tried: list[Development]) -> Design | None:
+    """The first design that one long start of the search (seed 0, within
+    :data:`LONG_START_STEPS`) finds for a development with matchdays of transversals:
+    their search goes deep before the base matchday shows a dead end, so the short
+    restarts never get there (NKTS(66), three rows modulo 22, in some 83,000 steps)."""
+    for development in tried:
+        if development.transversals:
+            design = _Search(development, random.Random(0), LONG_START_STEPS).run()
+            if design is not None:
+                return design
+    return None
+
+
+def _with_fixed_table(players: int, seats: int) -> Design | None:
+    """At 3 seats, a Kirkman triple system from a development with the fixed players'
+    table (:func:`fixed_table_development`), found by one long start of the search
+    within :data:`FIXED_TABLE_STEPS`: KTS(69) (in some 134,000 steps), which nothing
+    else here reaches, and 33 (in some 800). (At 4 seats it gives 28 but not 52 or 76
+    within 60,000 steps, so it is not tried there.)"""
+    development = fixed_table_development(players, seats)
+    if seats != 3 or development is None:
+        return None
+    return _Search(development, random.Random(0), FIXED_TABLE_STEPS).run()
+
+
+def fixed_table_development(players: int, seats: int) -> Development | None:
+    """The development of ``players`` at ``seats`` over ``seats - 1`` rows and
+    ``seats`` fixed players who share a table on a matchday of their own, every pair
+    meeting once: ``modulus + 1`` matchdays (for KTS(6t + 3), two rows modulo ``3t``
+    and ``∞₀, ∞₁, ∞₂``); None if the size has no such shape."""
+    rows = seats - 1
+    modulus, rest = divmod(players - seats, rows)
+    if rest or modulus <= 0 or modulus % seats:
+        return None
+    return Development(seats, modulus, rows, seats, modulus, fixed_table=True)
+
+
+def _restarted(tried: list[Development]) -> Design | None:
+    """The first design that short starts of the search find, each development in
+    turn with seed 0, then 1, ..., within :data:`SEARCH_STEPS` in all."""
+    tried = list(tried)
     left = SEARCH_STEPS
     for seed in itertools.count():
         if not tried:
@@ -161,6 +255,33 @@ def design_for(players: int, seats: int, days: int) -> Design | None:
             if not search.out_of_steps:
                 # Searched through: this development has no design, whatever the seed.
                 tried.remove(development)
+    return None
+
+
+def _multiplied(tried: list[Development]) -> Design | None:
+    """The first design that one longer start of the search finds for a development
+    with a multiplier (:func:`multiplied`): each development's first
+    :data:`MULTIPLIERS_TRIED`, all of them by the size of their group, the smallest
+    first, within :data:`MULTIPLIED_STEPS` in all. Where the restarts find nothing, a
+    multiplier often leaves a search small enough to go through (52 players at 4
+    seats, 42 at 3)."""
+    candidates = sorted(
+        (
+            (len(_multiplier_powers(candidate)), i, j, candidate)
+            for i, development in enumerate(tried)
+            for j, candidate in enumerate(multiplied(development)[:MULTIPLIERS_TRIED])
+        ),
+        key=lambda c: c[:3],
+    )
+    left = MULTIPLIED_STEPS
+    for *_, candidate in candidates:
+        if left <= 0:
+            return None
+        search = _Search(candidate, random.Random(0), min(MULTIPLIED_START_STEPS, left))
+        design = search.run()
+        left -= max(search.steps, 1)
+        if design is not None:
+            return design
     return None
 
 
@@ -466,6 +587,112 @@ def _constructed(players: int, seats: int) -> Design | None:
     return None
 
 
+def _product_for(players: int, seats: int, days: int) -> Design | None:
+    """The :func:`product` of two designs whose sizes multiply to ``players``, with at
+    least ``days`` matchdays: the first with a resolvable transversal design over its
+    players (:func:`_transversal_ring`), as long as any of its size, the second one in
+    which every pair meets once; the smaller first first. None if no two are at hand."""
+    for small in range(seats, players // seats + 1):
+        large, rest = divmod(players, small)
+        if rest or not _complete_size(large, seats) or _transversal_ring(small, seats) is None:
+            continue
+        # Its length is known before the designs are: build them only if it will do.
+        rounds = most_rounds(small, seats) + small * most_rounds(large, seats)
+        if rounds < days or small % seats:
+            continue
+        first = design_for(small, seats, most_rounds(small, seats))
+        second = first and design_for(large, seats, most_rounds(large, seats))
+        if first and second and second.complete and len(first.rounds) == most_rounds(small, seats):
+            return product(first, second)
+    return None
+
+
+def _complete_size(players: int, seats: int) -> bool:
+    """Whether a design of ``players`` at ``seats`` could meet every pair once."""
+    return players % seats == 0 and (players - 1) % (seats - 1) == 0
+
+
+_Ring = tuple[list[list[int]], list[list[int]], list[int]]
+
+
+@cache
+def _transversal_ring(u: int, seats: int) -> _Ring | None:
+    """Addition and multiplication of a ring of ``u`` numbers, and ``seats`` of them
+    ``e₀, e₁, ...`` that differ by units, so that the tables ``{(a + eᵢ·c, i)}`` make a
+    resolvable transversal design (:func:`product`); None if none is at hand. The ring
+    is the product of the fields GF(q) of the prime powers ``q`` that make up ``u`` (a
+    number is its elements' numbers in mixed radix), so each ``q`` needs at least
+    ``seats`` elements: ``eᵢ`` is ``i`` in each field. That is any ``u`` with no prime
+    factor below ``seats``; 12, 24, 36, 48, ... at 3 seats (not 18 or 30: GF(2) has
+    two elements); powers of 4 and their products with such ``u`` at 4."""
+    factors = []
+    rest = u
+    while rest > 1:
+        p = next(d for d in range(2, rest + 1) if rest % d == 0)
+        q = 1
+        while rest % p == 0:
+            rest, q = rest // p, q * p
+        if q < seats:
+            return None
+        factors.append(Field(q))
+    elements = list(itertools.product(*(range(f.order) for f in factors)))
+    number = {e: i for i, e in enumerate(elements)}
+
+    def table(op: str) -> list[list[int]]:
+        return [
+            [
+                number[tuple(getattr(f, op)[x][y] for f, x, y in zip(factors, a, b, strict=True))]
+                for b in elements
+            ]
+            for a in elements
+        ]
+
+    return table("add"), table("mul"), [number[(i,) * len(factors)] for i in range(seats)]
+
+
+def product(first: Design, second: Design) -> Design:
+    """The product of two designs at the same seats, the second one in which every
+    pair meets once: ``u·v`` players ``(a, x)``, ``a`` of ``first``'s ``u`` and ``x``
+    of ``second``'s ``v``, over ``len(first.rounds) + u·len(second.rounds)``
+    matchdays; every pair meets once when they also do in ``first``.
+
+    Each matchday of ``first`` is played in every copy ``x`` at once (pairs with the
+    same ``x``); then for each matchday of ``second`` and each ``c`` of the ring of
+    :func:`_transversal_ring`, each table ``{x₀, ..., x_(k-1)}`` of it becomes the
+    tables ``{(a + eᵢ·c, xᵢ)}`` for every ``a``: two players ``(a, xᵢ)`` and ``(b,
+    xⱼ)`` meet at the one ``c`` with ``(eᵢ - eⱼ)·c = a - b``. With ``first`` of 3
+    players it is the tripling KTS(v) -> KTS(3v); in general KTS(u), KTS(v) ->
+    KTS(uv) (45, 99, 117, 135, 153, 171, ... players) and NKTS(u), KTS(v) ->
+    NKTS(uv) for a ring of ``u`` (72 = 24·3, 108 = 36·3, 144 = 48·3, ...); the
+    4-seat designs of 4 and ``v`` players give ``4v`` (112 from 28, 160 from 40, 208
+    from 52)."""
+    u, v, seats = first.players, second.players, first.seats
+    ring = _transversal_ring(u, seats)
+    if ring is None or second.seats != seats or not second.complete:
+        raise ValueError(f"no product of {u} and {v} players at {seats} seats")
+    add, mul, e = ring
+
+    def player(a: int, x: int) -> int:
+        return x * u + a
+
+    rounds = [
+        tuple(sorted(tuple(player(a, x) for a in table) for x in range(v) for table in tables))
+        for tables in first.rounds
+    ]
+    for tables in second.rounds:
+        for c in range(u):
+            rounds.append(
+                tuple(
+                    sorted(
+                        tuple(sorted(player(add[a][mul[e[i]][c]], x) for i, x in enumerate(table)))
+                        for table in tables
+                        for a in range(u)
+                    )
+                )
+            )
+    return Design(u * v, seats, tuple(rounds), complete=first.complete)
+
+
 def _kirkman_order(q: int) -> bool:
     """Whether ``q`` is a prime power of the form ``6t + 1``."""
     return q % 6 == 1 and _prime_power(q) is not None
@@ -506,7 +733,12 @@ class Development:
     unchanged by a shift of ``period`` (which divides ``modulus``) and shifted by
     ``0 .. period - 1``. With as many rows as seats and no fixed players, also
     ``transversals`` matchdays that shifting leaves as they are: each the shifts of one
-    table of a player from each row."""
+    table of a player from each row. The design is also to be unchanged by the map
+    ``(x, row) -> (multiplier·x, row + turn)`` (fixed players stay), which must be one
+    to one: ``multiplier`` prime to ``modulus``. With ``fixed_table`` (as many fixed
+    players as seats, and ``seats`` dividing ``modulus``), one more matchday that
+    shifting leaves as it is: the fixed players at one table, and in each row the
+    tables ``{x, x + modulus/seats, ...}``."""
 
     seats: int
     modulus: int
@@ -515,6 +747,9 @@ class Development:
     period: int
     base_rounds: int = 1
     transversals: int = 0
+    multiplier: int = 1
+    turn: int = 0
+    fixed_table: bool = False
 
     @property
     def players(self) -> int:
@@ -522,7 +757,17 @@ class Development:
 
     @property
     def rounds(self) -> int:
-        return self.period * self.base_rounds + self.transversals
+        return self.period * self.base_rounds + self.transversals + self.fixed_table
+
+    def fixed_table_round(self) -> tuple[tuple[int, ...], ...]:
+        """The matchday of the fixed players' table (``fixed_table``)."""
+        step = self.modulus // self.seats
+        rows = (
+            tuple(self.fixed + row * self.modulus + x + k * step for k in range(self.seats))
+            for row in range(self.rows)
+            for x in range(step)
+        )
+        return (tuple(range(self.fixed)), *rows)
 
 
 SEARCH_STEPS = 60_000
@@ -535,6 +780,26 @@ searches that succeed mostly do so early, and the others wander long."""
 
 DEVELOPMENTS_TRIED = 4
 """The likeliest developments of a size that :func:`design_for` tries, in turn."""
+
+FIXED_TABLE_STEPS = 150_000
+"""Tables tried, at most, in the one start of the search for a Kirkman triple system
+with the fixed players' table (:func:`_with_fixed_table`): its designs are found late
+or not at all, and restarts do worse."""
+
+LONG_START_STEPS = 100_000
+"""Tables tried, at most, in the one long start of the search for each development
+with transversals (:func:`_long_started`), after the restarts and the multipliers."""
+
+MULTIPLIED_STEPS = 40_000
+"""Tables tried, at most, in all of :func:`design_for`'s searches with a multiplier for
+one size, after the restarts without."""
+
+MULTIPLIED_START_STEPS = 3_000
+"""Tables tried per development with a multiplier: the search is smaller, and goes
+through or succeeds in a few thousand steps where it succeeds at all."""
+
+MULTIPLIERS_TRIED = 6
+"""The smallest groups of multipliers tried per development (:func:`multiplied`)."""
 
 MOST_BASE_ROUNDS = 3
 """The most base matchdays of a development tried."""
@@ -583,6 +848,30 @@ def developments(players: int, seats: int, days: int) -> list[Development]:
     )
 
 
+def multiplied(development: Development) -> list[Development]:
+    """``development`` with each multiplier that may shrink its search: ``(x, row) ->
+    (m * x, row + turn)`` for ``m`` prime to the modulus and any turn of the rows, one
+    for each group of maps they generate (the design is then unchanged by the group,
+    and the search seats a table with all its images at once), the smallest groups
+    first (a large group leaves few designs, and often none)."""
+    modulus, rows = development.modulus, development.rows
+    found: dict[frozenset[tuple[int, int]], Development] = {}
+    for m in range(1, modulus):
+        if math.gcd(m, modulus) != 1:
+            continue
+        for turn in range(rows):
+            # The group's maps, each named by its multiplier and turn.
+            group = {(1 % modulus, 0)}
+            power = (m % modulus, turn)
+            while power not in group:
+                group.add(power)
+                power = (power[0] * m % modulus, (power[1] + turn) % rows)
+            if len(group) > 1:
+                key = frozenset(group)
+                found.setdefault(key, dataclasses.replace(development, multiplier=m, turn=turn))
+    return [found[key] for key in sorted(found, key=len)]
+
+
 class _OutOfSteps(Exception):
     pass
 
@@ -596,6 +885,38 @@ def develop(development: Development, steps: int = START_STEPS, seed: int = 0) -
     table's shifts then take its differences (a table that some shifts leave unchanged
     takes fewer). Candidates are tried in an order drawn from ``seed``."""
     return _Search(development, random.Random(seed), steps).run()
+
+
+_Differences = tuple[list[list[int]], list[list[int]], list[int], list[list[tuple[int, int]]]]
+
+
+@cache
+def _differences(n: int, fixed: int, modulus: int) -> _Differences:
+    """Where each shift takes each player, the orbit of each pair under the shifts
+    (its difference), how many pairs each orbit holds, and for each orbit the players
+    in its pairs with a mask of their partners in it (what closing or reopening the
+    orbit changes, a player at a time): the same for every start of a search of a
+    size, so worked out once (the searches only read them)."""
+    # Player p shifted by s: fixed players stay, the others move along their row.
+    shifted = [
+        [p if p < fixed else p - (p - fixed) % modulus + (p - fixed + s) % modulus
+         for p in range(n)]
+        for s in range(modulus)
+    ]  # fmt: skip
+    orbit: dict[tuple[int, ...], int] = {}
+    orbit_of = [[0] * n for _ in range(n)]
+    capacity: list[int] = []
+    partners: list[dict[int, int]] = []
+    for a, b in itertools.combinations(range(n), 2):
+        pair_orbit = {(x, y) if x < y else (y, x) for x, y in ((row[a], row[b]) for row in shifted)}
+        index = orbit.setdefault(min(pair_orbit), len(orbit))
+        if index == len(capacity):
+            capacity.append(len(pair_orbit))
+            partners.append({})
+        partners[index][a] = partners[index].get(a, 0) | 1 << b
+        partners[index][b] = partners[index].get(b, 0) | 1 << a
+        orbit_of[a][b] = orbit_of[b][a] = index
+    return shifted, orbit_of, capacity, [list(masks.items()) for masks in partners]
 
 
 class _Search:
@@ -614,27 +935,19 @@ class _Search:
         self.out_of_steps = False
         n, fixed, modulus = development.players, development.fixed, development.modulus
         self.everyone = (1 << n) - 1
-        # Player p shifted by s: fixed players stay, the others move along their row.
-        self.shifted = [
-            [p if p < fixed else p - (p - fixed) % modulus + (p - fixed + s) % modulus
-             for p in range(n)]
-            for s in range(modulus)
-        ]  # fmt: skip
-        orbit: dict[tuple[int, ...], int] = {}
-        self.orbit_of = [[0] * n for _ in range(n)]
-        self.capacity: list[int] = []
-        self.pairs: list[list[tuple[int, int]]] = []
-        for a, b in itertools.combinations(range(n), 2):
-            pair_orbit = {tuple(sorted((row[a], row[b]))) for row in self.shifted}
-            index = orbit.setdefault(min(pair_orbit), len(orbit))
-            if index == len(self.capacity):
-                self.capacity.append(len(pair_orbit))
-                self.pairs.append([])
-            self.pairs[index].append((a, b))
-            self.orbit_of[a][b] = self.orbit_of[b][a] = index
+        self.shifted, self.orbit_of, self.capacity, self.partners = _differences(n, fixed, modulus)
         self.used = [0] * len(self.capacity)
+        self.powers = _multiplier_powers(development)
         # Whom each player may still meet.
         self.open = [self.everyone & ~(1 << p) for p in range(n)]
+        if development.fixed_table:
+            # Its pairs' differences are taken before the search starts: those of the
+            # fixed players' table and of one table a row.
+            tables = development.fixed_table_round()
+            step = modulus // development.seats
+            for table in (tables[0], *tables[1::step]):
+                for a, b in itertools.combinations(table, 2):
+                    self._close(self.orbit_of[a][b])
         self.rounds: list[list[tuple[int, ...]]] = []
         self.transversals: list[tuple[int, ...]] = []
 
@@ -657,6 +970,8 @@ class _Search:
             )
             for table in self.transversals
         )
+        if d.fixed_table:
+            rounds += (d.fixed_table_round(),)
         complete = d.rounds * (d.players // d.seats) * d.seats * (d.seats - 1) == d.players * (
             d.players - 1
         )
@@ -676,11 +991,13 @@ class _Search:
             placed = self._take(table, self.everyone, period=1)
             if placed is None:
                 continue
-            _, charges, _, closed = placed
-            self.transversals.append(table)
-            if self._transversal(left - 1):
-                return True
-            self.transversals.pop()
+            _, charges, images, closed = placed
+            # Each image by the multiplier is a matchday of its own.
+            if len(images) <= left:
+                self.transversals.extend(images)
+                if self._transversal(left - len(images)):
+                    return True
+                del self.transversals[-len(images) :]
             self._undo(charges, closed)
         return False
 
@@ -732,10 +1049,59 @@ class _Search:
     def _take(
         self, table: tuple[int, ...], free: int, period: int | None = None
     ) -> tuple[int, list[tuple[int, int]], list[tuple[int, ...]], list[int]] | None:
-        """Seat ``table`` and its shifts by the period in the base matchday, charging
-        its differences; the players taken, the charges, the tables and the differences
-        used up, or None if it does not fit. ``period``: the shift that leaves the
-        matchday as it is (the development's, unless given)."""
+        """Seat ``table``, its images by the multiplier and their shifts by the period
+        in the base matchday, charging their differences; the players taken, the
+        charges, the tables and the differences used up, or None if they do not fit.
+        ``period``: the shift that leaves the matchday as it is (the development's,
+        unless given)."""
+        taken = 0
+        charges: dict[int, int] = {}
+        seen: set[frozenset[frozenset[int]]] = set()
+        tables: list[tuple[int, ...]] = []
+        for power in self.powers:
+            image = tuple(power[p] for p in table)
+            orbit = self._orbit(image, period)
+            if orbit is None:
+                return None
+            seated, charged = orbit
+            if seated in seen:
+                continue
+            seen.add(seated)
+            if period == 1:
+                # A matchday that shifting leaves as it is: the shifts seat everyone.
+                tables.append(image)
+            else:
+                for seat in seated:
+                    for x in seat:
+                        if not free >> x & 1 or taken >> x & 1:
+                            return None
+                        taken |= 1 << x
+                    tables.append(tuple(seat))
+            for o, c in charged.items():
+                charges[o] = charges.get(o, 0) + c
+        if any(self.used[o] + c > self.capacity[o] for o, c in charges.items()):
+            return None
+        closed = []
+        for o, c in charges.items():
+            self.used[o] += c
+            if self.used[o] == self.capacity[o]:
+                closed.append(o)
+                self._close(o)
+        return taken, list(charges.items()), tables, closed
+
+    def _close(self, orbit: int) -> None:
+        """Mark the pairs of ``orbit`` as met for good: it is used up."""
+        self.used[orbit] = self.capacity[orbit]
+        open_ = self.open
+        for p, mask in self.partners[orbit]:
+            open_[p] &= ~mask
+
+    def _orbit(
+        self, table: tuple[int, ...], period: int | None
+    ) -> tuple[frozenset[frozenset[int]], dict[int, int]] | None:
+        """``table``'s shifts by the period (the tables it seats in the base matchday)
+        and the differences its shifts by all of the modulus take, or None if a shift
+        that leaves it as it is moves the base matchday."""
         d = self.d
         period = d.period if period is None else period
         shifted = self.shifted
@@ -756,38 +1122,50 @@ class _Search:
         # the same table on two matchdays.
         if any(s % period for s in stabiliser):
             return None
-        taken = 0
-        seated = {frozenset(shifted[s][x] for x in table) for s in range(0, d.modulus, period)}
-        for image in seated:
-            for x in image:
-                if not free >> x & 1 or taken >> x & 1:
-                    return None
-                taken |= 1 << x
+        if period == 1:
+            # A matchday of all the shifts (a transversal's): named by the shift that
+            # takes its player of the first row to 0.
+            s = -(min(finite) - d.fixed) % d.modulus
+            seated = frozenset((frozenset(shifted[s][x] for x in table),))
+        else:
+            seated = frozenset(
+                frozenset(shifted[s][x] for x in table) for s in range(0, d.modulus, period)
+            )
         # Its shifts by all of the modulus are each on one matchday.
         each = d.modulus // len(stabiliser)
         charges: dict[int, int] = {}
         for a, b in itertools.combinations(table, 2):
             o = self.orbit_of[a][b]
             charges[o] = charges.get(o, 0) + each
-        if any(self.used[o] + c > self.capacity[o] for o, c in charges.items()):
-            return None
-        closed = []
-        for o, c in charges.items():
-            self.used[o] += c
-            if self.used[o] == self.capacity[o]:
-                closed.append(o)
-                for a, b in self.pairs[o]:
-                    self.open[a] &= ~(1 << b)
-                    self.open[b] &= ~(1 << a)
-        return taken, list(charges.items()), [tuple(image) for image in seated], closed
+        return seated, charges
 
     def _undo(self, charges: list[tuple[int, int]], closed: list[int]) -> None:
         for o, c in charges:
             self.used[o] -= c
+        open_ = self.open
         for o in closed:
-            for a, b in self.pairs[o]:
-                self.open[a] |= 1 << b
-                self.open[b] |= 1 << a
+            for p, mask in self.partners[o]:
+                open_[p] |= mask
+
+
+def _multiplier_powers(d: Development) -> list[list[int]]:
+    """The powers of ``d``'s multiplier, the identity first, as lists of where each
+    player goes: ``(x, row) -> (multiplier * x, row + turn)``, fixed players fixed."""
+    n, fixed, modulus = d.players, d.fixed, d.modulus
+
+    def image(p: int) -> int:
+        if p < fixed:
+            return p
+        row, x = divmod(p - fixed, modulus)
+        return fixed + (row + d.turn) % d.rows * modulus + d.multiplier * x % modulus
+
+    once = [image(p) for p in range(n)]
+    powers = [list(range(n))]
+    while True:
+        power = [once[p] for p in powers[-1]]
+        if power == powers[0]:
+            return powers
+        powers.append(power)
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -821,8 +1199,13 @@ def listed(matchdays: str) -> Design:
 
 # 32 players at 4 seats over 10 matchdays, the one size written out: no family holds
 # it (it is a packing, 16 pairs never meeting, not a design) and the developments'
-# search does not reach it within its steps (the social golfer literature's searches
-# take minutes on it). The schedule of the Wolfram Demonstrations
+# search does not reach it within its steps, with or without a multiplier (the social
+# golfer literature's searches take minutes on it). No product gives it: 8 players at
+# 4 seats have no 2 matchdays with no pair twice, and the table of 4 times 8 players
+# has 5. Nor do two copies of the affine plane of order 4 with 2 matchdays inside
+# each and 8 that pair a difference of one copy with one of the other (the 8
+# differences of the other copy would have to add up to 0 in GF(4)², and 8 of the 9
+# in three directions add up to the ninth). The schedule of the Wolfram Demonstrations
 # Project's "Social Golfer Problem" (demonstrations.wolfram.com/SocialGolferProblem),
 # as transcribed in github.com/fpvandoorn/Dagstuhl-tables (literature.md, "T(32,4)",
 # its first ten lines), its players A-P and a-p numbered 0-31, tables and players

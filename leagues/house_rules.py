@@ -146,6 +146,9 @@ DEFAULTS: dict[str, Any] = {
 """House rules a new league starts from (a doctest's, and the form's initial values)."""
 
 
+WEEKDAYS = 5
+"""The days of a week a clock that pauses on weekends runs."""
+
 TURNS_PER_PLAYER = 12
 """The turns each player takes in a game, as the pace warning estimates them (a game of
 Rummikub lasts about 10 to 15 rounds)."""
@@ -165,20 +168,30 @@ def pace_warning(seats: int, table_settings: Mapping[str, Any], matchday_days: i
     fixture or lengthen the matchdays.
     >>> pace_warning(4, TableSettings(clock="live").to_dict(), 1)
     ''
+    >>> weekly = TableSettings(clock="correspondence", turn_seconds=6 * HOUR, games_in_round=1)
+    >>> pace_warning(2, weekly.to_dict(), 7)
+    ''
+    >>> paused = TableSettings(**{**weekly.to_dict(), "weekend_pause": True}).to_dict()
+    >>> pace_warning(2, paused, 7)
+    'A fixture takes about 24 turns ... up to 6 days of clock time (weekends paused), ...'
     """
     settings = TableSettings.from_dict(dict(table_settings))
     assert settings.turn_seconds is not None  # filled in by TableSettings
     games = settings.games_for(seats)
     turns = seats * games * TURNS_PER_PLAYER
     needs = turns * settings.turn_seconds
-    if needs <= matchday_days * DAY:
+    # Paused on weekends, turn clocks run on five days of seven, and a turn lasts a
+    # calendar week for each five days of its time; the matchday's deadline does not move.
+    clock_days = matchday_days * DAY * (WEEKDAYS / 7 if settings.weekend_pause else 1)
+    if needs <= clock_days:
         return ""
     span = f"{-(-needs // DAY)} days" if needs > DAY else f"{-(-needs // HOUR)} h"
+    weekdays = " of clock time (weekends paused)" if settings.weekend_pause else ""
     return (
         f"A fixture takes about {turns} turns ({seats} players, {games} "
         f"game{'s' * (games != 1)}, about {TURNS_PER_PLAYER} turns each a game): at "
-        f"{turn_label(settings.turn_seconds)} a turn, up to {span}, longer than a matchday "
-        f"of {matchday_days} day{'s' * (matchday_days != 1)}. Fixtures whose players take "
+        f"{turn_label(settings.turn_seconds)} a turn, up to {span}{weekdays}, longer than a "
+        f"matchday of {matchday_days} day{'s' * (matchday_days != 1)}. Fixtures whose players take "
         "their time will be settled at the deadline: shorten the turn time, play fewer "
         "games a fixture or lengthen the matchdays."
     )
@@ -208,7 +221,7 @@ def house_rules_in_words(holder: HouseRules) -> HouseRulesInWords:
             ("Scoring", _scoring_words(holder, settings)),
             *_standings_words(holder),
             ("Tiebreaks", ", then ".join(TIEBREAKS[name] for name in holder.tiebreaks) or "None"),
-            ("Matchdays", f"{holder.matchday_days} day{'s' * (holder.matchday_days != 1)} each"),
+            ("Matchdays", _matchday_words(holder, settings)),
             ("Late fixtures", OnDeadline(holder.on_deadline).label),
             ("Withdrawals", OnWithdrawal(holder.on_withdrawal).label),
             ("Suspensions", OnSuspension(holder.on_suspension).label),
@@ -251,7 +264,24 @@ def _clock_words(settings: TableSettings) -> str:
     turn = f"{turn_label(settings.turn_seconds)} a turn"
     kind = "Correspondence" if settings.clock == "correspondence" else "Live, at agreed times"
     bank = f", {turn_label(settings.time_bank_seconds)} bank" if settings.time_bank_seconds else ""
-    return f"{kind}: {turn}{bank}"
+    weekend = (
+        "; paused on weekends: a turn's clock stands still from Saturday 00:00 to Monday "
+        "00:00 in the time zone of the player whose turn it is"
+        if settings.weekend_pause
+        else ""
+    )
+    return f"{kind}: {turn}{bank}{weekend}"
+
+
+def _matchday_words(holder: HouseRules, settings: TableSettings) -> str:
+    """A matchday's length, and (when the clocks pause on weekends) that its deadline
+    does not: the organiser set a date, which every player reads in their own zone, and
+    a deadline that moved with each player's weekends would be a different moment for
+    each of a fixture's players."""
+    days = f"{holder.matchday_days} day{'s' * (holder.matchday_days != 1)} each"
+    if not settings.weekend_pause:
+        return days
+    return f"{days}, weekends included: the weekend pause stops turn clocks, not matchday deadlines"
 
 
 def _forfeit_words(settings: TableSettings) -> str:

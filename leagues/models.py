@@ -38,6 +38,7 @@ from django.db import models
 from django.db.models.functions import Lower
 
 from games.models import BotLevel, Table
+from leagues.divisions import division_names
 
 TIEBREAKS = {
     "fixtures_won": "Fixtures won",
@@ -412,6 +413,9 @@ class Division(models.Model):
         ]
 
     def __str__(self) -> str:
+        if self.name == division_names(1)[0]:
+            # The season's only division: "Winter league, season 1", not "Division of ...".
+            return str(self.season)
         return f"{self.name} of {self.season}"
 
 

@@ -2,7 +2,11 @@
 made of them (``user.has_perm("leagues.manage_club", club)``).
 
 The staff's predicates (organiser, moderator, owner) also ask whether a suspension takes
-their powers away for now (:func:`may_act_as_staff`, ``LEAGUES_STAFF_POLICY``).
+their powers away for now (:func:`may_act_as_staff`, ``LEAGUES_STAFF_POLICY``). A door
+that refuses a staff action says why with :func:`why_not_staff` (or raises it with
+:func:`ensure_staff`): the role's refusal to one without the role, the suspension's own
+sentence (its end, in the reader's zone) to one whose suspension takes the role's powers
+away, so no door answers a suspended organiser as if they were none.
 
 Every predicate takes a member and an object that belongs to one club: the club itself,
 or a league, season, division, matchday, fixture or entry of it (:func:`club_of`), so
@@ -15,13 +19,14 @@ a private one by its members only.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from rules.permissions import add_perm
 from rules.predicates import Predicate
 
 from leagues.conf import staff_refusal
+from leagues.errors import ORGANISERS_ONLY, NotAllowed
 from leagues.models import Club, Membership, Role
 
 RANK = {Role.OWNER: 4, Role.ORGANISER: 3, Role.MODERATOR: 2, Role.MEMBER: 1}
@@ -84,11 +89,42 @@ def is_club_member(self: Any, user: Any, obj: Any) -> bool:
     return _role(self, user, obj) is not None
 
 
+def staff_suspension(user: Any, obj: Any) -> str | None:
+    """The sentence of the suspension (``LEAGUES_STAFF_POLICY``) that takes ``user``'s
+    staff powers in the club of ``obj`` away now, or ``None``."""
+    club = club_of(obj)
+    if club is None or club.pk is None:
+        return None
+    return staff_refusal(user, club.pk)
+
+
 def may_act_as_staff(user: Any, obj: Any) -> bool:
     """Whether ``user``'s staff powers in the club of ``obj`` hold now: no suspension
     (``LEAGUES_STAFF_POLICY``) takes them away. Every staff door asks it after the role."""
-    club = club_of(obj)
-    return club is not None and staff_refusal(user, club.pk) is None
+    return club_of(obj) is not None and staff_suspension(user, obj) is None
+
+
+def why_not_staff(
+    user: Any, obj: Any, roles: Collection[str] = ORGANISING, refusal: str = ORGANISERS_ONLY
+) -> str | None:
+    """``None`` if ``user`` may use the powers of ``roles`` in the club of ``obj`` now;
+    else why not: ``refusal`` when their role is none of ``roles``, the suspension's
+    sentence when a suspension takes the role's powers away. Every door of clubs and
+    leagues that refuses a staff action answers with it, so that a suspended organiser
+    is told of the suspension, and when it ends, wherever they try."""
+    if role_in(user, obj) not in roles:
+        return refusal
+    return staff_suspension(user, obj)
+
+
+def ensure_staff(
+    user: Any, obj: Any, roles: Collection[str] = ORGANISING, refusal: str = ORGANISERS_ONLY
+) -> None:
+    """:class:`~leagues.errors.NotAllowed` (403) with :func:`why_not_staff`'s sentence,
+    unless ``user`` may use the powers of ``roles`` in the club of ``obj`` now."""
+    why = why_not_staff(user, obj, roles, refusal)
+    if why is not None:
+        raise NotAllowed(why)
 
 
 @_bound

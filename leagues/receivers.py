@@ -26,7 +26,7 @@ from leagues.services.matchdays import finish_fixture
 from leagues.services.organiser import tell_substitute, tell_substitutes_of_close
 from leagues.services.season_end import tell_of_late_correction
 from leagues.services.vacations import extend_for_vacations
-from leagues.services.withdrawals import forfeit_withdrawn_seats, tell_the_others
+from leagues.services.withdrawals import tell_the_others
 
 
 def _season_of_table(table_id: int) -> int | None:
@@ -57,12 +57,6 @@ def refresh_standings(sender: type, season_id: int, **kwargs: Any) -> None:
     standings pages fetch their tables again."""
     forget_season(season_id)
     publish_season_changed(season_id)
-
-
-def forfeit_for_withdrawn_players(sender: type, game_id: int, table_id: int, **kwargs: Any) -> None:
-    """A game of a fixture table was dealt: players who withdrew under the ``FORFEIT``
-    rule forfeit it at once (any other table: nothing)."""
-    forfeit_withdrawn_seats(game_id, table_id)
 
 
 def fixture_finished(sender: type, table_id: int, **kwargs: Any) -> None:
@@ -139,10 +133,6 @@ def connect() -> None:
     password_changed.connect(calendar_after_password_change, dispatch_uid="leagues-calendar")
     # A fixture is finished when its table's round is.
     games_signals.round_finished.connect(fixture_finished, dispatch_uid="leagues-fixture-finished")
-    # A player who withdrew under the forfeit rule forfeits each fixture game at its start.
-    games_signals.game_started.connect(
-        forfeit_for_withdrawn_players, dispatch_uid="leagues-withdrawn"
-    )
     # A vacation during a matchday extends its player's fixtures (by the house rules).
     games_signals.vacation_changed.connect(vacation_changed, dispatch_uid="leagues-vacation")
     # A fixture's table settles when the fixture is due, in the same transaction.

@@ -32,12 +32,12 @@ matchdays repeat the cycle; fewer cut it short. Either way every pair meets ``r`
 
 **Three or four seats: pairs meet as evenly as possible.** Where a schedule in which
 no pair meets twice is built for the division's size and length (no byes, and a design
-of :mod:`leagues.designs`: every Kirkman size of 6t + 3 players and nearly Kirkman
-size of 6t from 18 at 3 seats, every 12t + 4 and power of 4 at 4 seats, and whatever
-other size its bounded search reaches), it is used, its players relabelled by the
-seed; a longer season repeats a design in which every pair meets once. Otherwise each
-matchday's tables are
-built greedily from the meetings so far (a player joins the table whose members cost
+of :mod:`leagues.designs`: Kirkman sizes of 6t + 3 players and nearly Kirkman sizes
+of 6t from 18 at 3 seats, 12t + 4 and powers of 4 at 4 seats, every one up to 64
+players and many beyond, and whatever other size its bounded search
+reaches), it is used, its players relabelled by the seed; a longer season repeats a
+design in which every pair meets once. Otherwise each matchday's tables are built
+greedily from the meetings so far (a player joins the table whose members cost
 least to meet again), improved by swapping players between tables; then the whole
 season is annealed, swapping players between tables of one matchday or swapping two
 players' byes on two matchdays (see :meth:`_Meetings.polish` for the bound on the

@@ -52,7 +52,7 @@ OTHER = Count("other notice", "other notices", rank=1_000)
 class Kind:
     """A kind of notification as its app registers it.
 
-    ``delivery``: how it is emailed when the member chose nothing (a
+    ``delivery``: how it is sent when the member chose nothing (a
     :class:`notifications.models.Delivery` value). ``template``: its email's templates
     without their endings (``<template>.txt``, ``<template>_subject.txt``); by default
     ``emails/<code>``.
@@ -62,8 +62,9 @@ class Kind:
     - ``current``: which of these notices (a member's, newest first) the list still
       shows: their ids. Kinds sharing one function are judged together (a turn's two
       notices: only the newer shows). None: every one.
-    - ``mail_skip``: why a notice's email is no longer worth sending when its task runs
-      or its digest is written (``"turn over"``), or ``None`` to send it.
+    - ``mail_skip``: why a notice's email or push is no longer worth sending when its
+      task runs or its digest is written (``"turn over"``, ``"watching"``), or ``None``
+      to send it.
 
     ``deadline_ends_turn``: whether a notice's deadline is the end of the member's turn
     (its email says "your turn ends"), not a date something is due by.

@@ -1,4 +1,5 @@
-"""A member's :class:`Notification` and their :class:`NotificationPreference` per kind.
+"""A member's :class:`Notification`, their :class:`NotificationPreference` per kind, and
+the :class:`PushSubscription` of each of their devices that takes Web Push.
 
 The tables were the games app's and keep their names (``games_notification``,
 ``games_notificationpreference``), as do their constraints and indexes: the rows stayed
@@ -16,9 +17,14 @@ from notifications.kinds import label_of
 
 
 class Delivery(models.TextChoices):
-    """How a member wants a kind of notification by email."""
+    """How a member wants a kind of notification beyond the site's own pages: pushed to
+    their devices, emailed at once, gathered in a daily digest, or not at all.
 
-    IMMEDIATE = "immediate", "At once"
+    ``immediate`` is the email at once it always was (its value kept: rows and kinds
+    name it). A push that reaches none of the member's devices is emailed instead."""
+
+    PUSH = "push", "Push to my devices"
+    IMMEDIATE = "immediate", "Email at once"
     DIGEST = "digest", "In a daily digest"
     NEVER = "never", "Never"
 
@@ -74,6 +80,17 @@ class Notification(models.Model):
         help_text="Why its email could not be sent (email=failed), as the member reads it.",
     )
 
+    class Push(models.TextChoices):
+        PENDING = "pending", "To be pushed"
+        SENDING = "sending", "Being pushed"
+        SENT = "sent", "Pushed"
+        SKIPPED = "skipped", "Not pushed (seen, watched or out of date)"
+        EMAILED = "emailed", "No device took it: emailed instead"
+        OFF = "off", "Not wanted"
+
+    push = models.CharField(max_length=10, choices=Push.choices, default=Push.OFF)
+    pushed_at = models.DateTimeField(null=True, blank=True)
+
     class Meta:
         db_table = "games_notification"
         ordering = ["-created_at", "-pk"]
@@ -116,3 +133,32 @@ class NotificationPreference(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {label_of(self.kind)} {self.get_delivery_display().lower()}"
+
+
+class PushSubscription(models.Model):
+    """One device (a browser's service worker) that takes a member's Web Push.
+
+    What the browser's ``PushManager.subscribe()`` gave: the push service's ``endpoint``
+    (a secret address: whoever knows it may send to the device) and the keys the
+    payload is encrypted for (``p256dh``, the device's P-256 public key, and ``auth``,
+    its secret; both base64url). An endpoint is one device's: subscribing it again, as
+    whoever is signed in on that device now, moves it to them. A push service answering
+    404 or 410 says the device is gone: its row is deleted.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=500, unique=True)
+    p256dh = models.CharField(max_length=100)
+    auth = models.CharField(max_length=40)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_success_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the push service last took a push for it."
+    )
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "created_at"], name="push_subscription_user")]
+
+    def __str__(self) -> str:
+        return f"a device of {self.user}"

@@ -8,4 +8,5 @@ from django.dispatch import Signal
 notification_created = Signal()
 """A member was notified (sender: ``Notification``).
 
-``notification_id``, ``user_id``; ``email_now``: whether they want it emailed at once."""
+``notification_id``, ``user_id``; ``email_now``: whether they want it emailed at once;
+``push_now``: whether it is pushed to their devices."""

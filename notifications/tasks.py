@@ -1,5 +1,5 @@
-"""Celery tasks of notifications: a notice's email, and the daily digests (Celery beat:
-``CELERY_BEAT_SCHEDULE`` in the settings).
+"""Celery tasks of notifications: a notice's email or push, and the daily digests (Celery
+beat: ``CELERY_BEAT_SCHEDULE`` in the settings).
 
 A task takes ids and loads afresh; whether an email is still worth sending is decided
 when it runs (:mod:`notifications.services.mail`), so it may run late or twice.
@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from celery import Task, shared_task
 from celery.utils.time import get_exponential_backoff_interval
 
-from notifications.services import mail
+from notifications.services import mail, push
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +39,36 @@ def send_notification_email(self: Task[Any, Any], notification_id: int) -> str:
         lambda reason: mail.give_up_on(notification_id, reason),
     )
     return "failed" if sent is None else sent
+
+
+# A push service that cannot be reached, or answers 429 or 5xx, is tried again after a
+# random wait as a mail server is; a push no service took after every try is emailed.
+PUSH_RETRIES = 4
+
+
+# Each device gets PUSH_TIMEOUT_SECONDS, one after the other (at most
+# WEBPUSH_DEVICES_PER_MEMBER of them): more than the tasks' usual 30 s.
+@shared_task(
+    ignore_result=True,
+    bind=True,
+    max_retries=PUSH_RETRIES,
+    soft_time_limit=90,
+    time_limit=120,
+)
+def send_notification_push(self: Task[Any, Any], notification_id: int) -> str:
+    """Push one notice to its member's devices, if it still needs it when the task runs
+    (never in a request: a push service may take seconds to answer)."""
+    try:
+        return push.send_notification_push(notification_id)
+    except push.PushUnreachable as error:
+        tries = self.request.retries
+        if tries < PUSH_RETRIES:
+            countdown = get_exponential_backoff_interval(
+                MAIL_BACKOFF_SECONDS, tries, MAIL_BACKOFF_MAX_SECONDS, full_jitter=True
+            )
+            raise self.retry(exc=error, countdown=countdown) from error
+        logger.warning("push of notice %s: no service took it, emailed instead", notification_id)
+        return push.give_up_on_push(notification_id)
 
 
 @shared_task(ignore_result=True)

@@ -9,4 +9,6 @@ urlpatterns = [
     path("", views.notification_list, name="list"),
     path("read/", views.notifications_read, name="read"),
     path("preferences/", views.preferences, name="preferences"),
+    path("push/subscribe/", views.push_subscribe, name="push_subscribe"),
+    path("push/unsubscribe/", views.push_unsubscribe, name="push_unsubscribe"),
 ]

@@ -4,6 +4,7 @@ mail does (:func:`common.moments.when`)."""
 from __future__ import annotations
 
 from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from django import template
 from django.utils import timezone
@@ -18,6 +19,18 @@ def when(moment: datetime | None) -> str:
     """The moment in the current time zone, as ``common.moments.when`` writes it; nothing
     for no moment."""
     return "" if moment is None else moments.when(moment)
+
+
+@register.filter
+def when_in(moment: datetime | None, zone: str) -> str:
+    """The moment in the zone named ``zone`` (an IANA name), as ``when`` writes it;
+    nothing for no moment, the current zone for an unknown name."""
+    if moment is None:
+        return ""
+    try:
+        return moments.when_in(moment, ZoneInfo(zone))
+    except (ValueError, LookupError):
+        return moments.when(moment)
 
 
 @register.filter

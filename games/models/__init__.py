@@ -133,6 +133,11 @@ class Table(models.Model):
         help_text="Each seat's time bank, in seconds (0: none). Unused turn time goes into "
         "it, overtime comes out of it; it never holds more than this.",
     )
+    weekend_pause = models.BooleanField(
+        default=False,
+        help_text="Correspondence only: a turn's clock stands still from Saturday 00:00 to "
+        "Monday 00:00 in the zone of the player whose turn it is.",
+    )
     timeouts_to_forfeit = models.PositiveSmallIntegerField(
         default=3, help_text="Turns in a row run out of time after which a player forfeits."
     )
@@ -254,6 +259,12 @@ class Seat(models.Model):
         "an authority above the table seated a substitute or a bot for them (a league's "
         "entry replaced or withdrawn before its fixture's table was set up).",
     )
+    forfeits_each_game = models.BooleanField(
+        default=False,
+        help_text="The seat's member left the competition the table belongs to: the seat "
+        "forfeits every game of the round as it is dealt, in the deal's own transaction, so "
+        "no turn of theirs is ever awaited (a league's withdrawal under its forfeit rule).",
+    )
 
     class Meta:
         ordering = ["table", "number"]
@@ -359,6 +370,14 @@ class Game(models.Model):
     )
     turn_started_at = models.DateTimeField()
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The zone is the one the mover had when the turn started: changing it mid-turn moves
+    # no deadline, so nobody stretches a weekend by crossing the date line on Sunday night.
+    turn_zone = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="The zone whose weekends stop this turn's clock (the mover's at the turn's "
+        "start); empty when the table does not pause on weekends.",
+    )
     turn_reminder_at = models.DateTimeField(
         null=True,
         blank=True,

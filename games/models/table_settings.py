@@ -51,7 +51,8 @@ class TableSettings:
     - Time control: ``clock`` is ``"live"`` (``turn_seconds`` from 10 s to 24 h, by
       default the preset's turn time limit) or ``"correspondence"`` (from 1 hour to 14
       days, by default a day; vacations stop it); ``time_bank_seconds`` is each seat's
-      bank (0: none, at most 14 days).
+      bank (0: none, at most 14 days); ``weekend_pause``, correspondence only: the clock
+      stands still from Saturday 00:00 to Monday 00:00 in the mover's zone.
     - ``games_in_round``: 1 to 20, or ``None`` for one game per seat (every player
       starts once).
     - Forfeits: after ``timeouts_to_forfeit`` turns in a row run out of time (1-10) a
@@ -64,6 +65,7 @@ class TableSettings:
     clock: str = Table.Clock.LIVE.value
     turn_seconds: int | None = None
     time_bank_seconds: int = 0
+    weekend_pause: bool = False
     games_in_round: int | None = None
     timeouts_to_forfeit: int = 3
     on_forfeit: str = Table.OnForfeit.DROP_OUT.value
@@ -77,6 +79,7 @@ class TableSettings:
         if self.turn_seconds is None:
             object.__setattr__(self, "turn_seconds", self._usual_turn_seconds())
         _check_turn(self.clock, self.turn_seconds)
+        _check_weekend_pause(self.clock, self.weekend_pause)
         # Normalised once here, so that equal settings compare (and store) equal: the
         # house rules only, in a read-only mapping.
         differences = self.ruleset(players=2).differences(self.preset)
@@ -98,7 +101,7 @@ class TableSettings:
         """The clock's kind, time per turn and bank, as the clock computes with them."""
         assert self.turn_seconds is not None  # filled in by __post_init__
         kind = CORRESPONDENCE if self.clock == Table.Clock.CORRESPONDENCE else LIVE
-        return TimeControl(kind, self.turn_seconds, self.time_bank_seconds)
+        return TimeControl(kind, self.turn_seconds, self.time_bank_seconds, self.weekend_pause)
 
     def ruleset(self, players: int) -> Ruleset:
         """The rules of a table of ``players`` seats: the preset, the house rules, and
@@ -166,6 +169,15 @@ def _check_turn(clock: str, seconds: object) -> None:
         raise TableError(
             f"A turn lasts between {MIN_TURN_SECONDS} seconds and {MAX_TURN_SECONDS // 3600} hours."
         )
+
+
+def _check_weekend_pause(clock: str, pause: object) -> None:
+    if type(pause) is not bool:
+        raise TableError("The weekend pause is on or off.")
+    # A live game is played while everyone is there: a clock that stopped at midnight on
+    # Friday would hold a game in the middle of a turn.
+    if pause and clock != Table.Clock.CORRESPONDENCE:
+        raise TableError("Only a correspondence clock pauses on weekends.")
 
 
 def _check_forfeits(bank: object, timeouts: object, on_forfeit: object) -> None:

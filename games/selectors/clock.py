@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from zoneinfo import ZoneInfo
 
-from engine.clock import LIVE, TimeControl
+from engine.clock import LIVE, TimeControl, weekends
 from games.models import Game, Seat, Table, Vacation
 from games.selectors.seats import in_seat_order
 
@@ -17,7 +18,7 @@ from games.selectors.seats import in_seat_order
 def time_control(table: Table) -> TimeControl:
     """The table's clock settings as :mod:`engine.clock` wants them."""
     kind = LIVE if table.clock == Table.Clock.LIVE else "correspondence"
-    return TimeControl(kind, table.turn_seconds, table.time_bank_seconds)
+    return TimeControl(kind, table.turn_seconds, table.time_bank_seconds, table.weekend_pause)
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,8 @@ class SeatClock:
 class GameClock:
     """What the game page shows about time: the table's kind of clock, its bank and its
     limit of timeouts in a row, each seat, the turn's deadline, and whether the clock of
-    the turn in progress stands still (its player is on vacation)."""
+    the turn in progress stands still (its player is on vacation, or it is the weekend
+    in the zone of the turn)."""
 
     kind: str
     bank_seconds: int
@@ -46,6 +48,12 @@ class GameClock:
     deadline: datetime | None
     paused_until: datetime | None
     seats: tuple[SeatClock, ...]
+    weekend_pause: bool = False
+    """The table's clocks stand still at weekends, in the zone of the player to move."""
+    weekend_until: datetime | None = None
+    """The end of the weekend the turn's clock stands still in now (Monday 00:00)."""
+    weekend_zone: str = ""
+    """The zone of that weekend: the mover's when the turn started (``Game.turn_zone``)."""
 
     @property
     def is_correspondence(self) -> bool:
@@ -88,6 +96,7 @@ def game_clock(
         )
     current = next((s for s in infos if s.number == game.current_seat), None)
     paused = current.vacation_until if current is not None and current.on_vacation else None
+    weekend = correspondence and table.weekend_pause
     return GameClock(
         kind=table.clock,
         bank_seconds=table.time_bank_seconds,
@@ -95,4 +104,30 @@ def game_clock(
         deadline=None if game.is_over else game.turn_deadline,
         paused_until=None if game.is_over else paused,
         seats=tuple(infos),
+        weekend_pause=weekend,
+        weekend_until=weekend_end(game, now) if weekend else None,
+        weekend_zone=game.turn_zone if weekend else "",
     )
+
+
+def turn_zone(game: Game) -> ZoneInfo | None:
+    """The zone whose weekends stop the clock of ``game``'s current turn: the mover's when
+    it started, kept on the game; ``None`` when no weekend stops it (a live table, one
+    that does not pause on weekends, a bot's turn). A zone the database no longer knows
+    is UTC, as for the member (:attr:`accounts.models.User.zone`)."""
+    if not (game.table.weekend_pause and game.turn_zone):
+        return None
+    try:
+        return ZoneInfo(game.turn_zone)
+    except (ValueError, LookupError):
+        return ZoneInfo("UTC")
+
+
+def weekend_end(game: Game, now: datetime) -> datetime | None:
+    """When the weekend that stops ``game``'s turn clock at ``now`` ends, in the turn's
+    zone; ``None`` when it runs (a weekday there, or a turn no weekend stops: a bot's, a
+    game over or held by a moderator, whose clock waits for the release)."""
+    zone = turn_zone(game)
+    if game.is_over or game.held_at is not None or zone is None:
+        return None
+    return next((end for start, end in weekends(zone, now, now) if start <= now < end), None)

@@ -63,6 +63,8 @@ class TableSummary:
     belongs_to_link: str
     is_creator: bool = False
     """The viewer set the table up (and may call it off while it waits)."""
+    weekend_pause: bool = False
+    """Its correspondence clocks stand still at weekends, in the mover's zone."""
 
     @property
     def turn_label(self) -> str:
@@ -107,6 +109,7 @@ def table_summary(table: Table, user: User, tally: Tally | None = None) -> Table
         turn_seconds=table.turn_seconds,
         clock=table.clock,
         time_bank_seconds=table.time_bank_seconds,
+        weekend_pause=table.weekend_pause,
         timeouts_to_forfeit=table.timeouts_to_forfeit,
         on_forfeit_label=table.get_on_forfeit_display(),
         games_in_round=table.games_in_round,

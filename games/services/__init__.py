@@ -47,7 +47,12 @@ from games.errors import (
     TableError,
     TimeUp,
 )
-from games.services.abandonment import forfeit_seat, hand_seat_to_bot, resign
+from games.services.abandonment import (
+    forfeit_for_the_round,
+    forfeit_seat,
+    hand_seat_to_bot,
+    resign,
+)
 from games.services.drafts import (
     NEW_SET,
     RACK,
@@ -102,6 +107,7 @@ __all__ = [
     "create_table",
     "discard",
     "draw",
+    "forfeit_for_the_round",
     "forfeit_seat",
     "hand_seat_to_bot",
     "join_table",

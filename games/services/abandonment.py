@@ -11,8 +11,9 @@ a game at any moment (engine :class:`~engine.actions.Resign`).
 
 An authority above the table (a league whose player withdrew, a suspension) may do
 either to a seat at any moment: :func:`hand_seat_to_bot` and :func:`forfeit_seat`, and
-give a bot's seat back to the member it replaced (:func:`give_seat_back`). Games knows
-nothing of why; the caller says which seat.
+give a bot's seat back to the member it replaced (:func:`give_seat_back`); or have the
+seat forfeit the game in play and every later game of the round as it is dealt
+(:func:`forfeit_for_the_round`). Games knows nothing of why; the caller says which seat.
 """
 
 from __future__ import annotations
@@ -86,15 +87,66 @@ def hand_seat_to_bot(table_id: int, seat_number: int) -> bool:
     for a seat the table does not have.
     """
     with transaction.atomic():
-        game, table, seat = lock_seat_of_table(table_id, seat_number)
-        if table.status == Table.Status.FINISHED:
+        locked = _members_seat_in_the_round(table_id, seat_number)
+        if locked is None:
             return False
-        if seat is None:
-            raise TableError(f"There is no seat {seat_number} at this table.")
-        if seat.kind != Seat.Kind.PLAYER:
-            return False
+        game, seat = locked
         seat.timeouts_in_a_row = 0
         _hand_to_bot(seat, game)
+    return True
+
+
+def _members_seat_in_the_round(table_id: int, seat_number: int) -> tuple[Game | None, Seat] | None:
+    """The game in play (if any) and seat ``seat_number``, locked; ``None`` when the
+    round is over or no member plays the seat. Raises :class:`~games.errors.TableError`
+    for a seat the table does not have."""
+    game, table, seat = lock_seat_of_table(table_id, seat_number)
+    if table.status == Table.Status.FINISHED:
+        return None
+    if seat is None:
+        raise TableError(f"There is no seat {seat_number} at this table.")
+    if seat.kind != Seat.Kind.PLAYER:
+        return None
+    return game, seat
+
+
+def forfeit_for_the_round(table_id: int, seat_number: int) -> bool:
+    """Seat ``seat_number`` of ``table_id`` forfeits the game in play (on its turn or
+    anyone's) and every later game of the round as it is dealt
+    (:attr:`Seat.forfeits_each_game`); its member keeps it, and its results are theirs.
+
+    Returns ``False`` when the round is over or the seat is no member's (a bot plays
+    it). Raises :class:`~games.errors.TableError` for a seat the table does not have.
+    """
+    while True:
+        try:
+            return _forfeit_for_the_round(table_id, seat_number)
+        except _EndedMeanwhile:
+            # The game ended while its lock was awaited and dealt the round's next one:
+            # start again, locking that one first (game, then table, then seat), rather
+            # than lock a game while holding the table, which a move on it would not do.
+            # Each turn of this ends a game of the round, so it ends with the round.
+            continue
+
+
+class _EndedMeanwhile(Exception):
+    """The game in play ended while the forfeit waited for its lock."""
+
+
+def _forfeit_for_the_round(table_id: int, seat_number: int) -> bool:
+    with transaction.atomic():
+        locked = _members_seat_in_the_round(table_id, seat_number)
+        if locked is None:
+            return False
+        game, seat = locked
+        if game is not None and game.is_over:
+            raise _EndedMeanwhile
+        seat.forfeits_each_game = True
+        seat.save(update_fields=["forfeits_each_game"])
+        if game is not None:
+            turn = LockedTurn(game, game.engine_state(), seat_number)
+            if seat_number not in turn.state.dropped:
+                commit_action(turn, engine.Forfeit(), Move.By.RULING)
     return True
 
 

@@ -10,20 +10,33 @@ signals sent after commit (:func:`announce_turn`, and :data:`~games.signals.turn
 from :func:`reclock_turn`). The game page reads the clock through
 :mod:`games.selectors.clock`, which also maps a table's settings to its
 :class:`~engine.clock.TimeControl` (:func:`~games.selectors.clock.time_control`).
+
+At a table that pauses on weekends the clock also stands still from Saturday 00:00 to
+Monday 00:00 in the mover's zone: the zone they had when the turn started, kept on the
+game (``turn_zone``) so that every later computation of the same turn (a vacation's
+reclock, the bank's settling, a moderator's release) uses it. A member who changes zone
+mid-turn moves no deadline: their next turn is counted in the new zone.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import F
 
 from common.signals import send_after_commit
-from engine.clock import Pause, active_seconds, bank_after_turn, turn_clock
+from engine.clock import (
+    Pause,
+    active_seconds,
+    bank_after_turn,
+    instant_after,
+    turn_clock,
+    weekend_zone_of,
+)
 from games import signals
 from games.models import Game, Seat, Vacation
-from games.selectors.clock import time_control
+from games.selectors.clock import time_control, turn_zone
 from games.selectors.vacations import GRACE
 
 
@@ -51,13 +64,16 @@ def start_turn_clock(game: Game, now: datetime) -> None:
     """
     seat = _current_seat(game)
     game.turn_started_at = now
+    game.turn_zone = ""
     if seat is None:
         game.turn_deadline = game.turn_reminder_at = None
         return
     control = time_control(game.table)
     person = seat.kind == Seat.Kind.PLAYER and control.is_correspondence
     pauses = pauses_of(seat.user_id, now) if person else []
-    clock = turn_clock(control, now, seat.bank_seconds, pauses)
+    if person and control.weekend_pause and seat.user is not None:
+        game.turn_zone = seat.user.zone.key
+    clock = turn_clock(control, now, seat.bank_seconds, pauses, turn_zone(game))
     game.turn_deadline = clock.deadline
     game.turn_reminder_at = clock.reminder_at if person else None
 
@@ -87,7 +103,8 @@ def reclock_turn(game: Game, now: datetime) -> bool:
     if not control.is_correspondence or seat.kind != Seat.Kind.PLAYER:
         return False
     pauses = pauses_of(seat.user_id, game.turn_started_at)
-    clock = turn_clock(control, game.turn_started_at, seat.bank_seconds, pauses)
+    zone = turn_zone(game)
+    clock = turn_clock(control, game.turn_started_at, seat.bank_seconds, pauses, zone)
     reminder = game.turn_reminder_at if game.turn_reminder_at is None else clock.reminder_at
     if (game.turn_deadline, game.turn_reminder_at) == (clock.deadline, reminder):
         return False
@@ -97,11 +114,31 @@ def reclock_turn(game: Game, now: datetime) -> bool:
     return True
 
 
+def resumed_deadline(game: Game, held_seconds: int, now: datetime) -> datetime:
+    """The deadline of ``game``'s turn resumed at ``now`` after a moderator's hold that
+    left ``held_seconds`` until its deadline (``game.held_at`` is when it was held).
+
+    The time left is what the clock would have counted of them (without the player's
+    vacations and weekends), counted again from ``now`` the same way: a hold released
+    on a Saturday gives the player their time from Monday, as if there had been none.
+    """
+    assert game.held_at is not None
+    seat = _current_seat(game)
+    control = time_control(game.table)
+    person = seat is not None and seat.kind == Seat.Kind.PLAYER and control.is_correspondence
+    pauses = pauses_of(seat.user_id, game.held_at) if person and seat is not None else []
+    weekends = weekend_zone_of(control, turn_zone(game))
+    held_until = game.held_at + timedelta(seconds=held_seconds)
+    left = active_seconds(game.held_at, held_until, pauses, weekends)
+    return instant_after(now, left, pauses, weekends)
+
+
 def end_turn_clock(game: Game, seat_number: int, now: datetime) -> None:
     """Settle the bank of the seat whose turn ends now: unused time in, overtime out.
 
     Runs before the game's clock fields move on to the next turn: the turn's length is
-    measured from its ``turn_started_at``, without the player's vacations.
+    measured from its ``turn_started_at``, without the player's vacations and (at a
+    table that pauses on weekends) the weekends of the turn's zone.
     """
     control = time_control(game.table)
     if control.bank_seconds == 0:
@@ -110,7 +147,8 @@ def end_turn_clock(game: Game, seat_number: int, now: datetime) -> None:
     if seat is None:
         return
     pauses = pauses_of(seat.user_id, game.turn_started_at) if control.is_correspondence else []
-    used = active_seconds(game.turn_started_at, now, pauses)
+    weekends = weekend_zone_of(control, turn_zone(game))
+    used = active_seconds(game.turn_started_at, now, pauses, weekends)
     bank = bank_after_turn(control, seat.bank_seconds, used)
     if bank != seat.bank_seconds:
         Seat.objects.filter(pk=seat.pk).update(bank_seconds=bank)
@@ -128,4 +166,5 @@ def _turn_clock(game: Game) -> dict[str, Any]:
 def _current_seat(game: Game) -> Seat | None:
     if game.current_seat is None:
         return None
-    return Seat.objects.filter(table_id=game.table_id, number=game.current_seat).first()
+    seats = Seat.objects.select_related("user")
+    return seats.filter(table_id=game.table_id, number=game.current_seat).first()

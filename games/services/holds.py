@@ -4,20 +4,22 @@ While a game is held nobody moves (players are told why, bots wait) and no deadl
 pass: the turn's deadline and reminder are cleared, so neither the sweeps nor a task
 already queued finds anything due, and what was left of the turn's clock is kept on
 the game. Releasing the hold gives the player exactly that time again, from the moment
-of the release, and announces the turn anew (its tasks are queued again). A reminder
+of the release (time their clock would have stood still in, a weekend or a vacation,
+stops it after the release too: :func:`~games.services.clock.resumed_deadline`), and
+announces the turn anew (its tasks are queued again). A reminder
 not yet sent when the game was held is not sent: the player sees the game resume.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
 
 from games.errors import GameFinished, InvalidRuling
 from games.models import Game
-from games.services.clock import announce_turn
+from games.services.clock import announce_turn, resumed_deadline
 from games.services.locking import lock_game
 
 
@@ -49,7 +51,7 @@ def release_clocks(game_id: int, now: datetime | None = None) -> Game | None:
         if game.held_at is None:
             return None
         if game.held_seconds is not None and not game.is_over:
-            game.turn_deadline = now + timedelta(seconds=game.held_seconds)
+            game.turn_deadline = resumed_deadline(game, game.held_seconds, now)
         # The turn's start moves on by the time held, so the time the player has used
         # (and their time bank's settling) counts none of the hold.
         game.turn_started_at += now - game.held_at

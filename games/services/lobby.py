@@ -35,6 +35,8 @@ class SeatPlan:
     bot_level: str = ""
     plays_for: User | None = None
     """The member whose place the seat's player takes (:attr:`Seat.plays_for`)."""
+    forfeits_each_game: bool = False
+    """The seat forfeits every game as it is dealt (:attr:`Seat.forfeits_each_game`)."""
 
     @classmethod
     def open(cls) -> SeatPlan:
@@ -55,6 +57,13 @@ class SeatPlan:
     def bot(cls, level: str, plays_for: User | None = None) -> SeatPlan:
         """A bot of level ``easy``, ``normal`` or ``strong``, for ``plays_for`` if given."""
         return cls(Seat.Kind.BOT, bot_level=level, plays_for=plays_for)
+
+    @classmethod
+    def forfeiting(cls, user: User, plays_for: User | None = None) -> SeatPlan:
+        """``user``'s seat (for ``plays_for`` if given), which forfeits every game of the
+        round as it is dealt: an authority above the table keeps the seat for a member
+        who left the competition (its results are theirs), and nobody waits for them."""
+        return cls(Seat.Kind.PLAYER, user, plays_for=plays_for, forfeits_each_game=True)
 
 
 def create_table(
@@ -89,6 +98,7 @@ def create_table(
             games_in_round=settings.games_for(len(seats)),
             clock=settings.clock,
             time_bank_seconds=control.bank_seconds,
+            weekend_pause=control.weekend_pause,
             timeouts_to_forfeit=settings.timeouts_to_forfeit,
             on_forfeit=settings.on_forfeit,
             private=private,
@@ -106,6 +116,7 @@ def create_table(
                 user=plan.user,
                 bot_level=plan.bot_level,
                 plays_for=plan.plays_for,
+                forfeits_each_game=plan.forfeits_each_game,
             )
             for number, plan in enumerate(seats)
         )

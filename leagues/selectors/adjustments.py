@@ -11,7 +11,7 @@ from accounts.models import User
 from leagues.conf import staff_refusal
 from leagues.conflicts import free_of, game_conflicts
 from leagues.models import Membership, ScoreAdjustment, Season
-from leagues.permissions import MODERATING, role_in
+from leagues.permissions import MODERATING, why_not_staff
 
 
 def adjustments_of(season: Season) -> QuerySet[ScoreAdjustment]:
@@ -53,11 +53,14 @@ def _club_id(adjustment: ScoreAdjustment) -> int:
 
 def why_not_decide(user: Any, adjustment: ScoreAdjustment) -> list[str]:
     """Why ``user`` may not confirm or decline ``adjustment`` (empty: they may)."""
-    if role_in(user, adjustment.season) not in MODERATING:
-        return ["Only the club's organisers and moderators may decide a score change."]
-    suspended = staff_refusal(user, _club_id(adjustment))
-    if suspended:
-        return [suspended]
+    refusal = why_not_staff(
+        user,
+        adjustment.season,
+        MODERATING,
+        "Only the club's organisers and moderators may decide a score change.",
+    )
+    if refusal is not None:
+        return [refusal]
     if user.pk == adjustment.proposed_by_id:
         return ["A second organiser decides a score change, not the one who proposed it."]
     return game_conflicts(user, adjustment.game, adjustment.fixture)

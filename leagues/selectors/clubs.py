@@ -19,7 +19,7 @@ from django.db.models import Count, Exists, OuterRef, Q, Subquery
 
 from leagues.errors import NotFound
 from leagues.models import Club, ClubInvitation, JoinRequest, League, Membership, Pending, Role
-from leagues.permissions import ORGANISING, RANK, role_in
+from leagues.permissions import MODERATING, ORGANISING, RANK, role_in, staff_suspension
 
 R = TypeVar("R")
 CLUBS_PER_PAGE = 24
@@ -82,6 +82,9 @@ class Viewer:
     role: str | None
     invitation: AdmissionRow | None
     join_request: AdmissionRow | None
+    suspended: str = ""
+    """The sentence of a suspension that takes the viewer's staff powers away for now:
+    the pages offer them no organiser's tool and say why instead."""
 
     @property
     def is_member(self) -> bool:
@@ -89,11 +92,11 @@ class Viewer:
 
     @property
     def organises(self) -> bool:
-        return self.role in ORGANISING
+        return self.role in ORGANISING and not self.suspended
 
     @property
     def owns(self) -> bool:
-        return self.role == Role.OWNER
+        return self.role == Role.OWNER and not self.suspended
 
     @property
     def role_label(self) -> str:
@@ -168,6 +171,7 @@ def viewer_of(club: Club, user: Any) -> Viewer:
         role=role,
         invitation=_invitation_row(invitation) if invitation else None,
         join_request=_request_row(join_request) if join_request else None,
+        suspended=(staff_suspension(user, club) or "") if role in MODERATING else "",
     )
 
 

@@ -76,6 +76,11 @@ class OrganiserPage:
     def may_open_next(self) -> bool:
         return self.next_matchday is not None and not self.unfinished_before_next
 
+    @property
+    def several_divisions(self) -> bool:
+        """Whether the lines name their division: a league of one has none to tell apart."""
+        return len({line.entry.division_id for line in self.entries} - {None}) > 1
+
 
 def _refusal(fixtures: list[Fixture], theirs: set[int], instead: str = ANOTHER_ORGANISER) -> str:
     return refusal_text(sentences(fixtures, theirs), instead)
@@ -118,8 +123,8 @@ def _entry_lines(season: Season, theirs: set[int], reader: User | None) -> list[
     if theirs:
         seats = FixtureSeat.objects.filter(
             entry__season=season, fixture__status__in=UNFINISHED_FIXTURES, fixture_id__in=theirs
-        ).select_related("fixture")
-        for seat in seats.order_by("fixture_id"):
+        ).select_related("fixture__matchday")
+        for seat in seats.order_by("fixture__matchday__number", "fixture_id"):
             touched.setdefault(seat.entry_id, []).append(seat.fixture)
     reader_id = reader.pk if reader is not None else None
     lines = []
@@ -193,7 +198,11 @@ def _mine(theirs: set[int], matchday: Matchday | None = None, instead: str = "")
     """The refusal naming the reader's fixtures (of ``matchday``, else of the season)."""
     if not theirs:
         return ""
-    fixtures = Fixture.objects.filter(pk__in=theirs).order_by("matchday__number", "pk")
+    fixtures = (
+        Fixture.objects.filter(pk__in=theirs)
+        .select_related("matchday")
+        .order_by("matchday__number", "pk")
+    )
     if matchday is not None:
         fixtures = fixtures.filter(matchday=matchday)
     return _refusal(list(fixtures), theirs, instead or ANOTHER_ORGANISER)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from leagues.models import Club, Role
-from leagues.permissions import ORGANISING, may_act_as_staff, role_in
+from leagues.permissions import ORGANISING, role_in, why_not_staff
 
 
 def is_member(club: Club, user: Any) -> bool:
@@ -19,7 +19,7 @@ def is_member(club: Club, user: Any) -> bool:
 def is_organiser(club: Club, user: Any) -> bool:
     """``user`` may run ``club``'s leagues: its owner or an organiser, whose powers no
     suspension takes away for now."""
-    return role_in(user, club) in ORGANISING and may_act_as_staff(user, club)
+    return why_not_staff(user, club) is None
 
 
 def organisers(club: Club) -> list[Any]:

@@ -6,6 +6,9 @@
 * A player of the fixture (an entry's member or its substitute), still in the club or
   not, sees the table but not the club: :attr:`~games.selectors.sight.Sight.TABLE`.
 * Anyone else: nothing, as the club's own pages answer them.
+
+A page that names a club itself (moderation's log and evidence) names a private one to
+those who see its tables in full only (:func:`club_name_shown`).
 """
 
 from __future__ import annotations
@@ -17,6 +20,13 @@ from django.db.models import Q
 from games.models import Table
 from games.selectors.sight import Sight
 from leagues.models import Club, FixtureSeat, Membership
+
+
+def club_name_shown(club: Club, user: Any) -> str | None:
+    """``club``'s name if ``user`` may read it, else ``None``: whoever sees the club
+    (``leagues.view_club``: anyone a public club, its members a private one), who are
+    those who see its fixture tables in full (:func:`table_sight`)."""
+    return club.name if user.has_perm("leagues.view_club", club) else None
 
 
 def table_sight(user: Any, table: Table) -> Sight:

@@ -38,7 +38,7 @@ from leagues.models import (
     new_invite_code,
 )
 from leagues.notices import LeagueNotice
-from leagues.permissions import ORGANISING, RANK
+from leagues.permissions import ORGANISING, RANK, ensure_staff
 from leagues.selectors.clubs import club_of_link
 from leagues.services import bounds
 from leagues.slugs import CLUB_SLUGS_RESERVED, MAX_LENGTH, slug_for
@@ -351,13 +351,14 @@ def _membership(club: Club, user: User) -> Membership | None:
 
 
 def _acting(club: Club, user: User, roles: set[Role] | frozenset[Role], doing: str) -> Membership:
-    """``user``'s membership, if their role is one of ``roles``."""
+    """``user``'s membership, if their role is one of ``roles`` and no suspension takes
+    its powers away (:func:`leagues.permissions.ensure_staff` says which refuses)."""
     membership = _membership(club, user)
     if membership is None and club.is_private:
         raise NotFound(NO_SUCH_CLUB)
-    if membership is None or membership.role not in roles:
-        who = "the owner" if roles == {Role.OWNER} else "the club's organisers"
-        raise NotAllowed(f"Only {who} may {doing}.")
+    who = "the owner" if roles == {Role.OWNER} else "the club's organisers"
+    ensure_staff(user, club, roles, f"Only {who} may {doing}.")
+    assert membership is not None  # ensure_staff refuses a non-member
     return membership
 
 

@@ -7,10 +7,10 @@ from typing import Any
 import pghistory
 from django.db import IntegrityError, transaction
 
-from leagues.errors import ORGANISERS_ONLY, Conflict, LeaguesError, NotAllowed
+from leagues.errors import Conflict, LeaguesError
 from leagues.house_rules import HouseRulesError, check_house_rules
 from leagues.models import Club, League, Season
-from leagues.selectors.roles import is_organiser
+from leagues.permissions import ensure_staff
 from leagues.services import bounds
 from leagues.services.seasons import NOT_STARTED
 from leagues.slugs import LEAGUE_SLUGS_RESERVED, slug_for
@@ -29,8 +29,7 @@ def create_league(club: Club, by: Any, slug: str, values: dict[str, Any]) -> Lea
     address made from its name, as a club's is; ``values``: its name, description and
     each house rule. Raises :class:`LeaguesError` (also past the club's cap of leagues,
     ``LEAGUES_PER_CLUB``)."""
-    if not is_organiser(club, by):
-        raise NotAllowed(ORGANISERS_ONLY)
+    ensure_staff(by, club)
     fields = _checked(values)
     try:
         with transaction.atomic():
@@ -47,8 +46,7 @@ def update_league(league: League, by: Any, values: dict[str, Any]) -> League:
     """Change ``league``'s name, description or house rules: the next season plays by
     them, and so does a season not started yet (still taking registrations); a season
     under way keeps the ones it copied. Raises :class:`LeaguesError`."""
-    if not is_organiser(league.club, by):
-        raise NotAllowed(ORGANISERS_ONLY)
+    ensure_staff(by, league)
     fields = _checked(values)
     with transaction.atomic():
         locked = League.objects.select_for_update().get(pk=league.pk)

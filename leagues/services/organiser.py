@@ -209,11 +209,16 @@ def tell_substitute(entry_id: int, substitute_id: int) -> None:
 def tell_substitutes_of_close(season_id: int) -> None:
     """A season closed (after its commit: :data:`leagues.signals.season_closed`): each
     substitute playing an entry at the close hears where the member they played for
-    finished, as the member does; once."""
+    finished, as the member does, and whether the organisers gave them the place in the
+    next season; once."""
     entries = (
         Entry.objects.filter(season_id=season_id, substitute__isnull=False)
         .select_related("user", "division", "season__league__club")
         .order_by("pk")
+    )
+    following = Season.objects.filter(previous_id=season_id).first()
+    registered = (
+        set() if following is None else set(following.entries.values_list("user_id", flat=True))
     )
     with transaction.atomic():
         for entry in entries:
@@ -227,6 +232,8 @@ def tell_substitutes_of_close(season_id: int) -> None:
                     f"{entry.user}, whom you played for, finished "
                     f"{ordinal(entry.final_rank)}{where}."
                 )
+                if following is not None and entry.substitute_id in registered:
+                    how += f" You are registered for season {following.number} in their place."
             notices.create(
                 entry.substitute_id,
                 LeagueNotice.LEAGUE_SEASON,

@@ -19,9 +19,12 @@ ways, never because its last matchday closed:
 never opened are closed with their fixtures unplayed, the season is finished, each
 entry keeps the rank its player is told (``Entry.final_rank``), and the next season is
 created on the league's house rules with every player who did not withdraw registered
-again, seeded by :func:`leagues.promotion.seeding`. Its registration is open: newcomers
-join it and anyone may unregister before it starts. Players are told where they finished
-and where they play next.
+again, seeded by :func:`leagues.promotion.seeding`, except the entries a substitute
+played to the end (:func:`replaced_entries`): the organiser who confirms the close
+chooses who, if anyone, takes each of those places, the member or their substitute
+(``carry_over``); unchosen, and at an announced close, nobody does, and both may register
+as newcomers. Its registration is open: newcomers join it and anyone may unregister
+before it starts. Players are told where they finished and where they play next.
 
 After the close an organiser's score change is refused
 (:mod:`leagues.services.adjustments`); a result changes only through a moderation
@@ -32,7 +35,7 @@ told (:func:`tell_of_late_correction`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -90,6 +93,9 @@ class SeasonEndPreview:
     warnings: list[str] = field(default_factory=list)
     standings: list[FinalDivision] = field(default_factory=list)
     """Each division's final standings as the close will fix them (:func:`settled`)."""
+    replaced: list[Entry] = field(default_factory=list)
+    """The entries a substitute played to the end (:func:`replaced_entries`): not carried
+    over unless the organiser chooses the member or the substitute for the place."""
 
 
 @dataclass(frozen=True)
@@ -127,7 +133,8 @@ def preview_close_season(season: Season, now: datetime | None = None) -> SeasonE
     names = _names(season)
     level_of = {entry: level for level, (_, ids) in enumerate(final, start=1) for entry in ids}
     rules = season.league.house_rules()
-    cut = _next_cut(season, final)
+    replaced = replaced_entries(season)
+    cut = _next_cut(season, carried(final, {entry.pk for entry in replaced}))
     next_levels = cut.divisions
     moves = [
         DivisionChange(names[entry], level_of[entry], level)
@@ -148,9 +155,26 @@ def preview_close_season(season: Season, now: datetime | None = None) -> SeasonE
         last_deadline=max((m.deadline for m in matchdays), default=None),
     )
     preview.announce_for = max(preview.last_deadline or now, now) + close_grace()
+    preview.replaced = replaced
     preview.warnings = _warnings(preview)
     preview.standings = standings
     return preview
+
+
+def replaced_entries(season: Season) -> list[Entry]:
+    """The season's entries that a substitute plays (or played to the end): whose place
+    next season is the organiser's choice, the member's, the substitute's or nobody's."""
+    return list(
+        season.entries.filter(status=Entry.Status.REGISTERED, substitute__isnull=False)
+        .select_related("user", "substitute")
+        .order_by("pk")
+    )
+
+
+def carried(final: list[tuple[str, list[int]]], left_out: set[int]) -> list[tuple[str, list[int]]]:
+    """The final order without the entries ``left_out`` (the places of replaced players
+    nobody was chosen for): what the next season is seeded and cut from."""
+    return [(name, [entry for entry in ids if entry not in left_out]) for name, ids in final]
 
 
 def _next_cut(season: Season, final: list[tuple[str, list[int]]]) -> Split[int]:
@@ -220,21 +244,19 @@ def _warnings(preview: SeasonEndPreview) -> list[str]:
     if preview.season.league.seasons.filter(number__gt=preview.season.number).exists():
         warnings.append("The league has a later season already; no new one will be proposed.")
     else:
-        warnings.extend(_replaced_carried_over(preview.season))
+        warnings.extend(_replaced_left_out(preview))
     return warnings
 
 
-def _replaced_carried_over(season: Season) -> list[str]:
-    """A player a substitute replaced is registered again like every player who did not
-    withdraw: the organiser is told before confirming, whom it concerns."""
-    replaced = season.entries.filter(
-        status=Entry.Status.REGISTERED, substitute__isnull=False
-    ).select_related("user", "substitute")
+def _replaced_left_out(preview: SeasonEndPreview) -> list[str]:
+    """Each place a substitute played to the end is carried over only as the organiser
+    chooses: they are told before confirming, whom it concerns."""
+    following = preview.season.number + 1
     return [
-        f"{entry.user}, whom {entry.substitute} replaced, is registered again for season "
-        f"{season.number + 1} ({entry.substitute} is not): withdraw them from it if they "
-        "should not play."
-        for entry in replaced.order_by("pk")
+        f"{entry.user}, whom {entry.substitute} replaced, is not registered for season "
+        f"{following}, nor is {entry.substitute}, unless you choose one of them below to "
+        "take the place; either may still register."
+        for entry in preview.replaced
     ]
 
 
@@ -311,14 +333,23 @@ ANNOUNCED_CLOSE = "The season's announced close came."
 
 
 def close_season(
-    season: Season, by: User | None, reason: str, due_by: datetime | None = None
+    season: Season,
+    by: User | None,
+    reason: str,
+    due_by: datetime | None = None,
+    carry_over: Mapping[int, int] | None = None,
 ) -> Season | None:
     """Close ``season`` as :func:`preview_close_season` says, in one transaction; returns
     the next season it proposes (``None`` if the league has one already).
 
     ``by`` is the organiser who confirmed it from the preview, who plays in none of its
     fixtures (:func:`leagues.conflicts.close_conflicts`); without one (the beat job),
-    only a season whose announced close is due by ``due_by`` closes."""
+    only a season whose announced close is due by ``due_by`` closes. ``carry_over``
+    names, for entries a substitute played (:func:`replaced_entries`), who takes the
+    place next season: the entry's member or its substitute (a user id); the others of
+    those places are not carried over. Anything else in it is refused, and nothing
+    changes."""
+    carry_over = dict(carry_over or {})
     if not reason.strip():
         raise LeaguesError("Say why the season is closed.")
     if by is not None:
@@ -333,6 +364,9 @@ def close_season(
                 "A season closes when an organiser confirms it, or at the close announced "
                 "in advance."
             )
+        # Read under the season's lock, which a substitution takes too.
+        replaced = {entry.pk: entry for entry in replaced_entries(locked)}
+        _check_carry_over(carry_over, replaced)
         for matchday in locked.matchdays.order_by("number"):
             if matchday.status == Matchday.Status.OPEN:
                 close_matchday(matchday, by, reason)
@@ -345,8 +379,9 @@ def close_season(
         locked.finished_at = now
         locked.save(update_fields=["status", "finished_at"])
         _keep_final_ranks(final)
-        following = _propose_next(locked, final)
-        _tell_players(locked, final, following)
+        going_on = carried(final, set(replaced) - set(carry_over))
+        following = _propose_next(locked, going_on, carry_over)
+        _tell_players(locked, final, following, going_on, replaced, carry_over)
         announce(
             season_closed,
             Season,
@@ -354,6 +389,17 @@ def close_season(
             next_season_id=following.pk if following is not None else None,
         )
     return following
+
+
+def _check_carry_over(carry_over: dict[int, int], replaced: dict[int, Entry]) -> None:
+    for entry_id, user_id in carry_over.items():
+        entry = replaced.get(entry_id)
+        if entry is None:
+            raise LeaguesError("Only a place a substitute played can be given to someone.")
+        if user_id not in (entry.user_id, entry.substitute_id):
+            raise LeaguesError(
+                f"{entry.user}'s place goes to {entry.user} or {entry.substitute}, or to nobody."
+            )
 
 
 def _keep_final_ranks(final: list[tuple[str, list[int]]]) -> None:
@@ -364,15 +410,19 @@ def _keep_final_ranks(final: list[tuple[str, list[int]]]) -> None:
     Entry.objects.bulk_update(entries, ["final_rank"])
 
 
-def _propose_next(season: Season, final: list[tuple[str, list[int]]]) -> Season | None:
+def _propose_next(
+    season: Season, going_on: list[tuple[str, list[int]]], carry_over: dict[int, int]
+) -> Season | None:
+    """The next season, with the entries ``going_on`` registered in their seeding order:
+    each by its member, or by whom ``carry_over`` gives its place."""
     league = season.league
     if league.seasons.filter(number__gt=season.number).exists():
         return None
     following = Season.objects.create(
         league=league, number=season.number + 1, previous=season, **league.house_rules()
     )
-    users = dict(season.entries.values_list("pk", "user_id"))
-    order = seeding([ids for _, ids in final], season.promotion)
+    users = dict(season.entries.values_list("pk", "user_id")) | carry_over
+    order = seeding([ids for _, ids in going_on], season.promotion)
     Entry.objects.bulk_create(
         Entry(season=following, user_id=users[entry], status=Entry.Status.REGISTERED, seed=seed)
         for seed, entry in enumerate(order, start=1)
@@ -381,19 +431,37 @@ def _propose_next(season: Season, final: list[tuple[str, list[int]]]) -> Season 
 
 
 def _tell_players(
-    season: Season, final: list[tuple[str, list[int]]], following: Season | None
+    season: Season,
+    final: list[tuple[str, list[int]]],
+    following: Season | None,
+    going_on: list[tuple[str, list[int]]],
+    replaced: dict[int, Entry],
+    carry_over: dict[int, int],
 ) -> None:
+    """Each player hears where they finished, and where they play next season; a member
+    whose place a substitute played hears whether it is still theirs (the substitute
+    hears of theirs: :func:`leagues.services.organiser.tell_substitutes_of_close`)."""
     league = season.league
     link = _standings_link(season)
     users = dict(season.entries.values_list("pk", "user_id"))
-    going = _where_next(season, final) if following is not None else {}
+    going = _where_next(season, going_on) if following is not None else {}
     for level, (name, ids) in enumerate(final, start=1):
         for place, entry in enumerate(ids, start=1):
             text = (
                 f"{league.name}, season {season.number} is over: you finished "
                 f"{ordinal(place)} in {name}."
             )
-            if following is not None:
+            if (
+                following is not None
+                and entry in replaced
+                and carry_over.get(entry) != users[entry]
+            ):
+                text += (
+                    f" {replaced[entry].substitute} played for you, and you are not "
+                    f"registered for season {following.number}: register there if you "
+                    "want to play."
+                )
+            elif following is not None:
                 text += f" You are registered for season {following.number}"
                 text += _move_words(level, *going[entry]) if entry in going else "."
             notices.create(

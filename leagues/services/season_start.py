@@ -22,13 +22,14 @@ from django.utils import timezone
 
 from games.models.table_settings import TableSettings
 from leagues.divisions import division_names, equal_lengths, split
-from leagues.errors import ORGANISERS_ONLY, Conflict, LeaguesError, NotAllowed
+from leagues.errors import Conflict, LeaguesError
 from leagues.house_rules import MAX_DIVISION_SIZE
 from leagues.models import Division, Entry, Fixture, FixtureSeat, Matchday, Season
 from leagues.notices import LeagueNotice
+from leagues.permissions import ensure_staff
 from leagues.promotion import moves
 from leagues.scheduling import Schedule, ScheduleError, default_matchdays, schedule_season
-from leagues.selectors.roles import is_organiser, organisers
+from leagues.selectors.roles import organisers
 from leagues.services.matchdays import open_matchday
 from leagues.services.seasons import NOT_STARTED, season_path
 from leagues.signals import announce, fixtures_changed
@@ -313,8 +314,8 @@ def start_season(
     its first matchday; ``by``: the organiser, or ``None`` for the beat job at the
     season's ``starts_at``; ``matchdays``: the length chosen in the preview. Raises
     :class:`LeaguesError` (nothing is written)."""
-    if by is not None and not is_organiser(season.league.club, by):
-        raise NotAllowed(ORGANISERS_ONLY)
+    if by is not None:
+        ensure_staff(by, season)
     user = None if by is None else by.pk
     with transaction.atomic(), pghistory.context(user=user, reason=reason or "season started"):
         # The season's row is locked first: registrations wait for the start, and a
@@ -505,12 +506,15 @@ def _write(season: Season, preview: StartPreview) -> None:
 
 
 def _announce(season: Season, preview: StartPreview) -> None:
+    several = len(preview.divisions) > 1
     for plan in preview.divisions:
+        # A league of one division has no division to name ("you play in Division").
+        where = f"you play in {plan.name}, " if several else ""
         for entry in plan.entries:
             notices.create(
                 entry.player.pk,
                 LeagueNotice.LEAGUE_SEASON,
-                f"{season} has started: you play in {plan.name}, "
+                f"{season} has started: {where}"
                 f"{preview.matchdays} matchdays of {season.matchday_days} days.",
                 season_path(season),
                 subject=season,

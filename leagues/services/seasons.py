@@ -18,10 +18,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from leagues.conf import ensure_may_take_part
-from leagues.errors import ORGANISERS_ONLY, Conflict, NotAllowed
+from leagues.errors import Conflict, NotAllowed
 from leagues.models import Club, Entry, League, Season
 from leagues.notices import LeagueNotice
-from leagues.selectors.roles import is_member, is_organiser
+from leagues.permissions import ensure_staff
+from leagues.selectors.roles import is_member
 from leagues.services import bounds
 from notifications.services import notices
 
@@ -47,8 +48,7 @@ def open_season(
     """The league's next season, taking registrations, with the league's house rules as
     they are now. Raises :class:`LeaguesError` while a season is unfinished, or past the
     club's cap of seasons not finished (``LEAGUES_OPEN_SEASONS_PER_CLUB``)."""
-    if not is_organiser(league.club, by):
-        raise NotAllowed(ORGANISERS_ONLY)
+    ensure_staff(by, league)
     try:
         with transaction.atomic(), pghistory.context(user=by.pk):
             # The club's and the league's rows are locked so that two organisers opening
@@ -174,8 +174,7 @@ def _locked(season: Season) -> Season:
 
 def _organised_before_start(season: Season, by: Any) -> Season:
     """The season's row, locked, for an organiser's change to its registration."""
-    if not is_organiser(season.league.club, by):
-        raise NotAllowed(ORGANISERS_ONLY)
+    ensure_staff(by, season)
     locked = _locked(season)
     if locked.status not in NOT_STARTED:
         raise Conflict("The season has started.")

@@ -7,10 +7,14 @@ The games they finished stay as played. What becomes of the rest is the season's
   the rest of its round (:func:`games.services.hand_seat_to_bot`), and the tables of
   matchdays still to open seat a bot in their place (:func:`seat_plan_for`, which
   opening a matchday asks for each seat).
-* ``FORFEIT``: they forfeit the game in play at each open fixture table
-  (:func:`games.services.forfeit_seat`, a ruling), and every later game of those
-  rounds - and of the fixtures still to open - starts with them forfeiting
-  (:func:`forfeit_withdrawn_seats`, run when a game starts).
+* ``FORFEIT``: the fixtures are played without them, and they score as forfeiting. At
+  each open fixture table they forfeit the game in play and every later game of its
+  round as it is dealt (:func:`games.services.forfeit_for_the_round`, rulings); the
+  tables of matchdays still to open keep their seat for them, forfeiting every game at
+  its deal (:func:`seat_plan_for`). The forfeit is part of the deal's transaction: no
+  turn of theirs is ever announced or clocked, and nobody waits for them, whatever
+  happens after the commit. Their seat stays theirs, so that each forfeit counts for
+  their entry as the standings read it; they are not told of those matchdays.
 
 Either way the seat's results count for the entry, as any result of the fixture's seat
 does; the standings read them.
@@ -24,8 +28,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Game
-from games.services import GameFinished, InvalidMove, SeatPlan, forfeit_seat, hand_seat_to_bot
+from games.services import SeatPlan, forfeit_for_the_round, hand_seat_to_bot
 from leagues.conflicts import ANOTHER_ORGANISER, refuse_conflicts, withdrawal_conflicts
 from leagues.errors import Conflict, LeaguesError, NotAllowed
 from leagues.models import WITHDRAWN_SEAT_BOT_LEVEL, Entry, FixtureSeat, OnWithdrawal, Season
@@ -36,10 +39,6 @@ from leagues.signals import announce, entry_withdrawn
 from notifications.services import notices
 
 PLAYER_WITHDREW = "The player withdrew."
-
-# A game can end between finding it and locking it (its last move races the forfeit);
-# the round's next game is then the one in play. Three tries is plenty in practice.
-_ATTEMPTS = 3
 
 
 def withdraw(entry: Entry, by: User, reason: str = "") -> Entry:
@@ -106,32 +105,16 @@ def withdraw(entry: Entry, by: User, reason: str = "") -> Entry:
 
 def seat_plan_for(entry: Entry) -> SeatPlan:
     """How the entry's seat starts out at a fixture table being created: a bot for a
-    player who withdrew under the ``BOT`` rule, else their player (under ``FORFEIT`` a
-    withdrawn player keeps the seat and forfeits each game as it starts). A bot or a
-    substitute plays for the entry's member, and the game names them so ("Bot (normal)
-    for Frank", "Hank for Frank"), as the standings' row of the entry does."""
-    if entry.status == Entry.Status.WITHDRAWN and entry.season.on_withdrawal == OnWithdrawal.BOT:
-        return SeatPlan.bot(WITHDRAWN_SEAT_BOT_LEVEL, plays_for=entry.user)
-    return SeatPlan.taken_by(entry.player, plays_for=entry.user if entry.substitute else None)
-
-
-def forfeit_withdrawn_seats(game_id: int, table_id: int) -> list[int]:
-    """A game of a fixture table started: the seats of players who withdrew under the
-    ``FORFEIT`` rule forfeit it at once. Returns the seats that forfeited."""
-    seats = FixtureSeat.objects.filter(
-        fixture__table_id=table_id,
-        fixture__matchday__season__on_withdrawal=OnWithdrawal.FORFEIT,
-        entry__status=Entry.Status.WITHDRAWN,
-    ).values_list("number", flat=True)
-    forfeited = []
-    for number in seats:
-        try:
-            forfeit_seat(game_id, number)
-        except (GameFinished, InvalidMove):
-            # Over already (the others left too), or forfeited by the withdrawal itself.
-            continue
-        forfeited.append(number)
-    return forfeited
+    player who withdrew under the ``BOT`` rule; under ``FORFEIT`` their seat, which
+    forfeits every game as it is dealt; else their player. A bot or a substitute plays
+    for the entry's member, and the game names them so ("Bot (normal) for Frank", "Hank
+    for Frank"), as the standings' row of the entry does."""
+    plays_for = entry.user if entry.substitute else None
+    if entry.status == Entry.Status.WITHDRAWN:
+        if entry.season.on_withdrawal == OnWithdrawal.BOT:
+            return SeatPlan.bot(WITHDRAWN_SEAT_BOT_LEVEL, plays_for=entry.user)
+        return SeatPlan.forfeiting(entry.player, plays_for=plays_for)
+    return SeatPlan.taken_by(entry.player, plays_for=plays_for)
 
 
 def _check_may_withdraw(entry: Entry) -> None:
@@ -158,25 +141,7 @@ def _apply_rule(season: Season, seat: FixtureSeat) -> None:
     if season.on_withdrawal == OnWithdrawal.BOT:
         hand_seat_to_bot(table_id, seat.number)
     else:
-        _forfeit_game_in_play(table_id, seat.number)
-
-
-def _forfeit_game_in_play(table_id: int, seat_number: int) -> None:
-    for _ in range(_ATTEMPTS):
-        game_id = (
-            Game.objects.filter(table_id=table_id, status=Game.Status.PLAYING)
-            .values_list("pk", flat=True)
-            .first()
-        )
-        if game_id is None:
-            return
-        try:
-            forfeit_seat(game_id, seat_number)
-        except GameFinished:
-            continue
-        except InvalidMove:
-            return  # forfeited already (a game that started meanwhile did it)
-        return
+        forfeit_for_the_round(table_id, seat.number)
 
 
 def tell_the_others(entry_id: int, fixture_ids: list[int]) -> None:

@@ -33,25 +33,28 @@ from leagues.forms.clubs import (
     club_initial,
 )
 from leagues.models import Club
-from leagues.permissions import role_in
+from leagues.permissions import role_in, why_not_staff
 from leagues.selectors import clubs as pages
 from leagues.services import clubs
 
 NO_SUCH_CLUB = "There is no such club."
+ORGANISERS_PAGE = "Only the club's organisers may see this page."
 Page = Callable[[AuthenticatedRequest, Club, int], HttpResponse]
 
 
 # --- finding the club ------------------------------------------------------------------
 
 
-def visible_club(request: AuthenticatedRequest, slug: str, perm: str = "") -> Club:
+def visible_club(request: AuthenticatedRequest, slug: str, *, organisers: bool = False) -> Club:
     """The club at ``slug`` if the viewer may see it (else 404, as if there were none);
-    with ``perm`` (``leagues.manage_club``, ...) only if they may also do that (else 403)."""
+    with ``organisers``, only if they may use the organisers' powers now (else 403 with
+    why not: :func:`leagues.permissions.why_not_staff`)."""
     club = get_object_or_404(Club, slug=slug)
     if not request.user.has_perm("leagues.view_club", club):
         raise Http404(NO_SUCH_CLUB)
-    if perm and not request.user.has_perm(perm, club):
-        raise PermissionDenied("Only the club's organisers may see this page.")
+    refusal = why_not_staff(request.user, club, refusal=ORGANISERS_PAGE) if organisers else None
+    if refusal is not None:
+        raise PermissionDenied(refusal)
     return club
 
 
@@ -162,7 +165,7 @@ def _club_page(
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def club_settings(request: AuthenticatedRequest, slug: str) -> HttpResponse:
-    found = visible_club(request, slug, "leagues.manage_club")
+    found = visible_club(request, slug, organisers=True)
     if request.method != "POST":
         return _settings_page(request, found, form=ClubForm(initial=club_initial(found)))
     form = ClubForm(request.POST)

@@ -14,6 +14,7 @@ from leagues.errors import LeaguesError
 from leagues.forms.leagues import LeagueForm, SeasonForm, initial_for_new
 from leagues.house_rules import house_rules_in_words
 from leagues.models import League
+from leagues.permissions import why_not_staff
 from leagues.selectors.roles import is_organiser
 from leagues.selectors.seasons import league_seasons, visible_league
 from leagues.services import leagues as services
@@ -26,8 +27,7 @@ FORM = "leagues/league_form.html"
 @require_http_methods(["GET", "HEAD", "POST"])
 def new_league(request: AuthenticatedRequest, club: str) -> HttpResponse:
     found = visible_club(request, club)
-    if not is_organiser(found, request.user):
-        raise PermissionDenied("Only the club's organisers may create a league.")
+    ensure_organiser(request, found, "Only the club's organisers may create a league.")
     form = LeagueForm(_posted(request), initial=initial_for_new())
     refused = None
     if request.method == "POST" and form.is_valid():
@@ -57,8 +57,7 @@ def league_page(request: HttpRequest, club: str, league: str) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def edit_league(request: AuthenticatedRequest, club: str, league: str) -> HttpResponse:
     found = visible_league(club, league, request.user)
-    if not is_organiser(found.club, request.user):
-        raise PermissionDenied("Only the club's organisers may change a league.")
+    ensure_organiser(request, found, "Only the club's organisers may change a league.")
     form = LeagueForm(_posted(request), league=found)
     refused = None
     if request.method == "POST" and form.is_valid():
@@ -72,6 +71,15 @@ def edit_league(request: AuthenticatedRequest, club: str, league: str) -> HttpRe
             return redirect("leagues:league", club=found.club.slug, league=found.slug)
     context = {"club": found.club, "league": found, "form": form}
     return render(request, FORM, context, status=_status(form, refused))
+
+
+def ensure_organiser(request: HttpRequest, obj: object, refusal: str) -> None:
+    """403 with why not (``refusal``, or the suspension's sentence: see
+    :func:`leagues.permissions.why_not_staff`) unless the viewer may use the organisers'
+    powers in the club of ``obj`` now."""
+    why = why_not_staff(request.user, obj, refusal=refusal)
+    if why is not None:
+        raise PermissionDenied(why)
 
 
 def _warn_of_pace(request: HttpRequest, form: LeagueForm) -> None:

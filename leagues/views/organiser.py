@@ -24,7 +24,6 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from common.refusals import refused
 from common.requests import AuthenticatedRequest
 from games.services import TableError
-from leagues.conf import staff_refusal
 from leagues.conflicts import (
     ANOTHER_ORGANISER,
     PLAYERS_CLOSE,
@@ -32,7 +31,7 @@ from leagues.conflicts import (
     fixture_conflicts,
     refusal_text,
 )
-from leagues.errors import ORGANISERS_ONLY, Conflict, LeaguesError, NotAllowed
+from leagues.errors import ORGANISERS_ONLY, Conflict, LeaguesError
 from leagues.forms.organiser import (
     CloseForm,
     CloseSeasonForm,
@@ -42,7 +41,7 @@ from leagues.forms.organiser import (
     SubstituteForm,
 )
 from leagues.models import Entry, Fixture, Matchday, ScoreAdjustment, Season
-from leagues.permissions import MODERATING, ORGANISING, role_in
+from leagues.permissions import MODERATING, ORGANISING, ensure_staff, role_in
 from leagues.selectors.adjustments import adjustments_of, waiting
 from leagues.selectors.history import season_history
 from leagues.selectors.organiser import fixture_results, organiser_page
@@ -61,11 +60,7 @@ def _season_of_staff(
     request: HttpRequest, club: str, league: str, number: int, roles: frozenset[str], refusal: str
 ) -> Season:
     season = visible_season(request.user, club, league, number)
-    if role_in(request.user, season) not in roles:
-        raise NotAllowed(refusal)
-    suspended = staff_refusal(request.user, season.league.club_id)
-    if suspended:
-        raise NotAllowed(suspended)
+    ensure_staff(request.user, season, roles, refusal)
     return season
 
 
@@ -222,15 +217,20 @@ def close_matchday(request: AuthenticatedRequest, season: Season, matchday: int)
 @organisers_only
 @require_http_methods(["GET", "HEAD", "POST"])
 def close_season(request: AuthenticatedRequest, season: Season) -> HttpResponse:
-    """GET: the preview of the season's end; POST: close it and propose the next one."""
-    form = CloseSeasonForm(request.POST or None)
+    """GET: the preview of the season's end; POST: close it and propose the next one,
+    with the places of replaced players carried over as the organiser chose."""
+    replaced = season_end.replaced_entries(season)
+    form = CloseSeasonForm(request.POST or None, replaced=replaced)
     status = 200
     if request.method == "POST":
         status = 400
         if form.is_valid():
             try:
                 following = season_end.close_season(
-                    season, request.user, form.cleaned_data["reason"]
+                    season,
+                    request.user,
+                    form.cleaned_data["reason"],
+                    carry_over=form.carry_over(),
                 )
             except LeaguesError as error:
                 return _refused(request, error)

@@ -16,12 +16,14 @@ from common.requests import AuthenticatedRequest
 from leagues.conflicts import ANOTHER_ORGANISER, refusal_text, withdrawal_conflicts
 from leagues.errors import LeaguesError
 from leagues.models import Entry
+from leagues.permissions import why_not_staff
 from leagues.selectors.calendar import feed_token, member_calendar, member_of_token
 from leagues.selectors.player import player_seasons
 from leagues.services.calendar import renew_calendar_token
 from leagues.services.withdrawals import withdraw
 
 REASON_MAX_LENGTH = 500
+PLAYER_OR_ORGANISER = "Only the player or an organiser of the club may withdraw them."
 
 
 @login_required
@@ -113,8 +115,11 @@ def _get_entry_to_withdraw(user: User, pk: int) -> Entry:
     entry = get_object_or_404(
         Entry.objects.select_related("season__league__club", "user", "substitute"), pk=pk
     )
-    if entry.user_id == user.pk or user.has_perm("leagues.manage_club", entry):
+    if entry.user_id == user.pk:
+        return entry
+    refusal = why_not_staff(user, entry, refusal=PLAYER_OR_ORGANISER)
+    if refusal is None:
         return entry
     if user.has_perm("leagues.view_club", entry):
-        raise PermissionDenied("Only the player or an organiser of the club may withdraw them.")
+        raise PermissionDenied(refusal)
     raise Http404("There is no such entry.")

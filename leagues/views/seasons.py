@@ -6,7 +6,6 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -21,7 +20,7 @@ from leagues.selectors.roles import is_member, is_organiser
 from leagues.selectors.standings import visible_season
 from leagues.services import season_start
 from leagues.services import seasons as services
-from leagues.views.leagues import league_page_with
+from leagues.views.leagues import ensure_organiser, league_page_with
 
 PAGE = "leagues/season.html"
 
@@ -30,6 +29,7 @@ PAGE = "leagues/season.html"
 @require_POST
 def open_season(request: HttpRequest, club: str, league: str) -> HttpResponse:
     found = read.visible_league(club, league, request.user)
+    ensure_organiser(request, found, "Only the club's organisers may open a season.")
     form = SeasonForm(request.POST)
     if not form.is_valid():
         return league_page_with(request, found, form, status=400)
@@ -95,8 +95,7 @@ def registration(request: HttpRequest, club: str, league: str, number: int) -> H
 def start(request: HttpRequest, club: str, league: str, number: int) -> HttpResponse:
     """GET: what starting the season would do, with its warnings; POST: start it."""
     season = visible_season(request.user, club, league, number)
-    if not is_organiser(season.league.club, request.user):
-        raise PermissionDenied("Only the club's organisers may start a season.")
+    ensure_organiser(request, season, "Only the club's organisers may start a season.")
     data = request.POST if request.method == "POST" else request.GET
     try:
         matchdays = parse_optional_number(data.get("matchdays"), low=1, high=MAX_MATCHDAYS)

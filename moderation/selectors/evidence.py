@@ -18,7 +18,7 @@ import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
 
 from django.apps import apps
 from django.core.cache import cache
@@ -143,6 +143,7 @@ def game_evidence(game: Game) -> GameEvidence:
         _banks_at_start(game),
         turns,
         _pauses(table),
+        _zones(table),
     )
     drafts = abandoned_drafts(_draft_saves(game), turns)
     chat = chat_lines(game)
@@ -245,12 +246,16 @@ def clock_lines(
     banks: Mapping[int, int],
     turns: Sequence[TurnReplay],
     pauses: Mapping[int, Sequence[Pause]],
+    zones: Mapping[int, tzinfo] | None = None,
 ) -> list[ClockLine]:
     """Each turn's clock, rebuilt as the clock service kept it: a turn begins when the
     one before it ended, may last the time per turn and the seat's bank (vacations
     stand the correspondence clock still), and settles the bank when it ends.
 
-    ``banks``: each seat's bank when the game began; ``pauses``: each seat's vacations.
+    ``banks``: each seat's bank when the game began; ``pauses``: each seat's vacations;
+    ``zones``: each seat's zone, whose weekends stop its clock at a table that pauses on
+    weekends (the member's zone now: the one each turn started in is kept only for the
+    turn in play, so a member who moved zone mid-round is rebuilt in the new one).
     """
     bank = dict(banks)
     lines = []
@@ -258,7 +263,8 @@ def clock_lines(
     for turn in turns:
         seat = turn.mover
         before = bank.get(seat, control.bank_seconds)
-        clock = turn_clock(control, started, before, pauses.get(seat, ()))
+        zone = (zones or {}).get(seat)
+        clock = turn_clock(control, started, before, pauses.get(seat, ()), zone)
         used = max(0.0, (turn.ended_at - started).total_seconds())
         # A rewind interrupts a turn and settles no bank (games.services.rewinds).
         after = before if turn.kind == "rewind" else bank_after_turn(control, before, used)
@@ -354,7 +360,7 @@ def _banks_at_start(game: Game) -> dict[int, int]:
     banks: dict[int, int] = {}
     if control.bank_seconds == 0:
         return banks
-    pauses = _pauses(table)
+    pauses, zones = _pauses(table), _zones(table)
     for earlier in Game.objects.filter(table=table, number__lt=game.number).order_by("number"):
         start = new_game(
             earlier.engine_ruleset(),
@@ -363,10 +369,20 @@ def _banks_at_start(game: Game) -> dict[int, int]:
         )
         turns = replay_turns(start, move_records(earlier.pk), game_players(earlier))
         for turn, line in zip(
-            turns, clock_lines(control, earlier.created_at, banks, turns, pauses), strict=True
+            turns,
+            clock_lines(control, earlier.created_at, banks, turns, pauses, zones),
+            strict=True,
         ):
             banks[turn.mover] = line.bank_after
     return banks
+
+
+def _zones(table: Table) -> dict[int, tzinfo]:
+    """Each seat's member's zone, at a table that pauses on weekends (``clock_lines``)."""
+    if not table.weekend_pause:
+        return {}
+    seats = Seat.objects.filter(table=table).exclude(user=None).select_related("user")
+    return {seat.number: seat.user.zone for seat in seats if seat.user is not None}
 
 
 def _pauses(table: Table) -> dict[int, list[Pause]]:

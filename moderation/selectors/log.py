@@ -27,6 +27,7 @@ from django.utils import timezone
 from accounts.models import User
 from leagues.models import Club, Membership, Role
 from leagues.permissions import MODERATING
+from leagues.selectors.sight import club_name_shown
 from moderation.models import Case, LogEntry, Ruling
 from moderation.permissions import is_site_moderator, party_cases
 from moderation.selectors.appeals import moderates_any
@@ -180,10 +181,12 @@ def log_page(user: User, filters: LogFilters, page: int | str | None = 1) -> Pag
 
 
 def filter_clubs(user: User) -> QuerySet[Club]:
-    """The clubs the page offers as a filter: every club with a logged entry for a site
-    moderator, else the clubs ``user`` moderates."""
+    """The clubs the page offers as a filter, by name: every club with a logged entry
+    whose name a site moderator may read (:func:`club_name_shown`: not a private club
+    they are no member of), else the clubs ``user`` moderates."""
     if is_site_moderator(user):
-        logged = LogEntry.objects.exclude(club=None).values("club_id")
-        return Club.objects.filter(pk__in=logged).order_by("name")
+        logged = Club.objects.filter(pk__in=LogEntry.objects.exclude(club=None).values("club_id"))
+        named = [club.pk for club in logged if club_name_shown(club, user) is not None]
+        return Club.objects.filter(pk__in=named).order_by("name")
     mine = Membership.objects.filter(user=user, role__in=MODERATING).values("club_id")
     return Club.objects.filter(pk__in=mine).order_by("name")

@@ -25,6 +25,7 @@ from django.utils import timezone
 from accounts.models import User
 from notifications import kinds
 from notifications.models import Notification
+from notifications.services.notices import locked, stale_reason
 
 logger = logging.getLogger(__name__)
 
@@ -47,25 +48,15 @@ class MailItem:
 
 def skip_reason(notification: Notification) -> str | None:
     """Why ``notification`` should not be emailed now, or ``None`` to send it."""
-    if notification.read_at is not None:
-        return "read"
-    if not notification.user.email:
+    if notification.read_at is None and not notification.user.email:
         return "no address"
-    kind = kinds.find(notification.kind)
-    if kind is not None and kind.mail_skip is not None:
-        return kind.mail_skip(notification)
-    return None
+    return stale_reason(notification)
 
 
 def send_notification_email(notification_id: int) -> str:
     """Email one notification if it still needs it; returns what happened."""
     with transaction.atomic():
-        notification = (
-            Notification.objects.select_for_update(of=("self",))
-            .select_related("user")
-            .filter(pk=notification_id)
-            .first()
-        )
+        notification = locked(notification_id)
         if notification is None or notification.email != Notification.Email.PENDING:
             return "done already"
         reason = skip_reason(notification)

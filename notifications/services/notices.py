@@ -6,8 +6,11 @@ and maybe a subject (a game, a table, a club, a case). Any app creates one with
 :data:`notifications.signals.notification_created` tells the member's open pages (their
 header count) and, if they want that kind at once, queues an email task
 (:mod:`notifications.services.mail` decides at sending time whether it is still worth
-sending). Email preferences are per kind: at once, in a daily digest, or never
-(:class:`~notifications.models.NotificationPreference`; no row means the kind's default).
+sending), or, if they want it pushed, a push task (:mod:`notifications.services.push`).
+Preferences are per kind: pushed to their devices, emailed at once, in a daily digest,
+or never (:class:`~notifications.models.NotificationPreference`; no row means the
+kind's default). A member who wants a kind pushed but has no device subscribed is
+emailed instead.
 
 Pages read the list, the unread count and the preferences from
 :mod:`notifications.selectors.notices`.
@@ -28,9 +31,11 @@ from common.publish import publish_user
 from common.signals import send_after_commit
 from notifications import kinds, signals
 from notifications.models import Delivery, Notification, NotificationPreference
+from notifications.selectors.devices import has_devices, push_enabled
 from notifications.selectors.notices import delivery_for
 
 EMAIL_STATE: dict[str, str] = {
+    Delivery.PUSH: Notification.Email.OFF,
     Delivery.IMMEDIATE: Notification.Email.PENDING,
     Delivery.DIGEST: Notification.Email.DIGEST,
     Delivery.NEVER: Notification.Email.OFF,
@@ -38,7 +43,8 @@ EMAIL_STATE: dict[str, str] = {
 
 
 def set_preference(user: User, kind: str, delivery: str) -> None:
-    """How ``user`` wants ``kind`` emailed: ``immediate``, ``digest`` or ``never``."""
+    """How ``user`` wants ``kind``: ``push``, ``immediate`` (email), ``digest`` or
+    ``never``."""
     known = {registered.code for registered in kinds.registered()}
     if kind not in known or delivery not in Delivery.values:
         raise ValueError(f"no notification preference {kind!r}: {delivery!r}")
@@ -68,13 +74,15 @@ def create(
     wait for its commit.
     """
     kinds.get(kind)
+    email, pushed = _delivery(user_id, kind) if mail else (Notification.Email.OFF, False)
     fields = {
         "kind": kind,
         "text": text,
         "link": link,
         "subject": subject,
         "deadline": deadline,
-        "email": EMAIL_STATE[delivery_for(user_id, kind)] if mail else Notification.Email.OFF,
+        "email": email,
+        "push": Notification.Push.PENDING if pushed else Notification.Push.OFF,
     }
     if key:
         notification, created = Notification.objects.get_or_create(
@@ -90,8 +98,44 @@ def create(
         notification_id=notification.pk,
         user_id=user_id,
         email_now=notification.email == Notification.Email.PENDING,
+        push_now=notification.push == Notification.Push.PENDING,
     )
     return notification
+
+
+def _delivery(user_id: int, kind: str) -> tuple[str, bool]:
+    """The notice's email state, and whether it is pushed: as the member wants ``kind``;
+    pushed only to a member with a device subscribed on a site that pushes, else
+    emailed at once."""
+    delivery = delivery_for(user_id, kind)
+    if delivery == Delivery.PUSH:
+        if push_enabled() and has_devices(user_id):
+            return Notification.Email.OFF, True
+        delivery = Delivery.IMMEDIATE
+    return EMAIL_STATE[delivery], False
+
+
+def locked(notification_id: int) -> Notification | None:
+    """The notification, its row locked until the transaction ends, with its member; or
+    ``None``. Its email's and its push's tasks take it so: a task delivered twice waits
+    for the first, then finds the work done."""
+    return (
+        Notification.objects.select_for_update(of=("self",))
+        .select_related("user")
+        .filter(pk=notification_id)
+        .first()
+    )
+
+
+def stale_reason(notification: Notification) -> str | None:
+    """Why ``notification`` is no longer worth sending anywhere (``"read"``, or what
+    its kind says: :attr:`notifications.kinds.Kind.mail_skip`), or ``None``."""
+    if notification.read_at is not None:
+        return "read"
+    kind = kinds.find(notification.kind)
+    if kind is not None and kind.mail_skip is not None:
+        return kind.mail_skip(notification)
+    return None
 
 
 def about(subject: models.Model) -> models.Q:

@@ -60,12 +60,15 @@
       if (games) games.placeholder = String(count);
     }
 
-    // Each clock offers its own turn times: the others are greyed out.
+    // Each clock offers its own turn times: the others are greyed out. Only a
+    // correspondence clock pauses on weekends: live tables hide the box.
     var turn = form.querySelector('[name="turn_seconds"]');
+    var weekend = form.querySelector('[name="weekend_pause"]');
     function showClock() {
       var checked = form.querySelector('[name="clock"]:checked');
       if (!checked || !turn) return;
       var live = checked.value === "live";
+      if (weekend) weekend.closest(".field").hidden = live;
       var wanted = live ? "Live" : "Correspondence";
       var groups = turn.querySelectorAll("optgroup");
       groups.forEach(function (group) {

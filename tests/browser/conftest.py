@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -80,8 +80,14 @@ def debug_live_server_url(
 
 @contextmanager
 def daphne(
-    static_root: Path, tmp_path_factory: pytest.TempPathFactory, *, debug: bool
+    static_root: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    *,
+    debug: bool,
+    extra_env: Mapping[str, str] | None = None,
 ) -> Iterator[str]:
+    """A daphne serving the test database (``extra_env``: more of its environment, e.g.
+    tests/asgi.py's ``TESTS_SERVER_NOW``)."""
     port = free_port()
     log_path = tmp_path_factory.mktemp("daphne") / "daphne.log"
     env = {
@@ -93,6 +99,7 @@ def daphne(
         "PORT": str(port),
         # Rate limits count afresh for each run, whatever earlier runs left in Redis.
         "CACHE_KEY_PREFIX": f"browser-tests-{uuid.uuid4().hex}",
+        **(extra_env or {}),
     }
     with log_path.open("wb") as log:
         server = subprocess.Popen(

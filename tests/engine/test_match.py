@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import random
 import re
 import subprocess
 import sys
 
 import pytest
 
+from engine import match
 from engine.__main__ import main
+from engine.actions import Action
+from engine.bots import BOT_STEPS, Level, choose_for
 from engine.match import (
     GameRecord,
     MatchResult,
@@ -19,8 +23,12 @@ from engine.match import (
     run_match,
 )
 from engine.ruleset import Ruleset
+from engine.solver import Budget
+from engine.state import GameState
 
 TWO = Ruleset(players=2)
+LOOSE: dict[Level, int] = {"strong": 10**12, "normal": 10**12, "easy": 10**12}
+"""Steps no move reaches: the bots as they play unbounded."""
 
 
 @pytest.fixture(scope="module")
@@ -159,3 +167,34 @@ def test_python_m_engine_match_runs_in_two_processes() -> None:
     single = format_result(run_match(["normal", "easy"], 2, seed=9, ruleset=TWO))
     # The same games whether played in one process or two (the timing aside).
     assert done.stdout.splitlines()[:3] == single.splitlines()[:3]
+
+
+# --- the bots' budget ----------------------------------------------------------------------
+
+
+def test_every_move_of_a_match_is_bounded_by_its_levels_steps_as_on_the_server(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked: list[tuple[str, Budget | None]] = []
+
+    def spy(
+        state: GameState, seat: int, level: Level, rng: random.Random, budget: Budget | None = None
+    ) -> Action:
+        asked.append((level, budget))
+        return choose_for(state, seat, level, rng, budget)
+
+    monkeypatch.setattr(match, "choose_for", spy)
+    play_game(["normal", "easy"], TWO, seed=8, index=0)
+    assert {level for level, _ in asked} == {"normal", "easy"}
+    assert all(budget == Budget(steps=BOT_STEPS[level]) for level, budget in asked)
+
+
+def test_the_same_seed_plays_the_same_match_again_with_the_budget_in_force() -> None:
+    """Steps that bind on nearly every move (wall time would make each run differ):
+    the budget cuts the search short at the same step every time, in one process or two."""
+    tight: dict[Level, int] = {"strong": 300, "normal": 300, "easy": 300}
+    first = run_match(["normal", "easy"], 2, seed="again", ruleset=TWO, steps=tight)
+    again = run_match(["normal", "easy"], 2, seed="again", ruleset=TWO, steps=tight, jobs=2)
+    assert again == first
+    unbounded = run_match(["normal", "easy"], 2, seed="again", ruleset=TWO, steps=LOOSE)
+    assert unbounded != first  # the budget was in force: it changed the games

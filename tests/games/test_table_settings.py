@@ -28,6 +28,7 @@ EXAMPLES = [
         games_in_round=6,
         timeouts_to_forfeit=1,
         on_forfeit="bot",
+        weekend_pause=True,
     ),
 ]
 
@@ -47,6 +48,7 @@ def test_the_json_names_every_setting_with_plain_values() -> None:
         "clock": "live",
         "turn_seconds": 120,
         "time_bank_seconds": 0,
+        "weekend_pause": False,
         "games_in_round": None,
         "timeouts_to_forfeit": 3,
         "on_forfeit": "drop_out",

@@ -44,6 +44,20 @@ def test_the_organiser_sees_the_matchday_its_fixtures_and_players(
     # Each player can be withdrawn from here (the withdrawal page asks for a reason).
     for entry in running.entries:
         assert reverse("leagues:withdraw", args=[entry.pk]) in page
+    # A season of one division does not name it on every line ("Dave, Erin · Division 1").
+    assert "· Division 1" not in page
+
+
+def test_the_lines_name_their_division_when_there_are_several(
+    running: RunningSeason, olga: User
+) -> None:
+    running.division.season.divisions.create(level=2, name="Division 2")
+    running.entries[0].division = running.division  # already; another entry moves down
+    moved = running.entries[-1]
+    moved.division = running.division.season.divisions.get(level=2)
+    moved.save(update_fields=["division"])
+    page = client_as(olga).get(url("organiser")).content.decode()
+    assert "· Division 1" in page and "· Division 2" in page
 
 
 def test_the_close_preview_then_the_confirmation_closes_it(

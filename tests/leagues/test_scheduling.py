@@ -223,14 +223,15 @@ def test_a_season_longer_than_an_incomplete_design_is_searched_for() -> None:
     ("n", "seats", "days"),
     [
         *((18, 3, 8), (24, 3, 11), (30, 3, 14), (33, 3, 16), (39, 3, 19), (63, 3, 31)),
-        *((28, 4, 9), (40, 4, 13), (12, 3, 4)),
+        *((42, 3, 20), (69, 3, 34), (99, 3, 49), (28, 4, 9), (40, 4, 13), (52, 4, 17)),
+        (12, 3, 4),
     ],
 )
 def test_sizes_beyond_the_classic_ones_have_no_pair_meeting_twice(
     n: int, seats: int, days: int
 ) -> None:
-    """Kirkman (33, 39, 63), nearly Kirkman (18, 24, 30) and 4-seat (28, 40) designs,
-    and 4 matchdays of 12 players at 3 seats, as many as can fit."""
+    """Kirkman (33, 39, 63, 69, 99), nearly Kirkman (18, 24, 30, 42) and 4-seat (28,
+    40, 52) designs, and 4 matchdays of 12 players at 3 seats, as many as can fit."""
     schedule = schedule_season(range(n), seats, matchdays=days, seed="beyond")
 
     assert most_meetings(schedule) == 1

@@ -160,6 +160,10 @@ def test_starting_writes_the_schedule_and_opens_matchday_one(
     assert [m.status for m in matchdays] == ["open"] + ["scheduled"] * (len(matchdays) - 1)
     started = Notification.objects.filter(kind=LeagueNotice.LEAGUE_SEASON)
     assert sorted(started.values_list("user_id", flat=True)) == sorted(p.pk for p in players)
+    # One division is not named: the notice said "you play in Division".
+    assert {notice.text for notice in started} == {
+        f"{season} has started: {len(matchdays)} matchdays of {season.matchday_days} days."
+    }
     with pytest.raises(LeaguesError, match="started already"):
         start_season(season, alice)
 

@@ -82,3 +82,12 @@ def test_a_finished_fixture_offers_its_table_not_play(
     client.force_login(running.organiser)  # alice plays the open one
     html = client.get(reverse("leagues:season", args=["tile-club", "winter", 1])).text
     assert f'href="{reverse("games:table", kwargs={"pk": open_.table_id})}">Play</a>' in html
+
+
+def test_a_season_of_one_division_is_named_without_it(running: RunningSeason) -> None:
+    # The conflict of a moderator read "You play in Division of Winter league, season 1".
+    only = running.division
+    only.name = "Division"
+    assert str(only) == str(running.season)
+    only.name = "Division 2"
+    assert str(only) == f"Division 2 of {running.season}"

@@ -4,18 +4,21 @@ page lists the fixtures they play or played, never one another played for the en
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 import icalendar
 import pytest
+from django.apps import apps
 from django.urls import reverse
 
 from accounts.models import User
-from games.models import Table
+from games.models import Seat, SeatOccupancy, Table
 from games.models.table_settings import TableSettings
 from games.rendering import game_context
 from games.selectors.players import seat_names, table_seat_names
-from games.services import draw, resign
+from games.services import SeatPlan, create_table, draw, resign
+from leagues.errors import LeaguesError
 from leagues.models import Entry, Fixture, Membership, Season
 from leagues.selectors.calendar import member_calendar
 from leagues.selectors.organiser import organiser_page
@@ -32,6 +35,8 @@ from tests.factories import ClubFactory, UserFactory
 from tests.leagues.conftest import make_season, open_fixture, scheduled_fixture
 
 pytestmark = pytest.mark.django_db
+
+substitutes_played_for = import_module("leagues.migrations.0011_substitutes_played_for")
 
 
 @pytest.fixture
@@ -240,27 +245,88 @@ def test_a_replaced_or_withdrawn_players_page_gives_the_fixtures_to_come_away(
     assert frank_entry.status == Entry.Status.REGISTERED
 
 
-def test_the_close_tells_the_substitute_and_its_preview_names_who_is_carried_over(
+def test_the_close_carries_a_replaced_place_over_to_nobody_unless_the_organiser_chooses(
     season: Season, people: dict[str, User], django_capture_on_commit_callbacks: Any
 ) -> None:
     preview = preview_close_season(season)
+    assert [entry.user for entry in preview.replaced] == [people["frank"]]
     assert (
-        "Frank, whom Hank replaced, is registered again for season 2 (Hank is not): "
-        "withdraw them from it if they should not play." in preview.warnings
-    )
+        "Frank, whom Hank replaced, is not registered for season 2, nor is Hank, unless "
+        "you choose one of them below to take the place; either may still register."
+    ) in preview.warnings
+    assert [sorted(names) for names in preview.next_divisions] == [["Erin", "Gina"]]
 
     with django_capture_on_commit_callbacks(execute=True):
         following = close_season(season, people["alice"], "The season is over.")
 
     assert following is not None
-    assert following.entries.filter(user=people["frank"]).exists()
+    registered = set(following.entries.values_list("user__username", flat=True))
+    assert registered == {"erin", "gina"}
     frank = Entry.objects.get(season=season, user=people["frank"])
-    assert frank.final_rank is not None
-    told = Notification.objects.get(user=people["hank"], key__startswith="season-end-substitute")
-    assert told.text == (
-        f"{season} is over: Frank, whom you played for, finished "
-        f"{ordinal(frank.final_rank)} in Division 1."
+    assert frank.final_rank is not None  # his entry's place is kept and told all the same
+    place = f"{ordinal(frank.final_rank)} in Division 1."
+    franks = Notification.objects.get(user=people["frank"], key__startswith="season-end:")
+    assert franks.text.endswith(
+        f"you finished {place} Hank played for you, and you are not registered for "
+        "season 2: register there if you want to play."
     )
+    told = Notification.objects.get(user=people["hank"], key__startswith="season-end-substitute")
+    assert told.text == f"{season} is over: Frank, whom you played for, finished {place}"
+
+
+def test_the_substitute_chosen_takes_the_place_where_it_finished(
+    season: Season, people: dict[str, User], django_capture_on_commit_callbacks: Any
+) -> None:
+    frank = Entry.objects.get(season=season, user=people["frank"])
+
+    with django_capture_on_commit_callbacks(execute=True):
+        following = close_season(
+            season, people["alice"], "The season is over.", carry_over={frank.pk: people["hank"].pk}
+        )
+
+    assert following is not None
+    ranks = dict(season.entries.values_list("user__username", "final_rank"))
+    seeds = dict(following.entries.values_list("user__username", "seed"))
+    assert seeds == {"erin": ranks["erin"], "gina": ranks["gina"], "hank": ranks["frank"]}
+    told = Notification.objects.get(user=people["hank"], key__startswith="season-end-substitute")
+    assert told.text.endswith("You are registered for season 2 in their place.")
+    franks = Notification.objects.get(user=people["frank"], key__startswith="season-end:")
+    assert "you are not registered for season 2" in franks.text
+
+
+def test_a_place_goes_only_to_its_member_or_substitute_and_a_refusal_changes_nothing(
+    season: Season, people: dict[str, User]
+) -> None:
+    frank = Entry.objects.get(season=season, user=people["frank"])
+    erin = Entry.objects.get(season=season, user=people["erin"])
+    for carry_over in ({frank.pk: people["erin"].pk}, {erin.pk: people["erin"].pk}):
+        with pytest.raises(LeaguesError):
+            close_season(season, people["alice"], "The season is over.", carry_over=carry_over)
+    season.refresh_from_db()
+    assert season.status == Season.Status.RUNNING
+    assert not Season.objects.filter(previous=season).exists()
+
+
+def test_the_organiser_chooses_on_the_close_page_and_bad_input_changes_nothing(
+    season: Season, people: dict[str, User]
+) -> None:
+    frank = Entry.objects.get(season=season, user=people["frank"])
+    url = reverse("leagues:close_season", args=["tile-club", season.league.slug, season.number])
+    organiser = client_as(people["alice"])
+    page = organiser.get(url).content.decode()
+    assert f'name="carry_{frank.pk}" value="substitute"' in page
+    assert "Hank, who played for them" in page
+
+    bad = organiser.post(url, {"reason": "Over.", f"carry_{frank.pk}": "erin"})
+    assert bad.status_code == 400
+    season.refresh_from_db()
+    assert season.status == Season.Status.RUNNING
+
+    done = organiser.post(url, {"reason": "Over.", f"carry_{frank.pk}": "member"})
+    assert done.status_code == 302
+    following = Season.objects.get(previous=season)
+    assert following.entries.filter(user=people["frank"]).exists()
+    assert not following.entries.filter(user=people["hank"]).exists()
 
 
 def test_withdrawn_players_are_listed_as_such_and_the_closed_season_in_its_final_order(
@@ -297,3 +363,46 @@ def test_withdrawn_players_are_listed_as_such_and_the_closed_season_in_its_final
         (None, True),
     ]
     assert final["gina"] is None
+
+
+def test_the_migration_completes_the_record_of_tables_set_up_before_plays_for(
+    season: Season, people: dict[str, User], django_capture_on_commit_callbacks: Any
+) -> None:
+    """Matchday 2's table set up as before ``Seat.plays_for``: Hank seated for Frank, and
+    a bot for Gina, who withdrew under the bot rule, named alone. The migration appends
+    whom they played for; the rows that were there stay."""
+    with django_capture_on_commit_callbacks(execute=True):
+        withdraw(Entry.objects.get(season=season, user=people["gina"]), people["gina"])
+    fixture = Fixture.objects.get(matchday__season=season, matchday__number=2)
+    settings = TableSettings.from_dict(season.table_settings)
+    plans = [
+        SeatPlan.taken_by(people["erin"]),
+        SeatPlan.taken_by(people["hank"]),
+        SeatPlan.bot("normal"),
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        table = create_table(people["alice"], settings, plans, seated_by_authority=True)
+    Fixture.objects.filter(pk=fixture.pk).update(table=table, status=Fixture.Status.PLAYING)
+    game = table.games.get()
+    assert table_seat_names(table.pk) == ["Erin", "Hank", "Bot (normal)"]
+    before = list(SeatOccupancy.objects.filter(game=game).values_list("pk", "plays_for"))
+
+    substitutes_played_for.forwards(apps, None)
+    substitutes_played_for.forwards(apps, None)  # a second run appends nothing more
+
+    named = ["Erin", "Hank for Frank", "Bot (normal) for Gina"]
+    assert table_seat_names(table.pk) == named
+    assert seat_names(game) == named
+    rows = SeatOccupancy.objects.filter(game=game)
+    assert (
+        list(rows.filter(pk__in=[pk for pk, _ in before]).values_list("pk", "plays_for")) == before
+    )
+    assert list(rows.exclude(pk__in=[pk for pk, _ in before]).values_list("seat", "plays_for")) == [
+        (1, people["frank"].pk),
+        (2, people["gina"].pk),
+    ]
+    seats = dict(Seat.objects.filter(table=table).values_list("number", "plays_for"))
+    assert seats == {0: None, 1: people["frank"].pk, 2: people["gina"].pk}
+    # Frank is in the record of the game Hank played for him, as at tables set up now.
+    (franks,) = player_seasons(people["frank"])
+    assert [fixture.matchday for fixture in franks.fixtures] == [1]

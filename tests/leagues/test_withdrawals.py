@@ -4,10 +4,12 @@ fixtures still to open, and the other players told."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib import import_module
 from typing import Any
 
 import pghistory.models
 import pytest
+from django.apps import apps
 
 from accounts.models import User
 from games.models import Game, Move, Seat, Table
@@ -15,11 +17,14 @@ from games.services import SeatPlan
 from leagues.errors import LeaguesError
 from leagues.models import Club, Entry, Fixture, OnWithdrawal, Season
 from leagues.notices import LeagueNotice
+from leagues.services.matchdays import open_matchday
 from leagues.services.withdrawals import seat_plan_for, withdraw
 from notifications.models import Notification
 from tests.leagues.conftest import make_season, open_fixture, scheduled_fixture
 
 Announced = Callable[[], Any]
+
+withdrawn_seats = import_module("leagues.migrations.0010_withdrawn_seats_forfeit_each_game")
 
 
 def game_in_play(fixture: Fixture) -> Game:
@@ -129,18 +134,48 @@ def test_under_the_forfeit_rule_a_fixture_opened_later_starts_with_the_forfeit(
     league_club: Club, alice: User, bob: User, carol: User, announced: Announced
 ) -> None:
     season = make_season(league_club, [alice, bob, carol], seats=3, on_withdrawal="forfeit")
+    later = scheduled_fixture(season, 2, [carol, alice, bob])
     entry = season.entries.get(user=carol)
     with announced():
         withdraw(entry, carol)
     entry.refresh_from_db()
-    assert seat_plan_for(entry) == SeatPlan.taken_by(carol)
+    assert seat_plan_for(entry) == SeatPlan.forfeiting(carol)
 
-    # Opening the matchday creates the table with carol seated; its game starts without her.
-    with announced():
-        fixture = open_fixture(season, 2, [alice, bob, carol])
+    # Opening the matchday keeps carol's seat for her (her forfeits count for her entry),
+    # and its game is dealt without her in play: nothing after the commit is needed
+    # (none of it runs here), so a worker lost then leaves nobody waiting for her.
+    open_matchday(later.matchday)
 
-    game = game_in_play(fixture)
-    assert game.engine_state().dropped == (2,)
+    later.refresh_from_db()
+    game = game_in_play(later)
+    assert game.engine_state().dropped == (0,)
+    assert game.current_seat != 0
+    seat = Seat.objects.get(table_id=later.table_id, number=0)
+    assert (seat.user, seat.forfeits_each_game) == (carol, True)
+    forfeit = Move.objects.get(game=game)
+    assert (forfeit.seq, forfeit.seat, forfeit.by) == (1, 0, Move.By.RULING)
+    # She is not told of the matchday; the others are, and nobody of a turn of hers.
+    assert not Notification.objects.filter(user=carol, key__startswith="league-matchday").exists()
+    assert not Notification.objects.filter(user=carol, key__startswith="your_turn").exists()
+
+
+def test_under_the_forfeit_rule_the_rounds_later_games_are_dealt_with_the_forfeit(
+    league_club: Club, alice: User, bob: User
+) -> None:
+    season = make_season(league_club, [alice, bob], on_withdrawal=OnWithdrawal.FORFEIT)
+    fixture = open_fixture(season, 1, [alice, bob])
+    assert fixture.table is not None
+
+    # Nothing runs after the commit here: the forfeit of game 1 ends it and deals game
+    # 2, which bob forfeits in the same transaction, so the round is over at once.
+    withdraw(season.entries.get(user=bob), bob)
+
+    table = Table.objects.get(pk=fixture.table.pk)
+    assert table.status == Table.Status.FINISHED
+    assert [game.engine_state().dropped for game in table.games.order_by("number")] == [
+        (1,),
+        (1,),
+    ]
 
 
 def test_finished_games_stay_as_played(
@@ -237,3 +272,21 @@ def test_a_finished_season_refuses(
 
     entry.refresh_from_db()
     assert entry.status == Entry.Status.REGISTERED
+
+
+def test_the_migration_has_the_seats_of_running_rounds_forfeit_each_game(
+    league_club: Club, alice: User, bob: User, carol: User, dave: User
+) -> None:
+    season = make_season(
+        league_club, [alice, bob, carol, dave], seats=2, on_withdrawal=OnWithdrawal.FORFEIT
+    )
+    running = open_fixture(season, 1, [alice, bob])
+    other = open_fixture(season, 1, [carol, dave])
+    # Withdrawn before the seat could say so: only a receiver after each deal forfeited.
+    season.entries.filter(user=bob).update(status=Entry.Status.WITHDRAWN)
+
+    withdrawn_seats.forwards(apps, None)
+
+    flagged = Seat.objects.filter(forfeits_each_game=True).values_list("table_id", "number")
+    assert list(flagged) == [(running.table_id, 1)]
+    assert other.table_id != running.table_id

@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from itertools import pairwise
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.cache import cache
@@ -153,6 +154,21 @@ def test_clock_lines_rebuild_time_used_deadlines_and_the_bank() -> None:
     assert lines[1].overtime and not lines[0].overtime
     assert lines[1].deadline == T0 + timedelta(seconds=20 + 90)
     assert [c.timed_out for c in lines] == [False, False, True]
+
+
+def test_clock_lines_rebuild_a_weekend_pause_in_each_seats_zone() -> None:
+    """T0 is a Sunday, 21:00 in Tokyo: a Tokyo turn's clock waits for Monday 00:00 there
+    (15:00 UTC); without the pause, or a zone, it runs at once."""
+    paused = TimeControl("correspondence", 86400, weekend_pause=True)
+    turns = _turns_at([3600, 7200], ["user", "user"])
+    tokyo = {0: ZoneInfo("Asia/Tokyo"), 1: ZoneInfo("Asia/Tokyo")}
+    monday_in_tokyo = datetime(2026, 3, 1, 15, 0, tzinfo=UTC)
+
+    lines = clock_lines(paused, T0, {}, turns, {}, tokyo)
+
+    assert [c.deadline for c in lines] == [monday_in_tokyo + timedelta(days=1)] * 2
+    plain = clock_lines(TimeControl("correspondence", 86400), T0, {}, turns, {}, tokyo)
+    assert plain[0].deadline == T0 + timedelta(days=1)
 
 
 def test_the_solver_line_says_what_could_have_been_laid() -> None:
