@@ -68,7 +68,11 @@
       var checked = form.querySelector('[name="clock"]:checked');
       if (!checked || !turn) return;
       var live = checked.value === "live";
-      if (weekend) weekend.closest(".field").hidden = live;
+      if (weekend) {
+        var box = weekend.closest(".field");
+        box.hidden = live;
+        box.classList.remove("is-folded"); // the server's first folding gives way
+      }
       var wanted = live ? "Live" : "Correspondence";
       var groups = turn.querySelectorAll("optgroup");
       groups.forEach(function (group) {
