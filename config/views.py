@@ -9,6 +9,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
+from games.selectors import listing
+
 NEW_FOR = timedelta(days=1)
 """A member is greeted as new on the day they joined, and welcomed back after."""
 
@@ -17,7 +19,10 @@ NEW_FOR = timedelta(days=1)
 def home(request: HttpRequest) -> HttpResponse:
     user = request.user
     new_member = user.is_authenticated and timezone.now() - user.date_joined < NEW_FOR
-    return render(request, "home.html", {"new_member": new_member})
+    context: dict[str, object] = {"new_member": new_member}
+    if user.is_authenticated:
+        context.update(listing.my_lists(user))
+    return render(request, "home.html", context)
 
 
 # --- the installed app: its manifest, its service worker, its page without a network ---

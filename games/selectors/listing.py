@@ -171,6 +171,17 @@ def my_games(user: User) -> list[GameRow]:
     return sorted(game_rows(games, user, LIST_LIMIT), key=lambda game: not game.my_turn)
 
 
+def my_lists(user: User) -> dict[str, object]:
+    """What the "Your games" section shows (the lobby's ``my-games`` partial): the home page
+    renders it with the page, so nothing moves under the reader when it loads, and htmx
+    reads it again on each push (the ``games:mine`` fragment)."""
+    return {
+        "my_games": my_games(user),
+        "invitations": invitations(user),
+        "waiting": waiting_tables(user),
+    }
+
+
 def games_to_watch(user: User) -> list[GameRow]:
     """Games in play at tables where ``user`` has no seat; never a private table's."""
     mine = Table.objects.filter(seats__user=user).values("pk")

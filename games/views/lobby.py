@@ -35,9 +35,7 @@ def lobby(request: AuthenticatedRequest) -> HttpResponse:
         request,
         "games/lobby.html",
         {
-            "my_games": listing.my_games(user),
-            "invitations": listing.invitations(user),
-            "waiting": listing.waiting_tables(user),
+            **listing.my_lists(user),
             "open_tables": listing.open_tables(user),
             "to_watch": listing.games_to_watch(user),
             "finished": listing.finished_tables(user),
@@ -48,19 +46,12 @@ def lobby(request: AuthenticatedRequest) -> HttpResponse:
 @login_required
 @require_safe
 def my_games(request: AuthenticatedRequest) -> HttpResponse:
-    """The member's games and invitations, for the home page (loaded by htmx). The address itself,
-    opened in the browser, leads to the home page where the list belongs."""
+    """The member's games and invitations, read again by htmx on the home page after a push
+    (the page comes with them). The address itself, opened in the browser, leads to the
+    home page where the list belongs."""
     if not request.htmx:
         return redirect("home")
-    return render(
-        request,
-        "games/lobby.html#my-games",
-        {
-            "my_games": listing.my_games(request.user),
-            "invitations": listing.invitations(request.user),
-            "waiting": listing.waiting_tables(request.user),
-        },
-    )
+    return render(request, "games/lobby.html#my-games", listing.my_lists(request.user))
 
 
 @login_required

@@ -40,10 +40,6 @@
       el.textContent = format(left);
       el.classList.toggle("is-low", left > 0 && left <= 10);
       el.classList.toggle("is-up", left === 0);
-      el.setAttribute(
-        "aria-label",
-        left === 0 ? "time is up" : format(left) + " left" + (stands ? ", standing still" : "")
-      );
     });
   }
 

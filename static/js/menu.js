@@ -5,6 +5,8 @@
 (function () {
   "use strict";
 
+  // Loaded without defer, in <head>: the class is there before the page is first drawn,
+  // so what it changes (the header's menu, the new-table form's folded seats) never moves.
   document.documentElement.classList.add("has-menu");
 
   function parts() {

@@ -53,6 +53,9 @@
         var kind = row.querySelector("select");
         var user = row.querySelector("[data-seat-user]");
         user.hidden = kind.value !== "invite";
+        // The server's first folding (is-folded) gives way to this one.
+        row.classList.remove("is-folded");
+        user.classList.remove("is-folded");
       });
       if (games) games.placeholder = String(count);
     }
@@ -65,7 +68,11 @@
       var checked = form.querySelector('[name="clock"]:checked');
       if (!checked || !turn) return;
       var live = checked.value === "live";
-      if (weekend) weekend.closest(".field").hidden = live;
+      if (weekend) {
+        var box = weekend.closest(".field");
+        box.hidden = live;
+        box.classList.remove("is-folded"); // the server's first folding gives way
+      }
       var wanted = live ? "Live" : "Correspondence";
       var groups = turn.querySelectorAll("optgroup");
       groups.forEach(function (group) {

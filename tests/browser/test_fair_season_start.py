@@ -49,8 +49,8 @@ def test_the_organiser_sees_even_divisions_and_chooses_a_fair_length(
 
     log_in(page, alice)
     page.goto("/clubs/tile-club/winter/1/start/")
-    expect(page.get_by_role("region", name="Division 1")).to_contain_text("4 players")
-    expect(page.get_by_role("region", name="Division 2")).to_contain_text("3 players")
+    expect(page.get_by_role("region", name="Division 1", exact=True)).to_contain_text("4 players")
+    expect(page.get_by_role("region", name="Division 2", exact=True)).to_contain_text("3 players")
     expect(page.get_by_role("note")).to_contain_text(
         "Division 1 has 4 players at 3 seats: one player sits out each matchday."
     )

@@ -156,7 +156,7 @@ def test_only_a_correspondence_table_offers_the_pause_on_the_new_table_page(
     # The private box's words stand beside it, not over its help (they overlapped when
     # the box was inside its label, in the grid's narrow first column).
     label = phone.locator("label[for=id_private]").bounding_box()
-    help_text = phone.locator("#id_private_help").bounding_box()
+    help_text = phone.locator("#id_private_helptext").bounding_box()
     assert label is not None and help_text is not None
     assert label["y"] + label["height"] <= help_text["y"] + 1
 

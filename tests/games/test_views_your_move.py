@@ -53,7 +53,7 @@ def test_the_page_lists_my_games_soonest_deadline_first(alice: User) -> None:
     assert f"Table {late.table_id} · game 1 of" in second and ">Correspondence<" in second
     opponent = str(user_at(late, 1 - (late.current_seat or 0)))
     assert f"against {opponent}" in second
-    assert 'class="countdown countdown-small" data-deadline="' in first
+    assert 'class="countdown countdown-small" datetime="' in first
     assert f'href="{game_url(soon)}"' in first
     assert f'href="{NEXT}"' in html
 
