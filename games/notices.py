@@ -51,6 +51,8 @@ KINDS = (
         mail_skip=invitation_mail_skip,
         counted_as=INVITATIONS,
     ),
+    # Told for the record: the turn is over, there is nothing to do about it.
+    kinds.Kind(GameNotice.DRAWN_FOR_YOU, "A turn with no play drawn for you", Delivery.NEVER),
 )
 
 
