@@ -32,7 +32,8 @@ each seat's bank, vacation and timeouts in a row, whether the turn's clock stand
 still), ``log`` (:class:`~games.selectors.move_log.MoveLog`: the moves so far as the
 viewer may know them, the tiles they just drew, the last play's tiles), ``user``,
 ``oob``, ``forced_offer`` (the turn to name when the viewer is offered the standing
-order for forced turns: :func:`~games.selectors.forced.standing_order_offer`). The game model itself is never put in a context: its cached state holds every
+order for forced turns: :func:`~games.selectors.forced.standing_order_offer`). The game
+model itself is never put in a context: its cached state holds every
 rack and the pool, and a template can reach any attribute.
 """
 

@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0002_member_time_zone'),
+        ("accounts", "0002_member_time_zone"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='draws_forced_turns',
-            field=models.BooleanField(blank=True, help_text='Whether a turn with no legal play is drawn for you, after a while, as you would draw it. Empty until you were asked.', null=True),
+            model_name="user",
+            name="draws_forced_turns",
+            field=models.BooleanField(
+                blank=True,
+                help_text="Whether a turn with no legal play is drawn for you, after a while, as you would draw it. Empty until you were asked.",
+                null=True,
+            ),
         ),
     ]

@@ -6,34 +6,86 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0022_seat_forfeits_each_game'),
+        ("games", "0022_seat_forfeits_each_game"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='move',
-            name='by',
-            field=models.CharField(choices=[('user', 'Player'), ('bot', 'Bot'), ('timeout', 'Turn clock'), ('ruling', 'Ruling (a deadline or a moderator)'), ('order', "Player's standing order (a forced turn drawn for them)")], max_length=10),
+            model_name="move",
+            name="by",
+            field=models.CharField(
+                choices=[
+                    ("user", "Player"),
+                    ("bot", "Bot"),
+                    ("timeout", "Turn clock"),
+                    ("ruling", "Ruling (a deadline or a moderator)"),
+                    ("order", "Player's standing order (a forced turn drawn for them)"),
+                ],
+                max_length=10,
+            ),
         ),
         migrations.CreateModel(
-            name='ForcedTurn',
+            name="ForcedTurn",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('turn_number', models.PositiveIntegerField()),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('version', models.PositiveIntegerField(help_text="The game's version the proof was made at.")),
-                ('steps', models.PositiveIntegerField(help_text="The solver's work for the proof.")),
-                ('proven_at', models.DateTimeField(auto_now_add=True)),
-                ('draw_at', models.DateTimeField(blank=True, help_text='When the standing order draws (empty: the member gave none); not before.', null=True)),
-                ('drawn_for_them', models.BooleanField(default=False, help_text='Whether the draw was made for them by their standing order.')),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='forced_turns', to='games.game')),
-                ('member', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='forced_turns', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("turn_number", models.PositiveIntegerField()),
+                ("seat", models.PositiveSmallIntegerField()),
+                (
+                    "version",
+                    models.PositiveIntegerField(
+                        help_text="The game's version the proof was made at."
+                    ),
+                ),
+                (
+                    "steps",
+                    models.PositiveIntegerField(help_text="The solver's work for the proof."),
+                ),
+                ("proven_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "draw_at",
+                    models.DateTimeField(
+                        blank=True,
+                        help_text="When the standing order draws (empty: the member gave none); not before.",
+                        null=True,
+                    ),
+                ),
+                (
+                    "drawn_for_them",
+                    models.BooleanField(
+                        default=False,
+                        help_text="Whether the draw was made for them by their standing order.",
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="forced_turns",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "member",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="forced_turns",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('game', 'turn_number', 'version'), name='games_forcedturn_once')],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("game", "turn_number", "version"), name="games_forcedturn_once"
+                    )
+                ],
             },
         ),
     ]

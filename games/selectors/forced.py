@@ -4,6 +4,7 @@ take over their turns, and the offer of the standing order on a game page."""
 from __future__ import annotations
 
 from datetime import datetime
+from itertools import pairwise
 
 from accounts.models import User
 from games.models import ForcedTurn, Game, Move
@@ -28,7 +29,7 @@ def recent_turn_seconds(game: Game, member_id: int) -> list[float]:
     rows.sort(key=lambda row: (row[0], row[1]))
     theirs: list[tuple[datetime, float]] = []
     everyone: list[tuple[datetime, float]] = []
-    for before, move in zip(rows, rows[1:], strict=False):
+    for before, move in pairwise(rows):
         if before[0] != move[0] or move[2] != Move.By.USER:
             continue
         took = (move[4], (move[4] - before[4]).total_seconds())

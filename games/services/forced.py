@@ -134,16 +134,15 @@ def _record(game: Game, seat: int, member_id: int, check: PlayCheck) -> ForcedTu
     return forced
 
 
-def draw_delay(
-    durations: Sequence[float], seconds_left: float | None, rng: random.Random
-) -> float:
+def draw_delay(durations: Sequence[float], seconds_left: float | None, rng: random.Random) -> float:
     """Seconds to wait before drawing for the member: one of ``durations`` (recent
     turns of people at the table), picked at random and jittered by up to a fifth, so the
     draw comes when one of their considered turns would; bounded by
     ``GAMES_FORCED_DRAW_SECONDS`` and to half of what is left of the turn
     (``seconds_left``; None: no deadline), so it always comes well before the clock.
 
-    >>> draw_delay([10.0, 10.0], None, random.Random(1)) == draw_delay([10.0], None, random.Random(1))
+    >>> same = draw_delay([10.0, 10.0], None, random.Random(1))
+    >>> same == draw_delay([10.0], None, random.Random(1))
     True
     >>> 8 <= draw_delay([10.0], None, random.Random(2)) <= 12
     True
@@ -181,9 +180,10 @@ def draw_for_member(game_id: int, turn_number: int, version: int) -> Game | None
 
     Only when, under the game's lock, the game is still at ``version`` (nothing moved
     since the proof), that version's proof of no play exists, the member still plays
-    the seat and still wants it, its planned moment has come, and they may move now (not held, not barred, before
-    the deadline: the checks of their own move). Returns the game, or ``None`` when
-    nothing was done; so a second task for the same turn does nothing.
+    the seat and still wants it, its planned moment has come, and they may move now
+    (not held, not barred, before the deadline: the checks of their own move).
+    Returns the game, or ``None`` when nothing was done; so a second task for the same
+    turn does nothing.
     """
     with transaction.atomic():
         forced = (
@@ -225,5 +225,3 @@ def answer_offer(user: User, yes: bool) -> None:
     on their settings): yes, draw for me when a turn has no play; or no."""
     User.objects.filter(pk=user.pk).update(draws_forced_turns=yes)
     user.draws_forced_turns = yes
-
-

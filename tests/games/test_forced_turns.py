@@ -1,0 +1,171 @@
+"""Forced turns that play themselves: the proof, the delay, the draw by a member's
+standing order (games.services.forced), and never otherwise."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.conf import settings
+from django.utils import timezone
+
+from accounts.models import User
+from engine.solver import Budget
+from games import receivers, services, tasks
+from games.models import ForcedTurn, Game, Move
+from games.rendering import game_context
+from games.services import forced
+from notifications.models import Notification
+from tests.games.conftest import current_game, start_table
+from tests.games.positions import set_position
+
+pytestmark = pytest.mark.django_db
+
+# Alice (seat 0, to move, melded) holds nothing that fits this table, or one another.
+NO_PLAY = (["R1", "R5", "B9", "K13", "O7"], [["R10", "R11", "R12"]])
+# No play either, but only a search shows it (B2 would take B3 from the group).
+NO_PLAY_SEARCHED = (["B2", "O7", "K13", "R1"], [["K3", "O3", "B3"], ["B4", "B5", "B6"]])
+# ...while R13 fits the run.
+A_PLAY = (["R1", "R5", "B9", "K13", "R13"], [["R10", "R11", "R12"]])
+
+
+def _game(alice: User, bob: User, answer: bool | None, position: tuple) -> Game:
+    User.objects.filter(pk=alice.pk).update(draws_forced_turns=answer)
+    game = current_game(start_table(alice, bob, first=0))
+    rack, table = position
+    return set_position(game, table, rack)
+
+
+def _proven_and_planned(game: Game, rng_seed: int = 7) -> tuple[forced.Proof, float | None]:
+    proof = forced.prove_turn(game.pk, game.turn_number)
+    assert proof is not None
+    return proof, forced.plan_draw(game.pk, proof, random.Random(rng_seed), timezone.now())
+
+
+def test_an_opted_in_member_with_no_play_gets_the_draw_after_the_delay(
+    alice: User, bob: User
+) -> None:
+    game = _game(alice, bob, True, NO_PLAY)
+    proof, delay = _proven_and_planned(game)
+    assert proof.check.answer == "none" and proof.forced_turn is not None
+    assert delay is not None and delay >= 2
+    # Too early: nothing (a task delivered early).
+    assert forced.draw_for_member(game.pk, game.turn_number, proof.version) is None
+    assert not Move.objects.filter(game=game).exists()
+    with time_machine.travel(timezone.now() + timedelta(seconds=delay + 1)):
+        drawn = forced.draw_for_member(game.pk, game.turn_number, proof.version)
+    assert drawn is not None and drawn.turn_number == 2
+    move = Move.objects.get(game=game)
+    assert (move.by, move.user_id, move.action["type"]) == (Move.By.ORDER, alice.pk, "draw")
+    assert ForcedTurn.objects.get(game=game).drawn_for_them
+    notice = Notification.objects.get(user=alice, kind="drawn_for_you")
+    assert notice.text.startswith("Turn 1 had no play: drawn for you")
+    assert not Notification.objects.filter(user=bob, kind="drawn_for_you").exists()
+
+
+def test_the_delay_is_the_same_for_the_same_seed_and_within_the_bounds(
+    alice: User, bob: User
+) -> None:
+    game = _game(alice, bob, True, NO_PLAY)
+    proof = forced.prove_turn(game.pk, game.turn_number)
+    assert proof is not None
+    now = timezone.now()
+    first = forced.plan_draw(game.pk, proof, random.Random(3), now)
+    again = forced.plan_draw(game.pk, proof, random.Random(3), now)
+    assert first == again
+    assert first is not None and 2 <= first <= 900
+
+
+def test_a_turn_with_a_play_is_never_drawn(alice: User, bob: User) -> None:
+    game = _game(alice, bob, True, A_PLAY)
+    proof, delay = _proven_and_planned(game)
+    assert proof.check.answer == "play" and proof.forced_turn is None and delay is None
+    assert not ForcedTurn.objects.exists()
+    with time_machine.travel(timezone.now() + timedelta(hours=1)):
+        assert forced.draw_for_member(game.pk, 1, game.version) is None
+    assert not Move.objects.filter(game=game).exists()
+
+
+def test_a_proof_cut_short_by_its_budget_draws_nothing(alice: User, bob: User) -> None:
+    game = _game(alice, bob, True, NO_PLAY_SEARCHED)
+    proof = forced.prove_turn(game.pk, game.turn_number, Budget(steps=1))
+    assert proof is not None and proof.check.answer == "unknown"
+    assert proof.forced_turn is None
+    assert forced.plan_draw(game.pk, proof, random.Random(1), timezone.now()) is None
+    assert not ForcedTurn.objects.exists()
+
+
+def test_a_task_that_comes_after_the_member_moved_does_nothing(alice: User, bob: User) -> None:
+    game = _game(alice, bob, True, NO_PLAY)
+    proof, delay = _proven_and_planned(game)
+    assert delay is not None
+    services.draw(game.pk, alice, game.version)  # she was quicker
+    with time_machine.travel(timezone.now() + timedelta(seconds=delay + 1)):
+        assert forced.draw_for_member(game.pk, 1, proof.version) is None
+        assert forced.draw_for_member(game.pk, 1, proof.version) is None
+    assert list(Move.objects.filter(game=game).values_list("by", flat=True)) == [Move.By.USER]
+
+
+def test_it_draws_only_once_when_its_task_comes_twice(alice: User, bob: User) -> None:
+    game = _game(alice, bob, True, NO_PLAY)
+    proof, delay = _proven_and_planned(game)
+    assert delay is not None
+    with time_machine.travel(timezone.now() + timedelta(seconds=delay + 1)):
+        assert forced.draw_for_member(game.pk, 1, proof.version) is not None
+        assert forced.draw_for_member(game.pk, 1, proof.version) is None
+    assert Move.objects.filter(game=game).count() == 1
+
+
+def test_a_member_who_said_no_is_not_proven_for_nor_drawn_for(alice: User, bob: User) -> None:
+    game = _game(alice, bob, False, NO_PLAY)
+    assert forced.prove_turn(game.pk, game.turn_number) is None
+    assert not ForcedTurn.objects.exists()
+
+
+def test_a_member_not_asked_yet_is_proven_for_but_not_drawn_for(alice: User, bob: User) -> None:
+    game = _game(alice, bob, None, NO_PLAY)
+    proof, delay = _proven_and_planned(game)
+    assert proof.forced_turn is not None and delay is None
+    with time_machine.travel(timezone.now() + timedelta(hours=1)):
+        assert forced.draw_for_member(game.pk, 1, proof.version) is None
+    assert not Move.objects.filter(game=game).exists()
+
+
+def test_the_offer_shows_once_the_member_drew_a_forced_turn_and_goes_with_an_answer(
+    alice: User, bob: User
+) -> None:
+    game = _game(alice, bob, None, NO_PLAY)
+    forced.prove_turn(game.pk, game.turn_number)
+    game.refresh_from_db()
+    assert game_context(game, alice)["forced_offer"] is None  # not drawn yet
+    services.draw(game.pk, alice, game.version)
+    game.refresh_from_db()
+    alice.refresh_from_db()
+    assert game_context(game, alice)["forced_offer"] == 1
+    assert game_context(game, bob)["forced_offer"] is None
+    forced.answer_offer(alice, True)
+    assert game_context(game, alice)["forced_offer"] is None
+
+
+def test_the_turn_start_proves_and_queues_the_draw_on_the_bots_queue(
+    alice: User, bob: User
+) -> None:
+    """Through the receiver of a turn's start and its tasks (Celery eager: the draw's
+    task runs at once, before its moment, and so does nothing; the moment is kept with
+    the proof, and a task then draws)."""
+    game = _game(alice, bob, True, NO_PLAY)
+    receivers.prove_forced_turn(Game, game_id=game.pk, turn_number=1, seat=0)
+    row = ForcedTurn.objects.get(game=game, turn_number=1)
+    assert row.draw_at is not None and not row.drawn_for_them
+    assert not Move.objects.filter(game=game).exists()
+    with time_machine.travel(row.draw_at + timedelta(seconds=1)):
+        tasks.draw_forced_turn.delay(game.pk, 1, row.version)
+    assert Move.objects.get(game=game).by == Move.By.ORDER
+
+
+def test_the_proof_and_the_draw_run_on_the_bots_queue() -> None:
+    routes = settings.CELERY_TASK_ROUTES
+    for name in ("games.tasks.prove_forced_turn", "games.tasks.draw_forced_turn"):
+        assert routes[name]["queue"].endswith("bots")
