@@ -26,7 +26,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from engine.actions import Layout
+from engine.ruleset import Ruleset
 from engine.solver import Budget, Solution, solve
+from engine.tiles import Tile
 from engine.views import PlayerView
 
 Answer = Literal["play", "none", "unknown", "not_judged"]
@@ -65,16 +68,32 @@ def check_for_play(view: PlayerView, budget: Budget) -> PlayCheck:
         return PlayCheck("not_judged", why="the River's turns are not only draws")
     if "draw" not in view.actions:
         return PlayCheck("not_judged", why="drawing is not allowed now")
-    return _answer(_search(view, budget))
+    return has_play(
+        view.table, view.rack, view.initial_meld_done[view.player], view.ruleset, budget
+    )
 
 
-def _search(view: PlayerView, budget: Budget) -> Solution:
-    assert view.player is not None and view.rack is not None
-    if view.initial_meld_done[view.player]:
-        return solve(view.table, view.rack, True, view.ruleset, budget=budget)
-    # The meld is judged on rack tiles only, whatever the table holds (see the module).
-    rack_only = replace(view.ruleset, initial_meld_same_turn_manipulation=False)
-    return solve((), view.rack, False, rack_only, budget=budget)
+def has_play(
+    table: Layout, rack: tuple[Tile, ...], meld_done: bool, rules: Ruleset, budget: Budget
+) -> PlayCheck:
+    """Whether a player holding ``rack`` (``meld_done``: their initial meld is down) has
+    any legal play on ``table`` under ``rules``: ``"play"``, ``"none"`` (proven) or
+    ``"unknown"`` (the budget ran out first).
+
+    >>> from engine.tiles import parse_tiles
+    >>> has_play((parse_tiles(["R1", "R2", "R3"]),), parse_tiles(["R4"]), True, Ruleset(),
+    ...          Budget(steps=1000)).answer
+    'play'
+    >>> has_play((), parse_tiles(["R1", "R2", "R3"]), False, Ruleset(), Budget(steps=1000)).answer
+    'none'
+    """
+    if meld_done:
+        solution = solve(table, rack, True, rules, budget=budget)
+    else:
+        # The meld is judged on rack tiles only, whatever the table holds (see the module).
+        rack_only = replace(rules, initial_meld_same_turn_manipulation=False)
+        solution = solve((), rack, False, rack_only, budget=budget)
+    return _answer(solution)
 
 
 def _answer(solution: Solution) -> PlayCheck:
