@@ -20,12 +20,15 @@ def recent_turn_seconds(game: Game, member_id: int) -> list[float]:
     """How long recent turns of people at ``game``'s table took, in seconds: the
     member's own when they have played a few, else everyone's there (bots and clocks
     left out: a bot waits a set time, a clock its deadline). A turn lasts from the
-    game's move before it to the player's move; newest first."""
-    rows = list(
+    game's move before it (or its start) to the player's move; newest first."""
+    rows: list[tuple[int, int, str, int | None, datetime]] = list(
         Move.objects.filter(game__table_id=game.table_id)
         .order_by("-created_at", "-seq")
         .values_list("game_id", "seq", "by", "user_id", "created_at")[:_MOVES_READ]
     )
+    # Each game's start counts as the move before its first (seq 0): a first turn is a turn.
+    started = Game.objects.filter(pk__in={row[0] for row in rows}).values_list("pk", "created_at")
+    rows += [(pk, 0, "", None, at) for pk, at in started]
     rows.sort(key=lambda row: (row[0], row[1]))
     theirs: list[tuple[datetime, float]] = []
     everyone: list[tuple[datetime, float]] = []
