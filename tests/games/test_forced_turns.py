@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 import time_machine
 from django.conf import settings
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
@@ -18,6 +19,7 @@ from games.models import ForcedTurn, Game, Move
 from games.rendering import game_context
 from games.services import forced
 from notifications.models import Notification
+from tests.conftest import client_as
 from tests.games.conftest import current_game, start_table
 from tests.games.positions import set_position
 
@@ -169,3 +171,16 @@ def test_the_proof_and_the_draw_run_on_the_bots_queue() -> None:
     routes = settings.CELERY_TASK_ROUTES
     for name in ("games.tasks.prove_forced_turn", "games.tasks.draw_forced_turn"):
         assert routes[name]["queue"].endswith("bots")
+
+
+def test_the_notice_s_delivery_is_offered_to_members_who_gave_the_order(
+    alice: User, bob: User
+) -> None:
+    User.objects.filter(pk=alice.pk).update(draws_forced_turns=True)
+    alice.refresh_from_db()
+    page = client_as(alice).get(reverse("notifications:list")).text
+    assert "A turn with no play drawn for you" in page
+    assert (
+        "A turn with no play drawn for you"
+        not in client_as(bob).get(reverse("notifications:list")).text
+    )
