@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from datetime import timedelta
+from typing import Any
 
 import pytest
 import time_machine
@@ -16,14 +17,19 @@ from accounts.models import User
 from engine.solver import Budget
 from games import receivers, services, tasks
 from games.models import ForcedTurn, Game, Move
-from games.rendering import game_context
-from games.services import forced
+from games.models.table_settings import TableSettings
+from games.rendering import game_context, render_live_fragments
+from games.services import SeatPlan, forced
 from notifications.models import Notification
 from tests.conftest import client_as
-from tests.games.conftest import current_game, start_table
+from tests.games.conftest import current_game, seat_is_forced_first, start_table
 from tests.games.positions import set_position
+from tests.moderation.conftest import open_case, site_moderator
+from tests.moderation.evidence_support import claim, evidence_url
 
 pytestmark = pytest.mark.django_db
+
+__all__ = ["site_moderator"]  # the moderators' fixture, from tests/moderation
 
 # Alice (seat 0, to move, melded) holds nothing that fits this table, or one another.
 NO_PLAY = (["R1", "R5", "B9", "K13", "O7"], [["R10", "R11", "R12"]])
@@ -184,3 +190,36 @@ def test_the_notice_s_delivery_is_offered_to_members_who_gave_the_order(
         "A turn with no play drawn for you"
         not in client_as(bob).get(reverse("notifications:list")).text
     )
+
+
+def test_the_others_read_an_ordinary_draw_the_member_and_moderators_what_it_was(
+    alice: User, bob: User, site_moderator: User, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A game played from the deal (the log replays it): the draw of Alice's forced
+    first turn, made by her standing order."""
+    User.objects.filter(pk=alice.pk).update(draws_forced_turns=True)
+    table = services.create_table(
+        alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.reserved_for(bob)]
+    )
+    # The facts' receivers run as the facts commit: the turn's start queues the proof.
+    with seat_is_forced_first(0), django_capture_on_commit_callbacks(execute=True):
+        services.join_table(table.pk, bob)
+    game = current_game(table)
+    if game.current_seat == 1:
+        with django_capture_on_commit_callbacks(execute=True):
+            services.draw(game.pk, bob, game.version)
+    row = ForcedTurn.objects.get(game=game)  # proven as the turn started (Celery eager)
+    assert row.draw_at is not None
+    with time_machine.travel(row.draw_at + timedelta(seconds=1)):
+        assert forced.draw_for_member(game.pk, row.turn_number, row.version) is not None
+    game.refresh_from_db()
+    alices = game_context(game, alice)["log"].entries[0].words
+    assert alices.startswith("No play: your standing order drew ")
+    assert game_context(game, bob)["log"].entries[0].words == "Alice drew a tile."
+    assert game_context(game, None)["log"].entries[0].words == "Alice drew a tile."
+    for reader in (bob, None):
+        html = render_live_fragments(game, reader)
+        assert "standing order" not in html and "had no play" not in html
+    case = claim(open_case(game, bob, turn_number=row.turn_number), site_moderator)
+    page = client_as(site_moderator).get(evidence_url(case, row.turn_number))
+    assert "Drawn by the player's standing order" in page.content.decode()
