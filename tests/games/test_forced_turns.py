@@ -16,7 +16,7 @@ from django.utils import timezone
 from accounts.models import User
 from engine.solver import Budget
 from games import receivers, services, tasks
-from games.models import ForcedTurn, Game, Move
+from games.models import ForcedTurn, Game, Move, Table
 from games.models.table_settings import TableSettings
 from games.rendering import game_context, render_live_fragments
 from games.services import SeatPlan, forced
@@ -223,3 +223,44 @@ def test_the_others_read_an_ordinary_draw_the_member_and_moderators_what_it_was(
     case = claim(open_case(game, bob, turn_number=row.turn_number), site_moderator)
     page = client_as(site_moderator).get(evidence_url(case, row.turn_number))
     assert "Drawn by the player's standing order" in page.content.decode()
+
+
+# -- the answer to the offer -------------------------------------------------------------
+
+
+def _answer(user: User | None, game: Game, answer: str = "yes", method: str = "post") -> Any:
+    url = reverse("games:standing_order", args=[game.pk])
+    return getattr(client_as(user), method)(url, {"answer": answer}, HTTP_HX_REQUEST="true")
+
+
+def test_a_player_answers_the_offer_yes_or_no(alice: User, bob: User) -> None:
+    game = current_game(start_table(alice, bob, first=0))
+    response = _answer(alice, game, "yes")
+    assert response.status_code == 200
+    assert "drawn for you after a while" in response.text
+    alice.refresh_from_db()
+    assert alice.draws_forced_turns is True
+    assert _answer(alice, game, "no").status_code == 200
+    alice.refresh_from_db()
+    assert alice.draws_forced_turns is False
+
+
+def test_the_opponent_answers_only_for_themselves(alice: User, bob: User) -> None:
+    game = current_game(start_table(alice, bob, first=0))
+    assert _answer(bob, game, "yes").status_code == 200
+    alice.refresh_from_db()
+    bob.refresh_from_db()
+    assert (alice.draws_forced_turns, bob.draws_forced_turns) == (None, True)
+
+
+def test_an_outsider_a_spectator_a_visitor_and_bad_input_change_nothing(
+    alice: User, bob: User, carol: User
+) -> None:
+    game = current_game(start_table(alice, bob, first=0))
+    assert _answer(carol, game).status_code == 403  # a spectator of a public table: no turns
+    assert _answer(None, game).status_code == 302  # to the login page
+    assert _answer(alice, game, "maybe").status_code == 400
+    assert _answer(alice, game, method="get").status_code == 405
+    Table.objects.filter(pk=game.table_id).update(private=True)
+    assert _answer(carol, game).status_code == 404
+    assert not User.objects.exclude(draws_forced_turns=None).exists()
