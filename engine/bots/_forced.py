@@ -23,10 +23,10 @@ together under every option of the table's ruleset.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from engine.actions import Layout
 from engine.ruleset import Ruleset
 from engine.solver import Budget, Solution, solve
 from engine.tiles import Tile
@@ -74,7 +74,11 @@ def check_for_play(view: PlayerView, budget: Budget) -> PlayCheck:
 
 
 def has_play(
-    table: Layout, rack: tuple[Tile, ...], meld_done: bool, rules: Ruleset, budget: Budget
+    table: Sequence[Sequence[Tile]],
+    rack: Sequence[Tile],
+    meld_done: bool,
+    rules: Ruleset,
+    budget: Budget,
 ) -> PlayCheck:
     """Whether a player holding ``rack`` (``meld_done``: their initial meld is down) has
     any legal play on ``table`` under ``rules``: ``"play"``, ``"none"`` (proven) or

@@ -39,7 +39,9 @@ NO_PLAY_SEARCHED = (["B2", "O7", "K13", "R1"], [["K3", "O3", "B3"], ["B4", "B5",
 A_PLAY = (["R1", "R5", "B9", "K13", "R13"], [["R10", "R11", "R12"]])
 
 
-def _game(alice: User, bob: User, answer: bool | None, position: tuple) -> Game:
+def _game(
+    alice: User, bob: User, answer: bool | None, position: tuple[list[str], list[list[str]]]
+) -> Game:
     User.objects.filter(pk=alice.pk).update(draws_forced_turns=answer)
     game = current_game(start_table(alice, bob, first=0))
     rack, table = position
