@@ -366,6 +366,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": GAMES_SWEEP_SECONDS,
         "options": {"expires": GAMES_SWEEP_SECONDS},
     },
+    "games-sweep-forced-draws": {
+        "task": "games.tasks.sweep_forced_draws",
+        "schedule": GAMES_SWEEP_SECONDS,
+        "options": {"expires": GAMES_SWEEP_SECONDS},
+    },
     "leagues-run-seasons": {
         "task": "leagues.tasks.run_seasons",
         "schedule": GAMES_SWEEP_SECONDS,

@@ -172,13 +172,12 @@ def forced_steps() -> int:
 
 def forced_draw_bounds() -> tuple[float, float]:
     """``GAMES_FORCED_DRAW_SECONDS``: the shortest and longest wait, ``(low, high)``,
-    before a standing order draws for a member (``(2, 900)``): the wait is taken from
-    the table's recent turn times, within these bounds (and within half of the turn's
-    time left). The longest is at most the horizon of queued tasks
-    (:func:`eta_horizon_seconds`), since the draw's task is queued when the turn is
-    proven forced."""
-    low, high = getattr(settings, "GAMES_FORCED_DRAW_SECONDS", (2.0, 900.0))
-    return float(low), min(float(high), eta_horizon_seconds())
+    before a standing order draws for a member (``(2, 43200)``: 2 s to 12 hours): the
+    wait is taken from the table's recent turn times, within these bounds (and within
+    half of the turn's time left). A wait past the horizon of queued tasks
+    (:func:`eta_horizon_seconds`) is made by the sweep."""
+    low, high = getattr(settings, "GAMES_FORCED_DRAW_SECONDS", (2.0, 43_200.0))
+    return float(low), float(high)
 
 
 def bot_steps(level: str) -> int:

@@ -136,7 +136,9 @@ def prove_forced_turn(game_id: int, turn_number: int) -> None:
         logger.warning("game %s: the proof of turn %s ran out of time", game_id, turn_number)
         connection.close()
         return
-    if delay is not None:
+    # A wait beyond the horizon is not queued (a Redis broker would deliver it again
+    # every hour): the sweep makes that draw when its moment comes.
+    if delay is not None and delay <= eta_horizon_seconds():
         draw_forced_turn.apply_async((game_id, turn_number, proof.version), countdown=delay)
 
 
@@ -206,6 +208,12 @@ def sweep_turn_reminders() -> int:
         timezone.now(),
     )
     return result.done
+
+
+@shared_task(ignore_result=True)
+def sweep_forced_draws() -> int:
+    """Celery beat: the standing orders' draws that are due and were not made."""
+    return forced.sweep_draws(timezone.now())
 
 
 @shared_task(ignore_result=True)

@@ -572,6 +572,14 @@ class ForcedTurn(models.Model):
                 fields=["game", "turn_number", "version"], name="games_forcedturn_once"
             ),
         ]
+        indexes = [
+            # The sweep's one query: draws planned and not made, by their moment.
+            models.Index(
+                fields=["draw_at"],
+                condition=Q(drawn_for_them=False, draw_at__isnull=False),
+                name="games_forcedturn_draw_due",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"turn {self.turn_number} of game {self.game_id} had no play (seat {self.seat})"

@@ -10,7 +10,9 @@ Three steps, each safe to run late, early or twice:
    Members who answered the offer "no" are not asked about.
 2. For a member who gave the order, a delay taken from the table's usual turn times
    (:func:`draw_delay`), so that the others cannot tell the draw from a considered
-   one, then :func:`draw_for_member` (a task on the same queue).
+   one, kept with the proof (``draw_at``), then :func:`draw_for_member` (a task on the
+   same queue, queued when the moment is within the horizon of queued tasks; the
+   sweep, :func:`sweep_draws`, makes the draws whose task was lost or never queued).
 3. :func:`draw_for_member`: under the game's lock, only if the game is still at the
    version the proof was made at (nobody moved since: the member did not play, the
    clock did not end the turn), the member's own draw is committed through the one
@@ -29,6 +31,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
@@ -205,6 +208,34 @@ def draw_for_member(game_id: int, turn_number: int, version: int) -> Game | None
         ForcedTurn.objects.filter(pk=forced.pk).update(drawn_for_them=True)
         _tell(game, forced)
         return game
+
+
+SWEEP_LIMIT = 200
+"""At most this many due draws per sweep; the next sweep takes the rest."""
+
+
+def sweep_draws(now: datetime) -> int:
+    """Celery beat: make the standing orders' draws whose moment has passed and whose
+    task did not (lost, or never queued: a wait longer than the horizon of queued tasks,
+    as a correspondence table's turn times may be). One query on the rows still to draw
+    at the version they were proven at; each draw checks all again under the lock.
+    Returns how many were made."""
+    due = (
+        ForcedTurn.objects.filter(
+            drawn_for_them=False,
+            draw_at__lte=now - SWEEP_GRACE,
+            game__status=Game.Status.PLAYING,
+            game__version=F("version"),
+            game__turn_number=F("turn_number"),
+        )
+        .order_by("draw_at")
+        .values_list("game_id", "turn_number", "version")[:SWEEP_LIMIT]
+    )
+    return sum(draw_for_member(*row) is not None for row in due)
+
+
+SWEEP_GRACE = timedelta(seconds=1)
+"""A draw's own task normally makes it within this; the sweep leaves it that long."""
 
 
 def _tell(game: Game, forced: ForcedTurn) -> None:

@@ -16,6 +16,7 @@ from django.utils import timezone
 from accounts.models import User
 from engine.solver import Budget
 from games import receivers, services, tasks
+from games.conf import eta_horizon_seconds
 from games.models import ForcedTurn, Game, Move, Table
 from games.models.table_settings import TableSettings
 from games.rendering import game_context, render_live_fragments
@@ -266,3 +267,30 @@ def test_an_outsider_a_spectator_a_visitor_and_bad_input_change_nothing(
     Table.objects.filter(pk=game.table_id).update(private=True)
     assert _answer(carol, game).status_code == 404
     assert not User.objects.exclude(draws_forced_turns=None).exists()
+
+
+def test_the_sweep_makes_a_due_draw_once_and_no_other(alice: User, bob: User) -> None:
+    """A wait past the horizon of queued tasks (a correspondence table's turn times),
+    or a lost task: beat's sweep draws when the moment has come, and only then."""
+    game = _game(alice, bob, True, NO_PLAY)
+    _, delay = _proven_and_planned(game)
+    assert delay is not None
+    row = ForcedTurn.objects.get(game=game)
+    assert row.draw_at is not None
+    assert forced.sweep_draws(row.draw_at - timedelta(seconds=1)) == 0
+    assert forced.sweep_draws(row.draw_at + timedelta(seconds=5)) == 0  # still too early now
+    with time_machine.travel(row.draw_at + timedelta(seconds=5)):
+        assert tasks.sweep_forced_draws.delay().get() == 1
+        assert forced.sweep_draws(timezone.now()) == 0
+    assert Move.objects.get(game=game).by == Move.By.ORDER
+
+
+def test_a_long_wait_is_taken_from_the_table_s_turn_times_and_left_to_the_sweep(
+    alice: User, bob: User
+) -> None:
+    durations = [6 * 3600.0, 7 * 3600.0, 5 * 3600.0]
+    delay = forced.draw_delay(durations, 48 * 3600.0, random.Random(5))
+    assert 4 * 3600 <= delay <= 8.4 * 3600
+    assert delay > eta_horizon_seconds()  # its task is not queued: the sweep makes it
+    # Never past half the time left on the turn's clock.
+    assert forced.draw_delay(durations, 3600.0, random.Random(5)) == 1800.0
