@@ -72,12 +72,37 @@ class SignUpForm(MemberDetailsForm, UserCreationForm[User]):
         self.fields["time_zone"].widget.attrs["data-browser-zone"] = ""
 
 
+FORCED_TURN_CHOICES = [
+    ("unknown", "Ask me after a turn with no play"),
+    ("true", "Yes: draw for me when a turn has no play"),
+    ("false", "No: I draw my own turns"),
+]
+
+
 class ProfileForm(MemberDetailsForm):
     time_zone = TimeZoneField()
+    draws_forced_turns = forms.NullBooleanField(
+        label="Turns with no play",
+        widget=forms.NullBooleanSelect(),
+        help_text="When the solver proves that a turn of yours has no legal play, the "
+        "draw can be made for you after a while, as you would make it. The others see an "
+        "ordinary draw.",
+    )
 
     class Meta:
         model = User
-        fields = ("display_name", "email", "time_zone")
+        fields = ("display_name", "email", "time_zone", "draws_forced_turns")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["draws_forced_turns"].widget.choices = FORCED_TURN_CHOICES
+
+    def clean_draws_forced_turns(self) -> bool | None:
+        # Left out of the form (a profile saved from elsewhere): the member's stays.
+        if "draws_forced_turns" not in self.data:
+            return self.instance.draws_forced_turns
+        answer: bool | None = self.cleaned_data["draws_forced_turns"]
+        return answer
 
     def clean_time_zone(self) -> str:
         # Left out of the form (not chosen as UTC): the member's stays.

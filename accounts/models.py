@@ -38,6 +38,13 @@ class User(AbstractUser):
         help_text="The time zone the site shows times in, and reads the times you enter in.",
     )
 
+    draws_forced_turns = models.BooleanField(
+        null=True,
+        blank=True,
+        help_text="Whether a turn with no legal play is drawn for you, after a while, "
+        "as you would draw it. Empty until you were asked.",
+    )
+
     class Meta:
         constraints = [
             # Password reset mails go to an address: one address, one account. Empty

@@ -246,7 +246,15 @@ CELERY_TASK_QUEUES = [
     Queue(name, Exchange(name), routing_key=name)
     for name in (CELERY_TASK_DEFAULT_QUEUE, f"{_queue_prefix}bots")
 ]
-CELERY_TASK_ROUTES = {"games.tasks.play_bot_turn": {"queue": f"{_queue_prefix}bots"}}
+# The bots' queue also proves members' forced turns (the solver) and makes their draws.
+CELERY_TASK_ROUTES = {
+    name: {"queue": f"{_queue_prefix}bots"}
+    for name in (
+        "games.tasks.play_bot_turn",
+        "games.tasks.prove_forced_turn",
+        "games.tasks.draw_forced_turn",
+    )
+}
 # Every task is bounded: past the soft limit it gets SoftTimeLimitExceeded, its
 # transaction rolls back and it ends; past the hard limit its process is killed and
 # replaced. Tasks that need other bounds set them where they are defined (games.tasks).
@@ -355,6 +363,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
     "games-sweep-turn-reminders": {
         "task": "games.tasks.sweep_turn_reminders",
+        "schedule": GAMES_SWEEP_SECONDS,
+        "options": {"expires": GAMES_SWEEP_SECONDS},
+    },
+    "games-sweep-forced-draws": {
+        "task": "games.tasks.sweep_forced_draws",
         "schedule": GAMES_SWEEP_SECONDS,
         "options": {"expires": GAMES_SWEEP_SECONDS},
     },

@@ -163,6 +163,23 @@ def analysis_seconds() -> float:
     return float(getattr(settings, "GAMES_ANALYSIS_SECONDS", 10.0))
 
 
+def forced_steps() -> int:
+    """``GAMES_FORCED_STEPS``: the solver's work for proving that a member's turn has no
+    legal play, before their standing order draws for them (500,000 search steps, as a
+    hint's). A proof it cannot finish in them draws nothing: the turn is the member's."""
+    return int(getattr(settings, "GAMES_FORCED_STEPS", 500_000))
+
+
+def forced_draw_bounds() -> tuple[float, float]:
+    """``GAMES_FORCED_DRAW_SECONDS``: the shortest and longest wait, ``(low, high)``,
+    before a standing order draws for a member (``(2, 43200)``: 2 s to 12 hours): the
+    wait is taken from the table's recent turn times, within these bounds (and within
+    half of the turn's time left). A wait past the horizon of queued tasks
+    (:func:`eta_horizon_seconds`) is made by the sweep."""
+    low, high = getattr(settings, "GAMES_FORCED_DRAW_SECONDS", (2.0, 43_200.0))
+    return float(low), float(high)
+
+
 def bot_steps(level: str) -> int:
     """``GAMES_BOT_STEPS``: the solver's work for a bot's whole move, by level (the
     engine's ``BOT_STEPS``, ``{"easy": 200_000, "normal": 500_000, "strong":

@@ -9,6 +9,7 @@ What makes them (a turn started, a reminder, an invitation) is
 
 from __future__ import annotations
 
+from accounts.models import User
 from games.selectors.notifications import (
     GameNotice,
     current_turn_notices,
@@ -41,6 +42,13 @@ def _turn_kind(code: str, label: str) -> kinds.Kind:
     )
 
 
+def gave_standing_order(user: User) -> bool:
+    """Whether ``user`` has turns drawn for them (or had: their notices may be about)."""
+    return user.draws_forced_turns is not None and (
+        user.draws_forced_turns or user.forced_turns.filter(drawn_for_them=True).exists()
+    )
+
+
 KINDS = (
     _turn_kind(GameNotice.YOUR_TURN, "Your turn"),
     _turn_kind(GameNotice.TIME_RUNNING_OUT, "Time is running out"),
@@ -50,6 +58,14 @@ KINDS = (
         Delivery.IMMEDIATE,
         mail_skip=invitation_mail_skip,
         counted_as=INVITATIONS,
+    ),
+    # Told for the record: the turn is over, there is nothing to do about it. Offered to
+    # the members who gave the standing order (and those who had it once: notices stay).
+    kinds.Kind(
+        GameNotice.DRAWN_FOR_YOU,
+        "A turn with no play drawn for you",
+        Delivery.NEVER,
+        offered_to=gave_standing_order,
     ),
 )
 

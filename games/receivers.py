@@ -37,7 +37,7 @@ from common.publish import publish_user
 from games import live, signals, tasks
 from games.conf import bot_delay, play_now_bot_seconds
 from games.models import Game, Seat, Table
-from games.services import notifications
+from games.services import forced, notifications
 
 
 def push_move(sender: type, game_id: int, version: int, **kwargs: Any) -> None:
@@ -154,6 +154,17 @@ def queue_turn_tasks(
     _queue_clock(game_id, turn_number, deadline, reminder_at)
 
 
+def prove_forced_turn(
+    sender: type, game_id: int, turn_number: int, seat: int, **kwargs: Any
+) -> None:
+    """A member's turn began: the bots' queue proves whether it has any play (for a
+    member who gave the standing order, or who may be offered it). Only queued here:
+    the solver never runs in the request that made the move."""
+    game = Game.objects.select_related("table").filter(pk=game_id, turn_number=turn_number).first()
+    if game is not None and forced.wants_proof(game) is not None:
+        tasks.prove_forced_turn.delay(game_id, turn_number)
+
+
 def queue_clock_tasks(
     sender: type,
     game_id: int,
@@ -213,6 +224,7 @@ RECEIVERS: list[tuple[Signal, Callable[..., None]]] = [
     (signals.game_started, push_game_started),
     (signals.turn_started, tell_player_turn_started),
     (signals.turn_started, queue_turn_tasks),
+    (signals.turn_started, prove_forced_turn),
     (signals.turn_reclocked, queue_clock_tasks),
     (signals.turn_reclocked, push_clock),
     (signals.seat_handed_to_bot, push_seat_handed_to_bot),

@@ -31,7 +31,9 @@ or ``None``), ``clock`` (:class:`~games.selectors.clock.GameClock`: the time con
 each seat's bank, vacation and timeouts in a row, whether the turn's clock stands
 still), ``log`` (:class:`~games.selectors.move_log.MoveLog`: the moves so far as the
 viewer may know them, the tiles they just drew, the last play's tiles), ``user``,
-``oob``. The game model itself is never put in a context: its cached state holds every
+``oob``, ``forced_offer`` (the turn to name when the viewer is offered the standing
+order for forced turns: :func:`~games.selectors.forced.standing_order_offer`). The game
+model itself is never put in a context: its cached state holds every
 rack and the pool, and a template can reach any attribute.
 """
 
@@ -49,6 +51,7 @@ from games.models import Game, Result, Seat, Table
 from games.selectors.chat import table_chat
 from games.selectors.clock import game_clock
 from games.selectors.drafts import DraftView, read_draft
+from games.selectors.forced import standing_order_offer
 from games.selectors.move_log import move_log
 from games.selectors.players import GamePlayers, game_players
 from games.selectors.rows import public_game
@@ -97,6 +100,7 @@ def game_context(game: Game, user: User | None, seats: list[Seat] | None = None)
         "draft": draft,
         "clock": game_clock(game, timezone.now(), state.dropped, seats),
         "log": move_log(game, record, me, None if user is None else user.pk),
+        "forced_offer": None if user is None or me is None else standing_order_offer(game, user),
         "user": user,
         "oob": False,
     }

@@ -15,6 +15,7 @@ the settings' defaults, or its own below where it needs others.
 from __future__ import annotations
 
 import logging
+import random
 import time
 from datetime import datetime, timedelta
 
@@ -29,7 +30,7 @@ from games import page_connections
 from games.conf import eta_horizon_seconds
 from games.errors import NotFound
 from games.models import Game
-from games.services import lobby, play_bot_move, sweeps, time_out_turn
+from games.services import forced, lobby, play_bot_move, sweeps, time_out_turn
 from games.services import notifications as notices
 from games.services.vacations import reclock_games_of
 
@@ -117,6 +118,36 @@ def _play_bot_turn(game_id: int, turn_number: int) -> None:
     logger.error("game %s: the bot did not finish turn %s", game_id, turn_number)
 
 
+@shared_task(
+    ignore_result=True,
+    soft_time_limit=BOT_SOFT_TIME_LIMIT,
+    time_limit=BOT_TIME_LIMIT,
+)
+def prove_forced_turn(game_id: int, turn_number: int) -> None:
+    """On the bots' queue, as the solver may think for seconds: prove whether a member's
+    turn has no play, and for a member who gave the standing order queue its draw after
+    a delay like the table's turns. A proof cut short by its time limit draws nothing."""
+    try:
+        proof = forced.prove_turn(game_id, turn_number)
+        if proof is None:
+            return
+        delay = forced.plan_draw(game_id, proof, random.Random(), timezone.now())
+    except SoftTimeLimitExceeded:
+        logger.warning("game %s: the proof of turn %s ran out of time", game_id, turn_number)
+        connection.close()
+        return
+    # A wait beyond the horizon is not queued (a Redis broker would deliver it again
+    # every hour): the sweep makes that draw when its moment comes.
+    if delay is not None and delay <= eta_horizon_seconds():
+        draw_forced_turn.apply_async((game_id, turn_number, proof.version), countdown=delay)
+
+
+@shared_task(ignore_result=True)
+def draw_forced_turn(game_id: int, turn_number: int, version: int) -> None:
+    """Draw for the member by their standing order, if the game is still as proven."""
+    forced.draw_for_member(game_id, turn_number, version)
+
+
 @shared_task(ignore_result=True, bind=True)
 def expire_turn(self: object, game_id: int, turn_number: int) -> None:
     """End turn ``turn_number`` with a timeout once its deadline has passed."""
@@ -177,6 +208,12 @@ def sweep_turn_reminders() -> int:
         timezone.now(),
     )
     return result.done
+
+
+@shared_task(ignore_result=True)
+def sweep_forced_draws() -> int:
+    """Celery beat: the standing orders' draws that are due and were not made."""
+    return forced.sweep_draws(timezone.now())
 
 
 @shared_task(ignore_result=True)

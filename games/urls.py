@@ -37,6 +37,7 @@ urlpatterns = [
     path("<id:pk>/hint/use/", play.use_hint, name="use_hint"),
     path("<id:pk>/arrange/", play.arrange, name="arrange"),
     path("<id:pk>/resign/", play.resign, name="resign"),
+    path("<id:pk>/standing-order/", play.standing_order, name="standing_order"),
     path("<id:pk>/replay/", replay.replay, name="replay"),
     path("<id:pk>/replay/analysis/", replay.analysis, name="replay_analysis"),
 ]

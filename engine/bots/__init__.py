@@ -42,6 +42,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from engine.actions import Action, Discard, Draw, Pass, Play, TakeFromRiver
+from engine.bots._forced import PlayCheck, check_for_play, has_play
 from engine.bots._plans import best_move, new_sets_move
 from engine.bots._strong import strong_move
 from engine.bots._turn import BotTurn, Candidate
@@ -54,10 +55,13 @@ __all__ = [
     "BOT_STEPS",
     "LEVELS",
     "Level",
+    "PlayCheck",
     "RejectedPlayWarning",
+    "check_for_play",
     "choose_action",
     "choose_discard",
     "choose_for",
+    "has_play",
 ]
 
 Level = Literal["easy", "normal", "strong"]

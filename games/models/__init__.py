@@ -513,6 +513,10 @@ class Move(AppendOnlyModel):
         BOT = "bot", "Bot"
         TIMEOUT = "timeout", "Turn clock"
         RULING = "ruling", "Ruling (a deadline or a moderator)"
+        # The player's own draw, made for them by their standing order on a turn the
+        # solver proved had no play (a ForcedTurn row holds the proof). The others are
+        # told it as any draw; the player and the moderators see it was automatic.
+        ORDER = "order", "Player's standing order (a forced turn drawn for them)"
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="moves")
     seq = models.PositiveIntegerField(help_text="1, 2, ...: the game's version after it.")
@@ -545,6 +549,53 @@ class Move(AppendOnlyModel):
 
     def engine_action(self) -> Action:
         return action_from_dict(self.action)
+
+
+class ForcedTurn(models.Model):
+    """A member's turn that the exact solver proved had no legal play (within its
+    budget: a proof cut short writes nothing), found when the turn started.
+
+    It is what lets the draw be made for a member who asked for it (``drawn_for_them``
+    once made, by a move of :attr:`Move.By.ORDER`), and what the game page offers that
+    standing order from, once the member drew on such a turn themselves. Secret like a
+    rack (it says the rack held no play): shown to its member and moderators only.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="forced_turns")
+    turn_number = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="forced_turns"
+    )
+    version = models.PositiveIntegerField(help_text="The game's version the proof was made at.")
+    steps = models.PositiveIntegerField(help_text="The solver's work for the proof.")
+    proven_at = models.DateTimeField(auto_now_add=True)
+    draw_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the standing order draws (empty: the member gave none); not before.",
+    )
+    drawn_for_them = models.BooleanField(
+        default=False, help_text="Whether the draw was made for them by their standing order."
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "turn_number", "version"], name="games_forcedturn_once"
+            ),
+        ]
+        indexes = [
+            # The sweep's one query: draws planned and not made, by their moment.
+            models.Index(
+                fields=["draw_at"],
+                condition=Q(drawn_for_them=False, draw_at__isnull=False),
+                name="games_forcedturn_draw_due",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"turn {self.turn_number} of game {self.game_id} had no play (seat {self.seat})"
 
 
 class OccupancyLogError(Exception):

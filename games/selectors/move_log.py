@@ -100,6 +100,9 @@ def move_log(game: Game, names: Names, viewer: int | None, member: int | None = 
         mine = move.seat == viewer and _made_by(names, move, member)
         who = names_at(names, move.seq)
         words = describe_for(viewer if mine else None, move.seat, action, before, state, who)
+        if mine and move.by == Move.By.ORDER:
+            # The others read an ordinary draw; the player reads that it was made for them.
+            words = words.replace("You drew", "No play: your standing order drew", 1)
         entry = LogEntry(
             move.seq, move.turn_number, move.seat, mine, action.type, words, move.created_at
         )

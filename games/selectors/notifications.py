@@ -21,6 +21,7 @@ class GameNotice:
     YOUR_TURN = "your_turn"
     TIME_RUNNING_OUT = "time_running_out"
     TABLE_INVITATION = "table_invitation"
+    DRAWN_FOR_YOU = "drawn_for_you"
 
 
 TURN_KINDS = (GameNotice.YOUR_TURN, GameNotice.TIME_RUNNING_OUT)

@@ -169,7 +169,7 @@ def _sit(players: list[SeatPlayer], player: SeatPlayer) -> None:
     players.append(player)
 
 
-PLAYED = (Move.By.USER, Move.By.BOT, Move.By.TIMEOUT)
+PLAYED = (Move.By.USER, Move.By.ORDER, Move.By.BOT, Move.By.TIMEOUT)
 """The moves a seat's player makes (or lets the clock make): a ruling's are no one's."""
 
 

@@ -24,6 +24,8 @@ from games.errors import DraftError, GameActionError, InvalidMove
 from games.forms import DiscardForm, MoveForm, PickForm, RiverForm, TableJSONForm, VersionForm
 from games.models import Game
 from games.rendering import TEMPLATE
+from games.selectors.seats import seat_of
+from games.services import forced
 from games.services import help as solver_help
 from games.views.common import (
     ensure_sees_game,
@@ -124,6 +126,23 @@ def _end_turn(
     """A move that needs nothing from the page but the version it shows."""
     moved = service(pk, request.user, _version(request)["version"])
     return fragments(request, pk, moved=moved)
+
+
+@game_action
+def standing_order(request: AuthenticatedRequest, pk: int) -> HttpResponse:
+    """The answer to the offer under the move log: draw for me when a turn has no play
+    (``answer=yes``), or not (``no``). Only a player of the game is offered it."""
+    answer = request.POST.get("answer")
+    if answer not in ("yes", "no"):
+        raise InvalidMove("Answer yes or no.")
+    seat_of(game_or_404(request, pk), request.user)  # NotSeated: a spectator has no turns here
+    forced.answer_offer(request.user, answer == "yes")
+    said = (
+        "When a turn of yours has no play, it is drawn for you after a while."
+        if answer == "yes"
+        else "Your turns are yours to draw."
+    )
+    return fragments(request, pk, said)
 
 
 @game_action

@@ -48,6 +48,7 @@ from games.selectors.replay import describe
 from moderation.selectors.movement import Movement, movement
 
 BY_CLOCK = "timeout"
+BY_ORDER = "order"
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,12 @@ class TurnReplay:
     @property
     def timed_out(self) -> bool:
         return BY_CLOCK in self.by
+
+    @property
+    def by_standing_order(self) -> bool:
+        """Drawn for the player by their standing order: the solver proved no play (the
+        others were shown an ordinary draw; the evidence says what it was)."""
+        return BY_ORDER in self.by
 
     @property
     def is_choice(self) -> bool:

@@ -87,3 +87,20 @@ def test_the_profile_rejects_other_http_methods(alice_client: Client, method: st
     response = getattr(alice_client, method)(PROFILE)
 
     assert response.status_code == 405
+
+
+def test_a_member_chooses_whether_turns_with_no_play_are_drawn_for_her(
+    alice_client: Client, alice: User
+) -> None:
+    """The standing order the game page offers after a forced turn, changed here."""
+    assert "Ask me after a turn with no play" in alice_client.get(PROFILE).text
+    details = {"display_name": "Alice", "email": "alice@example.com"}
+    alice_client.post(PROFILE, {**details, "draws_forced_turns": "true"})
+    alice.refresh_from_db()
+    assert alice.draws_forced_turns is True
+    alice_client.post(PROFILE, details)  # left out: it stays
+    alice.refresh_from_db()
+    assert alice.draws_forced_turns is True
+    alice_client.post(PROFILE, {**details, "draws_forced_turns": "false"})
+    alice.refresh_from_db()
+    assert alice.draws_forced_turns is False

@@ -5,7 +5,9 @@ import pytest
 from django.test import override_settings
 
 from accounts.models import User
+from engine.bots import has_play
 from engine.round import Round
+from engine.solver import Budget
 from games import services
 from games.models import Game, Result, Table
 from games.models.table_settings import TableSettings
@@ -67,6 +69,32 @@ def seed_where_seat_starts(table: Table, seat: int) -> str:
         if Round.start(ruleset, seed, table.games_in_round).game(0).starting_player == seat:
             return seed
     raise AssertionError(f"no seed found where seat {seat} starts")
+
+
+def seed_where_seat_is_forced_first(table: Table, seat: int) -> str:
+    """A round seed under which ``seat`` plays the first game's first or second turn
+    (it starts, or the seat before it does) and its dealt rack holds no initial meld: that
+    turn has no play (the exact solver says so)."""
+    ruleset = table.engine_ruleset()
+    players = ruleset.players
+    for n in range(1000):
+        seed = f"seat-{seat}-forced-{n}"
+        dealt = Round.start(ruleset, seed, table.games_in_round).game(0)
+        if dealt.starting_player not in (seat, (seat - 1) % players):
+            continue
+        if has_play((), dealt.racks[seat], False, ruleset, Budget(steps=200_000)).forced:
+            return seed
+    raise AssertionError(f"no seed found where seat {seat} has no play at first")
+
+
+@contextmanager
+def seat_is_forced_first(seat: int) -> Iterator[None]:
+    """Rounds started meanwhile deal ``seat`` a rack with no initial meld, and its turn
+    is the first or second (:func:`seed_where_seat_is_forced_first`)."""
+    with override_settings(
+        GAMES_ROUND_SEED=lambda table: seed_where_seat_is_forced_first(table, seat)
+    ):
+        yield
 
 
 @contextmanager

@@ -185,6 +185,7 @@ def test_preferences_default_to_at_once_and_can_be_changed(alice: User) -> None:
         "your_turn": "immediate",
         "time_running_out": "immediate",
         "table_invitation": "immediate",
+        "drawn_for_you": "never",
         **club_and_league_defaults,
     }
 
@@ -195,6 +196,7 @@ def test_preferences_default_to_at_once_and_can_be_changed(alice: User) -> None:
         "your_turn": "digest",
         "time_running_out": "never",
         "table_invitation": "immediate",
+        "drawn_for_you": "never",
         **club_and_league_defaults,
     }
     with pytest.raises(ValueError):

@@ -16,6 +16,7 @@ EVERY_APP_S_KINDS = [
     ("your_turn", "Your turn", Delivery.IMMEDIATE),
     ("time_running_out", "Time is running out", Delivery.IMMEDIATE),
     ("table_invitation", "An invitation to a table", Delivery.IMMEDIATE),
+    ("drawn_for_you", "A turn with no play drawn for you", Delivery.NEVER),
     ("club_invitation", "An invitation to a club", Delivery.IMMEDIATE),
     ("club_news", "Club news: requests to join, your membership", Delivery.DIGEST),
     (
@@ -86,5 +87,11 @@ def test_the_preferences_page_lists_every_kind_offered_in_order(
 
     legends = re.findall(r"<legend>([^<]*)</legend>", page)
     # The moderators' own kind is offered to moderators only (tests/notifications/
-    # test_preferences.py).
-    assert legends == [label for code, label, _ in EVERY_APP_S_KINDS if code != "moderation_queue"]
+    # test_preferences.py), the turns drawn for a member to those who gave the order
+    # (tests/games/test_forced_turns.py).
+    offered_to_all = [
+        label
+        for code, label, _ in EVERY_APP_S_KINDS
+        if code not in ("moderation_queue", "drawn_for_you")
+    ]
+    assert legends == offered_to_all
