@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0022_seat_forfeits_each_game"),
+        ("games", "0023_weekend_pause"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
