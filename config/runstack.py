@@ -489,16 +489,20 @@ def use_database(stack: Stack) -> str:
     os.environ["DATABASE_OWNER_URL"] = with_user(superuser_url, EMBEDDED_OWNER_ROLE)
     os.environ["DATABASE_URL"] = app_url
     os.environ["DATABASE_EMBEDDED"] = "true"
-    return f"{os.environ['DATABASE_URL']} (embedded, data in {data_home(data_dir)}/)"
+    return f"{os.environ['DATABASE_URL']} (embedded, {data_home(data_dir)})"
 
 
 def data_home(data_dir: Path) -> str:
     """Where the embedded database's data is, as the banner shows it: in the project,
-    or where root keeps it for the server's user (:func:`embedded_db.prepare`)."""
+    or where root keeps it for the server's user (:func:`embedded_db.prepare`).
+
+    >>> data_home(BASE_DIR / ".data" / "postgres")
+    'data in .data/postgres/'
+    """
     home = data_dir.resolve()
     if home.is_relative_to(BASE_DIR):
-        return str(home.relative_to(BASE_DIR))
-    return f"{home}, linked from {data_dir.relative_to(BASE_DIR)}"
+        return f"data in {home.relative_to(BASE_DIR)}/"
+    return f"data in {home}/, linked from {data_dir.relative_to(BASE_DIR)}"
 
 
 def with_user(url: str, user: str) -> str:
