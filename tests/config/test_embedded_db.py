@@ -250,6 +250,27 @@ def test_run_as_root_from_a_private_folder_the_data_is_kept_where_the_server_can
 
 
 @as_root
+def test_run_as_root_a_throwaway_cluster_stays_in_place_and_runs_from_the_copied_binaries(
+    stack: Stack, data_dir: Path, private: Path
+) -> None:
+    # As scripts/test-env.sh makes one (in a folder all may enter), with a .venv in
+    # the private folder.
+    port = free_port()
+
+    account = embedded_db.prepare(data_dir, throwaway=True)
+    assert account is not None
+    command = embedded_db.server_command(data_dir, port, throwaway=True, account=account)
+    stack.start("postgres", command, cwd=data_dir, **account.popen_options())
+    stack.wait_for_port("postgres", port)
+
+    with connect(embedded_db.database_url(port, "postgres")) as conn:
+        row = conn.execute("SELECT current_setting('data_directory')").fetchone()
+    assert row == (str(data_dir),)
+    assert not data_dir.is_symlink()
+    assert server_binary(stack).is_relative_to(embedded_db.REACHABLE_ROOT)
+
+
+@as_root
 def test_run_as_root_it_follows_no_link_that_another_user_made(stack: Stack, private: Path) -> None:
     project_data = private / ".data" / "postgres"
     project_data.parent.mkdir()
