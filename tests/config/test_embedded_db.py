@@ -4,6 +4,7 @@ each on a data directory of the test's own, and the launcher run as `make run` r
 from __future__ import annotations
 
 import os
+import pwd
 import shlex
 import shutil
 import signal
@@ -22,6 +23,7 @@ from django.conf import settings
 from django.db import connection
 
 from accounts.models import User
+from config import embedded_db
 from config.embedded_db import LAUNCHER, EmbeddedDatabaseError
 from config.runstack import EMBEDDED_DATABASE_NAME, Stack, free_port, start_embedded_postgres
 from tests.browser.conftest import database_url
@@ -189,17 +191,117 @@ def test_it_leaves_alone_a_server_that_another_running_launcher_started(
         launcher.wait(30)
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="only root hands the server to another user")
-def test_run_as_root_it_names_the_folder_the_servers_user_may_not_enter(
-    stack: Stack, data_dir: Path
-) -> None:
+as_root = pytest.mark.skipif(os.geteuid() != 0, reason="only root hands the server to another user")
+
+
+@pytest.fixture
+def private(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder only root may enter, holding the project and its ``.venv`` (a copy of
+    the wheel's binaries), as a clone in a folder made by ``mktemp -d``. What root keeps
+    for the server's user goes to a folder of the test's own, not /var/lib/rummikub."""
     private = data_dir.parent / "private"
     private.mkdir(mode=0o700)
+    wheel = embedded_db.bin_dir()
+    site_packages = wheel.parent.parent.parent
+    venv_copy = private / "venv"
+    for part in embedded_db._wheel_files(wheel):
+        shutil.copytree(site_packages / part, venv_copy / part, symlinks=True)
+    monkeypatch.setattr(
+        embedded_db, "bin_dir", lambda: venv_copy / wheel.relative_to(site_packages)
+    )
+    monkeypatch.setattr(embedded_db, "REACHABLE_ROOT", data_dir.parent / "var-lib-rummikub")
+    return private
 
-    with pytest.raises(EmbeddedDatabaseError, match=f"may not enter {private}: allow it"):
-        start_embedded_postgres(stack, private / "postgres")
+
+def server_binary(stack: Stack) -> Path:
+    return Path(psutil.Process(stack.children[-1][1].pid).exe())
+
+
+@as_root
+def test_run_as_root_from_a_private_folder_the_data_is_kept_where_the_server_can_reach_it(
+    private: Path,
+) -> None:
+    project_data = private / ".data" / "postgres"
+    first = Stack()
+    try:
+        with connect(start_embedded_postgres(first, project_data)) as conn:
+            home = conn.execute("SELECT current_setting('data_directory')").fetchone()
+            conn.execute("CREATE TABLE kept (word text)")
+            conn.execute("INSERT INTO kept VALUES ('rummikub')")
+        binary = server_binary(first)
+    finally:
+        first.stop()
+
+    assert home == (str(embedded_db.reachable_home(project_data)),)
+    assert project_data.is_symlink() and project_data.lstat().st_uid == 0
+    assert project_data.resolve() == embedded_db.reachable_home(project_data)
+    assert project_data.resolve().stat().st_uid != 0
+    # Run from the copy of the binaries: the server's user may not enter the .venv.
+    assert binary.is_relative_to(embedded_db.REACHABLE_ROOT)
+
+    second = Stack()
+    try:
+        with connect(start_embedded_postgres(second, project_data)) as conn:
+            words = conn.execute("SELECT word FROM kept").fetchall()
+    finally:
+        second.stop()
+
+    assert words == [("rummikub",)]
+
+
+@as_root
+def test_run_as_root_a_throwaway_cluster_stays_in_place_and_runs_from_the_copied_binaries(
+    stack: Stack, data_dir: Path, private: Path
+) -> None:
+    # As scripts/test-env.sh makes one (in a folder all may enter), with a .venv in
+    # the private folder.
+    port = free_port()
+
+    account = embedded_db.prepare(data_dir, throwaway=True)
+    assert account is not None
+    command = embedded_db.server_command(data_dir, port, throwaway=True, account=account)
+    stack.start("postgres", command, cwd=data_dir, **account.popen_options())
+    stack.wait_for_port("postgres", port)
+
+    with connect(embedded_db.database_url(port, "postgres")) as conn:
+        row = conn.execute("SELECT current_setting('data_directory')").fetchone()
+    assert row == (str(data_dir),)
+    assert not data_dir.is_symlink()
+    assert server_binary(stack).is_relative_to(embedded_db.REACHABLE_ROOT)
+
+
+@as_root
+def test_run_as_root_it_follows_no_link_that_another_user_made(stack: Stack, private: Path) -> None:
+    project_data = private / ".data" / "postgres"
+    project_data.parent.mkdir()
+    # Where that user would have root's server keep its data (or read it from).
+    theirs = private.parent / "theirs"
+    theirs.mkdir()
+    project_data.symlink_to(theirs)
+    nobody = pwd.getpwnam("nobody")
+    os.chown(project_data, nobody.pw_uid, nobody.pw_gid, follow_symlinks=False)
+
+    with pytest.raises(EmbeddedDatabaseError, match="that root did not make"):
+        start_embedded_postgres(stack, project_data)
 
     assert stack.children == []
+    assert list(theirs.iterdir()) == []
+
+
+@as_root
+def test_run_as_root_it_names_the_folder_the_servers_user_may_not_enter_for_data_it_holds(
+    stack: Stack, private: Path
+) -> None:
+    # A cluster made there before: it is the user's to move, not make run's.
+    project_data = private / ".data" / "postgres"
+    project_data.mkdir(parents=True)
+    (project_data / "PG_VERSION").write_text("18\n")
+
+    with pytest.raises(EmbeddedDatabaseError, match=f"may not enter {private}: allow it"):
+        start_embedded_postgres(stack, project_data)
+
+    assert stack.children == []
+    assert not project_data.is_symlink()
 
 
 @pytest.mark.django_db(transaction=True)
