@@ -57,6 +57,16 @@ game_started = Signal()
 
 ``game_id``, ``table_id``; ``number``: the game's number in the round, from 1."""
 
+game_dealing = Signal()
+"""A game of a table's round is being dealt, sent *inside* the deal's transaction (not
+after its commit), before its first turn is announced (sender: ``Game``): the seats
+that forfeit every game of the round forfeit this one here
+(:func:`games.services.abandonment.forfeit_at_the_deal`). The round's service cannot
+call the move's service itself: a move ends a game through the round, so the two would
+import each other.
+
+``game`` and ``table``: the rows, locked by the deal."""
+
 game_finished = Signal()
 """A game ended: someone went out, the pool ran dry, or every other player left
 (sender: ``Game``).

@@ -209,3 +209,24 @@ def _hand_to_bot(seat: Seat, game: Game | None) -> None:
             seat=seat.number,
             user_id=seat.replaced_user_id,
         )
+
+
+def forfeit_at_the_deal(sender: object, game: Game, table: Table, **_: object) -> None:
+    """The seats that forfeit every game (:attr:`Seat.forfeits_each_game`) forfeit this
+    one as it is dealt, in the deal's transaction (:data:`games.signals.game_dealing`):
+    no turn of theirs is announced or clocked, and a worker lost after the commit leaves
+    nobody waiting for them. A forfeit that ends the game deals the round's next one,
+    which does the same."""
+    numbers = list(
+        table.seats.filter(forfeits_each_game=True)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+    for number in numbers:
+        if game.is_over:
+            return
+        turn = LockedTurn(game, game.engine_state(), number)
+        commit_action(turn, engine.Forfeit(), Move.By.RULING)
+
+
+signals.game_dealing.connect(forfeit_at_the_deal, sender=Game, dispatch_uid="forfeit_at_the_deal")

@@ -13,13 +13,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from common.signals import send_after_commit
-from engine import game as engine
 from engine.round import Round
 from games import signals
 from games.conf import new_round_seed
-from games.models import Game, Move, Result, Table
+from games.models import Game, Result, Table
 from games.services.clock import announce_turn, start_turn_clock
-from games.services.locking import LockedTurn
 from games.services.occupancy import record_start
 
 
@@ -81,31 +79,8 @@ def _start_game(
     record_start(game)
     signals.send_about_game(signals.game_started, game, number=game.number)
     turn = game.turn_number
-    _forfeit_at_the_deal(table, game)
+    signals.game_dealing.send(sender=Game, game=game, table=table)
     # A forfeit that passed the turn on, or ended the game, announced what follows.
     if not game.is_over and game.turn_number == turn:
         announce_turn(game)
     return game
-
-
-def _forfeit_at_the_deal(table: Table, game: Game) -> None:
-    """The seats that forfeit every game (:attr:`Seat.forfeits_each_game`) forfeit this
-    one as it is dealt, in the deal's transaction: no turn of theirs is announced or
-    clocked, and a worker lost after the commit leaves nobody waiting for them. A forfeit
-    that ends the game starts the round's next one from here, which does the same."""
-    numbers = list(
-        table.seats.filter(forfeits_each_game=True)
-        .order_by("number")
-        .values_list("number", flat=True)
-    )
-    if not numbers:
-        return
-    # Here, not at the top: the move's service ends a game through the round (this
-    # module), so the two modules would import each other.
-    from games.services.core import commit_action
-
-    for number in numbers:
-        if game.is_over:
-            return
-        turn = LockedTurn(game, game.engine_state(), number)
-        commit_action(turn, engine.Forfeit(), Move.By.RULING)
