@@ -142,15 +142,11 @@ def moderating_refusal(user: Any, otherwise: str) -> str:
         if refusal is not None:
             return refusal
     if getattr(user, "is_authenticated", False):
-        clubs = set(
-            Membership.objects.filter(user=user, role__in=MODERATING).values_list(
-                "club_id", flat=True
-            )
-        )
-        for club_id in sorted(clubs):
-            refusal = staff_refusal(user, club_id)
-            if refusal is not None:
-                return refusal
+        rows = Membership.objects.filter(user=user, role__in=MODERATING)
+        # One query for which clubs bar them (not one per club), then one sentence.
+        barred = suspended_club_ids(user, set(rows.values_list("club_id", flat=True)))
+        if barred:
+            return staff_refusal(user, min(barred)) or otherwise
     return otherwise
 
 
