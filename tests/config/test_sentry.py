@@ -59,7 +59,9 @@ def failing_move(rack: list[str]) -> None:
     raise ValueError(f"seat 0 played {' '.join(rack)} from its rack")
 
 
-def test_a_report_carries_no_tile_rack_or_pool(sent: list[Envelope]) -> None:
+def leave_traces() -> None:
+    """What a request may leave behind before it fails: a query's breadcrumb with its
+    parameters, a context naming a rack, a log line naming tiles."""
     sentry_sdk.add_breadcrumb(
         category="query",
         # As Django's integration records a query: its parameters apart.
@@ -68,6 +70,10 @@ def test_a_report_carries_no_tile_rack_or_pool(sent: list[Envelope]) -> None:
     )
     sentry_sdk.set_context("game", {"rack": ["R7", "K13"], "game_id": 12})
     logging.getLogger("games").warning("seat 1 holds R7 K13 J")
+
+
+def test_a_report_carries_no_tile_rack_or_pool(sent: list[Envelope]) -> None:
+    leave_traces()
     try:
         failing_move(["R7", "R8", "R9"])
     except ValueError:
