@@ -12,6 +12,8 @@ from celery.signals import after_setup_logger
 from celery.worker.consumer import Consumer as CeleryConsumer
 from kombu.exceptions import OperationalError
 
+from config.heartbeat import Heartbeat
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 logger = logging.getLogger(__name__)
@@ -41,6 +43,8 @@ class QueuedAfterCommit(Task):  # type: ignore[type-arg]
 app = Celery("rummikub_club", task_cls=QueuedAfterCommit)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# Each worker says which queues it serves, for the readiness probe (config.heartbeat).
+app.steps["consumer"].add(Heartbeat)
 
 
 @after_setup_logger.connect

@@ -35,6 +35,7 @@ import contextlib
 import ctypes
 import http.client
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -557,6 +558,20 @@ def use_vapid_key(data_dir: Path = DATA_DIR) -> str:
     return f"kept in {path.relative_to(BASE_DIR) if path.is_relative_to(BASE_DIR) else path}"
 
 
+def use_metrics_dir(run_dir: Path = RUN_DIR) -> str | None:
+    """With METRICS_TOKEN (and no PROMETHEUS_MULTIPROC_DIR of one's own), the metrics of
+    this run's processes are counted in ``.run/metrics/``, emptied first: the files of an
+    earlier run's processes would add their counts to this one's (config.metrics)."""
+    given = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if given or not os.environ.get("METRICS_TOKEN"):
+        return given
+    folder = run_dir / "metrics"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(folder)
+    return str(folder)
+
+
 # Run in order before the app starts, on the database of use_database().
 SITE_STEPS = (
     ("migrate", "--noinput"),
@@ -596,6 +611,7 @@ def main() -> int:
         database = use_database(stack)
         redis = use_redis(stack)
         use_vapid_key()
+        use_metrics_dir()
         app_role = use_roles()
         prepare_site(app_role)
         with start_app(stack, port):

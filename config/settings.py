@@ -77,9 +77,18 @@ INSTALLED_APPS = [
     "games",
     "leagues",
     "moderation",
+    # What an operator needs (config.apps): probes, metrics, backups. Last: it watches
+    # the apps above.
+    "config",
+    # django-health-check: the readiness probe's checks and page (config.probes).
+    "health_check",
 ]
 
 MIDDLEWARE = [
+    # The probes answer before anything else: an orchestrator asks over plain HTTP at
+    # the container's own address, which the https redirect and ALLOWED_HOSTS below
+    # would answer with a redirect or a 400.
+    "config.probes.ProbeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -189,6 +198,16 @@ if env.bool("DATABASE_POOL", default=False):
     # and replace a dead one, so the request that gets it never sees the error. It costs
     # a round trip per request.
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Behind PgBouncer in transaction mode (docs/operating.md, "Containers"), each transaction
+# may run on another server connection: what lives in a session does not follow. Django's
+# server-side cursors (QuerySet.iterator()) are named cursors held across fetches, and
+# psycopg prepares a statement it has run five times on the server session; both then
+# meet a connection that never saw them. Transaction-level advisory locks, the only
+# kind the app takes, are safe there.
+DATABASE_TRANSACTION_POOLING = env.bool("DATABASE_TRANSACTION_POOLING", default=False)
+if DATABASE_TRANSACTION_POOLING:
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:6379/0")
@@ -197,7 +216,8 @@ REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:6379/0")
 # and every daphne process delivers to the browsers it holds.
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        # channels_redis's layer, counting the pushes for the metrics (config.metrics).
+        "BACKEND": "config.channel_layer.CountedRedisChannelLayer",
         "CONFIG": {
             # redis-py 8 times out a read after 5 s by default, the same length as
             # channels_redis's own blocking read: a quiet socket would be torn down every
@@ -398,13 +418,19 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
 }
 
-# The app's cache: request counters of the rate limits, and the solver's hints. It shares
-# Redis with the channel layer and Celery under its own key prefix (a test run or a
-# second site on the same Redis takes another).
+# The app's cache: request counters of the rate limits, the solver's hints and answers,
+# standings, the one-at-a-time guards of the solver's work. Everything in it can be lost
+# (recomputed, or a count that restarts), so a site may give it a Redis of its own that
+# evicts (REDIS_CACHE_URL, maxmemory-policy allkeys-lru) while the broker's and the
+# channel layer's Redis (REDIS_URL) must never evict (noeviction): a queued task, a
+# push, a beat lock or a socket slot lost would be a deadline late or a page stale. By
+# default it shares REDIS_URL, under its own key prefix (a test run or a second site on
+# the same Redis takes another).
+REDIS_CACHE_URL = env.str("REDIS_CACHE_URL", default=REDIS_URL)
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": REDIS_URL,
+        "LOCATION": REDIS_CACHE_URL,
         "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="rk"),
     },
 }
@@ -564,3 +590,39 @@ LOGGING = {
     # failures, a lockout) are the lines worth reading.
     "loggers": {"axes": {"level": "WARNING"}},
 }
+
+# --- What an operator watches (docs/operating.md, "Health, metrics and errors") ---
+
+# The readiness probe asks every queue for a worker's heartbeat (config.heartbeat): each
+# worker writes one every HEARTBEAT_SECONDS; one older than three of them is no worker.
+WORKER_HEARTBEAT_SECONDS = env.float("WORKER_HEARTBEAT_SECONDS", default=10.0)
+
+# Prometheus metrics (config.metrics), in prometheus_client's multiprocess mode: every
+# process of a node (each daphne, each worker's processes) writes its counts to files in
+# PROMETHEUS_MULTIPROC_DIR, and /metrics/ of any web process adds them all up. The folder
+# is emptied when the node starts (`make run` makes a new one; a container's is a
+# tmpfs). Without it, no request is counted and /metrics/ shows this process alone.
+METRICS_DIR = env.str("PROMETHEUS_MULTIPROC_DIR", default="")
+# /metrics/ answers only a request bearing this token ("Authorization: Bearer ...");
+# without a token it is not served at all (404). The nginx example also keeps it off the
+# public side.
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+if METRICS_DIR:
+    # django-prometheus counts every request by view, method and status, and times it:
+    # first in, last out.
+    MIDDLEWARE = [
+        "django_prometheus.middleware.PrometheusBeforeMiddleware",
+        *MIDDLEWARE,
+        "django_prometheus.middleware.PrometheusAfterMiddleware",
+    ]
+
+# Errors to Sentry when SENTRY_DSN is set (config.sentry): no personal data, no request
+# bodies, no local variables, and anything that could name a tile scrubbed, so no rack
+# or pool leaves the site in an error report.
+SENTRY_DSN = env.str("SENTRY_DSN", default="")
+SENTRY_ENVIRONMENT = env.str("SENTRY_ENVIRONMENT", default="production")
+SENTRY_TRACES_SAMPLE_RATE = env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0)
+if SENTRY_DSN:
+    from config import sentry
+
+    sentry.start(SENTRY_DSN, SENTRY_ENVIRONMENT, SENTRY_TRACES_SAMPLE_RATE)

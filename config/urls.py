@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from config import views
+from config import metrics, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -16,4 +16,7 @@ urlpatterns = [
     path("clubs/", include("leagues.urls")),
     path("moderation/", include("moderation.urls")),
     path("admin/", admin.site.urls),
+    # For Prometheus, with METRICS_TOKEN only (config.metrics); the probes /health/live/
+    # and /health/ready/ answer before the URLs are read (config.probes).
+    path("metrics/", metrics.view, name="metrics"),
 ]

@@ -6,18 +6,12 @@ import sys
 
 from django.conf import settings
 
+from tests.config.interpreters import run_python
+
 
 def load_settings(**environ: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DATABASE_EMBEDDED")}
     code = "from django.conf import settings; print(settings.DATABASES['default']['NAME'])"
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        env={**env, "DJANGO_SETTINGS_MODULE": "config.settings", **environ},
-        cwd=settings.BASE_DIR,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    return run_python(code, without=("DATABASE_URL", "DATABASE_EMBEDDED"), **environ)
 
 
 def test_without_database_url_the_settings_load_on_no_database() -> None:
