@@ -7,6 +7,9 @@ from django.db import models
 from django.db.models.functions import Lower
 
 DEFAULT_ZONE = "UTC"
+DEFAULT_DIGEST_HOUR = 8
+"""The hour of the day, in a member's own zone, their daily digest comes at unless they
+choose another."""
 
 
 @cache
@@ -45,6 +48,23 @@ class User(AbstractUser):
         "as you would draw it. Empty until you were asked.",
     )
 
+    # When the member is told (notifications.selectors.hours), on the clocks of their
+    # zone: read with the zone at each moment, so that they hold across its changes.
+    digest_hour = models.PositiveSmallIntegerField(
+        default=DEFAULT_DIGEST_HOUR,
+        # As time_zone's: rows written by code that predates the field get it too.
+        db_default=DEFAULT_DIGEST_HOUR,
+        help_text="The hour of your day your daily digest comes at.",
+    )
+    quiet_from = models.TimeField(
+        null=True, blank=True, help_text="From when no push and no email comes (your time)."
+    )
+    quiet_until = models.TimeField(
+        null=True,
+        blank=True,
+        help_text="Until when; what was held then comes at once, in one push or one email.",
+    )
+
     class Meta:
         constraints = [
             # Password reset mails go to an address: one address, one account. Empty
@@ -54,6 +74,20 @@ class User(AbstractUser):
                 condition=~models.Q(email=""),
                 name="accounts_user_email_unique_ci",
                 violation_error_message="An account with this email address already exists.",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(digest_hour__lte=23),
+                name="accounts_user_digest_hour_of_a_day",
+            ),
+            # Quiet hours have both ends or none, and last some time (from 22:00 until
+            # 07:00 runs past midnight; from 07:00 until 07:00 would be nothing, or all).
+            models.CheckConstraint(
+                condition=models.Q(quiet_from__isnull=True, quiet_until__isnull=True)
+                | (
+                    models.Q(quiet_from__isnull=False, quiet_until__isnull=False)
+                    & ~models.Q(quiet_from=models.F("quiet_until"))
+                ),
+                name="accounts_user_quiet_hours_whole",
             ),
         ]
 

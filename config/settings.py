@@ -299,9 +299,6 @@ CELERY_WORKER_MAX_MEMORY_PER_CHILD = 400_000
 # Survives a Redis restart (see its docstring).
 CELERY_WORKER_CONSUMER = "config.celery_app:Consumer"
 GAMES_SWEEP_SECONDS = env.float("GAMES_SWEEP_SECONDS", default=5.0)
-# The hour (UTC) the daily notification digest is sent; the preferences page says it in
-# each member's zone.
-GAMES_DIGEST_HOUR = env.int("GAMES_DIGEST_HOUR", default=7)
 # How long before a matchday's deadline its players with unfinished fixtures are reminded.
 LEAGUES_REMINDER_HOURS = env.int("LEAGUES_REMINDER_HOURS", default=24)
 LEAGUES_CLOSE_GRACE_HOURS = env.int("LEAGUES_CLOSE_GRACE_HOURS", default=48)
@@ -412,9 +409,19 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "games.tasks.prune_page_connections",
         "schedule": crontab(hour=3, minute=30),
     },
+    # Each member's digest at the hour they chose, in their zone: every quarter of an
+    # hour, since zones are whole, half and quarter hours off UTC. A run finds the
+    # members due (and those a lost run missed); each member gets one per day of theirs.
     "notifications-daily-digests": {
         "task": "notifications.tasks.send_daily_digests",
-        "schedule": crontab(hour=GAMES_DIGEST_HOUR, minute=0),
+        "schedule": crontab(minute="*/15"),
+        "options": {"expires": 15 * 60},
+    },
+    # What members' quiet hours held, sent within a minute of their end.
+    "notifications-release-held": {
+        "task": "notifications.tasks.release_held",
+        "schedule": 60.0,
+        "options": {"expires": 60.0},
     },
 }
 

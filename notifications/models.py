@@ -1,5 +1,6 @@
-"""A member's :class:`Notification`, their :class:`NotificationPreference` per kind, and
-the :class:`PushSubscription` of each of their devices that takes Web Push.
+"""A member's :class:`Notification`, their :class:`NotificationPreference` per kind, the
+:class:`PushSubscription` of each of their devices that takes Web Push, and the
+:class:`Digest` of each of their days that had one.
 
 The tables were the games app's and keep their names (``games_notification``,
 ``games_notificationpreference``), as do their constraints and indexes: the rows stayed
@@ -44,6 +45,7 @@ class Notification(models.Model):
     class Email(models.TextChoices):
         PENDING = "pending", "To be sent at once"
         DIGEST = "digest", "Waiting for the daily digest"
+        HELD = "held", "Held until the member's quiet hours end"
         SENT = "sent", "Sent"
         SKIPPED = "skipped", "Not sent (seen, watched or out of date)"
         OFF = "off", "Not wanted"
@@ -82,6 +84,7 @@ class Notification(models.Model):
 
     class Push(models.TextChoices):
         PENDING = "pending", "To be pushed"
+        HELD = "held", "Held until the member's quiet hours end"
         SENDING = "sending", "Being pushed"
         SENT = "sent", "Pushed"
         SKIPPED = "skipped", "Not pushed (seen, watched or out of date)"
@@ -105,6 +108,12 @@ class Notification(models.Model):
             models.Index(fields=["user", "read_at"], name="games_notification_unread"),
             models.Index(fields=["email", "user"], name="games_notification_email"),
             models.Index(fields=["subject_type", "subject_id"], name="games_notification_subject"),
+            # The sweep that sends what quiet hours held looks for these alone.
+            models.Index(
+                fields=["user"],
+                condition=models.Q(push="held") | models.Q(email="held"),
+                name="notification_held",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -162,3 +171,27 @@ class PushSubscription(models.Model):
 
     def __str__(self) -> str:
         return f"a device of {self.user}"
+
+
+class Digest(models.Model):
+    """A member's daily digest of one of their days: written when it is sent, so once per
+    member and date of theirs (their zone's), however the job that sends it runs: twice,
+    late, or in the hour the clocks repeat in autumn (:mod:`notifications.selectors.hours`
+    says which day's is due)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="digests"
+    )
+    day = models.DateField(help_text="The member's date (in their zone) it is the digest of.")
+    sent_at = models.DateTimeField()
+    listed = models.PositiveIntegerField(
+        default=0, help_text="How many notices it listed (0: all out of date, no email)."
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "day"], name="notifications_digest_once_a_day"),
+        ]
+
+    def __str__(self) -> str:
+        return f"digest of {self.day} for {self.user}"

@@ -1,5 +1,6 @@
-"""Celery tasks of notifications: a notice's email or push, and the daily digests (Celery
-beat: ``CELERY_BEAT_SCHEDULE`` in the settings).
+"""Celery tasks of notifications: a notice's email or push, the daily digests, and what
+quiet hours held (the last two from Celery beat: ``CELERY_BEAT_SCHEDULE`` in the
+settings).
 
 A task takes ids and loads afresh; whether an email is still worth sending is decided
 when it runs (:mod:`notifications.services.mail`), so it may run late or twice.
@@ -13,7 +14,9 @@ from typing import Any, TypeVar
 
 from celery import Task, shared_task
 from celery.utils.time import get_exponential_backoff_interval
+from django.utils import timezone
 
+from notifications.selectors import hours
 from notifications.services import mail, push
 
 logger = logging.getLogger(__name__)
@@ -73,8 +76,10 @@ def send_notification_push(self: Task[Any, Any], notification_id: int) -> str:
 
 @shared_task(ignore_result=True)
 def send_daily_digests() -> int:
-    """Celery beat, daily: one digest task per member with notifications waiting."""
-    users = mail.users_awaiting_digest()
+    """Celery beat, every quarter of an hour: one digest task per member whose digest
+    hour has come in their zone (a zone may be a half or a quarter hour off UTC), or
+    came while no run did (:func:`notifications.services.mail.members_due_digest`)."""
+    users = mail.members_due_digest(timezone.now())
     for user_id in users:
         send_digest.delay(user_id)
     return len(users)
@@ -90,6 +95,55 @@ def send_digest(self: Task[Any, Any], user_id: int) -> int:
         lambda reason: mail.give_up_on_digest(user_id, reason),
     )
     return listed or 0
+
+
+@shared_task(ignore_result=True)
+def release_held() -> int:
+    """Celery beat, every minute: for each member whose quiet hours are over with
+    notices held, one task for the held email and one for the held push (each sends
+    nothing a second time, so a run twice or late does no harm)."""
+    emails, pushes = hours.members_to_release(timezone.now())
+    for user_id in emails:
+        send_held_email.delay(user_id)
+    for user_id in pushes:
+        send_held_push.delay(user_id)
+    return len(set(emails) | set(pushes))
+
+
+@shared_task(ignore_result=True, bind=True, max_retries=MAIL_RETRIES)
+def send_held_email(self: Task[Any, Any], user_id: int) -> int:
+    """Email one member what their quiet hours held; when it gives up, those notices are
+    marked failed with the reason."""
+    listed = _mail_or_give_up(
+        self,
+        lambda: mail.send_held(user_id),
+        lambda reason: mail.give_up_on_held(user_id, reason),
+    )
+    return listed or 0
+
+
+@shared_task(
+    ignore_result=True,
+    bind=True,
+    max_retries=PUSH_RETRIES,
+    soft_time_limit=90,
+    time_limit=120,
+)
+def send_held_push(self: Task[Any, Any], user_id: int, retrying: list[int] | None = None) -> str:
+    """Push one member what their quiet hours held, in one push; tried again as a single
+    notice's push is, then emailed."""
+    try:
+        return push.push_held(user_id, retrying or ())[0]
+    except push.HeldPushUnreachable as error:
+        ids = error.ids
+        tries = self.request.retries
+        if tries < PUSH_RETRIES:
+            countdown = get_exponential_backoff_interval(
+                MAIL_BACKOFF_SECONDS, tries, MAIL_BACKOFF_MAX_SECONDS, full_jitter=True
+            )
+            raise self.retry(args=(user_id, ids), exc=error, countdown=countdown) from error
+        logger.warning("held push of member %s: no service took it, emailed instead", user_id)
+        return push.give_up_on_held_push(user_id, ids)
 
 
 def _mail_or_give_up(

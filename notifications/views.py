@@ -1,19 +1,21 @@
-"""A member's notices, how they want each kind sent, and the devices that take their
+"""A member's notices, how and when they want them sent, and the devices that take their
 push (``/games/notifications/``)."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import HttpResponse, HttpResponseBadRequest, HttpResponseNotFound
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
 from common.parsing import parse_optional_number
 from common.refusals import answers_bad_input
 from common.requests import AuthenticatedRequest
 from notifications.forms import PreferencesForm, PushSubscriptionForm
-from notifications.selectors import notices
+from notifications.selectors import hours, notices
 from notifications.selectors.devices import push_enabled, push_public_key
 from notifications.services import notices as notifying
 from notifications.services import push
@@ -22,10 +24,12 @@ PAGE = "notifications/list.html"
 
 
 def _page_context(request: AuthenticatedRequest, form: PreferencesForm) -> dict[str, object]:
+    now = timezone.now()
     return {
         "items": notices.notification_list(request.user),
         "form": form,
-        "digest_at": notices.next_digest(),
+        "digest_at": hours.next_digest(request.user, now),
+        "quiet_until": hours.quiet_ends(request.user, now),
         "push_key": push_public_key(),
     }
 
@@ -54,9 +58,10 @@ def preferences(request: AuthenticatedRequest) -> HttpResponse:
     form = PreferencesForm(request.user, request.POST)
     if not form.is_valid():
         return render(request, PAGE, _page_context(request, form), status=400)
-    for code, delivery in form.cleaned_data.items():
-        if delivery:
+    with transaction.atomic():
+        for code, delivery in form.deliveries().items():
             notifying.set_preference(request.user, code, delivery)
+        notifying.set_hours(request.user, **form.hours())
     messages.success(request, "Your notification preferences are saved.")
     return redirect("notifications:list")
 

@@ -6,10 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-
-from django.conf import settings
-from django.utils import timezone
+from datetime import datetime
 
 from accounts.models import User
 from notifications import kinds
@@ -35,17 +32,6 @@ def preferences(user: User) -> dict[str, str]:
     """``{kind: delivery}`` for every registered kind, defaults filled in."""
     chosen = dict(NotificationPreference.objects.filter(user=user).values_list("kind", "delivery"))
     return {kind.code: chosen.get(kind.code, kind.delivery) for kind in kinds.registered()}
-
-
-def next_digest(now: datetime | None = None) -> datetime:
-    """When the next daily digest is sent: the next ``GAMES_DIGEST_HOUR`` o'clock, UTC
-    (a page writes it in the member's zone; taken from the next one, so a zone changing
-    its clocks in between is told the hour it will see)."""
-    now = timezone.now() if now is None else now
-    sent = now.astimezone(UTC).replace(
-        hour=settings.GAMES_DIGEST_HOUR, minute=0, second=0, microsecond=0
-    )
-    return sent if sent > now else sent + timedelta(days=1)
 
 
 def delivery_for(user_id: int, kind: str) -> str:

@@ -9,7 +9,8 @@ header count) and, if they want that kind at once, queues an email task
 sending), or, if they want it pushed, a push task (:mod:`notifications.services.push`).
 Preferences are per kind: pushed to their devices, emailed at once, in a daily digest,
 or never (:class:`~notifications.models.NotificationPreference`; no row means the
-kind's default). A member who wants a kind pushed but has no device subscribed is
+kind's default); and per member, when (:func:`set_hours`): the hour of their digest and
+their quiet hours. A member who wants a kind pushed but has no device subscribed is
 emailed instead.
 
 Pages read the list, the unread count and the preferences from
@@ -19,7 +20,7 @@ Pages read the list, the unread count and the preferences from
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import datetime, time
 from functools import partial
 
 from django.contrib.contenttypes.models import ContentType
@@ -51,6 +52,17 @@ def set_preference(user: User, kind: str, delivery: str) -> None:
     NotificationPreference.objects.update_or_create(
         user=user, kind=kind, defaults={"delivery": delivery}
     )
+
+
+def set_hours(
+    user: User, digest_hour: int, quiet_from: time | None, quiet_until: time | None
+) -> None:
+    """When ``user`` is told, on their own clocks: the hour of their daily digest, and
+    their quiet hours (``None``, ``None``: none). The database refuses an hour past 23
+    and quiet hours with one end, or ending as they start. What quiet hours held comes
+    once they no longer hold it (within a minute: the beat's ``release_held``)."""
+    user.digest_hour, user.quiet_from, user.quiet_until = digest_hour, quiet_from, quiet_until
+    user.save(update_fields=["digest_hour", "quiet_from", "quiet_until"])
 
 
 def create(

@@ -10,6 +10,11 @@ answers for pushes too: a turn that is over, a game whose page the member has op
 any device), not while :func:`may_push_now` says no. A worker lost between the claim
 and the outcome leaves the notice ``sending``: one push lost rather than two sent.
 
+In the member's quiet hours :func:`may_push_now` says no: the notice is ``held``. When
+they end, what they held goes in one push (:func:`push_held`), merged: one line per
+game (its newest notice: a turn's "your move" once), the notices read or out of date
+meanwhile left out.
+
 A turn's "your move" is one notice per member, game and turn (its key), so it is one
 push per game and turn however often its task runs; its push carries the game as its
 ``Topic``, so a push service holding several for a device that is offline delivers only
@@ -30,6 +35,7 @@ from __future__ import annotations
 import binascii
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -38,7 +44,8 @@ from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
-from django.db import transaction
+from django.db import models, transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import Truncator
 from py_vapid import Vapid
@@ -47,6 +54,7 @@ from pywebpush import WebPushException, webpush
 from accounts.models import User
 from notifications import vapid
 from notifications.models import Notification, PushSubscription
+from notifications.selectors.hours import may_tell_now
 from notifications.services.notices import locked, stale_reason
 
 logger = logging.getLogger(__name__)
@@ -73,6 +81,15 @@ class BadSubscription(ValueError):
 
 class PushUnreachable(Exception):
     """No push service took the push, and some may on a later try (the task retries)."""
+
+
+class HeldPushUnreachable(PushUnreachable):
+    """As :class:`PushUnreachable`, for the merged push of ``ids`` (held by quiet hours),
+    left ``pending`` for the task's next try."""
+
+    def __init__(self, message: str, ids: list[int]) -> None:
+        super().__init__(message)
+        self.ids = ids
 
 
 # --- the site's key -------------------------------------------------------------------
@@ -180,10 +197,9 @@ def unsubscribe(user: User, endpoint: str) -> bool:
 def may_push_now(user: User, now: datetime) -> bool:
     """Whether ``user`` may be pushed to at ``now``: the one place that decides it.
 
-    Always, for now. Quiet hours (issue 26, item 1) answer here: inside a member's
-    quiet hours this says no, the notice stays ``push=pending``, and what ends the quiet
-    hours sends what was held, merged."""
-    return True
+    Not in their quiet hours: the notice is then ``push=held``, and sent, merged with
+    the others held, once they end (:func:`push_held`)."""
+    return may_tell_now(user, now)
 
 
 # --- sending ---------------------------------------------------------------------------
@@ -225,6 +241,8 @@ def _claim(notification_id: int) -> tuple[Notification | None, str]:
         notification.save(update_fields=["push"])
         return None, reason
     if not may_push_now(notification.user, timezone.now()):
+        notification.push = Notification.Push.HELD
+        notification.save(update_fields=["push"])
         return None, "held"
     notification.push = Notification.Push.SENDING
     notification.save(update_fields=["push"])
@@ -291,17 +309,26 @@ def ttl_seconds(notification: Notification, now: datetime) -> int:
 
 
 def _push_to(device: PushSubscription, notification: Notification, now: datetime) -> str:
-    """Push to one device: ``"sent"``, ``"gone"`` (deleted), ``"refused"``, ``"retry"``."""
+    """Push one notice to one device (as :func:`_deliver`)."""
+    data = payload(notification)
+    return _deliver(device, data, topic(notification), ttl_seconds(notification, now), now)
+
+
+def _deliver(
+    device: PushSubscription, data: dict[str, Any], topic: str, ttl: int, now: datetime
+) -> str:
+    """Push ``data`` to one device: ``"sent"``, ``"gone"`` (deleted), ``"refused"``,
+    ``"retry"``."""
     info = {"endpoint": device.endpoint, "keys": {"p256dh": device.p256dh, "auth": device.auth}}
     try:
         webpush(
             info,
-            data=json.dumps(payload(notification)),
+            data=json.dumps(data),
             vapid_private_key=_vapid(settings.WEBPUSH_VAPID_PRIVATE_KEY),
             vapid_claims={"sub": vapid_subject()},
             content_encoding="aes128gcm",
-            headers={"Topic": topic(notification), "Urgency": "normal"},
-            ttl=ttl_seconds(notification, now),
+            headers={"Topic": topic, "Urgency": "normal"},
+            ttl=ttl,
             timeout=PUSH_TIMEOUT_SECONDS,
         )
     except WebPushException as error:
@@ -336,3 +363,137 @@ def _email_instead(notification: Notification) -> str:
         transaction.on_commit(lambda: tasks.send_notification_email.delay(notification.pk))
     notification.save(update_fields=update)
     return "emailed"
+
+
+# --- what quiet hours held -------------------------------------------------------------
+
+QUIET_HOURS_TOPIC = "quiet-hours"
+"""The topic (and the device's tag) of a push merging several notices: a newer one
+replaces it."""
+
+
+def push_held(user_id: int, retrying: Sequence[int] = ()) -> tuple[str, list[int]]:
+    """Push what ``user_id``'s quiet hours held, once they are over, in one push; what
+    happened (as :func:`send_notification_push`) and the notices it carried.
+
+    ``retrying``: the notices of an earlier try that no push service took (left
+    ``pending`` for the task's next try), taken again with whatever is held now. Raises
+    :class:`PushUnreachable` when no device took it but one may later: its notices are
+    then ``pending`` again, for the task to try them again.
+
+    Three steps as for one notice: claimed under their row locks (skipping those
+    another task holds, so a task delivered twice pushes once), pushed with no lock held,
+    settled under the locks again."""
+    now = timezone.now()
+    with transaction.atomic():
+        claimed = _claim_held(user_id, retrying, now)
+    if not claimed:
+        return "nothing held", []
+    ids = [n.pk for n in claimed]
+    shown = merged(claimed)
+    data, name = (payload(shown[0]), topic(shown[0])) if len(shown) == 1 else _merged(shown)
+    ttl = max(ttl_seconds(n, now) for n in shown)
+    devices = list(PushSubscription.objects.filter(user_id=user_id))
+    outcomes = [_deliver(device, data, name, ttl, now) for device in devices]
+    with transaction.atomic():
+        outcome = _settle_held(ids, outcomes, now)
+    if outcome == "retry":
+        raise HeldPushUnreachable(f"no push service took what member {user_id} had held", ids)
+    return outcome, ids
+
+
+def _claim_held(user_id: int, retrying: Sequence[int], now: datetime) -> list[Notification]:
+    """The held notices still worth a push, marked ``sending``; the others skipped. None
+    while the member's quiet hours last."""
+    taken = models.Q(push=Notification.Push.HELD) | models.Q(
+        pk__in=list(retrying), push=Notification.Push.PENDING
+    )
+    held = list(
+        Notification.objects.select_for_update(of=("self",), skip_locked=True)
+        .select_related("user", "subject_type")
+        .filter(taken, user_id=user_id)
+        .order_by("created_at", "pk")
+    )
+    if not held:
+        return []
+    if not may_push_now(held[0].user, now):
+        # Quiet again before a try came back: held for the next end.
+        again = [n.pk for n in held if n.push == Notification.Push.PENDING]
+        Notification.objects.filter(pk__in=again).update(push=Notification.Push.HELD)
+        return []
+    current = [n for n in held if stale_reason(n) is None]
+    stale = [n.pk for n in held if n not in current]
+    Notification.objects.filter(pk__in=stale).update(push=Notification.Push.SKIPPED)
+    Notification.objects.filter(pk__in=[n.pk for n in current]).update(
+        push=Notification.Push.SENDING
+    )
+    return current
+
+
+def merged(notices: Sequence[Notification]) -> list[Notification]:
+    """The notices a merged push shows, oldest first: one per topic (a game's newest
+    notice stands for all of its own: its turn's "your move" once)."""
+    newest: dict[str, Notification] = {}
+    for notification in sorted(notices, key=lambda n: (n.created_at, n.pk)):
+        newest.pop(topic(notification), None)
+        newest[topic(notification)] = notification
+    return list(newest.values())
+
+
+def _merged(shown: Sequence[Notification]) -> tuple[dict[str, Any], str]:
+    """The payload of one push showing several notices: a line each, and a tap opens the
+    member's list of notices."""
+    lines = [f"{n.kind_label}: {payload(n)['body']}" for n in shown]
+    data = {
+        "title": f"{len(shown)} notices from your quiet hours",
+        "body": Truncator("\n".join(lines)).chars(BODY_CHARS),
+        "url": reverse("notifications:list"),
+        "tag": QUIET_HOURS_TOPIC,
+    }
+    return data, QUIET_HOURS_TOPIC
+
+
+def _settle_held(ids: list[int], outcomes: list[str], now: datetime) -> str:
+    """Write what the devices answered for the merged push of ``ids``: pushed; pending
+    for the task's next try; or, no device having taken it, emailed (held for the
+    email that lists what the quiet hours held, sent after commit)."""
+    taken = list(
+        Notification.objects.select_for_update(of=("self",)).filter(
+            pk__in=ids, push=Notification.Push.SENDING
+        )
+    )
+    if not taken:
+        return "done already"
+    sending = Notification.objects.filter(pk__in=[n.pk for n in taken])
+    if "sent" in outcomes:
+        sending.update(push=Notification.Push.SENT, pushed_at=now)
+        return "sent"
+    if "retry" in outcomes:
+        sending.update(push=Notification.Push.PENDING)
+        return "retry"
+    _email_held_instead(taken[0].user_id, [n.pk for n in taken])
+    return "emailed"
+
+
+def give_up_on_held_push(user_id: int, ids: Sequence[int]) -> str:
+    """No push service took the merged push after every try: its notices are emailed,
+    in the one email listing what the quiet hours held."""
+    with transaction.atomic():
+        pending = Notification.objects.select_for_update(of=("self",)).filter(
+            pk__in=list(ids), user_id=user_id, push=Notification.Push.PENDING
+        )
+        taken = [n.pk for n in pending]
+        if not taken:
+            return "done already"
+        _email_held_instead(user_id, taken)
+        return "emailed"
+
+
+def _email_held_instead(user_id: int, ids: list[int]) -> None:
+    from notifications import tasks
+
+    Notification.objects.filter(pk__in=ids).update(push=Notification.Push.EMAILED)
+    Notification.objects.filter(pk__in=ids, email=Notification.Email.OFF).update(
+        email=Notification.Email.HELD
+    )
+    transaction.on_commit(lambda: tasks.send_held_email.delay(user_id))

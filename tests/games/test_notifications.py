@@ -212,7 +212,8 @@ def test_a_digest_member_gets_one_email_a_day_with_what_still_waits(
     with at(T0 + 3 * HOUR):
         services.draw(over.pk, alice, over.version)  # no longer news by the digest
 
-    with at(T0 + 22 * HOUR):
+    # The next morning, after the member's digest hour (08:00, theirs: UTC).
+    with at(T0 + 24 * HOUR):
         notice_tasks.send_daily_digests.delay()
 
     (digest,) = emails_to(alice)
@@ -220,7 +221,7 @@ def test_a_digest_member_gets_one_email_a_day_with_what_still_waits(
     assert all(f"/games/{game.pk}/" in digest.body for game in waiting)
     assert f"/games/{over.pk}/" not in digest.body
     assert not Notification.objects.filter(email="digest").exists()
-    with at(T0 + 46 * HOUR):
+    with at(T0 + 48 * HOUR):
         notice_tasks.send_daily_digests.delay()
     assert len(emails_to(alice)) == 1  # nothing is sent twice
 

@@ -133,7 +133,7 @@ def test_a_digest_member_finds_the_invitation_in_the_digest(
     with at(T0 + HOUR):
         services.join_table(answered.pk, bob)  # no longer news by the digest
 
-    with at(T0 + 22 * HOUR):
+    with at(T0 + 24 * HOUR):  # the next morning, after the digest hour
         tasks.send_daily_digests.delay()
 
     (digest,) = emails_to(mailoutbox, bob)
@@ -158,7 +158,7 @@ def test_a_digest_names_invitations_and_games_apart(
         )
     game = other.games.get()
 
-    with at(T0 + 22 * HOUR):
+    with at(T0 + 24 * HOUR):  # the next morning, after the digest hour
         tasks.send_daily_digests.delay()
 
     (digest,) = emails_to(mailoutbox, bob)

@@ -94,4 +94,5 @@ def test_the_preferences_page_lists_every_kind_offered_in_order(
         for code, label, _ in EVERY_APP_S_KINDS
         if code not in ("moderation_queue", "drawn_for_you")
     ]
-    assert legends == offered_to_all
+    # After the kinds, when they come (the digest's hour, quiet hours).
+    assert legends == [*offered_to_all, "When"]
