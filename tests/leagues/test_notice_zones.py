@@ -39,7 +39,12 @@ def test_the_seasons_close_is_read_in_each_players_zone_not_the_organisers(
     running_season(alice, [bob, dave], deadline=DEADLINE)
     in_zones(alice, bob, dave)
 
-    answer = client_as(alice).post(f"{SEASON}organiser/close/announce/", {"reason": "Over."})
+    organiser = client_as(User.objects.get(pk=alice.pk))
+    preview = organiser.get(f"{SEASON}organiser/close/").content.decode()
+    assert "Announce the close for <strong><time datetime=" in preview
+    assert "Wed 16 Jan, 22:47 EST</time></strong>" in preview  # hers, named
+
+    answer = organiser.post(f"{SEASON}organiser/close/announce/", {"reason": "Over."})
 
     assert answer.status_code == 302
     # The close: the grace period (48 hours) after the last deadline, Thu 17 Jan 03:47 UTC.
