@@ -37,7 +37,17 @@
   if (!/^[A-Za-z0-9_+\-\/]{1,64}$/.test(zone) || cookie(NAME) === zone) return;
   var secure = window.location.protocol === "https:" ? "; Secure" : "";
   document.cookie = NAME + "=" + zone + "; Path=/; Max-Age=31536000; SameSite=Lax" + secure;
-  var served = script ? script.getAttribute("data-zone") : zone;
+  var served = script ? canonical(script.getAttribute("data-zone") || "") : zone;
   var again = script && script.hasAttribute("data-reload");
   if (again && zone !== served && cookie(NAME) === zone) window.location.reload();
+
+  // The browser's own name of a zone ("UTC" for "Etc/UTC"), so that a page written in
+  // the zone the browser is in under another name is not loaded again.
+  function canonical(name) {
+    try {
+      return new Intl.DateTimeFormat("en", { timeZone: name }).resolvedOptions().timeZone;
+    } catch (error) {
+      return name;
+    }
+  }
 })();
