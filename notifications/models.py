@@ -70,7 +70,7 @@ class Notification(models.Model):
     facts = models.JSONField(
         default=list,
         blank=True,
-        help_text="Its line as words and moments ({\"moment\": ISO 8601}), written out in "
+        help_text='Its line as words and moments ({"moment": ISO 8601}), written out in '
         "the reader's zone; empty: its text is its line.",
     )
     link = models.CharField(max_length=200, help_text="Where it leads: a path on this site.")

@@ -31,8 +31,7 @@ def in_words(effects: Mapping[str, Any], zone: tzinfo | None = None) -> list[str
     undoing = effects.get("undoing") or {}
     if undoing:
         lines += [
-            f"Undoing the ruling it supersedes: {_mid(line)}"
-            for line in _own_words(undoing, zone)
+            f"Undoing the ruling it supersedes: {_mid(line)}" for line in _own_words(undoing, zone)
         ]
     return lines
 

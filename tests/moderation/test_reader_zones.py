@@ -81,9 +81,7 @@ def test_the_suspended_member_is_told_until_when_in_his_own_zone(
 def test_the_log_keeps_a_suspensions_end_in_utc_for_every_reader(
     suspension: Suspension, site_moderator: User
 ) -> None:
-    entry = LogEntry.objects.get(
-        action=LogEntry.Action.RULED, changes__ruling=suspension.ruling_id
-    )
+    entry = LogEntry.objects.get(action=LogEntry.Action.RULED, changes__ruling=suspension.ruling_id)
 
     ends = written(suspension.ends_at, UTC)
     assert f"Bob was suspended from the whole site until {ends}." in entry.changes["effects"]
