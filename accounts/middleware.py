@@ -26,7 +26,7 @@ class TimeZoneMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         user = getattr(request, "user", None)
         visitor = user is None or not user.is_authenticated
-        if not visitor:
+        if user is not None and not visitor:
             timezone.activate(user.zone)
         else:
             zone = zone_from_cookie(request.COOKIES.get(ZONE_COOKIE))
