@@ -1,4 +1,4 @@
-"""Each request in its member's time zone (D7): pages show times there, and forms read
+"""Each request in its reader's time zone (D7): pages show times there, and forms read
 the times entered there."""
 
 from __future__ import annotations
@@ -7,22 +7,38 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
+
+from common.zones import ZONE_COOKIE, zone_from_cookie
 
 
 class TimeZoneMiddleware:
-    """Activates the signed-in member's time zone (``User.time_zone``) for the request;
-    a visitor's is the site's (``TIME_ZONE``, UTC). After ``AuthenticationMiddleware``."""
+    """Activates the signed-in member's time zone (``User.time_zone``) for the request.
+    A visitor's is their browser's, from the ``tz`` cookie (``static/js/visitor-zone.js``
+    sets it; :func:`common.zones.zone_from_cookie` reads it), else the site's
+    (``TIME_ZONE``, UTC). A member keeps their profile's zone whatever the cookie says:
+    the zone they chose is the one their deadlines are read in. After
+    ``AuthenticationMiddleware``."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
+        visitor = user is None or not user.is_authenticated
+        if user is not None and not visitor:
             timezone.activate(user.zone)
         else:
-            timezone.deactivate()
+            zone = zone_from_cookie(request.COOKIES.get(ZONE_COOKIE))
+            if zone is None:
+                timezone.deactivate()
+            else:
+                timezone.activate(zone)
         try:
-            return self.get_response(request)
+            response = self.get_response(request)
         finally:
             timezone.deactivate()
+        if visitor:
+            # A cache must not give one visitor's page, in their zone, to another.
+            patch_vary_headers(response, ["Cookie"])
+        return response

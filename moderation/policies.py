@@ -27,16 +27,18 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.utils import timezone
-from django.utils.formats import date_format
-
 from accounts.models import User
 from games.models import Table
 from games.selectors.sight import Sight
 from leagues.selectors.sight import table_sight as leagues_sight
 from moderation.models import Case, Suspension
 from moderation.permissions import is_site_moderator
-from moderation.suspensions import active_suspensions, staff_refusal, suspension_at
+from moderation.suspensions import (
+    active_suspensions,
+    ends_in_words,
+    staff_refusal,
+    suspension_at,
+)
 
 DOINGS = {
     "play": "play here",
@@ -93,7 +95,7 @@ def table_sight(user: Any, table: Table) -> Sight:
 
 def _sentence(suspension: Suspension, doing: str) -> str:
     where = f"the club {suspension.club}" if suspension.club_id else "this site"
-    until = date_format(timezone.localtime(suspension.ends_at), "j F Y, H:i")
+    until = ends_in_words(suspension)
     if suspension.chat_only:
         tables = f"the club {suspension.club}'s tables" if suspension.club_id else "this site"
         return (

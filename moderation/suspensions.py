@@ -14,12 +14,11 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import QuerySet
-from django.utils import timezone
-from django.utils.formats import date_format
+from django.utils import dateformat, timezone
 
 from games.models import Table
 from leagues.models import Fixture
-from moderation.models import Suspension
+from moderation.models import SITE_FORMAT, Suspension
 
 
 def active_suspensions(
@@ -58,6 +57,13 @@ def _club_of(table: Table) -> int | None:
     )
 
 
+def ends_in_words(suspension: Suspension) -> str:
+    """When ``suspension`` ends, as moderation's pages write a moment, in the current
+    time zone (the reader's: a refusal is read by the suspended member), which it names:
+    a member told "until 18:00" must know whose 18:00."""
+    return dateformat.format(timezone.localtime(suspension.ends_at), SITE_FORMAT)
+
+
 def staff_refusal(user: Any, club_id: int | None) -> str | None:
     """``None`` if no suspension takes away ``user``'s staff powers in the club
     ``club_id`` (``None``: the site's, a site moderator's), else the sentence that says
@@ -67,7 +73,7 @@ def staff_refusal(user: Any, club_id: int | None) -> str | None:
     if suspension is None:
         return None
     where = f"the club {suspension.club}" if suspension.club_id else "this site"
-    until = date_format(timezone.localtime(suspension.ends_at), "j F Y, H:i")
+    until = ends_in_words(suspension)
     powers = "organise or moderate there" if suspension.club_id else "organise or moderate"
     return (
         f"You are suspended from {where} until {until}: while it lasts you do not {powers}. "

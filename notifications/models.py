@@ -9,12 +9,15 @@ where they were when the models moved here.
 
 from __future__ import annotations
 
+from zoneinfo import ZoneInfo
+
 from django.conf import settings
 from django.contrib.contenttypes.fields import GenericForeignKey
 from django.contrib.contenttypes.models import ContentType
 from django.db import models
 
 from notifications.kinds import label_of
+from notifications.lines import from_facts
 
 
 class Delivery(models.TextChoices):
@@ -33,10 +36,16 @@ class Delivery(models.TextChoices):
 class Notification(models.Model):
     """Something a member should know: shown in the app, maybe emailed.
 
-    A notification is its member, its kind, a line of plain text written when it is
-    created (escaped where it is shown) and a link (a path on the site), and may be
-    about a subject: a game, a table, a club, a case. The subject is a generic relation,
-    so that any app can notify about its own rows without this one importing it.
+    A notification is its member, its kind, a line of plain text (escaped where it is
+    shown) and a link (a path on the site), and may be about a subject: a game, a table,
+    a club, a case. The subject is a generic relation, so that any app can notify about
+    its own rows without this one importing it.
+
+    A line with moments in it (a deadline, a season's close) is kept as its ``facts``
+    (:mod:`notifications.lines`) and written out in whichever zone reads it
+    (:meth:`line_in`); ``text`` holds it as written in the member's zone when it was
+    created, for what reads the row itself (the admin, older code). A notice without
+    facts (one older than them, or one whose line has no moment) reads its ``text``.
 
     ``key``, when set, is unique per member: whoever creates the same notification twice
     - a task delivered twice, a sweep and a task - creates it once.
@@ -57,7 +66,15 @@ class Notification(models.Model):
     # A registered kind (notifications.kinds), checked by the services rather than by
     # choices here, so that a new kind needs no migration.
     kind = models.CharField(max_length=20)
-    text = models.TextField(help_text="One line of plain text, written when it was created.")
+    text = models.TextField(
+        help_text="One line of plain text, written when it was created (in the member's zone)."
+    )
+    facts = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='Its line as words and moments ({"moment": ISO 8601}), written out in '
+        "the reader's zone; empty: its text is its line.",
+    )
     link = models.CharField(max_length=200, help_text="Where it leads: a path on this site.")
     subject_type = models.ForeignKey(
         ContentType, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
@@ -122,6 +139,11 @@ class Notification(models.Model):
     @property
     def kind_label(self) -> str:
         return label_of(self.kind)
+
+    def line_in(self, zone: ZoneInfo | None = None) -> str:
+        """Its line as a reader reads it: from its facts, its moments in ``zone`` (the
+        current time zone when none: a page's reader's); else its text."""
+        return from_facts(self.facts).written(zone) if self.facts else self.text
 
 
 class NotificationPreference(models.Model):

@@ -221,7 +221,8 @@ def _shown(field: models.Field[Any, Any], value: Any, names: Mapping[Any, str]) 
     if field.choices:
         return str(dict(field.flatchoices).get(value, value))
     if isinstance(value, datetime):
-        return date_format(timezone.localtime(value), "D j M Y, H:i")
+        # A deadline changed binds: the zone named, as every page names it.
+        return date_format(timezone.localtime(value), "D j M Y, H:i T")
     if field.is_relation and field.related_model is User:
         return names.get(value, f"member {value}")
     text = str(value)

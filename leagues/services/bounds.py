@@ -15,9 +15,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.utils import timezone
 
 from accounts.models import User
+from common import moments
 from leagues.errors import Conflict, TooMany
 from leagues.models import Club, ClubInvitation, JoinRequest, League, Pending, Season
 
@@ -83,10 +83,9 @@ def check_join_request(club: Club, user: User, now: datetime) -> None:
     mine = JoinRequest.objects.filter(user=user)
     last = mine.filter(club=club, created_at__gt=now - DAY).order_by("-created_at").first()
     if last is not None:
-        again = timezone.localtime(last.created_at + DAY)
         raise TooMany(
             "You asked to join this club less than a day ago: "
-            f"you may ask again from {again:%d %b %Y, %H:%M}."
+            f"you may ask again from {moments.when(last.created_at + DAY)}."
         )
     most = join_requests_per_hour()
     if mine.filter(created_at__gt=now - HOUR).count() >= most:

@@ -24,7 +24,7 @@ that order.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -47,6 +47,7 @@ from leagues.notices import LeagueNotice
 from leagues.selectors.vacations import days_away
 from leagues.services.locks import lock_fixture, lock_matchday, lock_season
 from leagues.signals import announce, fixture_settled
+from notifications.lines import Line, line
 from notifications.services import notices
 
 UNFINISHED = UNFINISHED_FIXTURES
@@ -168,26 +169,32 @@ def _fixtures_in_play(matchday: Matchday) -> Iterable[Fixture]:
 def _remind(fixture: Fixture, deadline: datetime) -> int:
     return notify_players(
         fixture,
-        lambda: f"{deadline_text(fixture, deadline)} Your fixture is not finished yet.",
+        deadline_text(fixture, deadline) + " Your fixture is not finished yet.",
         deadline,
         key=f"league-deadline:fixture-{fixture.pk}",
     )
 
 
-def deadline_text(fixture: Fixture, deadline: datetime) -> str:
-    """ "Winter league, season 1: matchday 2 ends Tue 14 Jan, 18:00." """
+def matchday_ends(fixture: Fixture, deadline: datetime) -> Line:
+    """ "Winter league, season 1: matchday 2 ends Tue 14 Jan, 18:00 UTC", the deadline a
+    moment each reader reads in their zone."""
     matchday = fixture.matchday
     season = matchday.season
-    return (
-        f"{season.league.name}, season {season.number}: matchday {matchday.number} "
-        f"ends {when(deadline)}."
+    return line(
+        f"{season.league.name}, season {season.number}: matchday {matchday.number} ends ",
+        deadline,
     )
 
 
-def notify_players(fixture: Fixture, text: Callable[[], str], deadline: datetime, key: str) -> int:
+def deadline_text(fixture: Fixture, deadline: datetime) -> Line:
+    """ "Winter league, season 1: matchday 2 ends Tue 14 Jan, 18:00 UTC." """
+    return matchday_ends(fixture, deadline) + "."
+
+
+def notify_players(fixture: Fixture, text: Line, deadline: datetime, key: str) -> int:
     """Notify the members seated at the fixture's table (LEAGUE_MATCHDAY), once per
-    ``key`` and deadline; returns how many were notified. ``text()`` is said to each in
-    their own time zone."""
+    ``key`` and deadline; returns how many were notified. Each reads ``text``'s
+    moments in their own time zone."""
     assert fixture.table is not None
     table = fixture.table
     # A player who withdrew keeps a forfeited seat at the table; they are not reminded.
@@ -198,13 +205,12 @@ def notify_players(fixture: Fixture, text: Callable[[], str], deadline: datetime
     link = reverse("games:current", kwargs={"pk": table.pk})
     stamp = int(deadline.timestamp())
     created = []
-    for user in User.objects.filter(pk__in=members.values("user_id")).order_by("pk"):
-        with timezone.override(user.zone):
-            words = text()
+    for user_id in members.values_list("user_id", flat=True).distinct().order_by("user_id"):
+        assert user_id is not None  # members: seats with a member
         notice = notices.create(
-            user.pk,
+            user_id,
             LeagueNotice.LEAGUE_MATCHDAY,
-            words,
+            text,
             link,
             subject=table,
             key=f"{key}:{stamp}",

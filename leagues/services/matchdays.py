@@ -37,6 +37,7 @@ from leagues.services.locks import lock_matchday, lock_season
 from leagues.services.seasons import season_path
 from leagues.services.withdrawals import seat_plan_for
 from leagues.signals import announce
+from notifications.lines import line
 from notifications.services import notices
 
 
@@ -94,13 +95,16 @@ def _set_up(
         if seat.entry.status == Entry.Status.WITHDRAWN:
             continue
         player = seat.entry.player
-        with timezone.override(player.zone):
-            due = when(deadline)  # in the player's own time zone
         notices.create(
             player.pk,
             LeagueNotice.LEAGUE_MATCHDAY,
-            f"Matchday {matchday.number} of {season} is open: your fixture is at table "
-            f"{table.pk}, to finish by {due}.",
+            # The deadline a moment: each player reads it in their own zone.
+            line(
+                f"Matchday {matchday.number} of {season} is open: your fixture is at table "
+                f"{table.pk}, to finish by ",
+                deadline,
+                ".",
+            ),
             reverse("games:current", kwargs={"pk": table.pk}),
             subject=table,
             key=f"league-matchday-{matchday.pk}",

@@ -11,7 +11,6 @@ change makes sense, and that the organiser does not decide a fixture they play i
 from __future__ import annotations
 
 from datetime import datetime
-from functools import partial
 
 from django.db import transaction
 from django.db.models import Q
@@ -35,6 +34,7 @@ from leagues.services.deadlines import (
     UNFINISHED,
     audited,
     deadline_text,
+    matchday_ends,
     notify_players,
     when,
 )
@@ -42,6 +42,7 @@ from leagues.services.locks import lock_fixture, lock_matchday, lock_season
 from leagues.services.season_end import ordinal
 from leagues.services.seasons import season_path
 from leagues.signals import announce, fixtures_changed, player_substituted
+from notifications.lines import Line
 from notifications.services import notices
 
 
@@ -74,7 +75,7 @@ def extend_deadline(matchday: Matchday, deadline: datetime, by: User, reason: st
         for fixture in fixtures:
             notify_players(
                 fixture,
-                partial(_extended_text, fixture, deadline),
+                _extended_text(fixture, deadline),
                 deadline,
                 key=f"league-extended:fixture-{fixture.pk}",
             )
@@ -88,15 +89,14 @@ def extend_deadline(matchday: Matchday, deadline: datetime, by: User, reason: st
     return locked
 
 
-def _extended_text(fixture: Fixture, deadline: datetime) -> str:
-    return f"{deadline_text(fixture, deadline)} The deadline was extended."
+def _extended_text(fixture: Fixture, deadline: datetime) -> Line:
+    return deadline_text(fixture, deadline) + " The deadline was extended."
 
 
-def _rescheduled_text(fixture: Fixture, deadline: datetime) -> str:
+def _rescheduled_text(fixture: Fixture, deadline: datetime) -> Line:
     assert fixture.table is not None
-    return (
-        f"{deadline_text(fixture, deadline)[:-1]} for your fixture at table "
-        f"{fixture.table.pk}: it was rescheduled."
+    return matchday_ends(fixture, deadline) + (
+        f" for your fixture at table {fixture.table.pk}: it was rescheduled."
     )
 
 
@@ -134,7 +134,7 @@ def reschedule_fixture(fixture: Fixture, deadline: datetime, by: User, reason: s
         if locked.table is not None and locked.table.status == Table.Status.PLAYING:
             notify_players(
                 locked,
-                partial(_rescheduled_text, locked, deadline),
+                _rescheduled_text(locked, deadline),
                 deadline,
                 key=f"league-rescheduled:fixture-{locked.pk}",
             )

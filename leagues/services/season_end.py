@@ -56,6 +56,7 @@ from leagues.promotion import seeding
 from leagues.selectors.standings import DivisionStandings, compute_season
 from leagues.services.deadlines import audited, close_matchday, when
 from leagues.signals import announce, season_close_announced, season_closed
+from notifications.lines import line
 from notifications.services import notices
 
 NOT_PLAYED = "Not played: the season was closed before its matchday opened."
@@ -298,10 +299,14 @@ def announce_close(season: Season, by: User, reason: str, now: datetime | None =
         last = max(locked.matchdays.values_list("deadline", flat=True), default=now)
         locked.closes_at = max(last, now) + close_grace()
         locked.save(update_fields=["closes_at"])
-        text = (
-            f"{locked} closes on {when(locked.closes_at)}: then its standings are final and "
-            "promotion and relegation are applied. Until then a dispute about one of its "
-            "games may still be reported to the moderators."
+        # One line for every player, the close a moment each reads in their own zone
+        # (not the organiser's, who announced it).
+        text = line(
+            f"{locked} closes on ",
+            locked.closes_at,
+            ": then its standings are final and promotion and relegation are applied. "
+            "Until then a dispute about one of its games may still be reported to the "
+            "moderators.",
         )
         for user_id in _players(locked):
             notices.create(

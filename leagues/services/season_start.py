@@ -20,6 +20,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from common import moments
 from games.models.table_settings import TableSettings
 from leagues.divisions import division_names, equal_lengths, split
 from leagues.errors import Conflict, LeaguesError
@@ -449,7 +450,7 @@ def _findings(
         )
     if season.starts_at and season.starts_at > now:
         warnings.append(
-            f"The season was to start on {timezone.localtime(season.starts_at):%d %b %Y, %H:%M}; "
+            f"The season was to start on {moments.when(season.starts_at)}; "
             "starting now opens matchday 1 at once."
         )
     return tuple(problems), tuple(warnings)

@@ -25,7 +25,7 @@ from accounts.models import User
 from games.models import Table
 from leagues.models import Entry, Fixture, Matchday, Season
 from leagues.selectors.vacations import days_away, days_within, running_period, season_vacations
-from leagues.services.deadlines import UNFINISHED, audited, deadline_text, notify_players
+from leagues.services.deadlines import UNFINISHED, audited, matchday_ends, notify_players
 from leagues.services.locks import lock_fixture
 from leagues.signals import announce, fixtures_changed
 
@@ -102,10 +102,8 @@ def _extend(fixture_id: int) -> bool:
             due = fixture.due_at
             notify_players(
                 fixture,
-                lambda: (
-                    f"{deadline_text(fixture, due)} for your fixture: its deadline follows "
-                    "its players' vacations."
-                ),
+                matchday_ends(fixture, due)
+                + " for your fixture: its deadline follows its players' vacations.",
                 due,
                 key=f"league-vacation:fixture-{fixture.pk}",
             )

@@ -10,21 +10,29 @@ the superseded ruling changed.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import tzinfo
 from typing import Any
 
-from django.utils import dateformat
+from django.utils import dateformat, timezone
 
 from games.models import Result
 from moderation.models import SITE_FORMAT, BenchedSeat, Suspension
 
 
-def in_words(effects: Mapping[str, Any]) -> list[str]:
+def in_words(effects: Mapping[str, Any], zone: tzinfo | None = None) -> list[str]:
     """A ruling's effects as sentences, for its page and the log: its own first, then
-    what undoing the ruling it superseded changed."""
-    lines = _own_words(effects)
+    what undoing the ruling it superseded changed.
+
+    Its moments (a suspension's end) in ``zone``, which they name; by default the
+    current time zone: a page's, its reader's. The log, a record written once for every
+    reader, keeps them in UTC."""
+    zone = timezone.get_current_timezone() if zone is None else zone
+    lines = _own_words(effects, zone)
     undoing = effects.get("undoing") or {}
     if undoing:
-        lines += [f"Undoing the ruling it supersedes: {_mid(line)}" for line in _own_words(undoing)]
+        lines += [
+            f"Undoing the ruling it supersedes: {_mid(line)}" for line in _own_words(undoing, zone)
+        ]
     return lines
 
 
@@ -33,7 +41,7 @@ def _mid(sentence: str) -> str:
     return f"the {sentence[4:]}" if sentence.startswith("The ") else sentence
 
 
-def _own_words(effects: Mapping[str, Any]) -> list[str]:
+def _own_words(effects: Mapping[str, Any], zone: tzinfo) -> list[str]:
     lines: list[str] = []
     if effects.get("restored"):
         lines.append(
@@ -53,7 +61,7 @@ def _own_words(effects: Mapping[str, Any]) -> list[str]:
         "user", "club"
     ):
         where = f"the club {suspension.club}" if suspension.club_id else "the whole site"
-        until = dateformat.format(suspension.ends_at, SITE_FORMAT)
+        until = dateformat.format(suspension.ends_at.astimezone(zone), SITE_FORMAT)
         if suspension.chat_only:
             tables = f"the club {suspension.club}'s tables" if suspension.club_id else "any table"
             lines.append(

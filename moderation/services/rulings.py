@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db import transaction
@@ -249,7 +249,7 @@ def _apply(ruling: Ruling, case: Case, now: datetime) -> Ruling:
             f"“{_what(ruling)}”.",
             ruling,
             now,
-            {"undone": earlier.pk, "effects": in_words(undoing)},
+            {"undone": earlier.pk, "effects": in_words(undoing, UTC)},
         )
     if ruling.kind == Ruling.Kind.PAUSE and case.status != Case.Status.OPEN:
         raise Conflict("The case is decided: a pause holds a game only while its case is open.")
@@ -275,7 +275,7 @@ def _apply(ruling: Ruling, case: Case, now: datetime) -> Ruling:
         _describe(ruling),
         ruling,
         now,
-        {**ruling.effects, "effects": in_words(ruling.effects)},
+        {**ruling.effects, "effects": in_words(ruling.effects, UTC)},
     )
     send_after_commit(
         signals.ruling_applied,

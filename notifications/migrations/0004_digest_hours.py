@@ -9,7 +9,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("notifications", "0002_push"),
+        ("notifications", "0003_facts"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

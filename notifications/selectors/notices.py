@@ -46,7 +46,7 @@ def delivery_for(user_id: int, kind: str) -> str:
 @dataclass(frozen=True)
 class NotificationItem:
     """A notification in the member's list (plain values: no model reaches a page).
-    ``text`` is plain text: templates escape it."""
+    ``text`` is plain text, its moments in the reader's zone: templates escape it."""
 
     id: int
     kind: str
@@ -99,7 +99,7 @@ def _item(row: Notification, link: bool = True) -> NotificationItem:
         id=row.pk,
         kind=row.kind,
         kind_label=row.kind_label,
-        text=row.text,
+        text=row.line_in(),  # its moments in the reader's zone, the request's
         url=row.link if link else "",
         deadline=row.deadline,
         created_at=row.created_at,

@@ -262,7 +262,7 @@ def _item(notification: Notification) -> MailItem:
     about_a_turn = ends_turn is not None and ends_turn(notification)
     settled_first = ends_turn is not None and not about_a_turn
     return MailItem(
-        notification.text,
+        notification.line_in(notification.user.zone),  # as the mail's times: their zone
         url,
         notification.deadline,
         notification.kind,

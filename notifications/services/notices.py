@@ -1,7 +1,9 @@
 """Notifications: creating them, marking them read, and members' email preferences.
 
-A notification is a member, a kind, a line of text written when it is created, a link
-and maybe a subject (a game, a table, a club, a case). Any app creates one with
+A notification is a member, a kind, a line, a link and maybe a subject (a game, a
+table, a club, a case). A line with moments in it is given as a
+:class:`~notifications.lines.Line` and kept as its facts: each reader reads its moments
+in their own zone (:meth:`~notifications.models.Notification.line_in`). Any app creates one with
 :func:`create`, inside the transaction that made it true; after commit
 :data:`notifications.signals.notification_created` tells the member's open pages (their
 header count) and, if they want that kind at once, queues an email task
@@ -31,6 +33,7 @@ from accounts.models import User
 from common.publish import publish_user
 from common.signals import send_after_commit
 from notifications import kinds, signals
+from notifications.lines import Line
 from notifications.models import Delivery, Notification, NotificationPreference
 from notifications.selectors.devices import has_devices, push_enabled
 from notifications.selectors.notices import delivery_for
@@ -68,7 +71,7 @@ def set_hours(
 def create(
     user_id: int,
     kind: str,
-    text: str,
+    text: str | Line,
     link: str,
     *,
     subject: models.Model | None = None,
@@ -76,7 +79,9 @@ def create(
     deadline: datetime | None = None,
     mail: bool = True,
 ) -> Notification | None:
-    """Notify ``user_id`` of ``kind``: ``text`` (plain text) leading to ``link`` (a path).
+    """Notify ``user_id`` of ``kind``: ``text`` (plain text, or a
+    :class:`~notifications.lines.Line` when it holds moments: each reader reads them in
+    their zone) leading to ``link`` (a path).
 
     ``kind`` must be registered (:class:`notifications.kinds.UnknownKind` otherwise).
     With a ``key`` the member gets it once: returns ``None`` if one with that key exists
@@ -87,9 +92,11 @@ def create(
     """
     kinds.get(kind)
     email, pushed = _delivery(user_id, kind) if mail else (Notification.Email.OFF, False)
+    written, facts = _written(user_id, text)
     fields = {
         "kind": kind,
-        "text": text,
+        "text": written,
+        "facts": facts,
         "link": link,
         "subject": subject,
         "deadline": deadline,
@@ -113,6 +120,17 @@ def create(
         push_now=notification.push == Notification.Push.PENDING,
     )
     return notification
+
+
+def _written(user_id: int, text: str | Line) -> tuple[str, list[str | dict[str, str]]]:
+    """The notice's ``text`` and ``facts``: a line with moments is kept as its facts, and
+    its text written in the member's zone (what reads the row itself reads that)."""
+    if isinstance(text, str):
+        return text, []
+    if not text.has_moments:
+        return text.written(), []
+    member = User.objects.only("time_zone").get(pk=user_id)
+    return text.written(member.zone), text.facts()
 
 
 def _delivery(user_id: int, kind: str) -> tuple[str, bool]:

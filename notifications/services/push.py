@@ -278,11 +278,12 @@ def give_up_on_push(notification_id: int) -> str:
 
 
 def payload(notification: Notification) -> dict[str, Any]:
-    """What the service worker shows (static/sw.js): a title, the notice's line, where
-    a tap leads, and the tag under which a newer notification replaces this one."""
+    """What the service worker shows (static/sw.js): a title, the notice's line (its
+    moments in the member's zone as it is sent), where a tap leads, and the tag under
+    which a newer notification replaces this one."""
     return {
         "title": notification.kind_label,
-        "body": Truncator(notification.text).chars(BODY_CHARS),
+        "body": Truncator(notification.line_in(notification.user.zone)).chars(BODY_CHARS),
         "url": notification.link,
         "tag": topic(notification),
     }
