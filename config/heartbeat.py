@@ -93,7 +93,7 @@ def queues_without_workers() -> list[str]:
     return [queue for queue, age in ages.items() if age is None or age > stale_after()]
 
 
-class Heartbeat(bootsteps.StartStopStep):  # type: ignore[misc]
+class Heartbeat(bootsteps.StartStopStep):
     """The consumer's bootstep that beats for the queues this worker consumes from."""
 
     # After the task consumer: the queues it consumes from are known by then.

@@ -132,7 +132,7 @@ def exposition() -> bytes:
     mode) or this one, and the broker's view."""
     if settings.METRICS_DIR:
         counted = CollectorRegistry()
-        MultiProcessCollector(counted, path=settings.METRICS_DIR)
+        MultiProcessCollector(counted, path=settings.METRICS_DIR)  # type: ignore[no-untyped-call]
     else:
         counted = REGISTRY
     broker = CollectorRegistry()

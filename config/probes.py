@@ -34,7 +34,7 @@ from config import heartbeat
 
 
 @dataclasses.dataclass
-class BrokerRedis(HealthCheck):
+class BrokerRedis(HealthCheck):  # type: ignore[misc]
     """The Redis of Celery's broker, the channel layer, beat's lock and the socket
     slots (REDIS_URL) answers."""
 
@@ -43,7 +43,7 @@ class BrokerRedis(HealthCheck):
 
 
 @dataclasses.dataclass
-class CacheRedis(HealthCheck):
+class CacheRedis(HealthCheck):  # type: ignore[misc]
     """The cache's Redis (REDIS_CACHE_URL, by default the same) answers."""
 
     def run(self) -> None:
@@ -59,7 +59,7 @@ def _ping(url: str, name: str) -> None:
 
 
 @dataclasses.dataclass
-class Workers(HealthCheck):
+class Workers(HealthCheck):  # type: ignore[misc]
     """Every queue of the site has a worker that beat within the last three beats."""
 
     def run(self) -> None:
