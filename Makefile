@@ -9,7 +9,7 @@ PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 BENCH_ARGS ?=
 
-.PHONY: run test lint bench-deadlines bench bench-solver bench-faults bench-leagues bench-moderation
+.PHONY: run test lint bench-deadlines bench bench-solver bench-faults bench-leagues bench-moderation bench-pages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -65,3 +65,7 @@ bench-leagues: $(VENV)/.installed-dev
 ## bench-moderation: a case's evidence (a 4-player game of 120 turns, solver lines included: first open and cached) and a ruling in a 200-player league
 bench-moderation: $(VENV)/.installed-dev
 	scripts/test-env.sh $(PY) benchmarks/bench_moderation.py $(BENCH_ARGS)
+
+## bench-pages: the main pages (lobby, your move, season, queue, ...) with 1,000 and with 100,000 games on the site: p50/p95 and queries per page
+bench-pages: $(VENV)/.installed-dev
+	scripts/test-env.sh $(PY) benchmarks/bench_pages.py $(BENCH_ARGS)

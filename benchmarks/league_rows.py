@@ -21,7 +21,7 @@ from django.utils import timezone
 from accounts.models import User
 from engine.game import new_game
 from engine.round import game_places
-from games.models import Game, Result, Seat, Table
+from games.models import Game, Result, Seat, SeatOccupancy, Table
 from games.models.table_settings import TableSettings
 from leagues.models import Fixture
 
@@ -72,6 +72,7 @@ def write_played(settings: TableSettings, played: Sequence[PlayedFixture]) -> No
             for table, p in zip(tables, played, strict=True)
             for number in range(1, len(p.scores) + 1)
         )
+        players_of = {table.pk: p.players for table, p in zip(tables, played, strict=True)}
         results: list[Result] = []
         index = 0
         for table, p in zip(tables, played, strict=True):
@@ -96,6 +97,16 @@ def write_played(settings: TableSettings, played: Sequence[PlayedFixture]) -> No
                     for seat, score in enumerate(scores)
                 )
         Result.objects.bulk_create(results, batch_size=5000)
+        # Each game's record of who sat where, as a dealt game has: without it every list
+        # that names a game's players would ask the table's seats, game by game.
+        SeatOccupancy.objects.bulk_create(
+            (
+                SeatOccupancy(game=game, seat=seat, from_move=1, member=member)
+                for game in games
+                for seat, member in enumerate(players_of[game.table_id])
+            ),
+            batch_size=5000,
+        )
         for table, p in zip(tables, played, strict=True):
             p.fixture.table = table
             p.fixture.status = Fixture.Status.FINISHED if p.complete else Fixture.Status.PLAYING

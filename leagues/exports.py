@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from itertools import islice
 
-from django.http import HttpResponse
+from asgiref.sync import sync_to_async
+from django.http import HttpResponse, StreamingHttpResponse
 
 from leagues.models import Season
-from leagues.selectors.standings import DivisionStandings, season_results
+from leagues.selectors.standings import DivisionStandings, season_result_lines
 from leagues.standings import format_points
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -39,6 +41,51 @@ def _csv(filename: str, header: Sequence[str], lines: Iterable[Sequence[object]]
     writer = csv.writer(response)
     writer.writerow(header)
     writer.writerows([safe(cell) for cell in line] for line in lines)
+    return response
+
+
+LINES_A_CHUNK = 1000
+"""Lines of a streamed file made at a time, in one trip to the database's thread."""
+
+
+class _Line:
+    """What :func:`csv.writer` writes into: it hands each line back instead of keeping it."""
+
+    def write(self, text: str) -> str:
+        return text
+
+
+def _streamed_csv(
+    filename: str, header: Sequence[str], lines: Iterable[Sequence[object]], asynchronous: bool
+) -> StreamingHttpResponse:
+    """A CSV file sent as it is made, :data:`LINES_A_CHUNK` lines at a time: the first
+    byte leaves at once and the process holds one chunk, whatever the season's size.
+
+    ``asynchronous`` (an ASGI server's request, daphne's): an asynchronous iterator,
+    which daphne streams, each chunk made (and the database read) in Django's one
+    thread for synchronous work, as a view would be; else (WSGI, Django's test client)
+    a synchronous one. Either kind given to the other server would be read whole first."""
+    writer = csv.writer(_Line())
+    rows = iter(lines)
+
+    def chunk() -> str:
+        return "".join(
+            writer.writerow([safe(cell) for cell in line]) for line in islice(rows, LINES_A_CHUNK)
+        )
+
+    def chunks() -> Iterator[str]:
+        yield writer.writerow(header)
+        while text := chunk():
+            yield text
+
+    async def async_chunks() -> AsyncIterator[str]:
+        yield writer.writerow(header)
+        while text := await sync_to_async(chunk)():
+            yield text
+
+    content = async_chunks() if asynchronous else chunks()
+    response = StreamingHttpResponse(content, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 
@@ -87,7 +134,9 @@ def standings_csv(season: Season, divisions: list[DivisionStandings]) -> HttpRes
     return _csv(f"{_stem(season)}-standings.csv", header, lines)
 
 
-def results_csv(season: Season) -> HttpResponse:
+def results_csv(season: Season, asynchronous: bool = False) -> StreamingHttpResponse:
+    """Every seat of every finished game of the season: streamed, a season of 10,000
+    games is 40,000 lines."""
     header = [
         "matchday",
         "division",
@@ -100,7 +149,7 @@ def results_csv(season: Season) -> HttpResponse:
         "winner",
         "source",
     ]
-    lines = [
+    lines = (
         [
             line.matchday,
             line.division,
@@ -113,6 +162,6 @@ def results_csv(season: Season) -> HttpResponse:
             "yes" if line.is_winner else "no",
             line.source,
         ]
-        for line in season_results(season)
-    ]
-    return _csv(f"{_stem(season)}-results.csv", header, lines)
+        for line in season_result_lines(season)
+    )
+    return _streamed_csv(f"{_stem(season)}-results.csv", header, lines, asynchronous)

@@ -42,9 +42,10 @@ adds who decides.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, Value
 from rules.permissions import add_perm
 from rules.predicates import Predicate
 
@@ -52,7 +53,7 @@ from accounts.models import User
 from games.models import Game, Result, Seat, SeatOccupancy
 from leagues.models import Fixture, Membership
 from leagues.permissions import MODERATING
-from leagues.selectors.participation import shared_division
+from leagues.selectors.participation import divisions_of, participants_in
 from moderation.models import SITE_MODERATORS, Appeal, Case, Report, Ruling
 from moderation.suspensions import staff_refusal, suspended_club_ids
 
@@ -207,32 +208,95 @@ def conflicts(user: User, case: Case) -> list[str]:
 
     The parties are read once here (a ruling asks this of its moderator more than once,
     and its confirmation of every eligible moderator)."""
-    seated = seated_user_ids(case)
-    filers = _filer_ids(case)
-    reasons = []
-    if user.pk in seated:
-        reasons.append("You sat at this game's table.")
-    if user.pk in filers:
-        reasons.append("You filed a report in this case.")
-    if case.accused_id == user.pk:
-        reasons.append("The case is about you.")
-    shared = _shared_division(user, case, _parties(case, seated, filers) - {user.pk})
-    if shared:
-        reasons.append(f"You play in {shared}, as a party of the case does.")
-    return reasons
+    return conflicts_of(user, [case])[case.pk]
 
 
-def _shared_division(user: User, case: Case, others: set[int]) -> str | None:
-    """A division of the game's season, named with its season ("Division 1 of Winter
-    league, season 1"), where ``user`` and one of ``others`` (the other parties) both
-    take part, in any way (an entry, a substitute's seat now or earlier, a seat handed
-    over to a bot, a fixture played:
-    :mod:`leagues.selectors.participation`): one query."""
-    if case.fixture_id is None or not others:
-        return None
-    season = Fixture.objects.filter(pk=case.fixture_id).values("matchday__season_id")
-    division = shared_division(user, others, season)
-    return None if division is None else str(division)
+def conflicts_of(user: User, cases: Sequence[Case]) -> dict[int, list[str]]:
+    """:func:`conflicts` of each of ``cases``, by id, in a few queries whatever their
+    number (the queue asks it of every open case): the parties of them all in one, the
+    divisions they share with ``user`` in up to three more."""
+    if not cases:
+        return {}
+    seated, filers = _parties_of(cases)
+    others = {
+        case.pk: _parties(case, seated[case.pk], filers[case.pk]) - {user.pk} for case in cases
+    }
+    shared = _shared_divisions(user, cases, others)
+    answers = {}
+    for case in cases:
+        reasons = []
+        if user.pk in seated[case.pk]:
+            reasons.append("You sat at this game's table.")
+        if user.pk in filers[case.pk]:
+            reasons.append("You filed a report in this case.")
+        if case.accused_id == user.pk:
+            reasons.append("The case is about you.")
+        if case.pk in shared:
+            reasons.append(f"You play in {shared[case.pk]}, as a party of the case does.")
+        answers[case.pk] = reasons
+    return answers
+
+
+def _parties_of(cases: Sequence[Case]) -> tuple[dict[int, set[int]], dict[int, set[int]]]:
+    """Who sat at each case's game (:func:`player_ids`) and who filed it, by case id:
+    one query, the union of every column that names them."""
+    seated: dict[int, set[int]] = {case.pk: set() for case in cases}
+    filers: dict[int, set[int]] = {case.pk: set() for case in cases}
+    of = Case.objects.filter(pk__in=list(seated)).order_by()
+    sat, filed = Value(False), Value(True)
+    first, *rest = [
+        of.values_list("pk", column, role)
+        for column, role in (
+            ("game__table__seats__user_id", sat),
+            ("game__table__seats__replaced_user_id", sat),
+            ("game__occupancy__member_id", sat),
+            ("game__occupancy__plays_for_id", sat),
+            ("game__results__member_id", sat),
+            ("reports__filer_id", filed),
+        )
+    ]
+    for case_id, member_id, is_filer in first.union(*rest):
+        if member_id is not None:
+            (filers if is_filer else seated)[case_id].add(member_id)
+    return seated, filers
+
+
+def _shared_divisions(
+    user: User, cases: Sequence[Case], others: dict[int, set[int]]
+) -> dict[int, str]:
+    """For each case whose game is a league fixture: a division of its season, named
+    with its season ("Division 1 of Winter league, season 1"), where ``user`` and one of
+    the case's other parties (``others``) both take part, in any way (an entry, a
+    substitute's seat now or earlier, a seat handed over to a bot, a fixture played:
+    :mod:`leagues.selectors.participation`); the top one when several are."""
+    fixtures = {case.pk: case.fixture_id for case in cases if case.fixture_id and others[case.pk]}
+    if not fixtures:
+        return {}
+    season_of = dict(
+        Fixture.objects.filter(pk__in=set(fixtures.values())).values_list(
+            "pk", "matchday__season_id"
+        )
+    )
+    seasons = Fixture.objects.filter(pk__in=set(fixtures.values())).values("matchday__season_id")
+    mine = list(divisions_of(user, seasons).select_related("season__league"))
+    if not mine:
+        return {}
+    everyone = set().union(*(others[pk] for pk in fixtures))
+    together = participants_in([division.pk for division in mine], everyone)
+    shared = {}
+    for case_id, fixture_id in fixtures.items():
+        division = next(
+            (
+                d
+                for d in mine
+                if d.season_id == season_of.get(fixture_id)
+                and any((d.pk, other) in together for other in others[case_id])
+            ),
+            None,
+        )
+        if division is not None:
+            shared[case_id] = str(division)
+    return shared
 
 
 def _moderates(user: Any, case: Case) -> bool:

@@ -123,6 +123,9 @@ class Notification(models.Model):
         ]
         indexes = [
             models.Index(fields=["user", "read_at"], name="games_notification_unread"),
+            # The member's list, newest first, read from the index's head: not every
+            # notice of theirs sorted.
+            models.Index(fields=["user", "-created_at", "-id"], name="games_notification_newest"),
             models.Index(fields=["email", "user"], name="games_notification_email"),
             models.Index(fields=["subject_type", "subject_id"], name="games_notification_subject"),
             # The sweep that sends what quiet hours held looks for these alone.

@@ -66,9 +66,14 @@ class TableQuerySet(models.QuerySet["Table"]):
         (a seat, one a bot took over from them, or one of a game they played): what a list
         may show them. Those a
         private club's members see besides are found on the club's own pages."""
-        sat = Q(seats__user=user) | Q(seats__replaced_user=user) | Q(games__occupancy__member=user)
-        mine = self.model.objects.filter(sat).values("pk")
-        return self.filter(Q(private=False) | Q(pk__in=mine))
+        # Three subqueries, each read from an index on the member, rather than one over
+        # the joins of every table, seat, game and occupancy on the site.
+        sat = (
+            Q(pk__in=Seat.objects.filter(user=user).values("table_id"))
+            | Q(pk__in=Seat.objects.filter(replaced_user=user).values("table_id"))
+            | Q(pk__in=SeatOccupancy.objects.filter(member=user).values("game__table_id"))
+        )
+        return self.filter(Q(private=False) | sat)
 
     def with_member(self, user: User) -> TableQuerySet:
         """Tables where ``user`` sits or is invited."""
@@ -93,6 +98,13 @@ class TableQuerySet(models.QuerySet["Table"]):
 
     def with_seats(self) -> TableQuerySet:
         return self.prefetch_related("seats__user")
+
+    def with_latest_game(self) -> TableQuerySet:
+        """Each table with ``latest_game_id``: its game being played, or the last one
+        played (``None`` before the first deal), read in the list's own query rather
+        than one query per listed table."""
+        latest = Game.objects.filter(table=models.OuterRef("pk")).order_by("-number")
+        return self.annotate(latest_game_id=models.Subquery(latest.values("pk")[:1]))
 
 
 class Table(models.Model):
@@ -200,6 +212,11 @@ class Table(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [
+            # The lobby's tables waiting for players, newest first: a few among the
+            # site's every table, found without reading the others.
+            models.Index(fields=["status", "-created_at"], name="games_table_status_newest"),
+        ]
 
     def __str__(self) -> str:
         return f"Table {self.pk} ({self.get_preset_display()}, {self.get_status_display()})"
@@ -420,6 +437,9 @@ class Game(models.Model):
             # The sweeps' one query each: games in play whose deadline (or reminder) is due.
             models.Index(fields=["status", "turn_deadline"], name="games_game_deadline_due"),
             models.Index(fields=["status", "turn_reminder_at"], name="games_game_reminder_due"),
+            # "Games to watch" (the lobby): the newest turns of the games in play, read in
+            # order from the index's head instead of sorting every game in play.
+            models.Index(fields=["status", "-turn_started_at"], name="games_game_latest_turn"),
         ]
 
     def __str__(self) -> str:

@@ -120,11 +120,19 @@ def table_summary(table: Table, user: User, tally: Tally | None = None) -> Table
         is_member=any(s.user_id == user.pk for s in seats),
         can_join=any(s.takeable for s in summaries),
         winner_name=winner,
-        current_game_id=current_game_id(table.pk),
+        current_game_id=_latest_game_id(table),
         belongs_to=belongs_to,
         belongs_to_link=belongs_to_link,
         is_creator=table.creator_id == user.pk,
     )
+
+
+def _latest_game_id(table: Table) -> int | None:
+    """The table's latest game: annotated by a list (:meth:`TableQuerySet.with_latest_game`,
+    no query), else asked."""
+    if hasattr(table, "latest_game_id"):
+        return table.latest_game_id  # type: ignore[no-any-return]
+    return current_game_id(table.pk)
 
 
 def current_game_id(table_id: int) -> int | None:
@@ -159,15 +167,26 @@ def _seated(user: User) -> Q:
 
 
 def _summaries(tables: TableQuerySet, user: User) -> list[TableSummary]:
-    listed = list(tables.with_seats().select_related("creator")[:LIST_LIMIT])
+    listed = list(tables.with_seats().with_latest_game().select_related("creator")[:LIST_LIMIT])
     finished = [table for table in listed if table.status == Table.Status.FINISHED]
     tallies = Result.objects.counting().tallies(finished) if finished else {}
     return [table_summary(table, user, tallies.get(table.pk)) for table in listed]
 
 
 def my_games(user: User) -> list[GameRow]:
-    """The games ``user`` is playing, those awaiting their move first."""
-    games = Game.objects.active().played_by(user).order_by("turn_deadline")
+    """The games ``user`` is playing, those awaiting their move first.
+
+    Read from the member's own seats: their tables' ids first (one query on the seats'
+    member index), then the games in play at those tables. Asked in one query, the
+    planner walked the deadline index of every game in play on the site to find the
+    member's few (130 ms at 100,000 games in play, for a member with 100)."""
+    tables = Seat.objects.filter(user=user, kind=Seat.Kind.PLAYER).exclude(
+        table__status=Table.Status.FINISHED
+    )
+    games = Game.objects.active().filter(
+        table_id__in=list(tables.values_list("table_id", flat=True))
+    )
+    games = games.order_by("turn_deadline", "pk")
     return sorted(game_rows(games, user, LIST_LIMIT), key=lambda game: not game.my_turn)
 
 
@@ -183,7 +202,8 @@ def my_lists(user: User) -> dict[str, object]:
 
 
 def games_to_watch(user: User) -> list[GameRow]:
-    """Games in play at tables where ``user`` has no seat; never a private table's."""
+    """Games in play at tables where ``user`` has no seat; never a private table's: the
+    newest turns first, read from the head of the ``games_game_latest_turn`` index."""
     mine = Table.objects.filter(seats__user=user).values("pk")
     games = Game.objects.active().on_public_tables().exclude(table__in=mine)
     games = games.order_by("-turn_started_at")

@@ -129,14 +129,24 @@ def game_row(
     )
 
 
-def game_rows(games: GameQuerySet, viewer: User, limit: int | None = None) -> list[GameRow]:
-    """The rows of ``games`` in their order (the first ``limit``), with the tables and
-    seats read in three queries whatever the list's length."""
-    listed = games.select_related("table").prefetch_related(
-        "table__seats__user", "table__seats__replaced_user", "table__seats__plays_for"
+def game_rows(
+    games: GameQuerySet, viewer: User, limit: int | None = None, offset: int = 0
+) -> list[GameRow]:
+    """The rows of ``games`` in their order (``limit`` of them from ``offset``), with the
+    tables and seats read in three queries whatever the list's length. A row needs
+    neither the game's state nor the round's schedule: those columns (kilobytes a game)
+    stay in the database."""
+    listed = (
+        games.select_related("table")
+        .defer("state", "table__round")
+        .prefetch_related(
+            "table__seats__user", "table__seats__replaced_user", "table__seats__plays_for"
+        )
     )
     if limit is not None:
-        listed = listed[:limit]
+        listed = listed[offset : offset + limit]
+    elif offset:
+        listed = listed[offset:]
     games_list = list(listed)
     records = games_players(game.pk for game in games_list)
     return [game_row(game, viewer, players=records[game.pk]) for game in games_list]

@@ -12,18 +12,19 @@ from django.views.decorators.http import require_safe
 from common.parsing import parse_optional_number
 from common.refusals import answers_bad_input
 from common.requests import AuthenticatedRequest
-from games.selectors.your_move import next_your_move, your_move_games
+from games.selectors.your_move import next_your_move, your_move_page
 
 
 @login_required
 @require_safe
 @never_cache
 def your_move(request: AuthenticatedRequest) -> HttpResponse:
-    """The list, kept fresh: never stored, so Back asks again (as the header's count is
-    made afresh); the page asks for its list (htmx) again whenever the header's socket
-    says the member's counts changed."""
+    """The list (``?page=N``: a page of it), kept fresh: never stored, so Back asks
+    again (as the header's count is made afresh); the page asks for its list (htmx) again
+    whenever the header's socket says the member's counts changed."""
     template = "games/your_move.html#awaiting" if request.htmx else "games/your_move.html"
-    return render(request, template, {"games": your_move_games(request.user)})
+    page = your_move_page(request.user, request.GET.get("page"))
+    return render(request, template, {"games": page.object_list, "listed": page})
 
 
 @login_required

@@ -82,6 +82,34 @@ def shared_division(user: User, others: Collection[int], season: Seasons) -> Div
     return shared.select_related("season__league").first()
 
 
+def participants_in(
+    division_ids: Collection[int], user_ids: Collection[int]
+) -> set[tuple[int, int]]:
+    """``(division id, member id)`` for each of ``user_ids`` taking part in each of
+    ``division_ids``, in any of the ways :func:`shared_division` counts: one query, for
+    a list that asks it of many members at once (the moderators' queue)."""
+    if not division_ids or not user_ids:
+        return set()
+    entries = Entry.objects.filter(division_id__in=division_ids).order_by()
+    fixtures = Fixture.objects.filter(division_id__in=division_ids).order_by()
+    ways = [
+        (entries, "user_id"),
+        (entries, "substitute_id"),
+        # pghistory's events of the entry (its ``events``): an earlier substitute.
+        (entries, "events__substitute_id"),
+        (fixtures, "table__seats__user_id"),
+        (fixtures, "table__seats__replaced_user_id"),
+        (fixtures, "table__games__occupancy__member_id"),
+        (fixtures, "table__games__results__member_id"),
+    ]
+    # Each branch filters and reads the same join: the member read is the one matched.
+    first, *rest = [
+        rows.filter(**{f"{member}__in": user_ids}).values_list("division_id", member)
+        for rows, member in ways
+    ]
+    return set(first.union(*rest))
+
+
 def fixture_participants(fixture: Fixture) -> set[int]:
     """Every member who takes part in ``fixture``: the members of its seats' entries and
     their substitutes (now or earlier), and whoever sat at its table (now, or replaced

@@ -187,9 +187,83 @@ def divisions(season: Season, user: Any) -> list[DivisionRow]:
     ]
 
 
-def matchdays(season: Season, user: Any) -> list[MatchdayRow]:
-    """Every matchday with each division's fixtures (players in seat order) and byes,
-    in a fixed number of queries."""
+FIXTURES_PER_PAGE = 150
+"""About how many fixtures a page of the season shows: its matchdays come in pages of
+whole matchdays up to this many fixtures (at least one matchday), so a season of a few
+divisions shows every matchday at once and one of 1,000 players one or two."""
+
+
+@dataclass(frozen=True)
+class MatchdayPage:
+    """The matchdays a season page shows, and where the others are."""
+
+    rows: list[MatchdayRow]
+    count: int
+    """Matchdays in the whole season."""
+    previous: int | None
+    """The first matchday of the page before (``?matchday=N``), if any."""
+    next: int | None
+
+    @property
+    def first(self) -> int:
+        return self.rows[0].number if self.rows else 0
+
+    @property
+    def last(self) -> int:
+        return self.rows[-1].number if self.rows else 0
+
+
+def matchday_page(season: Season, user: Any, wanted: int | None = None) -> MatchdayPage:
+    """The page of matchdays holding matchday ``wanted``; without it, the one holding
+    the matchday being played (the first open one, else the last closed one, else the
+    first). Two queries more than :func:`matchdays` of the page, whatever the season's
+    length: the matchdays' numbers, statuses and fixtures counted."""
+    days = list(
+        Matchday.objects.filter(season=season)
+        .order_by("number")
+        .annotate(fixture_count=Count("fixtures"))
+        .values_list("number", "status", "fixture_count")
+    )
+    pages = _pages([(number, size) for number, _, size in days])
+    if wanted is None:
+        wanted = _being_played([(number, status) for number, status, _ in days])
+    at = next((i for i, page in enumerate(pages) if wanted in page), 0)
+    shown = pages[at] if pages else []
+    return MatchdayPage(
+        rows=matchdays(season, user, shown) if shown else [],
+        count=len(days),
+        previous=pages[at - 1][0] if at > 0 else None,
+        next=pages[at + 1][0] if at + 1 < len(pages) else None,
+    )
+
+
+def _pages(sizes: list[tuple[int, int]]) -> list[list[int]]:
+    """Matchday numbers in pages of whole matchdays, each up to :data:`FIXTURES_PER_PAGE`
+    fixtures (a bigger matchday alone)."""
+    pages: list[list[int]] = []
+    fixtures = 0
+    for number, size in sizes:
+        if not pages or fixtures + size > FIXTURES_PER_PAGE:
+            pages.append([])
+            fixtures = 0
+        pages[-1].append(number)
+        fixtures += size
+    return pages
+
+
+def _being_played(statuses: list[tuple[int, str]]) -> int:
+    open_days = [number for number, status in statuses if status == Matchday.Status.OPEN]
+    closed = [number for number, status in statuses if status == Matchday.Status.CLOSED]
+    if open_days:
+        return open_days[0]
+    if closed:
+        return closed[-1]
+    return statuses[0][0] if statuses else 0
+
+
+def matchdays(season: Season, user: Any, numbers: list[int] | None = None) -> list[MatchdayRow]:
+    """Every matchday (or those of ``numbers``) with each division's fixtures (players
+    in seat order) and byes, in a fixed number of queries."""
     division_list = list(season.divisions.order_by("level"))
     members: dict[int, list[Entry]] = defaultdict(list)
     for entry in Entry.objects.filter(season=season, division__isnull=False).select_related(
@@ -199,6 +273,10 @@ def matchdays(season: Season, user: Any) -> list[MatchdayRow]:
         members[entry.division_id].append(entry)
     fixtures: dict[tuple[int, int], list[Fixture]] = defaultdict(list)
     listed = Fixture.objects.filter(matchday__season=season).order_by("pk")
+    days = Matchday.objects.filter(season=season).order_by("number")
+    if numbers is not None:
+        listed = listed.filter(matchday__number__in=numbers)
+        days = days.filter(number__in=numbers)
     for fixture in listed.prefetch_related(seats_in_order()):
         fixtures[(fixture.matchday_id, fixture.division_id)].append(fixture)
     played = tables_players(f.table_id for fs in fixtures.values() for f in fs if f.table_id)
@@ -216,7 +294,7 @@ def matchdays(season: Season, user: Any) -> list[MatchdayRow]:
                 for division in division_list
             ),
         )
-        for day in Matchday.objects.filter(season=season).order_by("number")
+        for day in days
     ]
 
 

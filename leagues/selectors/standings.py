@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from operator import itemgetter
@@ -147,35 +147,43 @@ class SeasonData:
     """Current rows by table, ordered by game number then seat."""
 
 
-def load_season(season: Season) -> SeasonData:
-    divisions = list(Division.objects.filter(season=season).order_by("level"))
-    entries = {
-        entry.pk: entry
-        for entry in Entry.objects.filter(season=season, division__isnull=False)
-        .order_by()
-        .select_related("user", "substitute")
-    }
+def load_season(season: Season, results: bool = True, division_id: int | None = None) -> SeasonData:
+    """The season's data; ``results=False``: without the result rows (read a part at
+    a time with :func:`current_results`); ``division_id``: that division's alone."""
+    one = {} if division_id is None else {"pk": division_id}
+    divisions = list(Division.objects.filter(season=season, **one).order_by("level"))
+    placed = Entry.objects.filter(season=season, division__isnull=False)
+    fixtures_of = Fixture.objects.filter(matchday__season=season)
+    seats_of = FixtureSeat.objects.filter(fixture__matchday__season=season)
+    if division_id is not None:
+        placed = placed.filter(division_id=division_id)
+        fixtures_of = fixtures_of.filter(division_id=division_id)
+        seats_of = seats_of.filter(fixture__division_id=division_id)
+    entries = {entry.pk: entry for entry in placed.order_by().select_related("user", "substitute")}
     fixtures = list(
-        Fixture.objects.filter(matchday__season=season)
-        .order_by("matchday__number", "pk")
-        .values(
+        fixtures_of.order_by("matchday__number", "pk").values(
             "pk", "division_id", "status", "table_id", "table__games_in_round", "matchday__number"
         )
     )
     seats: dict[int, dict[int, int]] = defaultdict(dict)
     # No ordering: the models' default orderings, followed through the joins, are
     # needless work here (and Django refuses the cycle they make).
-    for fixture_id, number, entry_id in (
-        FixtureSeat.objects.filter(fixture__matchday__season=season)
-        .order_by()
-        .values_list("fixture_id", "number", "entry_id")
+    for fixture_id, number, entry_id in seats_of.order_by().values_list(
+        "fixture_id", "number", "entry_id"
     ):
         seats[fixture_id][number] = entry_id
-    results: dict[int, list[ResultLine]] = defaultdict(list)
-    # By the fixtures' table ids, read above: the planner then goes straight to the
-    # games of those tables instead of joining results to fixtures and matchdays
-    # (which it misjudges, the "current rows" anti-join hiding how many rows come).
     tables = [fixture["table_id"] for fixture in fixtures if fixture["table_id"]]
+    rows = current_results(tables) if results else {}
+    return SeasonData(divisions, entries, fixtures, dict(seats), rows)
+
+
+def current_results(tables: Sequence[int]) -> dict[int, list[ResultLine]]:
+    """The current result rows of ``tables`` by table, ordered by game then seat.
+
+    By the fixtures' table ids, read before: the planner then goes straight to the games
+    of those tables instead of joining results to fixtures and matchdays (which it
+    misjudges, the "current rows" anti-join hiding how many rows come)."""
+    results: dict[int, list[ResultLine]] = defaultdict(list)
     rows = (
         Result.objects.current()
         .filter(game__table_id__in=tables)
@@ -186,7 +194,7 @@ def load_season(season: Season) -> SeasonData:
     )
     for row in rows:
         results[row[0]].append(row)
-    return SeasonData(divisions, entries, fixtures, dict(seats), dict(results))
+    return dict(results)
 
 
 def _games(rows: list[ResultLine]) -> list[GameResult]:
@@ -217,9 +225,10 @@ def _played_by(record: GamePlayers | None, seat: int, entry: Entry | None) -> st
     return _name(entry) if entry is not None else ""
 
 
-def compute_season(season: Season) -> list[DivisionStandings]:
-    """Each division's standings, top division first (no cache)."""
-    data = load_season(season)
+def compute_season(season: Season, division_id: int | None = None) -> list[DivisionStandings]:
+    """Each division's standings, top division first (no cache); ``division_id``: that
+    division's alone (a division's standings depend on its own fixtures only)."""
+    data = load_season(season, division_id=division_id)
     rules = season_rules(season)
     default_games = TableSettings.from_dict(season.table_settings).games_for(season.seats)
     by_division: dict[int, list[FixtureResults]] = defaultdict(list)
@@ -294,36 +303,57 @@ def forget_season(season_id: int) -> None:
     cache.delete(cache_key(season_id))
 
 
+FIXTURES_A_PART = 500
+"""Fixtures whose results :func:`season_result_lines` reads at a time: the export's
+memory and its first byte stay the same whatever the season's size."""
+
+
 def season_results(season: Season) -> list[GameLine]:
     """Every seat of every finished game of the season, in matchday and game order."""
-    data = load_season(season)
+    return list(season_result_lines(season))
+
+
+def season_result_lines(season: Season) -> Iterator[GameLine]:
+    """:func:`season_results`, made as they are read: the season's fixtures, seats and
+    entries first, then the results and players of :data:`FIXTURES_A_PART` fixtures at
+    a time (three queries a part)."""
+    data = load_season(season, results=False)
     divisions = {division.pk: division.name for division in data.divisions}
-    rounds = tables_players(f["table_id"] for f in data.fixtures if f["table_id"])
-    lines = []
-    for fixture in data.fixtures:
+    for start in range(0, len(data.fixtures), FIXTURES_A_PART):
+        part = data.fixtures[start : start + FIXTURES_A_PART]
+        tables = [f["table_id"] for f in part if f["table_id"]]
+        if tables:
+            yield from _result_lines(data, divisions, part, current_results(tables))
+
+
+def _result_lines(
+    data: SeasonData,
+    divisions: Mapping[int, str],
+    fixtures: Sequence[Mapping[str, Any]],
+    results: Mapping[int, list[ResultLine]],
+) -> Iterator[GameLine]:
+    rounds = tables_players(f["table_id"] for f in fixtures if f["table_id"])
+    for fixture in fixtures:
         seats = data.seats.get(fixture["pk"], {})
         played = rounds.get(fixture["table_id"], [])
         for _, game, seat, score, place, is_winner, source in (
-            data.results.get(fixture["table_id"], []) if fixture["table_id"] else []
+            results.get(fixture["table_id"], []) if fixture["table_id"] else []
         ):
             entry = data.entries.get(seats.get(seat, -1))
             record = played[game - 1] if game <= len(played) else None
-            lines.append(
-                GameLine(
-                    matchday=fixture["matchday__number"],
-                    division=divisions.get(fixture["division_id"], ""),
-                    fixture=fixture["pk"],
-                    table=fixture["table_id"],
-                    game=game,
-                    seat=seat,
-                    player=_played_by(record, seat, entry),
-                    score=score,
-                    place=place,
-                    is_winner=is_winner,
-                    source=source,
-                )
+            yield GameLine(
+                matchday=fixture["matchday__number"],
+                division=divisions.get(fixture["division_id"], ""),
+                fixture=fixture["pk"],
+                table=fixture["table_id"],
+                game=game,
+                seat=seat,
+                player=_played_by(record, seat, entry),
+                score=score,
+                place=place,
+                is_winner=is_winner,
+                source=source,
             )
-    return lines
 
 
 def viewer_entries(user: User | AnonymousUser, season: Season) -> set[int]:

@@ -44,8 +44,14 @@ def open_season(request: HttpRequest, club: str, league: str) -> HttpResponse:
 
 @require_safe
 def season_page(request: HttpRequest, club: str, league: str, number: int) -> HttpResponse:
+    """The season; ``?matchday=N``: the page of its matchdays holding matchday N (a long
+    season's matchdays come a few at a time)."""
     season = visible_season(request.user, club, league, number)
-    return _page(request, season)
+    try:
+        wanted = parse_optional_number(request.GET.get("matchday"), low=1, high=MAX_MATCHDAYS)
+    except BadInput as error:
+        return _page(request, season, error.message, status=400)
+    return _page(request, season, matchday=wanted)
 
 
 @login_required
@@ -156,9 +162,16 @@ def _act(
     return redirect(services.season_path(season))
 
 
-def _page(request: HttpRequest, season: Season, error: str = "", status: int = 200) -> HttpResponse:
+def _page(
+    request: HttpRequest,
+    season: Season,
+    error: str = "",
+    status: int = 200,
+    matchday: int | None = None,
+) -> HttpResponse:
     club = season.league.club
     user = request.user
+    shown = read.matchday_page(season, user, matchday)
     context = {
         "club": club,
         "league": season.league,
@@ -169,7 +182,8 @@ def _page(request: HttpRequest, season: Season, error: str = "", status: int = 2
         "house_rules": house_rules_in_words(season),
         "registration": read.registration(season, user),
         "divisions": read.divisions(season, user),
-        "matchdays": read.matchdays(season, user),
+        "matchdays": shown.rows,
+        "matchday_page": shown,
         "not_started": season.status in services.NOT_STARTED,
     }
     return render(request, PAGE, context, status=status)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.core.handlers.asgi import ASGIRequest
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_safe
@@ -81,7 +82,9 @@ def standings_csv(request: HttpRequest, slug: str, league_slug: str, number: int
 
 
 @require_safe
-def results_csv(request: HttpRequest, slug: str, league_slug: str, number: int) -> HttpResponse:
-    """Every game of the season as CSV: a line per game and seat."""
+def results_csv(
+    request: HttpRequest, slug: str, league_slug: str, number: int
+) -> StreamingHttpResponse:
+    """Every game of the season as CSV: a line per game and seat, streamed."""
     season = visible_season(request.user, slug, league_slug, number)
-    return exports.results_csv(season)
+    return exports.results_csv(season, asynchronous=isinstance(request, ASGIRequest))

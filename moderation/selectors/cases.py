@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
 
 from accounts.models import User
@@ -70,3 +71,12 @@ def my_reports(user: User) -> QuerySet[Report]:
         .select_related("case__game", "case__club")
         .order_by("-created_at", "-pk")
     )
+
+
+REPORTS_PER_PAGE = 25
+
+
+def my_reports_page(user: User, page: object = None) -> Page[Report]:
+    """Page ``page`` of :func:`my_reports` (counted with ``COUNT``; a bad number: the
+    first, past the end: the last)."""
+    return Paginator(my_reports(user), REPORTS_PER_PAGE).get_page(page)

@@ -20,7 +20,13 @@ from accounts.models import User
 from games.models import Game
 from leagues.models import Fixture
 from moderation.models import Case, Category
-from moderation.permissions import conflicts, is_site_moderator, moderated_club_ids, party_cases
+from moderation.permissions import (
+    conflicts,
+    conflicts_of,
+    is_site_moderator,
+    moderated_club_ids,
+    party_cases,
+)
 
 POINTS_PER_SEVERITY = 10
 POINTS_PER_FILER = 10
@@ -109,13 +115,20 @@ def queue(user: User, now: datetime | None = None) -> list[QueueEntry]:
     """The open cases ``user`` moderates, highest priority first (oldest first on a tie)."""
     now = now or timezone.now()
     open_cases = moderated_cases(user).filter(status=Case.Status.OPEN)
+    # The game's state and the round's schedule (kilobytes each) are never shown here.
     cases = open_cases.select_related(
         "game__table", "claimed_by", "accused", "fixture__matchday", "club", "message"
-    ).annotate(filer_count=Count("reports"), filer_weight=Sum("reports__weight"))
+    ).defer("game__state", "game__table__round")
+    cases = cases.annotate(filer_count=Count("reports"), filer_weight=Sum("reports__weight"))
     # A party sees their case listed (and why they may not take it), not how many
     # reported it: one query for the viewer's cases among them.
     theirs = set(party_cases(user).filter(pk__in=open_cases).values_list("pk", flat=True))
-    entries = [_entry(case, user, now, party=case.pk in theirs) for case in cases]
+    listed = list(cases)
+    # Every listed case's conflicts in a few queries, not three for each case.
+    reasons = conflicts_of(user, listed)
+    entries = [
+        _entry(case, user, now, reasons[case.pk], party=case.pk in theirs) for case in listed
+    ]
     entries.sort(key=lambda entry: (-entry.priority, entry.case.opened_at, entry.case.pk))
     return entries
 
@@ -128,10 +141,12 @@ def queue_entry(case: Case, user: User, now: datetime | None = None) -> QueueEnt
         .annotate(filer_count=Count("reports"), filer_weight=Sum("reports__weight"))
         .get()
     )
-    return _entry(annotated, user, now or timezone.now())
+    return _entry(annotated, user, now or timezone.now(), conflicts(user, annotated))
 
 
-def _entry(case: Case, user: User, now: datetime, party: bool = False) -> QueueEntry:
+def _entry(
+    case: Case, user: User, now: datetime, conflicting: list[str], party: bool = False
+) -> QueueEntry:
     filers: int = getattr(case, "filer_count", 0)
     weight = round(float(getattr(case, "filer_weight", 0.0) or 0.0), 2)
     reasons = priority_reasons(case, filers, weight, now)
@@ -146,7 +161,7 @@ def _entry(case: Case, user: User, now: datetime, party: bool = False) -> QueueE
         weight=weight,
         reasons=reasons,
         holder=None if party else holder,
-        conflicts=conflicts(user, case),
+        conflicts=conflicting,
         held=holder is not None,
     )
 

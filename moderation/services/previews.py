@@ -22,7 +22,7 @@ from games.models import Game, Result
 from games.selectors.players import seat_names
 from leagues.models import Division, Season
 from leagues.promotion import zones
-from leagues.selectors.standings import DivisionStandings, compute_season
+from leagues.selectors.standings import DivisionStandings, compute_season, season_standings
 from leagues.services.season_end import late_correction_note
 from moderation.models import Case, Ruling
 from moderation.selectors.effects import in_words
@@ -140,7 +140,7 @@ def _compared(case: Case, run: Callable[[], tuple[bool, Ruling]]) -> Preview:
     ruling waits for a second moderator, and the ruling), run in a savepoint that is
     rolled back."""
     before_rows = _seat_values(case.game_id)
-    before_standings = _division(case)
+    before_standings = _division(case, cached=True)
     held_before = _held(case.game_id)
     result: dict[str, Any] = {}
     try:
@@ -205,9 +205,14 @@ def _seat_values(game_id: int) -> dict[int, tuple[int, int, bool, bool]]:
 Zoned = tuple[DivisionStandings, int, dict[int, str]]
 
 
-def _division(case: Case) -> Zoned | None:
+def _division(case: Case, cached: bool = False) -> Zoned | None:
     """The standings of the case's fixture's division, with the season's promotion and
-    each entry's zone (up, down, or neither)."""
+    each entry's zone (up, down, or neither).
+
+    ``cached``: "before", read from the season's cached standings (computed once for
+    every page; the cache is dropped after any change's commit, never by the rolled back
+    ruling); else "after", the division alone computed afresh, inside the savepoint:
+    neither grows with the rest of the league."""
     if case.fixture_id is None:
         return None
     fixture = case.fixture
@@ -215,7 +220,8 @@ def _division(case: Case) -> Zoned | None:
     season = fixture.matchday.season
     division = Division.objects.get(pk=fixture.division_id)
     levels = Division.objects.filter(season=season).count()
-    for standings in compute_season(season):
+    computed = season_standings(season) if cached else compute_season(season, division.pk)
+    for standings in computed:
         if standings.level == division.level:
             rows = standings.standings.rows
             return (

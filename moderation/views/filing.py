@@ -18,7 +18,7 @@ from moderation.errors import ModerationError, NotAllowed
 from moderation.forms.filing import GameReportForm, MessageReportForm
 from moderation.models import Report
 from moderation.permissions import player_ids
-from moderation.selectors.cases import my_reports
+from moderation.selectors.cases import my_reports_page
 from moderation.services.filing import Filing, file_game_report, file_message_report
 from moderation.views.common import refused
 
@@ -98,4 +98,5 @@ def _filed(request: AuthenticatedRequest, report: Report) -> HttpResponse:
 @require_safe
 def my_cases(request: AuthenticatedRequest) -> HttpResponse:
     """The member's own reports and what became of them."""
-    return render(request, "moderation/my_cases.html", {"reports": my_reports(request.user)})
+    reports = my_reports_page(request.user, request.GET.get("page"))
+    return render(request, "moderation/my_cases.html", {"reports": reports})

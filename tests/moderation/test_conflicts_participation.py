@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
+from benchmarks import site_rows
 from games.models import Game, Seat
 from games.services.lobby import replace_seat_player
 from leagues.models import Fixture, Membership, Role
@@ -23,7 +24,7 @@ from leagues.selectors.participation import (
 from leagues.services.organiser import replace_player
 from moderation.errors import NotAllowed
 from moderation.models import Case
-from moderation.permissions import conflicts
+from moderation.permissions import conflicts, conflicts_of
 from moderation.services import claims
 from tests.factories import UserFactory
 from tests.leagues.conftest import RunningSeason, olga
@@ -146,3 +147,39 @@ def test_the_shared_division_is_one_query(
         assert shared_division(sub, {bob.pk}, running.season.pk) == running.division
     with django_assert_num_queries(1):
         assert sub.pk in fixture_participants(_erin_alice(running))
+
+
+def test_the_queue_reads_each_cases_own_conflicts_in_a_few_queries(
+    running: RunningSeason,
+    case: Case,
+    sub: User,
+    olga: User,
+    bob: User,
+    dave: User,
+    django_assert_max_num_queries: Any,
+) -> None:
+    """Many cases at once (the queue's way) give each case the reasons it gives alone:
+    sub shares the league case's division, sat at one casual game, filed another, and
+    has nothing to do with the last."""
+    replace_player(running.entries[2], sub, olga, "Erin is away.")
+    sat, filed, apart = site_rows.games_in_play(3, [dave, bob])
+    Seat.objects.filter(table__games=sat, number=1).update(user=sub)
+    at_sat = open_case(Game.objects.get(pk=sat), dave)
+    at_filed = open_case(Game.objects.get(pk=filed), sub)
+    at_apart = open_case(Game.objects.get(pk=apart), dave, accused=bob)
+    cases = [case, at_sat, at_filed, at_apart]
+
+    with django_assert_max_num_queries(4):
+        together = conflicts_of(sub, cases)
+
+    assert together == {
+        case.pk: [SHARED],
+        at_sat.pk: ["You sat at this game's table."],
+        at_filed.pk: ["You filed a report in this case."],
+        at_apart.pk: [],
+    }
+    assert together == {c.pk: conflicts(sub, c) for c in cases}
+    assert conflicts_of(bob, cases)[at_apart.pk] == [
+        "You sat at this game's table.",
+        "The case is about you.",
+    ]

@@ -79,7 +79,7 @@ def test_a_rulings_note_reaches_no_page_a_non_party_reads(
 
     for name, page in pages.items():
         assert page.status_code == 200, name
-        assert "refused a legal play" not in page.content.decode(), name
+        assert "refused a legal play" not in page.getvalue().decode(), name
     assert "Corrected by a ruling" in pages["standings"].content.decode()
     assert "<ins>25</ins>" in pages["standings"].content.decode()
 
