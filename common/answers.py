@@ -113,7 +113,8 @@ def job(job_id: str) -> Job | None:
 
 def answer(job_id: str) -> object | None:
     """The answer of job ``job_id``; ``None`` while it is being worked out."""
-    return cache.get(_answer_key(job_id))
+    found: object | None = cache.get(_answer_key(job_id))
+    return found
 
 
 def finish(done: Job, result: object) -> None:

@@ -60,7 +60,7 @@ def evidence(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     job = ask_lines(case, request.user, step) if missing and (part or not request.htmx) else None
     turn = found.turn(step)
     names = found.names
-    context = {
+    context: dict[str, object] = {
         "job": job,
         "case": case,
         "evidence": found,
