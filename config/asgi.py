@@ -21,15 +21,19 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.middleware import NoSolverASGI  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        # A socket opened from another site's page is refused: its Origin must be one of
-        # ALLOWED_HOSTS, because the session cookie would otherwise authenticate it.
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
+# Nothing daphne serves runs the solver (its tasks do, on the "solver" queue's workers).
+application = NoSolverASGI(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            # A socket opened from another site's page is refused: its Origin must be one of
+            # ALLOWED_HOSTS, because the session cookie would otherwise authenticate it.
+            "websocket": AllowedHostsOriginValidator(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            ),
+        }
+    )
 )

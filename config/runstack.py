@@ -1,4 +1,4 @@
-"""Run the whole app on one machine: PostgreSQL, Redis, daphne, two Celery workers and beat.
+"""Run the whole app on one machine: PostgreSQL, Redis, daphne, three Celery workers and beat.
 
     python -m config.runstack        (what `make run` calls)
 
@@ -24,7 +24,9 @@ does not exist; given DATABASE_URL alone, that one role does everything.
 PORT (default 8000) is where daphne listens, on 127.0.0.1, in WEB_PROCESSES processes
 (one per core by default). One Celery worker serves the "main" queue (turn deadlines,
 sweeps, mail), another the bots' turns, so a bot that thinks long never holds up a
-clock. Beat is the one of every node (:mod:`config.beat`): started with others on the
+clock, and a third the "solver" queue: the hints, "arrange for me", River takes, replay
+analyses and evidence lines that members ask for on their pages (the web process never
+runs the solver). Beat is the one of every node (:mod:`config.beat`): started with others on the
 same Redis, it stands by and takes over if the sending one stops. Ctrl-C stops every
 process it started, PostgreSQL last.
 """
@@ -357,11 +359,11 @@ def daphne_command(listener: socket.socket, app: str, *options: str) -> list[str
 # Quiet: without the workers' and beat's banners, which would print after the launcher's
 # own lines (where the site runs, the demo accounts) and push them out of sight.
 CELERY = [sys.executable, "-m", "celery", "--app", "config.celery_app", "--quiet"]
-WORKER_QUEUES = ("main", "bots")
+WORKER_QUEUES = ("main", "bots", "solver")
 
 
 def worker_command(queue: str, concurrency: int = 2, node: str = "%h") -> list[str]:
-    """The command of a Celery worker serving ``queue`` ("main" or "bots", see
+    """The command of a Celery worker serving ``queue`` ("main", "bots" or "solver", see
     CELERY_TASK_QUEUES in the settings), as docs/operating.md's deployment notes give it,
     on the machine ``node`` (its host name, by default)."""
     prefixed = os.environ.get("CELERY_QUEUE_PREFIX", "") + queue
@@ -372,8 +374,9 @@ def worker_command(queue: str, concurrency: int = 2, node: str = "%h") -> list[s
         # starts a second sooner (mingle waits for other workers' answers), which is
         # how long a restarted worker keeps due turns waiting.
         *("--without-mingle", "--without-gossip", "--without-heartbeat"),
-        # A bot's turn may take seconds: each process reserves only the one it plays.
-        *(("--prefetch-multiplier", "1") if queue == "bots" else ()),
+        # A bot's turn or a solver's answer may take seconds: each process reserves only
+        # the one it works on.
+        *(("--prefetch-multiplier", "1") if queue in ("bots", "solver") else ()),
     ]
 
 
@@ -385,7 +388,7 @@ def beat_command() -> list[str]:
 
 
 def start_app(stack: Stack, port: int) -> socket.socket:
-    """daphne (:func:`web_processes` of them), the two Celery workers and beat, connected
+    """daphne (:func:`web_processes` of them), the three Celery workers and beat, connected
     as DATABASE_URL's role (:func:`app_environment`); returns the listening socket, which
     the launcher keeps open while they run."""
     listener = listening_socket(port)

@@ -89,6 +89,8 @@ MIDDLEWARE = [
     # the container's own address, which the https redirect and ALLOWED_HOSTS below
     # would answer with a redirect or a 400.
     "config.probes.ProbeMiddleware",
+    # The web process never runs the solver: a request that calls it fails at once.
+    "config.middleware.NoSolverMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -264,16 +266,32 @@ CELERY_TASK_DEFAULT_QUEUE = f"{_queue_prefix}main"
 # default queue's exchange, and a task for one would reach both).
 CELERY_TASK_QUEUES = [
     Queue(name, Exchange(name), routing_key=name)
-    for name in (CELERY_TASK_DEFAULT_QUEUE, f"{_queue_prefix}bots")
+    for name in (CELERY_TASK_DEFAULT_QUEUE, f"{_queue_prefix}bots", f"{_queue_prefix}solver")
 ]
 # The bots' queue also proves members' forced turns (the solver) and makes their draws.
+# The "solver" queue answers what a member asked the solver for on a page (a hint,
+# "arrange for me", a River take, a replay's analysis, a case's evidence lines): the web
+# process never runs the solver (games.solver_tasks, common.answers), and a member waits
+# for their answer behind nobody's bot.
 CELERY_TASK_ROUTES = {
-    name: {"queue": f"{_queue_prefix}bots"}
-    for name in (
-        "games.tasks.play_bot_turn",
-        "games.tasks.prove_forced_turn",
-        "games.tasks.draw_forced_turn",
-    )
+    **{
+        name: {"queue": f"{_queue_prefix}bots"}
+        for name in (
+            "games.tasks.play_bot_turn",
+            "games.tasks.prove_forced_turn",
+            "games.tasks.draw_forced_turn",
+        )
+    },
+    **{
+        name: {"queue": f"{_queue_prefix}solver"}
+        for name in (
+            "games.solver_tasks.answer_hint",
+            "games.solver_tasks.answer_arrange",
+            "games.solver_tasks.answer_river_take",
+            "games.solver_tasks.answer_analysis",
+            "moderation.tasks.answer_evidence_lines",
+        )
+    },
 }
 # Every task is bounded: past the soft limit it gets SoftTimeLimitExceeded, its
 # transaction rolls back and it ends; past the hard limit its process is killed and
@@ -358,6 +376,8 @@ MODERATION_EVIDENCE_TURN_STEPS = 60_000
 MODERATION_EVIDENCE_TURN_SECONDS = 2.5
 MODERATION_EVIDENCE_SECONDS = 3.0
 MODERATION_EVIDENCE_FIRST_SECONDS = 0.5
+# ... and a worker's job of lines (the "solver" queue; the page asks again for the rest).
+MODERATION_EVIDENCE_JOB_SECONDS = 20.0
 # Beat runs on every node (docs/operating.md, "Deployment"): celery-redbeat keeps the schedule in
 # Redis, and a lock there lets one beat send while the others stand by
 # (config.beat.LockedScheduler). The sending beat renews the lock at each tick, at least

@@ -9,7 +9,10 @@ class ModerationConfig(AppConfig):
         # What follows from moderation's facts and from a game's start subscribes to
         # their signals (moderation.receivers); the permissions register when imported.
         # Its kinds of notice register with the notifications app.
-        from moderation import notices, permissions, receivers  # noqa: F401 (permissions: its add_perm)
+        # (permissions: its add_perm; tasks: the solver's lines job, for the workers.)
+        from moderation import answers, notices, permissions, receivers, tasks  # noqa: F401
 
         receivers.connect()
         notices.register()
+        # The solver's lines of a case's evidence, pushed to the moderator's page.
+        answers.register()

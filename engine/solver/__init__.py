@@ -41,6 +41,8 @@ whole problem with a floor raised by every play found. The answer is marked
 with the turn verdict; it says the ``steps`` it took, and ``cut_short`` when the
 ceiling of seconds stopped it instead (then, only, the answer can depend on the
 machine). ``arrange`` raises :class:`OutOfBudget` when it cannot tell in its budget.
+A caller may refuse the solver for the code it runs (:func:`refused`: the site's web
+requests) and lift that again (:func:`allowed`: a worker's task); see :mod:`._guard`.
 A :class:`Meter` given instead of a budget is spent by several calls in turn (a bot's
 turn).
 
@@ -54,5 +56,17 @@ from __future__ import annotations
 
 from engine.solver._api import Objective, Solution, arrange, solve
 from engine.solver._budget import Budget, Meter, OutOfBudget
+from engine.solver._guard import SolverRefused, allowed, refused
 
-__all__ = ["Budget", "Meter", "Objective", "OutOfBudget", "Solution", "arrange", "solve"]
+__all__ = [
+    "Budget",
+    "Meter",
+    "Objective",
+    "OutOfBudget",
+    "Solution",
+    "SolverRefused",
+    "allowed",
+    "arrange",
+    "refused",
+    "solve",
+]

@@ -12,6 +12,7 @@ from engine.sets import house_value
 from engine.solver._budget import Budget, Meter, OutOfBudget
 from engine.solver._build import build
 from engine.solver._designated import designated_sets
+from engine.solver._guard import check_allowed
 from engine.solver._model import (
     MELD_ALL,
     MELD_LAYER,
@@ -104,6 +105,7 @@ def solve(
     >>> s.exact, s.steps, s.cut_short
     (True, 429, False)
     """
+    check_allowed()
     table_sets = tuple(tuple(tile_set) for tile_set in table)
     if objective not in ("tiles", "value"):
         raise ValueError(f"objective must be 'tiles' or 'value', got {objective!r}")
@@ -137,6 +139,7 @@ def arrange(
     >>> arrange([], parse_tiles(["R4", "B9"]), True, Ruleset()) is None
     True
     """
+    check_allowed()
     table_sets = tuple(tuple(tile_set) for tile_set in table)
     meter = _meter(budget)
     before = meter.spent

@@ -3,7 +3,8 @@ mover's rack as the turn began, and how the turn played compares.
 
 The work is bounded: each turn gets the solver's budget of search steps
 (``GAMES_ANALYSIS_STEPS``, with ``GAMES_ANALYSIS_SECONDS`` as a last stop), a member
-runs one analysis at a time, and every answer is kept in the cache: a finished game
+runs one analysis at a time, on a worker (:mod:`games.solver_tasks`: the page shows
+"thinking" and the answer is pushed), and every answer is kept in the cache: a finished game
 never changes, so a turn is analysed once whoever looks at it. An answer the last stop
 cut short is shown as such and not kept: it could differ with the server's load.
 """
@@ -12,17 +13,13 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.core.cache import cache
 
-from accounts.models import User
 from engine.solver import Budget, solve
 from engine.tiles import format_tiles
 from games.conf import analysis_seconds, analysis_steps
-from games.errors import HelpBusy
 from games.selectors.replay import ReplayFrame, ShownSet, TurnStart, mark_new
 
 CACHE_SECONDS = 7 * 86400
@@ -58,10 +55,19 @@ class TurnAnalysis:
         return max(0, len(self.best) - len(self.played))
 
 
-def turn_analysis(frame: ReplayFrame, user: User) -> TurnAnalysis | None:
+def cached_analysis(frame: ReplayFrame) -> TurnAnalysis | None:
+    """The analysis of the turn ``frame`` shows if it was worked out before (the page
+    shows it at once; else a worker works it out: :func:`turn_analysis`)."""
+    start = frame.turn_start
+    if start is None:
+        return None
+    cached = cache.get(analysis_key(frame, start))
+    return cached if isinstance(cached, TurnAnalysis) else None
+
+
+def turn_analysis(frame: ReplayFrame) -> TurnAnalysis | None:
     """The analysis of the turn ``frame`` shows, ``None`` when it was no play (the deal,
-    a resignation). Raises :class:`~games.errors.HelpBusy` when ``user`` already has
-    one under way."""
+    a resignation). The solver runs here: a worker's job (:mod:`games.solver_tasks`)."""
     start = frame.turn_start
     if start is None:
         return None
@@ -69,14 +75,13 @@ def turn_analysis(frame: ReplayFrame, user: User) -> TurnAnalysis | None:
     cached = cache.get(key)
     if isinstance(cached, TurnAnalysis):
         return cached
-    with _one_at_a_time(user):
-        solution = solve(
-            start.table,
-            start.rack,
-            start.initial_meld_done,
-            start.ruleset,
-            budget=Budget(steps=analysis_steps(), seconds=analysis_seconds()),
-        )
+    solution = solve(
+        start.table,
+        start.rack,
+        start.initial_meld_done,
+        start.ruleset,
+        budget=Budget(steps=analysis_steps(), seconds=analysis_seconds()),
+    )
     analysis = TurnAnalysis(
         mover=frame.seats[start.seat].name,
         best=tuple(format_tiles(solution.played)),
@@ -100,14 +105,12 @@ def analysis_key(frame: ReplayFrame, start: TurnStart) -> str:
     return f"games:analysis:{frame.game_id}:{frame.step}:{digest}"
 
 
-@contextmanager
-def _one_at_a_time(user: User) -> Iterator[None]:
-    """One analysis per member at a time, across every process (the mark expires on its
-    own if a process dies while it works)."""
-    key = f"games:analysis-busy:{user.pk}"
-    if not cache.add(key, 1, timeout=int(analysis_seconds() * 3) + 5):
-        raise HelpBusy("The solver is still analysing another turn for you: wait a moment.")
-    try:
-        yield
-    finally:
-        cache.delete(key)
+def analysis_busy_key(user_id: int) -> str:
+    """A member's mark while a worker analyses a turn for them: one at a time, across
+    every process (:mod:`common.answers`); it lapses by itself after
+    :func:`analysis_busy_seconds`."""
+    return f"games:analysis-busy:{user_id}"
+
+
+def analysis_busy_seconds() -> float:
+    return analysis_seconds() * 3 + 5

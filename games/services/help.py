@@ -5,10 +5,13 @@ These build on :mod:`games.services.drafts`: whatever they compute ends as a sav
 committed through :mod:`games.services.core`, so they cannot put a tile anywhere the
 player could not have put it by hand.
 
+The solver runs on a worker, never in the web process: the page's request checks what
+it can at once (``*_asked``) and a task on the "solver" queue does the rest
+(:mod:`games.solver_tasks`), whose answer is pushed to the page (:mod:`common.answers`).
 The solver never runs under the game's row lock: it works on a snapshot, and what it
-found is written under the lock only if the turn is still the one it saw. Each call
-has a budget of search steps (``GAMES_HELP_STEPS``; ``GAMES_HELP_SECONDS`` is only a
-last stop), each member one computation at a time.
+found is written under the lock only if the turn is still the one it saw (the version
+the page asked at). Each call has a budget of search steps (``GAMES_HELP_STEPS``;
+``GAMES_HELP_SECONDS`` is only a last stop), each member one computation at a time.
 
 The solver only ever sees the player's own rack and the table: a hint is the best play
 *for that rack*, never a peek at anyone else's.
@@ -19,8 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
 
@@ -38,7 +40,7 @@ from engine.verdict import judge_turn
 from games.conf import help_seconds, help_steps
 from games.errors import (
     DraftError,
-    HelpBusy,
+    GameActionError,
     InvalidMove,
     NoArrangement,
     NotFound,
@@ -90,31 +92,44 @@ class Hint:
         return json.dumps([list(tile_set) for tile_set in self.table])
 
 
-def hint(game_id: int, user: User) -> Hint:
-    """The solver's best play for ``user``'s rack; only on their own turn.
+def hint_asked(game_id: int, user: User) -> tuple[int, Hint | None]:
+    """A hint asked on the page (the web process): the game version it is for, and the
+    hint if it was worked out before for this position (else a worker works it out:
+    :func:`hint`). Only on the player's own turn.
 
-    A read: no lock is taken, so the turn clock and the other players never wait for
-    the solver. The answer depends only on the position, so it is kept in the cache
-    for that game version and asked again for free.
+    A read: no lock is taken, so the turn clock and the other players never wait. The
+    answer depends only on the position, so it is kept in the cache for that game
+    version and asked again for free.
     """
     turn = _read_own_turn(game_id, user)
-    state = turn.state
-    if state.pending_draw:
+    if turn.state.pending_draw:
         raise InvalidMove("Keep one of the two tiles you drew first: discard the other.")
     note_help(turn, HelpAsked.Kind.HINT)
+    cached = cache.get(_hint_key(turn))
+    return turn.game.version, cached if isinstance(cached, Hint) else None
+
+
+def hint(game_id: int, user: User, version: int) -> Hint:
+    """The solver's best play for ``user``'s rack at game ``version`` (a worker's job).
+
+    Refused with :class:`StaleVersion` when the game has moved on since it was asked
+    for: a hint for a turn that has ended is no help.
+    """
+    turn = _read_own_turn(game_id, user)
+    if turn.game.version != version:
+        raise _stale()
     key = _hint_key(turn)
     cached = cache.get(key)
     if isinstance(cached, Hint):
         return cached
-    seat = turn.seat
-    with one_at_a_time(user):
-        solution = solve(
-            state.table,
-            state.racks[seat],
-            state.initial_meld_done[seat],
-            state.ruleset,
-            budget=help_budget(),
-        )
+    state, seat = turn.state, turn.seat
+    solution = solve(
+        state.table,
+        state.racks[seat],
+        state.initial_meld_done[seat],
+        state.ruleset,
+        budget=help_budget(),
+    )
     meld_value = None
     if solution.played and not state.initial_meld_done[seat]:
         meld_value = judge_turn(
@@ -134,6 +149,19 @@ def hint(game_id: int, user: User) -> Hint:
     return found
 
 
+def hint_is_current(game_id: int, user: User, version: int) -> bool:
+    """Whether a hint for game ``version`` is still for ``user``'s turn (the page shows
+    a hint only while it is)."""
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    if game is None or game.version != version:
+        return False
+    try:
+        _own_turn(game, user)
+    except GameActionError:
+        return False
+    return True
+
+
 def note_help(turn: LockedTurn, kind: str) -> None:
     """Remember that the player asked the solver for help in this turn (a case's
     evidence shows it): one row per turn and kind, counting the askings."""
@@ -151,17 +179,20 @@ def note_help(turn: LockedTurn, kind: str) -> None:
             HelpAsked.objects.filter(**where).update(times=F("times") + 1)
 
 
-def arrange_for_me(game_id: int, user: User, picked: Sequence[str]) -> DraftView:
-    """Lay the ``picked`` rack tiles, with those already put out this turn, on the table.
+def arrange_asked(game_id: int, user: User, picked: Sequence[str]) -> int:
+    """ "Arrange for me" asked on the page (the web process): the picks checked against
+    the rack at once, the asking noted; returns the game version a worker then arranges
+    for (:func:`arrange_for_me`)."""
+    turn, _, _ = _picked_on_turn(game_id, user, picked)
+    note_help(turn, HelpAsked.Kind.ARRANGE)
+    return turn.game.version
 
-    The solver lays out the table as it was when the turn began plus those tiles, keeping
-    sets as they are where it can. Raises :class:`NoArrangement` when no legal table holds
-    them (before the initial meld: when they do not make new sets worth enough), or when
-    the solver found none in its time.
 
-    The solver works on a snapshot read without a lock; the result is written under
-    the lock only if the turn is still as the snapshot saw it (see :func:`_recheck`).
-    """
+def _picked_on_turn(
+    game_id: int, user: User, picked: Sequence[str]
+) -> tuple[LockedTurn, Layout, list[Tile]]:
+    """The turn as it is now, its working table, and the tiles to lay: those put out
+    this turn and the ``picked`` ones (each checked to be on the rack)."""
     chosen = tiles_named(picked)
     if not chosen:
         raise DraftError("Pick the tiles of your rack you want to lay first.")
@@ -172,15 +203,45 @@ def arrange_for_me(game_id: int, user: User, picked: Sequence[str]) -> DraftView
     missing = Counter(chosen) - left
     if missing:
         raise DraftError(f"{min(missing)} is not on your rack.")
-    to_play = [*already.elements(), *chosen]
-    note_help(turn, HelpAsked.Kind.ARRANGE)
-    table = _arranged(turn, to_play, user)
+    return turn, working, [*already.elements(), *chosen]
+
+
+def arrange_for_me(
+    game_id: int, user: User, picked: Sequence[str], version: int | None = None
+) -> DraftView:
+    """Lay the ``picked`` rack tiles, with those already put out this turn, on the table
+    (a worker's job; ``version``: the game version it was asked at, refused as stale
+    when the game has moved on since).
+
+    The solver lays out the table as it was when the turn began plus those tiles, keeping
+    sets as they are where it can. Raises :class:`NoArrangement` when no legal table holds
+    them (before the initial meld: when they do not make new sets worth enough), or when
+    the solver found none in its time.
+
+    The solver works on a snapshot read without a lock; the result is written under
+    the lock only if the turn is still as the snapshot saw it (see :func:`_recheck`).
+    """
+    turn, working, to_play = _picked_on_turn(game_id, user, picked)
+    if version is not None and turn.game.version != version:
+        raise _stale()
+    table = _arranged(turn, to_play)
     if table is None:
         names = " ".join(format_tiles(sorted(to_play)))
         raise NoArrangement(f"There is no way to lay {names} on the table this turn.")
     with transaction.atomic():
         _recheck(turn, lock_game(game_id), working)
         return save_draft(game_id, user, table_to_json(table))
+
+
+def river_take_asked(game_id: int, user: User, version: int, index: int) -> None:
+    """A River take asked on the page (the web process): refused at once when the page
+    is behind or there is no such tile; a worker then lays and plays it
+    (:func:`take_from_river_arranged`)."""
+    turn = _read_own_turn(game_id, user)
+    if turn.game.version != version:
+        raise _stale()
+    if not 0 <= index < len(turn.state.river):
+        raise InvalidMove("There is no such tile in the River.")
 
 
 def take_from_river_arranged(game_id: int, user: User, version: int, index: int) -> Game:
@@ -202,7 +263,7 @@ def take_from_river_arranged(game_id: int, user: User, version: int, index: int)
     working = working_table(turn.game, turn.state, turn.seat)
     already = _put_out(working, state.table)
     to_play = [*already.elements(), key]
-    table = _arranged(turn, to_play, user)
+    table = _arranged(turn, to_play)
     if table is None:
         names = " ".join(format_tiles(sorted(to_play)))
         raise NoArrangement(
@@ -256,46 +317,40 @@ def _stale() -> StaleVersion:
     )
 
 
-def _arranged(turn: LockedTurn, to_play: Sequence[Tile], user: User) -> Layout | None:
+def _arranged(turn: LockedTurn, to_play: Sequence[Tile]) -> Layout | None:
     """The solver's legal table with ``to_play`` laid, or None; outside any lock."""
     state = turn.state
-    with one_at_a_time(user):
-        try:
-            return arrange(
-                state.table,
-                to_play,
-                state.initial_meld_done[turn.seat],
-                state.ruleset,
-                budget=help_budget(),
-            )
-        except OutOfBudget as out:
-            names = " ".join(format_tiles(sorted(to_play)))
-            if out.cut_short:
-                raise NoArrangement(
-                    f"The solver was cut short (the server is busy) before it found a way "
-                    f"to lay {names}: ask again in a moment, or lay them by hand."
-                ) from None
-            raise NoArrangement(
-                f"The solver found no way to lay {names} within its budget of work: lay "
-                "them by hand, or pick fewer tiles."
-            ) from None
-
-
-@contextmanager
-def one_at_a_time(user: User) -> Iterator[None]:
-    """At most one solver computation per member at a time, across every process.
-
-    A member who keeps asking (many tabs, a script) gets :class:`HelpBusy` instead of
-    occupying a web thread per request. The mark expires on its own, so a process that
-    dies mid-computation cannot leave the member locked out.
-    """
-    key = f"games:help-busy:{user.pk}"
-    if not cache.add(key, 1, timeout=int(help_seconds() * 3) + 5):
-        raise HelpBusy("The solver is still working on your last request: wait a moment.")
     try:
-        yield
-    finally:
-        cache.delete(key)
+        return arrange(
+            state.table,
+            to_play,
+            state.initial_meld_done[turn.seat],
+            state.ruleset,
+            budget=help_budget(),
+        )
+    except OutOfBudget as out:
+        names = " ".join(format_tiles(sorted(to_play)))
+        if out.cut_short:
+            raise NoArrangement(
+                f"The solver was cut short (the server is busy) before it found a way "
+                f"to lay {names}: ask again in a moment, or lay them by hand."
+            ) from None
+        raise NoArrangement(
+            f"The solver found no way to lay {names} within its budget of work: lay "
+            "them by hand, or pick fewer tiles."
+        ) from None
+
+
+def help_busy_key(user: User) -> str:
+    """The member's mark while a worker works out help for them (a hint, "arrange for
+    me", a River take): one at a time, across every process (:mod:`common.answers`)."""
+    return f"games:help-busy:{user.pk}"
+
+
+def help_busy_seconds() -> float:
+    """How long the mark lasts at most: the solver's last stop, three times over for the
+    wait in the queue; a task lost or killed frees the member after it."""
+    return help_seconds() * 3 + 5
 
 
 def help_budget() -> Budget:

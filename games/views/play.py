@@ -12,12 +12,15 @@ from functools import wraps
 from typing import Any
 
 from django import forms
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST, require_safe
 
 from accounts.models import User
+from common.answers import Job
 from common.requests import AuthenticatedRequest
 from games import services
 from games.errors import DraftError, GameActionError, InvalidMove
@@ -26,7 +29,8 @@ from games.models import Game
 from games.rendering import TEMPLATE
 from games.selectors.seats import seat_of
 from games.services import forced
-from games.services import help as solver_help
+from games.services.help import Hint
+from games.solver_tasks import ask_arrange, ask_hint, ask_river_take
 from games.views.common import (
     ensure_sees_game,
     fragments,
@@ -155,10 +159,11 @@ def discard(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 
 @game_action
 def take_from_river(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    """River: take a tile (and the newer ones) and play it at once."""
+    """River: take a tile (and the newer ones) and play it at once. The solver lays it,
+    on a worker: the page shows "thinking", then the move comes by the game's push."""
     data = _version(request, RiverForm)
-    moved = solver_help.take_from_river_arranged(pk, request.user, data["version"], data["index"])
-    return fragments(request, pk, moved=moved)
+    job = ask_river_take(pk, request.user, data["version"], data["index"])
+    return thinking(request, pk, job, "The solver is laying the tile…")
 
 
 @game_action
@@ -170,14 +175,13 @@ def resign(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 
 @game_action
 def arrange(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    """Let the solver lay the picked rack tiles on the table, into the working table."""
+    """Let the solver lay the picked rack tiles on the table, into the working table (on
+    a worker: the page shows "thinking", then the table comes by the game's push)."""
     picked = _cleaned(
         request, PickForm, DraftError("Pick the tiles of your rack you want to lay first.")
     )
-    solver_help.arrange_for_me(pk, request.user, picked["tiles"])
-    return fragments(
-        request, pk, "The table is arranged with your tiles: check it, then end your turn."
-    )
+    job = ask_arrange(pk, request.user, picked["tiles"])
+    return thinking(request, pk, job, "The solver is arranging the table with your tiles…")
 
 
 @game_action
@@ -193,10 +197,25 @@ def use_hint(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 @login_required
 @require_safe
 def hint(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    """The solver's best play for the player's rack, for the help panel."""
+    """The solver's best play for the player's rack, for the help panel: at once when it
+    was worked out before, else "thinking" until a worker's answer is pushed."""
     try:
         ensure_sees_game(request, pk)
-        found = solver_help.hint(pk, request.user)
+        found = ask_hint(pk, request.user)
     except GameActionError as error:
         return refuse(request, pk, error)
-    return render(request, f"{TEMPLATE}#help", {"hint": found, "game_id": pk})
+    context = {"hint": found} if isinstance(found, Hint) else {"job": found}
+    return render(request, f"{TEMPLATE}#help", {**context, "game_id": pk})
+
+
+def thinking(request: AuthenticatedRequest, pk: int, job: Job, what: str) -> HttpResponse:
+    """The message area says the solver is at it; its answer replaces that (a push)."""
+    if not request.htmx:
+        messages.info(request, f"{what} Look again in a moment.")
+        return redirect("games:game", pk=pk)
+    html = render_to_string(
+        "includes/thinking_message.html", {"job": job, "thinking": what}, request=request
+    )
+    response = HttpResponse(html)
+    response["HX-Reswap"] = "none"
+    return response

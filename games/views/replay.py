@@ -12,8 +12,8 @@ from common.refusals import answers_bad_input
 from common.requests import AuthenticatedRequest
 from games.errors import HelpBusy, NotFound
 from games.models import Game
-from games.selectors.analysis import turn_analysis
 from games.selectors.replay import ReplayFrame, replay_frame
+from games.solver_tasks import Analysed, ask_analysis
 from games.views.common import game_or_404
 
 
@@ -34,13 +34,16 @@ def replay(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 @require_safe
 @answers_bad_input
 def analysis(request: AuthenticatedRequest, pk: int) -> HttpResponse:
-    """``?turn=N``: the solver's best play beside turn N (loaded into the replay by htmx)."""
+    """``?turn=N``: the solver's best play beside turn N (loaded into the replay by htmx):
+    at once when it was worked out before, else "thinking" until a worker's answer is
+    pushed."""
     _, frame = _frame(request, pk)
     try:
-        found = turn_analysis(frame, request.user)
+        found = ask_analysis(frame, request.user)
     except HelpBusy as error:
         return render(request, "games/replay.html#analysis", {"busy": error.message}, status=429)
-    return render(request, "games/replay.html#analysis", {"frame": frame, "analysis": found})
+    context = {"analysis": found.analysis} if isinstance(found, Analysed) else {"job": found}
+    return render(request, "games/replay.html#analysis", {"frame": frame, **context})
 
 
 def _frame(request: AuthenticatedRequest, pk: int) -> tuple[Game, ReplayFrame]:

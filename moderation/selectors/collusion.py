@@ -15,7 +15,6 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from itertools import combinations
 
-from django.conf import settings
 from django.db.models import Count
 
 from accounts.models import User
@@ -66,15 +65,17 @@ class PairHistory:
         return sum(1 for game in self.recent if game.held)
 
 
-def pair_histories(case: Case) -> tuple[PairHistory, ...]:
+def pair_histories(case: Case, seconds: float = 0.0) -> tuple[PairHistory, ...]:
     """The history of each pair the case is about: the accused with each other member of
-    the table, or every pair of the table when nobody is accused."""
+    the table, or every pair of the table when nobody is accused. The solver's lines come
+    from the cache, and only a worker (:mod:`moderation.tasks`) gives the solver
+    ``seconds`` to answer the turns left."""
     seated = sorted(seated_user_ids(case))
     if case.accused_id is not None:
         pairs = [(case.accused_id, other) for other in seated if other != case.accused_id]
     else:
         pairs = list(combinations(seated, 2))
-    deadline = time.monotonic() + float(settings.MODERATION_EVIDENCE_SECONDS)
+    deadline = time.monotonic() + seconds
     members = tuple(pair_history(case, first, second, deadline) for first, second in pairs)
     partners = [case.accused_id] if case.accused_id is not None else seated
     return members + _bot_pairs(case, partners)

@@ -3,7 +3,6 @@ asked to confirm a ruling, whoever answers an appeal), read only; nobody else.""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
@@ -13,12 +12,13 @@ from common.parsing import BadInput, parse_optional_number
 from common.refusals import answers_bad_input
 from common.requests import AuthenticatedRequest
 from engine.actions import GameError
+from moderation.answers import cached_lines, evidence_rows
 from moderation.errors import ModerationError
 from moderation.models import Category
 from moderation.selectors.collusion import pair_histories
 from moderation.selectors.evidence import game_evidence, marked_racks
-from moderation.selectors.solver_lines import solver_lines
 from moderation.services.evidence import evidence_case, open_evidence
+from moderation.tasks import ask_lines
 
 
 @login_required
@@ -27,7 +27,10 @@ from moderation.services.evidence import evidence_case, open_evidence
 def evidence(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """``?turn=N``: the page opened at turn N (htmx: that turn's panel alone);
     ``&part=turns`` (htmx): the list of every turn, with the solver's lines answered so
-    far, which the page asks for again until every line is in."""
+    far. The solver never runs here: the lines the cache lacks are a job for a worker
+    (:func:`moderation.tasks.ask_lines`), whose answer is pushed to the page (the list
+    again, and the pair's history); a job that could not answer every line leaves the
+    page to ask again."""
     # Every refusal comes before the opening is marked: a refused request neither
     # renews the claim nor logs an opening.
     try:
@@ -49,13 +52,16 @@ def evidence(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     except ModerationError as error:
         # The claim changed hands since the door above.
         raise Http404(str(error)) from None
-    lines = solver_lines(
-        [turn.replay for turn in found.turns], case.game_id, _solver_seconds(request, part)
-    )
+    lines = cached_lines(found, case.game_id)
     step = max(1, min(asked or 1, len(found.turns))) if found.turns else 0
+    pairs = pair_histories(case) if case.category == Category.COLLUSION and not request.htmx else ()
+    missing = lines.pending or any(game.pending for pair in pairs for game in pair.recent)
+    # The lines the cache lacks are a worker's job; turning a page asks for none.
+    job = ask_lines(case, request.user, step) if missing and (part or not request.htmx) else None
     turn = found.turn(step)
     names = found.names
-    context = {
+    context: dict[str, object] = {
+        "job": job,
         "case": case,
         "evidence": found,
         "lines": lines,
@@ -72,23 +78,10 @@ def evidence(request: AuthenticatedRequest, pk: int) -> HttpResponse:
         if turn
         else [],
         "deal": list(zip(names, found.deal, strict=True)),
-        "rows": [(t, names[t.replay.mover], lines.lines.get(t.replay.step)) for t in found.turns],
+        "rows": evidence_rows(found, lines),
     }
     if request.htmx:
         fragment = "turns" if part else "turn"
         return render(request, f"moderation/evidence.html#{fragment}", context)
-    if case.category == Category.COLLUSION:
-        context["pairs"] = pair_histories(case)
+    context["pairs"] = pairs
     return render(request, "moderation/evidence.html", context)
-
-
-def _solver_seconds(request: AuthenticatedRequest, part: str) -> float:
-    """How long this request may ask the solver. Turning a page reads the lines answered
-    so far; the page itself asks for a short first slice so that it paints at once
-    (``MODERATION_EVIDENCE_FIRST_SECONDS``); the list of turns, which it then asks for
-    until every line is in, takes a longer one each time."""
-    if request.htmx and not part:
-        return 0.0
-    if part:
-        return float(settings.MODERATION_EVIDENCE_SECONDS)
-    return float(settings.MODERATION_EVIDENCE_FIRST_SECONDS)

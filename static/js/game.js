@@ -810,6 +810,12 @@
     if (root) root.dataset.pushes = String(Number(root.dataset.pushes || 0) + 1);
   }));
   document.addEventListener("htmx:afterSwap", refresh);
+  // The solver's answer comes by a socket of its own (ws/answers/<job>/), which closes as
+  // the answer replaces its "thinking": the page follows it as it does the game's pushes.
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    var swapped = event.target;
+    if (swapped && swapped.id && swapped.id.indexOf("answer-") === 0) refresh();
+  });
   document.addEventListener("htmx:responseError", function () {
     say("Something went wrong on the server; nothing was changed. Reload the page if it happens again.");
   });

@@ -90,6 +90,7 @@ def daphne(
     tests/asgi.py's ``TESTS_SERVER_NOW``)."""
     port = free_port()
     log_path = tmp_path_factory.mktemp("daphne") / "daphne.log"
+    cache_prefix = f"browser-tests-{uuid.uuid4().hex}"
     env = {
         **os.environ,
         # django_db_setup has renamed the database to the test one.
@@ -98,9 +99,10 @@ def daphne(
         "DEBUG": str(debug).lower(),
         "PORT": str(port),
         # Rate limits count afresh for each run, whatever earlier runs left in Redis.
-        "CACHE_KEY_PREFIX": f"browser-tests-{uuid.uuid4().hex}",
+        "CACHE_KEY_PREFIX": cache_prefix,
         **(extra_env or {}),
     }
+    CACHE_PREFIXES[f"http://127.0.0.1:{port}"] = env["CACHE_KEY_PREFIX"]
     with log_path.open("wb") as log:
         server = subprocess.Popen(
             [sys.executable, "-m", "daphne", "--bind", "127.0.0.1", "--port", str(port), ASGI_APP],
@@ -117,12 +119,55 @@ def daphne(
             time.sleep(0.1)
         yield f"http://127.0.0.1:{port}"
     finally:
-        server.terminate()
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop(server, 10)
+
+
+def stop(process: subprocess.Popen[bytes], seconds: float) -> None:
+    """Ask ``process`` to end; past ``seconds``, kill it."""
+    process.terminate()
+    try:
+        process.wait(seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+CACHE_PREFIXES: dict[str, str] = {}
+"""Each live server's cache key prefix, by its address: a worker answering its pages'
+jobs (:func:`solver_worker`) reads and writes the same keys."""
+
+
+@pytest.fixture(scope="session")
+def solver_worker(live_server_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A Celery worker serving the "solver" queue for the live server: hints, "arrange for
+    me", River takes, replay analyses and evidence lines are worked out there (daphne
+    never runs the solver), and pushed to the page. Yields its log."""
+    log_path = tmp_path_factory.mktemp("solver-worker") / "worker.log"
+    queue = os.environ.get("CELERY_QUEUE_PREFIX", "") + "solver"
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(connection.settings_dict),
+        "CACHE_KEY_PREFIX": CACHE_PREFIXES[live_server_url],
+    }
+    command = [
+        *(sys.executable, "-m", "celery", "-A", "tests.celery_app", "worker"),
+        *("--queues", queue, "--pool", "solo", "--loglevel", "INFO"),
+        *("--hostname", f"solver-{uuid.uuid4().hex[:6]}@%h"),
+        *("--without-heartbeat", "--without-gossip", "--without-mingle"),
+    ]
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            command, cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while " ready." not in log_path.read_text(errors="replace"):
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"the solver's worker did not start:\n{log_path.read_text()}")
+            time.sleep(0.2)
+        yield log_path
+    finally:
+        stop(process, 30)
 
 
 @pytest.fixture(scope="module")

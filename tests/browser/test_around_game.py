@@ -20,7 +20,8 @@ from tests.browser.test_your_move import awaiting
 from tests.games.conftest import current_game, start_table
 from tests.games.players import play_until_over
 
-pytestmark = pytest.mark.browser
+# The solver works on its own worker; its answers are pushed to the page.
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("solver_worker")]
 
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}

@@ -28,7 +28,8 @@ from tests.moderation.conftest import (
 )
 from tests.moderation.evidence_support import claim, evidence_url
 
-pytestmark = pytest.mark.browser
+# The solver works on its own worker; its answers are pushed to the page.
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("solver_worker")]
 
 __all__ = [
     "_eager_celery",

@@ -20,7 +20,8 @@ from tests.games.conftest import _eager_celery
 from tests.leagues.conftest import RunningSeason, running
 from tests.moderation.conftest import club_moderator, league_fixture, league_game, open_case
 
-pytestmark = pytest.mark.browser
+# The solver works on its own worker; its answers are pushed to the page.
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("solver_worker")]
 
 __all__ = [
     "_eager_celery",

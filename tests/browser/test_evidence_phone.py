@@ -22,7 +22,8 @@ from tests.leagues.conftest import running
 from tests.moderation.conftest import club_moderator, draw_turns, league_fixture, open_case
 from tests.moderation.evidence_support import claim, evidence_url
 
-pytestmark = pytest.mark.browser
+# The solver works on its own worker; its answers are pushed to the page.
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("solver_worker")]
 
 __all__ = ["_eager_celery", "club_moderator", "league_fixture", "running"]
 

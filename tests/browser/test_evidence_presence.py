@@ -19,7 +19,8 @@ from tests.games.conftest import _eager_celery, current_game, start_table
 from tests.moderation.conftest import open_case, site_moderator
 from tests.moderation.evidence_support import claim, evidence_url, timed_out_after
 
-pytestmark = pytest.mark.browser
+# The solver works on its own worker; its answers are pushed to the page.
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("solver_worker")]
 
 __all__ = ["_eager_celery", "site_moderator"]
 

@@ -29,7 +29,7 @@ from games.models import Game, Table
 from games.models.table_settings import TableSettings
 from games.selectors.replay import replay_frame
 from games.services import SeatPlan
-from tests.browser.conftest import database_url, log_in
+from tests.browser.conftest import CACHE_PREFIXES, database_url, log_in
 from tests.games.conftest import current_game, start_table
 from tests.games.players import play_until_over
 from tests.games.positions import set_position
@@ -258,7 +258,12 @@ def worker(live_server_url: str, tmp_path: Path) -> Iterator[None]:
     # all of them before this test's own, and a 10 s turn would outlive its wait.
     celery_app.control.purge()
     log_path = tmp_path / "worker.log"
-    env = {**os.environ, "DATABASE_URL": database_url(connection.settings_dict)}
+    # The server's cache keys too: it serves the solver's queue as well (a hint's job).
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(connection.settings_dict),
+        "CACHE_KEY_PREFIX": CACHE_PREFIXES[live_server_url],
+    }
     command = [
         *(sys.executable, "-m", "celery", "-A", "config.celery_app", "worker"),
         *("--pool", "solo", "--loglevel", "INFO"),

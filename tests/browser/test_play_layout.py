@@ -22,7 +22,8 @@ from tests.games.conftest import current_game, start_table
 from tests.games.positions import set_position
 from tests.games.views_support import mover, url, waiter
 
-pytestmark = pytest.mark.browser
+# The solver works on its own worker; its answers are pushed to the page.
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("solver_worker")]
 
 SCREENS: dict[str, dict[str, Any]] = {
     "desktop": {"viewport": {"width": 1280, "height": 800}},

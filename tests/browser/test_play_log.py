@@ -27,7 +27,8 @@ from tests.games.positions import set_position
 from tests.games.test_move_log import seed_where_the_starter_melds_with_a_joker
 from tests.games.views_support import mover, waiter
 
-pytestmark = pytest.mark.browser
+# The solver works on its own worker; its answers are pushed to the page.
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("solver_worker")]
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 

@@ -87,9 +87,7 @@ def test_every_queue_of_make_run_has_a_worker_with_its_command() -> None:
 
 
 def test_every_worker_serves_a_queue_of_the_site_with_make_run_s_command() -> None:
-    # worker-solver's queue comes with issue 27's solver queue: until it is in the
-    # settings, it is the one queue named here that the site does not have yet.
-    site = {queue.name for queue in settings.CELERY_TASK_QUEUES} | {"solver"}
+    site = {queue.name for queue in settings.CELERY_TASK_QUEUES}
     for name, spec in WORKERS.items():
         queue = spec["command"][spec["command"].index("--queues") + 1]
         assert name == f"worker-{queue}"

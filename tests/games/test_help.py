@@ -43,13 +43,13 @@ def test_only_the_mover_edits_and_gets_help(position: Game, carol: User) -> None
     with pytest.raises(NotYourTurn):
         move_tiles(position.pk, waiter(position), [("K1", "rack")], "new")
     with pytest.raises(NotYourTurn):
-        solver_help.hint(position.pk, waiter(position))
+        solver_help.hint(position.pk, waiter(position), position.version)
     with pytest.raises(NotSeated):
         solver_help.arrange_for_me(position.pk, carol, ["K1"])
 
 
 def test_a_hint_marks_the_rack_tiles_it_lays(position: Game) -> None:
-    hint = solver_help.hint(position.pk, mover(position))
+    hint = solver_help.hint(position.pk, mover(position), position.version)
 
     new = Counter(t.tile for s in hint.sets for t in s.tiles if t.is_new)
     assert new == Counter(hint.played)

@@ -8,6 +8,7 @@ from django.test import Client
 from accounts.models import User
 from games.models import Draft, Game
 from tests.conftest import client_as
+from tests.games.answers_support import answered
 from tests.games.conftest import current_game, start_table
 from tests.games.positions import put_on_the_river, set_position
 from tests.games.views_support import (
@@ -33,8 +34,8 @@ def test_a_hint_shows_the_best_play_for_the_players_rack(position: Game) -> None
     response = client_as(mover(position)).get(url("hint", position), **HTMX)
 
     assert response.status_code == 200
-    html = response.text
-    assert html.strip().startswith('<div id="game-help"')
+    assert response.text.strip().startswith('<div id="game-help"')
+    html = answered(response, mover(position))
     assert "Hint: lay 9 tiles" in html  # all but B10
     assert "Use this" in html
     state = position.engine_state()
@@ -45,7 +46,8 @@ def test_a_hint_shows_the_best_play_for_the_players_rack(position: Game) -> None
 def test_a_hint_says_so_when_nothing_can_be_played(game: Game) -> None:
     position = set_position(game, [], ["R1", "B5", "K9", "O13"], meld_done=False)
 
-    html = client_as(mover(position)).get(url("hint", position), **HTMX).text
+    response = client_as(mover(position)).get(url("hint", position), **HTMX)
+    html = answered(response, mover(position))
 
     assert "No play for your rack" in html
     assert "draw a tile" in html
@@ -54,7 +56,7 @@ def test_a_hint_says_so_when_nothing_can_be_played(game: Game) -> None:
 
 def test_using_the_hint_puts_its_table_into_the_turn_in_progress(position: Game) -> None:
     me = client_as(mover(position))
-    html = me.get(url("hint", position), **HTMX).text
+    html = answered(me.get(url("hint", position), **HTMX), mover(position))
     table = json.loads(html.split('name="table" value="')[1].split('"')[0].replace("&quot;", '"'))
 
     response = me.post(url("use_hint", position), {"table": json.dumps(table)}, **HTMX)
@@ -121,7 +123,7 @@ def test_arranging_lays_the_picked_tiles_on_the_table(position: Game) -> None:
     draft = Draft.objects.get(game=position)
     laid = sorted(t for tile_set in draft.table for t in tile_set)
     assert laid == sorted([*TABLE[0], *TABLE[1], "R4", "R8", "J"])
-    assert "ready to end your turn" in response.text
+    assert "The table is arranged with your tiles" in answered(response, mover(position))
 
 
 def test_arranging_keeps_the_tiles_already_laid_this_turn(position: Game) -> None:
@@ -141,8 +143,9 @@ def test_arranging_keeps_the_tiles_already_laid_this_turn(position: Game) -> Non
 def test_arranging_says_when_the_picked_tiles_do_not_fit(position: Game) -> None:
     response = client_as(mover(position)).post(url("arrange", position), {"tile": ["B10"]}, **HTMX)
 
-    assert response.status_code == 422
-    assert "There is no way to lay B10 on the table this turn." in as_codes(response.text)
+    shown = answered(response, mover(position))
+    assert "There is no way to lay B10 on the table this turn." in as_codes(shown)
+    assert 'role="alert"' in shown
     assert not Draft.objects.exists()
 
 
@@ -252,8 +255,7 @@ def test_taking_a_tile_that_cannot_be_played_is_refused(river_game: Game) -> Non
 
     response = other.post(url("river", position), {"version": 2, "index": 0}, **HTMX)
 
-    assert response.status_code == 422
-    assert f"{tile} cannot be played this turn" in as_codes(response.text)
+    assert f"{tile} cannot be played this turn" in as_codes(answered(response, waiter(position)))
     position.refresh_from_db()
     assert position.version == 2
 

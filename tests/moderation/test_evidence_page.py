@@ -18,6 +18,7 @@ from moderation.selectors.collusion import pair_histories
 from moderation.selectors.evidence import game_evidence
 from moderation.selectors.solver_lines import solver_lines
 from tests.conftest import client_as
+from tests.games.answers_support import answered
 from tests.games.conftest import current_game
 from tests.moderation.conftest import open_case
 from tests.moderation.evidence_support import claim, evidence_url
@@ -81,8 +82,7 @@ def test_solver_lines_are_cached_by_position(league_game: Game) -> None:
     assert len(first.lines) == 4  # four draws; the resignation has no line
 
 
-@override_settings(MODERATION_EVIDENCE_FIRST_SECONDS=1e-9)
-def test_lines_past_the_time_of_an_opening_wait_for_the_next(
+def test_the_page_opens_with_the_cached_lines_and_a_worker_answers_the_rest(
     league_game: Game, league_fixture: Fixture, bob: User, club_moderator: User
 ) -> None:
     cache.clear()
@@ -90,17 +90,20 @@ def test_lines_past_the_time_of_an_opening_wait_for_the_next(
 
     html = _read(club_moderator, case)
 
+    # The web process asked the solver nothing: the page shows what the cache holds,
+    # and a job's "thinking" (eager here: its worker's answer is in already).
     assert "The solver is still working: 4 turns to go" in html
     assert "Solver: still working on this turn" in html
-    assert 'hx-trigger="load delay:300ms"' in html  # the list asks again
-    # The page's short first slice ran out; the list of turns it asks for takes longer.
-    again = client_as(club_moderator).get(
-        evidence_url(case, 1) + "&part=turns", HTTP_HX_REQUEST="true"
-    )
-    assert "still working" not in again.content.decode()
+    assert 'ws-connect="/ws/answers/' in html
+    assert '&amp;part=turns" hx-trigger' not in html  # the list waits for the push
+    pushed = answered(html, club_moderator)
+    assert pushed.lstrip().startswith('<section id="evidence-turns"')
+    assert 'hx-swap-oob="true"' in pushed
+    assert "still working" not in pushed and "hx-trigger" not in pushed
+    assert pushed.count("<tr") == 6  # the head, and five turns
 
 
-def test_the_list_of_turns_fills_in_until_every_line_is_found(
+def test_the_list_of_turns_asks_a_worker_for_the_lines_still_missing(
     league_game: Game, league_fixture: Fixture, bob: User, club_moderator: User
 ) -> None:
     cache.clear()
@@ -112,8 +115,10 @@ def test_the_list_of_turns_fills_in_until_every_line_is_found(
 
     assert response.status_code == 200
     assert html.lstrip().startswith('<section id="evidence-turns"')
-    assert "still working" not in html and "hx-trigger" not in html
-    assert html.count("<tr") == 6  # the head, and five turns
+    assert "still working" not in answered(html, club_moderator)
+    again = client.get(evidence_url(case, 2) + "&part=turns", HTTP_HX_REQUEST="true")
+    assert "still working" not in again.content.decode()  # from the cache now
+    assert "ws-connect" not in again.content.decode()  # and no job asked
     bad = client.get(evidence_url(case, 2) + "&part=racks", HTTP_HX_REQUEST="true")
     assert bad.status_code == 400
 
@@ -126,7 +131,7 @@ def test_a_collusion_case_shows_the_pairs_history_in_the_club(
         club_moderator,
     )
 
-    [pair] = pair_histories(case)
+    [pair] = pair_histories(case, seconds=30.0)  # as a worker asks (the page: the cache)
     html = _read(club_moderator, case)
 
     assert (pair.first, pair.second) == (dave.display_name, bob.display_name)
