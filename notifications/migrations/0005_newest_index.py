@@ -5,7 +5,7 @@ class Migration(migrations.Migration):
     """A member's notices, newest first, read from an index instead of sorting them all."""
 
     dependencies = [
-        ("notifications", "0002_push"),
+        ("notifications", "0004_digest_hours"),
     ]
 
     operations = [
