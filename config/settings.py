@@ -85,12 +85,12 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # The probes answer before anything else: an orchestrator asks over plain HTTP at
-    # the container's own address, which the https redirect and ALLOWED_HOSTS below
-    # would answer with a redirect or a 400.
-    "config.probes.ProbeMiddleware",
     # The web process never runs the solver: a request that calls it fails at once.
     "config.middleware.NoSolverMiddleware",
+    # The probes answer before anything else but the solver's refusal: an orchestrator
+    # asks over plain HTTP at the container's own address, which the https redirect and
+    # ALLOWED_HOSTS below would answer with a redirect or a 400.
+    "config.probes.ProbeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -22,6 +22,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from config import runstack
 from config.runstack import (
     EMBEDDED_OWNER_ROLE,
     HOST,
@@ -92,9 +93,10 @@ def test_make_run_runs_the_app_as_a_role_that_owns_no_table(tmp_path: Path, new_
         assert status(port, "/") == 200
         # A page that reads the database: no such calendar.
         assert status(port, "/clubs/calendar/no-such-token.ics") == 404
-        # daphne, two workers, beat, and the workers' own processes.
+        # daphne, a worker per queue (main, bots, solver), beat, and the workers' own
+        # processes.
         apps = psutil.Process(launcher.pid).children(recursive=True)
-        assert len(psutil.Process(launcher.pid).children()) == 4
+        assert len(psutil.Process(launcher.pid).children()) == 2 + len(runstack.WORKER_QUEUES)
         for child in apps:
             environ = child.environ()
             assert "DATABASE_OWNER_URL" not in environ
