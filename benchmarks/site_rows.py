@@ -167,7 +167,7 @@ def cases(count: int, game_ids: Sequence[int], filer: User, **fields: Any) -> li
     report; ``fields``: more of the case's (``club``, ``fixture``, ``accused``)."""
     now = timezone.now()
     ids: list[int] = []
-    games = iter(game_ids * (count // max(len(game_ids), 1) + 1))
+    games = iter(list(game_ids) * (count // max(len(game_ids), 1) + 1))
     for batch in _batches(range(count)):
         made = Case.objects.bulk_create(
             Case(

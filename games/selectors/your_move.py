@@ -7,6 +7,8 @@ how many :func:`your_move_ids` (through :mod:`games.selectors.header`); "next ga
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.paginator import Page, Paginator
 
 from accounts.models import User
@@ -23,13 +25,14 @@ def your_move_games(user: User, limit: int | None = None) -> list[GameRow]:
     return game_rows(Game.objects.your_move(user), user, limit)
 
 
-def your_move_page(user: User, number: object = None) -> Page[GameRow]:
+def your_move_page(user: User, number: int | str | None = None) -> Page[GameRow]:
     """Page ``number`` (from 1; anything else: the first, or the last past the end) of
     :func:`your_move_games`: counted with ``COUNT``, then only that page's rows read."""
     games = Game.objects.your_move(user)
-    page: Page[GameRow] = Paginator(games, PER_PAGE).get_page(number)
-    offset = max(page.start_index() - 1, 0)
-    page.object_list = game_rows(games, user, PER_PAGE, offset)
+    found: Page[Any] = Paginator(games, PER_PAGE).get_page(number)
+    offset = max(found.start_index() - 1, 0)
+    found.object_list = game_rows(games, user, PER_PAGE, offset)
+    page: Page[GameRow] = found
     return page
 
 

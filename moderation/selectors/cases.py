@@ -76,7 +76,7 @@ def my_reports(user: User) -> QuerySet[Report]:
 REPORTS_PER_PAGE = 25
 
 
-def my_reports_page(user: User, page: object = None) -> Page[Report]:
+def my_reports_page(user: User, page: int | str | None = None) -> Page[Report]:
     """Page ``page`` of :func:`my_reports` (counted with ``COUNT``; a bad number: the
     first, past the end: the last)."""
     return Paginator(my_reports(user), REPORTS_PER_PAGE).get_page(page)
