@@ -1,0 +1,192 @@
+"""The queries of a move, counted: the service's transaction and the receivers at commit.
+
+Each bound is what the move costs now; a change that makes a move read or write less
+lowers it here (issue 27: a move at the floor). The seat rows are counted apart: they
+were read up to seven times per move, for numbers the lock's load has.
+"""
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+import time_machine
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from games import services, tasks
+from games.errors import NotYourTurn
+from games.models import Game
+from games.models.table_settings import TableSettings
+from games.services import SeatPlan
+from tests.games.conftest import current_game, seat_starts, start_table
+from tests.games.positions import set_position
+from tests.games.views_support import HTMX, RACK, TABLE
+from tests.queries import Counted, count_everywhere
+
+pytestmark = pytest.mark.django_db
+
+T0 = datetime(2025, 6, 2, 9, 0, tzinfo=UTC)
+
+Queued = list[tuple[str, tuple[Any, ...]]]
+
+
+@pytest.fixture
+def queued(monkeypatch: pytest.MonkeyPatch) -> Iterator[Queued]:
+    """The tasks a move queues, recorded instead of run: what they do later is no query
+    of the move."""
+    calls: Queued = []
+
+    def recorder(name: str) -> Any:
+        def queue(args: Any = (), *_: Any, **__: Any) -> None:
+            calls.append((name, tuple(args)))
+
+        return queue
+
+    def delayer(name: str) -> Any:
+        return lambda *args, **_: calls.append((name, tuple(args)))
+
+    for name in ("play_bot_turn", "expire_turn", "remind_turn", "draw_forced_turn"):
+        monkeypatch.setattr(getattr(tasks, name), "apply_async", recorder(name))
+    for name in ("prove_forced_turn", "reclock_player"):
+        monkeypatch.setattr(getattr(tasks, name), "delay", delayer(name))
+    yield calls
+
+
+def counted_move(capture: Any, move: Any) -> Counted:
+    """The statements of ``move()`` and of what its commit runs."""
+    with count_everywhere() as counted, capture(execute=True):
+        move()
+    return counted
+
+
+def live(alice: User, bob: User, **settings: Any) -> Game:
+    with time_machine.travel(T0, tick=False), seat_starts(0):
+        return current_game(start_table(alice, bob, **{"turn_seconds": 60, **settings}))
+
+
+def test_a_live_draw(
+    alice: User, bob: User, queued: Queued, django_capture_on_commit_callbacks: Any
+) -> None:
+    game = live(alice, bob)
+
+    with time_machine.travel(T0 + timedelta(seconds=5), tick=False):
+        counted = counted_move(
+            django_capture_on_commit_callbacks, lambda: services.draw(game.pk, alice, 0)
+        )
+
+    assert len(counted) <= 13, counted.listing()
+    assert counted.reads("games_seat") <= 5, counted.listing()
+    assert counted.writes("games_seat") <= 1, counted.listing()
+
+
+def test_a_live_draw_answered_by_the_page(
+    alice: User, bob: User, queued: Queued, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The whole request: the session, the sight, the move, its receivers, the answer."""
+    game = live(alice, bob)
+    client = Client()
+    client.force_login(alice)
+
+    with time_machine.travel(T0 + timedelta(seconds=5), tick=False):
+        counted = counted_move(
+            django_capture_on_commit_callbacks,
+            lambda: client.post(reverse("games:draw", args=[game.pk]), {"version": 0}, **HTMX),
+        )
+
+    game.refresh_from_db()
+    assert game.version == 1
+    assert len(counted) <= 24, counted.listing()
+    assert counted.reads("games_seat") <= 7, counted.listing()
+
+
+def test_a_correspondence_draw_with_a_time_bank(
+    alice: User, bob: User, queued: Queued, django_capture_on_commit_callbacks: Any
+) -> None:
+    game = live(alice, bob, clock="correspondence", turn_seconds=86400, time_bank_seconds=3600)
+
+    with time_machine.travel(T0 + timedelta(hours=2), tick=False):
+        counted = counted_move(
+            django_capture_on_commit_callbacks, lambda: services.draw(game.pk, alice, 0)
+        )
+
+    game.refresh_from_db()
+    assert game.table.seats.get(number=0).bank_seconds == 3600
+    assert len(counted) <= 30, counted.listing()
+    assert counted.reads("games_seat") <= 7, counted.listing()
+    assert counted.reads("games_vacation") <= 3, counted.listing()
+
+
+def test_a_play(
+    alice: User, bob: User, queued: Queued, django_capture_on_commit_callbacks: Any
+) -> None:
+    game = set_position(live(alice, bob), TABLE, RACK)
+    laid = [["R4", "R5", "R6", "R7", "R8"], ["B9", "K9", "O9"]]
+
+    with time_machine.travel(T0 + timedelta(seconds=5), tick=False):
+        counted = counted_move(
+            django_capture_on_commit_callbacks,
+            lambda: services.play(game.pk, alice, 0, table=laid),
+        )
+
+    game.refresh_from_db()
+    assert game.turn_number == 2
+    assert len(counted) <= 13, counted.listing()
+    assert counted.reads("games_seat") <= 5, counted.listing()
+
+
+def test_a_bot_move(alice: User, queued: Queued, django_capture_on_commit_callbacks: Any) -> None:
+    with time_machine.travel(T0, tick=False), seat_starts(1):
+        table = services.create_table(
+            alice,
+            TableSettings(turn_seconds=60),
+            [SeatPlan.taken_by(alice), SeatPlan.bot("easy")],
+        )
+    game = current_game(table)
+    assert game.current_seat == 1
+
+    with time_machine.travel(T0 + timedelta(seconds=2), tick=False):
+        counted = counted_move(
+            django_capture_on_commit_callbacks,
+            lambda: services.play_bot_move(game.pk, game.turn_number),
+        )
+
+    game.refresh_from_db()
+    assert game.version >= 1
+    assert len(counted) <= 15, counted.listing()
+    assert counted.reads("games_seat") <= 6, counted.listing()
+
+
+def test_a_timeout(
+    alice: User, bob: User, queued: Queued, django_capture_on_commit_callbacks: Any
+) -> None:
+    game = live(alice, bob)
+
+    with time_machine.travel(T0 + timedelta(seconds=62), tick=False):
+        counted = counted_move(
+            django_capture_on_commit_callbacks,
+            lambda: services.time_out_turn(game.pk, game.turn_number),
+        )
+
+    game.refresh_from_db()
+    assert game.turn_number == 2
+    assert game.table.seats.get(number=0).timeouts_in_a_row == 1
+    assert len(counted) <= 16, counted.listing()
+    assert counted.reads("games_seat") <= 6, counted.listing()
+
+
+def test_a_refused_move_writes_nothing_and_reads_seats_once(
+    alice: User, bob: User, queued: Queued
+) -> None:
+    game = live(alice, bob)
+
+    with (
+        time_machine.travel(T0 + timedelta(seconds=5), tick=False),
+        count_everywhere() as counted,
+        pytest.raises(NotYourTurn),
+    ):
+        services.draw(game.pk, bob, 0)
+
+    assert [s.kind for s in counted.queries if s.kind != "SELECT"] == [], counted.listing()
+    assert counted.reads("games_seat") == 1, counted.listing()
