@@ -45,8 +45,7 @@ from games.errors import GameActionError
 from games.models import ForcedTurn, Game, Move, Seat
 from games.selectors.forced import recent_turn_seconds
 from games.selectors.notifications import GameNotice
-from games.services.core import commit_action
-from games.services.locking import lock_for_player
+from games.services.move import load_for_player, make_move
 from notifications.services.notices import create
 
 logger = logging.getLogger("games.services")
@@ -199,12 +198,12 @@ def draw_for_member(game_id: int, turn_number: int, version: int) -> Game | None
         if forced.draw_at is None or timezone.now() < forced.draw_at:
             return None  # not planned, or planned for later: a task run early does nothing
         try:
-            turn = lock_for_player(game_id, forced.member, version)
+            load, seat = load_for_player(game_id, forced.member, version)
         except GameActionError:
             return None  # moved on, held, barred or out of time: the draw is theirs to make
-        if turn.game.turn_number != turn_number or turn.seat != forced.seat:
+        if load.game.turn_number != turn_number or seat != forced.seat:
             return None
-        game = commit_action(turn, engine.Draw(), Move.By.ORDER, forced.member)
+        game = make_move(load, seat, engine.Draw(), Move.By.ORDER, forced.member)
         ForcedTurn.objects.filter(pk=forced.pk).update(drawn_for_them=True)
         _tell(game, forced)
         return game

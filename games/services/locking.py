@@ -154,6 +154,14 @@ def ensure_may_chat(user: User, table: Table) -> None:
 def lock_for_player(game_id: int, user: User, version: int) -> LockedTurn:
     """Lock the game and check that ``user`` may move now on the ``version`` they saw."""
     game = lock_game(game_id)
+    ensure_in_play(game)
+    seat = seat_of(game, user)
+    ensure_may_move(game, seat, user, version)
+    return LockedTurn(game, game.engine_state(), seat)
+
+
+def ensure_in_play(game: Game) -> None:
+    """:class:`GameFinished` or :class:`GameHeld`: nobody moves in ``game`` now."""
     if game.is_over:
         raise GameFinished("This game is over.")
     if game.held_at is not None:
@@ -161,7 +169,11 @@ def lock_for_player(game_id: int, user: User, version: int) -> LockedTurn:
             "A moderator has paused this game while a case about it is open: the clocks "
             "are stopped and nobody moves until it resumes."
         )
-    seat = seat_of(game, user)
+
+
+def ensure_may_move(game: Game, seat: int, user: User, version: int) -> None:
+    """The checks of a player's move made under the lock of ``game`` (in play: see
+    :func:`ensure_in_play`), ``user`` playing ``seat`` and having seen ``version``."""
     ensure_may_play(user, game.table)
     # The version comes before the turn: a move sent twice, or from a page that missed
     # a move, is told to reload rather than that it is somebody else's turn.
@@ -181,4 +193,3 @@ def lock_for_player(game_id: int, user: User, version: int) -> LockedTurn:
             "Your time for this turn ran out, so this move was not played: the turn ends "
             "as the rules say for a turn out of time."
         )
-    return LockedTurn(game, game.engine_state(), seat)

@@ -1,0 +1,253 @@
+"""A move, from the locked read to the announcement: the one path every writer takes.
+
+Every move - a player's request, a bot's task, the turn clock, a ruling, a standing
+order - is, in this order:
+
+1. :func:`load_game` (or :func:`load_for_player`, with a player's checks): the game row
+   locked, with its table, and the table's seats, read once;
+2. :func:`make_move`: the engine judges (a refused action raises before anything is
+   written), the clock ends the turn and starts the next from the loaded rows, the move
+   is logged and the state stored, in the lock's transaction;
+3. the facts announced after commit (:mod:`games.signals`), carrying what the
+   receivers need so that they read nothing again.
+
+Keeping one path is what makes the guarantees hold for all writers: the cached state
+always equals the replay of the move log, ``version`` counts the moves, and watchers and
+tasks only hear of a move once it is committed.
+
+Why the seats may be read once, without a lock of their own: every writer of a seat
+while a game of its table is in play locks that game first
+(:func:`~games.services.locking.lock_seat_of_table`: a seat handed to a bot, given back,
+forfeiting for the round; a member replaced), so under the game's lock the seat rows
+cannot change but through this module, which keeps the loaded rows as it writes them.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.utils import timezone
+
+from accounts.models import User
+from engine import game as engine
+from engine.state import GameState
+from games import signals
+from games.errors import GameFinished, IllegalPlay, InvalidMove, NotFound, NotSeated, NotYourTurn
+from games.models import Draft, Game, Move, Seat, Table
+from games.selectors.seats import table_seats
+from games.selectors.sight import may_see
+from games.services.clock import announce_turn, end_turn_clock, start_turn_clock
+from games.services.locking import ensure_in_play, ensure_may_move, lock_game
+from games.services.results import record_played
+from games.services.vacations import end_vacation_on_move
+
+logger = logging.getLogger("games.services")
+
+
+@dataclass
+class LoadedGame:
+    """A game locked for one writer, with its table and its table's seats in order.
+
+    The seats are the rows as this transaction leaves them: a write to a seat in the
+    move's path updates the loaded row too, so a second move in the same transaction (a
+    timeout then a forfeit, a forfeit then the stop of a round) sees it.
+    """
+
+    game: Game
+    seats: list[Seat]
+
+    @property
+    def state(self) -> GameState:
+        """The game's state as it stands now (after the moves made through this load)."""
+        return self.game.engine_state()
+
+    def seat(self, number: int) -> Seat | None:
+        """Seat ``number`` of the table (``None``: the table has no such seat)."""
+        return next((seat for seat in self.seats if seat.number == number), None)
+
+    def seat_of(self, user: User) -> int:
+        """The seat ``user`` plays, or :class:`~games.errors.NotSeated`; no query."""
+        for seat in self.seats:
+            if seat.kind == Seat.Kind.PLAYER and seat.user_id == user.pk:
+                return seat.number
+        raise NotSeated("You are not playing in this game.")
+
+
+def loaded(game: Game) -> LoadedGame:
+    """``game``, locked (or just inserted) by the caller, with its table's seats."""
+    return LoadedGame(game, table_seats(game))
+
+
+def load_game(game_id: int) -> LoadedGame:
+    """The game locked (:func:`~games.services.locking.lock_game`) with its seats: two
+    queries. Raises :class:`~games.errors.NotFound`."""
+    return loaded(lock_game(game_id))
+
+
+def load_for_player(game_id: int, user: User, version: int) -> tuple[LoadedGame, int]:
+    """The game locked and loaded, and the seat ``user`` moves from, once every check of
+    a player's move passed (:func:`~games.services.locking.ensure_may_move`).
+
+    An outsider of a private table is told that there is no such game before anything
+    else: to them it does not exist. A player of the table is found among the loaded
+    seats, so the question costs no query for them (nor at a public table).
+    """
+    load = load_game(game_id)
+    if not _may_see(load, user):
+        raise NotFound("There is no such game.")
+    ensure_in_play(load.game)
+    seat = load.seat_of(user)
+    ensure_may_move(load.game, seat, user, version)
+    return load, seat
+
+
+def _may_see(load: LoadedGame, user: User) -> bool:
+    table = load.game.table
+    if not table.private:
+        return True
+    if any(user.pk in (seat.user_id, seat.replaced_user_id) for seat in load.seats):
+        return True
+    return may_see(user, table)
+
+
+def make_move(
+    load: LoadedGame,
+    seat: int,
+    action: engine.Action,
+    by: Move.By,
+    user: User | None = None,
+    *,
+    page: str = "",
+) -> Game:
+    """Apply ``action`` for ``seat``, log it, store the state and announce the move.
+
+    Must run inside ``transaction.atomic()`` with the game loaded by :func:`load_game`
+    (or inserted in this transaction: a game's forfeits at the deal). ``page`` is the id
+    of the page that sent the move, if any: its answer shows the move, so the page's
+    socket need not be sent it again. Returns the game.
+    """
+    game, before = load.game, load.state
+    after = _judge(before, action, seat)
+    now = timezone.now()
+    game.version += 1
+    # The log entry and the cached state are written in the same transaction, so the
+    # cache can never get ahead of (or behind) the log it must replay from.
+    Move.objects.create(
+        game=game,
+        seq=game.version,
+        seat=seat,
+        action=action.to_dict(),
+        turn_number=before.turn_number,
+        by=by,
+        user=user,
+    )
+    turn_changed = after.turn_number != before.turn_number
+    if turn_changed:
+        # Before the state is stored: the bank is settled from the ended turn's start.
+        end_turn_clock(game, before.current_player, now)
+    if by == Move.By.USER and user is not None:
+        _player_is_here(load, seat, user, now)
+    store_state(game, after, now)
+    game.save()
+    logger.info("game %s: move %s, seat %s %s (%s)", game.pk, game.version, seat, action.type, by)
+    _announce(load, before, after, seat, by, now, page)
+    return game
+
+
+def _judge(state: GameState, action: engine.Action, seat: int) -> GameState:
+    """The engine's verdict: the state after ``action``, or the player's sentence."""
+    try:
+        return engine.apply(state, action, seat)
+    except engine.IllegalMove as err:
+        raise IllegalPlay(err.detail, err.reason) from None
+    except engine.InvalidAction as err:
+        raise InvalidMove(_sentence(str(err))) from None
+    except engine.OutOfTurn:
+        raise NotYourTurn("It is not your turn.") from None
+    except engine.GameOver:
+        raise GameFinished("This game is over.") from None
+
+
+def _player_is_here(load: LoadedGame, seat_number: int, user: User, now: datetime) -> None:
+    """A move by the player at ``seat_number``: they are here. Their timeouts in a row
+    start again from nought (:mod:`.abandonment` counts them) and, in a correspondence
+    game, a vacation in progress ends.
+
+    In the move's transaction: the next timeout of this seat must find the count the
+    move left, whatever happens after commit.
+    """
+    seat = load.seat(seat_number)
+    if seat is not None and seat.timeouts_in_a_row > 0:
+        Seat.objects.filter(pk=seat.pk).update(timeouts_in_a_row=0)
+        seat.timeouts_in_a_row = 0
+    if load.game.table.clock == Table.Clock.CORRESPONDENCE:
+        end_vacation_on_move(user.pk, now)
+
+
+def store_state(game: Game, state: GameState, now: datetime) -> None:
+    """Copy ``state`` and what queries need of it onto ``game`` (not saved)."""
+    turn_changed = state.turn_number != game.turn_number
+    game.set_engine_state(state)
+    game.turn_number = state.turn_number
+    if state.outcome is not None:
+        game.status = Game.Status.FINISHED
+        game.current_seat = None
+        game.turn_deadline = game.turn_reminder_at = None
+        game.outcome = state.outcome.to_dict()
+        game.finished_at = now
+    elif turn_changed:
+        game.current_seat = state.current_player
+        start_turn_clock(game, now)
+
+
+def _announce(
+    load: LoadedGame,
+    before: GameState,
+    after: GameState,
+    seat: int,
+    by: Move.By,
+    now: datetime,
+    page: str,
+) -> None:
+    """The move's facts, sent after commit in this order: the watchers hear of the move
+    first; then the turn that ended, and the game's end or the turn that started."""
+    game = load.game
+    signals.send_about_game(
+        signals.move_committed,
+        game,
+        version=game.version,
+        seat=seat,
+        turn_number=before.turn_number,
+        by=str(by),
+        page=page,
+    )
+    turn_changed = after.turn_number != before.turn_number
+    if turn_changed:
+        # The turn is over: whatever was being built for it is gone with it.
+        Draft.objects.filter(game=game, turn_number__lt=after.turn_number).delete()
+        signals.send_about_game(
+            signals.turn_ended,
+            game,
+            turn_number=before.turn_number,
+            seat=before.current_player,
+            ended_at=now,
+            clock=game.table.clock,
+        )
+    if after.is_over:
+        winner = after.outcome.winner if after.outcome is not None else None
+        signals.send_about_game(signals.game_finished, game, number=game.number, winner_seat=winner)
+        # The result rows, then the round: the next game, or the table finished.
+        record_played(game, after, now)
+    elif turn_changed:
+        announce_turn(game)
+
+
+def _sentence(text: str) -> str:
+    """An engine message as a sentence for the page: capital first letter, final stop."""
+    text = text.strip()
+    if not text:
+        return "That cannot be done now."
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
