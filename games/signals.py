@@ -65,7 +65,8 @@ that forfeit every game of the round forfeit this one here
 call the move's service itself: a move ends a game through the round, so the two would
 import each other.
 
-``game`` and ``table``: the rows, locked by the deal."""
+``game`` and ``table``: the rows, locked by the deal; ``seats``: the table's seats in
+order, read by the deal (the forfeits move from them: no read of their own)."""
 
 game_finished = Signal()
 """A game ended: someone went out, the pool ran dry, or every other player left

@@ -209,14 +209,16 @@ def _hand_to_bot(seat: Seat, game: Game | None) -> None:
         )
 
 
-def forfeit_at_the_deal(sender: object, game: Game, table: Table, **_: object) -> None:
+def forfeit_at_the_deal(
+    sender: object, game: Game, table: Table, seats: list[Seat], **_: object
+) -> None:
     """The seats that forfeit every game (:attr:`Seat.forfeits_each_game`) forfeit this
     one as it is dealt, in the deal's transaction (:data:`games.signals.game_dealing`):
     no turn of theirs is announced or clocked, and a worker lost after the commit leaves
     nobody waiting for them. A forfeit that ends the game deals the round's next one,
     which does the same."""
-    load = loaded(game)
-    numbers = [seat.number for seat in load.seats if seat.forfeits_each_game]
+    load = LoadedGame(game, seats)
+    numbers = [seat.number for seat in seats if seat.forfeits_each_game]
     for number in numbers:
         if game.is_over:
             return

@@ -32,13 +32,20 @@ from django.utils import timezone
 
 from accounts.models import User
 from engine import game as engine
+from engine.clock import Pause
 from engine.state import GameState
 from games import signals
 from games.errors import GameFinished, IllegalPlay, InvalidMove, NotFound, NotSeated, NotYourTurn
 from games.models import Draft, Game, Move, Seat, Table
 from games.selectors.seats import table_seats
 from games.selectors.sight import may_see
-from games.services.clock import announce_turn, end_turn_clock, start_turn_clock
+from games.services.clock import (
+    announce_turn,
+    settle_bank,
+    stopping,
+    turn_clock_for,
+    vacations_of,
+)
 from games.services.locking import ensure_in_play, ensure_may_move, lock_game
 from games.services.results import record_played
 from games.services.vacations import end_vacation_on_move
@@ -143,13 +150,13 @@ def make_move(
         by=by,
         user=user,
     )
-    turn_changed = after.turn_number != before.turn_number
-    if turn_changed:
+    vacations = _vacations(load, before, after, user if by == Move.By.USER else None)
+    if after.turn_number != before.turn_number:
         # Before the state is stored: the bank is settled from the ended turn's start.
-        end_turn_clock(game, before.current_player, now)
+        _settle_bank(load, before.current_player, vacations, now)
     if by == Move.By.USER and user is not None:
-        _player_is_here(load, seat, user, now)
-    store_state(game, after, now)
+        _player_is_here(load, seat, user, vacations, now)
+    store_state(load, after, now, vacations)
     game.save()
     logger.info("game %s: move %s, seat %s %s (%s)", game.pk, game.version, seat, action.type, by)
     _announce(load, before, after, seat, by, now, page)
@@ -170,24 +177,75 @@ def _judge(state: GameState, action: engine.Action, seat: int) -> GameState:
         raise GameFinished("This game is over.") from None
 
 
-def _player_is_here(load: LoadedGame, seat_number: int, user: User, now: datetime) -> None:
+def _vacations(
+    load: LoadedGame, before: GameState, after: GameState, mover: User | None
+) -> dict[int, list[Pause]]:
+    """The vacations the move's clock needs, by member, in one query, at correspondence
+    tables only (a live clock never stops for them): the ended turn's player's (their
+    bank is settled without them), the next player's (their clock stops for them), and
+    the moving member's (one in progress ends with the move)."""
+    game = load.game
+    if game.table.clock != Table.Clock.CORRESPONDENCE:
+        return {}
+    members: set[int] = set() if mover is None else {mover.pk}
+    if after.turn_number != before.turn_number:
+        ended = load.seat(before.current_player)
+        if game.table.time_bank_seconds and ended is not None and ended.user_id is not None:
+            members.add(ended.user_id)
+        starts = None if after.is_over else load.seat(after.current_player)
+        if starts is not None and starts.kind == Seat.Kind.PLAYER and starts.user_id is not None:
+            members.add(starts.user_id)
+    # Since the ended turn's start: what stops its clock, and all that is to come.
+    return vacations_of(members, game.turn_started_at) if members else {}
+
+
+def _settle_bank(
+    load: LoadedGame, number: int, vacations: dict[int, list[Pause]], now: datetime
+) -> None:
+    """Seat ``number``'s turn ended: its bank settled, written only if it changed."""
+    game, seat = load.game, load.seat(number)
+    if seat is None:
+        return
+    away = vacations.get(seat.user_id, []) if seat.user_id is not None else []
+    bank = settle_bank(game, seat, stopping(away, game.turn_started_at), now)
+    if bank != seat.bank_seconds:
+        Seat.objects.filter(pk=seat.pk).update(bank_seconds=bank)
+        seat.bank_seconds = bank
+
+
+def _player_is_here(
+    load: LoadedGame,
+    seat_number: int,
+    user: User,
+    vacations: dict[int, list[Pause]],
+    now: datetime,
+) -> None:
     """A move by the player at ``seat_number``: they are here. Their timeouts in a row
     start again from nought (:mod:`.abandonment` counts them) and, in a correspondence
     game, a vacation in progress ends.
 
     In the move's transaction: the next timeout of this seat must find the count the
-    move left, whatever happens after commit.
+    move left, whatever happens after commit. Each is written only when there is
+    something to write (a count above nought, a vacation in progress among the loaded).
     """
     seat = load.seat(seat_number)
     if seat is not None and seat.timeouts_in_a_row > 0:
         Seat.objects.filter(pk=seat.pk).update(timeouts_in_a_row=0)
         seat.timeouts_in_a_row = 0
-    if load.game.table.clock == Table.Clock.CORRESPONDENCE:
+    if any(start <= now < end for start, end in vacations.get(user.pk, [])):
         end_vacation_on_move(user.pk, now)
 
 
-def store_state(game: Game, state: GameState, now: datetime) -> None:
-    """Copy ``state`` and what queries need of it onto ``game`` (not saved)."""
+def store_state(
+    load: LoadedGame,
+    state: GameState,
+    now: datetime,
+    vacations: dict[int, list[Pause]] | None = None,
+) -> None:
+    """Copy ``state`` and what queries need of it onto the loaded game (not saved); a
+    turn that starts gets its clock from the loaded seat (``vacations``: as
+    :func:`_vacations` read them; ``None``: read for the seat if they may stop it)."""
+    game = load.game
     turn_changed = state.turn_number != game.turn_number
     game.set_engine_state(state)
     game.turn_number = state.turn_number
@@ -199,7 +257,12 @@ def store_state(game: Game, state: GameState, now: datetime) -> None:
         game.finished_at = now
     elif turn_changed:
         game.current_seat = state.current_player
-        start_turn_clock(game, now)
+        seat = load.seat(state.current_player)
+        pauses = None
+        if vacations is not None:
+            away = vacations.get(seat.user_id, []) if seat and seat.user_id is not None else []
+            pauses = stopping(away, now)
+        turn_clock_for(game, seat, now, pauses)
 
 
 def _announce(
@@ -239,7 +302,7 @@ def _announce(
         winner = after.outcome.winner if after.outcome is not None else None
         signals.send_about_game(signals.game_finished, game, number=game.number, winner_seat=winner)
         # The result rows, then the round: the next game, or the table finished.
-        record_played(game, after, now)
+        record_played(game, after, now, load.seats)
     elif turn_changed:
         announce_turn(game)
 

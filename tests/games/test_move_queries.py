@@ -6,7 +6,7 @@ were read up to seven times per move, for numbers the lock's load has.
 """
 
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -20,6 +20,7 @@ from games.errors import NotYourTurn
 from games.models import Game
 from games.models.table_settings import TableSettings
 from games.services import SeatPlan
+from games.services.vacations import plan_vacation
 from tests.games.conftest import current_game, seat_starts, start_table
 from tests.games.positions import set_position
 from tests.games.views_support import HTMX, RACK, TABLE
@@ -190,3 +191,27 @@ def test_a_refused_move_writes_nothing_and_reads_seats_once(
 
     assert [s.kind for s in counted.queries if s.kind != "SELECT"] == [], counted.listing()
     assert counted.reads("games_seat") == 1, counted.listing()
+
+
+def test_a_correspondence_move_reads_vacations_once(
+    alice: User, bob: User, queued: Queued, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The mover's vacation in progress ends with her move, and the next player's to come
+    stops his clock: both from one read, which also settles her bank."""
+    game = live(alice, bob, clock="correspondence", turn_seconds=86400, time_bank_seconds=3600)
+    with time_machine.travel(T0 + timedelta(hours=1), tick=False):
+        away = plan_vacation(alice, 3)
+        plan_vacation(bob, 2, starts_on=date(2025, 6, 3))
+    moved_at = T0 + timedelta(hours=2)
+
+    with time_machine.travel(moved_at, tick=False):
+        counted = counted_move(
+            django_capture_on_commit_callbacks, lambda: services.draw(game.pk, alice, 0)
+        )
+
+    game.refresh_from_db()
+    away.refresh_from_db()
+    assert counted.reads("games_vacation") == 1, counted.listing()
+    assert away.ends_at == moved_at
+    assert game.turn_deadline is not None
+    assert game.turn_deadline > moved_at + timedelta(days=2)
