@@ -156,8 +156,13 @@ def make_move(
         _settle_bank(load, before.current_player, vacations, now)
     if by == Move.By.USER and user is not None:
         _player_is_here(load, seat, user, vacations, now)
-    store_state(load, after, now, vacations)
-    game.save()
+    # Only the columns a move changes: the row holds the seed, the ruleset and the
+    # round's facts too, which no move touches.
+    game.save(update_fields=store_state(load, after, now, vacations))
+    if after.is_over:
+        # Drafts of earlier turns are never shown (a draft counts only for the turn it
+        # was saved in: games.selectors.drafts), so they are left until the game ends.
+        Draft.objects.filter(game=game).delete()
     logger.info("game %s: move %s, seat %s %s (%s)", game.pk, game.version, seat, action.type, by)
     _announce(load, before, after, seat, by, now, page)
     return game
@@ -241,10 +246,12 @@ def store_state(
     state: GameState,
     now: datetime,
     vacations: dict[int, list[Pause]] | None = None,
-) -> None:
+) -> list[str]:
     """Copy ``state`` and what queries need of it onto the loaded game (not saved); a
     turn that starts gets its clock from the loaded seat (``vacations``: as
-    :func:`_vacations` read them; ``None``: read for the seat if they may stop it)."""
+    :func:`_vacations` read them; ``None``: read for the seat if they may stop it).
+    Returns the columns of the game that changed, with ``version`` (the caller counts
+    the move)."""
     game = load.game
     turn_changed = state.turn_number != game.turn_number
     game.set_engine_state(state)
@@ -255,7 +262,8 @@ def store_state(
         game.turn_deadline = game.turn_reminder_at = None
         game.outcome = state.outcome.to_dict()
         game.finished_at = now
-    elif turn_changed:
+        return [*_STORED, *_ENDED]
+    if turn_changed:
         game.current_seat = state.current_player
         seat = load.seat(state.current_player)
         pauses = None
@@ -263,6 +271,16 @@ def store_state(
             away = vacations.get(seat.user_id, []) if seat and seat.user_id is not None else []
             pauses = stopping(away, now)
         turn_clock_for(game, seat, now, pauses)
+        return [*_STORED, *_STARTED]
+    return [*_STORED]
+
+
+_STORED = ["state", "version", "turn_number"]
+"""The columns of the game every move writes."""
+_STARTED = ["current_seat", "turn_started_at", "turn_deadline", "turn_reminder_at", "turn_zone"]
+"""And those of a move that starts a turn (its clock)."""
+_ENDED = ["status", "current_seat", "turn_deadline", "turn_reminder_at", "outcome", "finished_at"]
+"""And those of a move that ends the game."""
 
 
 def _announce(
@@ -288,8 +306,6 @@ def _announce(
     )
     turn_changed = after.turn_number != before.turn_number
     if turn_changed:
-        # The turn is over: whatever was being built for it is gone with it.
-        Draft.objects.filter(game=game, turn_number__lt=after.turn_number).delete()
         signals.send_about_game(
             signals.turn_ended,
             game,

@@ -17,9 +17,11 @@ from django.urls import reverse
 from accounts.models import User
 from games import services, tasks
 from games.errors import NotYourTurn
-from games.models import Game
+from games.models import Draft, Game, Seat
 from games.models.table_settings import TableSettings
-from games.services import SeatPlan
+from games.selectors.drafts import working_table
+from games.services import NEW_SET, SeatPlan
+from games.services import RACK as RACK_SOURCE
 from games.services.vacations import plan_vacation
 from tests.games.conftest import current_game, seat_starts, start_table
 from tests.games.positions import set_position
@@ -215,3 +217,69 @@ def test_a_correspondence_move_reads_vacations_once(
     assert away.ends_at == moved_at
     assert game.turn_deadline is not None
     assert game.turn_deadline > moved_at + timedelta(days=2)
+
+
+def test_a_move_by_a_player_with_no_timeouts_updates_no_seat(
+    alice: User, bob: User, queued: Queued, django_capture_on_commit_callbacks: Any
+) -> None:
+    game = live(alice, bob)
+
+    with time_machine.travel(T0 + timedelta(seconds=5), tick=False):
+        counted = counted_move(
+            django_capture_on_commit_callbacks, lambda: services.draw(game.pk, alice, 0)
+        )
+
+    assert counted.writes("games_seat") == 0, counted.listing()
+    assert counted.writes("games_draft") == 0, counted.listing()
+
+
+def test_the_game_update_names_only_the_moved_columns(
+    alice: User, bob: User, queued: Queued, django_capture_on_commit_callbacks: Any
+) -> None:
+    game = live(alice, bob)
+
+    with time_machine.travel(T0 + timedelta(seconds=5), tick=False):
+        counted = counted_move(
+            django_capture_on_commit_callbacks, lambda: services.draw(game.pk, alice, 0)
+        )
+
+    [update] = counted.of("UPDATE", "games_game")
+    assert '"state" =' in update.sql and '"turn_deadline" =' in update.sql
+    for untouched in ("seed", "ruleset", "starting_seat", "held_at", "status", "outcome"):
+        assert f'"{untouched}" =' not in update.sql
+
+
+def test_a_move_after_two_timeouts_resets_the_count(
+    alice: User, bob: User, queued: Queued, django_capture_on_commit_callbacks: Any
+) -> None:
+    game = live(alice, bob)
+    Seat.objects.filter(table_id=game.table_id, number=0).update(timeouts_in_a_row=2)
+
+    with time_machine.travel(T0 + timedelta(seconds=5), tick=False):
+        counted = counted_move(
+            django_capture_on_commit_callbacks, lambda: services.draw(game.pk, alice, 0)
+        )
+
+    assert Seat.objects.get(table_id=game.table_id, number=0).timeouts_in_a_row == 0
+    assert counted.writes("games_seat") == 1, counted.listing()
+
+
+def test_a_stale_draft_is_never_shown_and_is_gone_with_the_game(
+    alice: User, bob: User, queued: Queued
+) -> None:
+    game = live(alice, bob)
+    tile = str(game.engine_state().racks[0][0])
+    with time_machine.travel(T0 + timedelta(seconds=5), tick=False):
+        services.move_tiles(game.pk, alice, [(tile, RACK_SOURCE)], NEW_SET)
+        services.draw(game.pk, alice, 0)
+        services.draw(game.pk, bob, 1)
+
+    game.refresh_from_db()
+    state = game.engine_state()
+    assert state.current_player == 0
+    assert Draft.objects.filter(game=game, seat=0).exists()
+    assert working_table(game, state, 0) == state.table
+
+    services.resign(game.pk, bob)
+
+    assert not Draft.objects.filter(game=game).exists()

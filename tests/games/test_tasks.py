@@ -68,7 +68,8 @@ def test_a_timed_out_player_who_had_changed_the_table_draws_three(game: Game) ->
 
     assert game.moves.get().action == {"type": "timeout", "changed": True}
     assert rack_size(game, seat) == 6
-    assert not Draft.objects.exists()
+    game.refresh_from_db()
+    assert not Draft.objects.filter(turn_number=game.turn_number).exists()
 
 
 def test_a_draft_moved_back_to_the_start_is_no_change(game: Game) -> None:
