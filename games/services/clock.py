@@ -38,6 +38,7 @@ from engine.clock import (
 from games import signals
 from games.models import Game, Seat, Vacation
 from games.selectors.clock import time_control, turn_zone
+from games.selectors.forced import proof_wanted
 from games.selectors.vacations import GRACE
 
 
@@ -99,14 +100,20 @@ def turn_clock_for(
     game.turn_reminder_at = clock.reminder_at if person else None
 
 
-def announce_turn(game: Game) -> None:
-    """After commit, announce the turn ``game`` is now in, with its clock: it has just
-    started (the game is saved). Its tasks and notifications follow from the signal."""
+def announce_turn(game: Game, seat: Seat | None) -> None:
+    """After commit, announce the turn ``game`` is now in, ``seat``'s (as loaded, with
+    its member), with its clock: it has just started (the game is saved). Its tasks and
+    notifications follow from the signal, which tells them who plays the turn, so that
+    they need not read it again."""
+    member = seat.user_id if seat is not None and seat.kind == Seat.Kind.PLAYER else None
     signals.send_about_game(
         signals.turn_started,
         game,
         seat=game.current_seat,
         clock=game.table.clock,
+        kind=seat.kind if seat is not None else "",
+        member_id=member,
+        wants_proof=proof_wanted(game, seat) is not None,
         **_turn_clock(game),
     )
 

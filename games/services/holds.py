@@ -52,8 +52,8 @@ def release_clocks(game_id: int, now: datetime | None = None) -> Game | None:
         game = load.game
         if game.held_at is None:
             return None
+        seat = load.seat(game.current_seat) if game.current_seat is not None else None
         if game.held_seconds is not None and not game.is_over:
-            seat = load.seat(game.current_seat) if game.current_seat is not None else None
             game.turn_deadline = resumed_deadline(game, seat, game.held_seconds, now)
         # The turn's start moves on by the time held, so the time the player has used
         # (and their time bank's settling) counts none of the hold.
@@ -61,5 +61,5 @@ def release_clocks(game_id: int, now: datetime | None = None) -> Game | None:
         game.held_at = game.held_seconds = None
         game.save(update_fields=["held_at", "held_seconds", "turn_deadline", "turn_started_at"])
         if not game.is_over:
-            announce_turn(game)
+            announce_turn(game, seat)
     return game

@@ -306,6 +306,7 @@ def _announce(
     )
     turn_changed = after.turn_number != before.turn_number
     if turn_changed:
+        ended = load.seat(before.current_player)
         signals.send_about_game(
             signals.turn_ended,
             game,
@@ -313,6 +314,7 @@ def _announce(
             seat=before.current_player,
             ended_at=now,
             clock=game.table.clock,
+            member_id=ended.user_id if ended and ended.kind == Seat.Kind.PLAYER else None,
         )
     if after.is_over:
         winner = after.outcome.winner if after.outcome is not None else None
@@ -320,7 +322,7 @@ def _announce(
         # The result rows, then the round: the next game, or the table finished.
         record_played(game, after, now, load.seats)
     elif turn_changed:
-        announce_turn(game)
+        announce_turn(game, load.seat(after.current_player))
 
 
 def _sentence(text: str) -> str:

@@ -113,5 +113,5 @@ def _log_ruling(load: LoadedGame, action: engine.Action, now: datetime) -> None:
         turn_number=state.turn_number,
         by=str(Move.By.RULING),
     )
-    if game.held_at is None:
-        announce_turn(game)
+    if game.held_at is None and game.current_seat is not None:
+        announce_turn(game, load.seat(game.current_seat))

@@ -85,7 +85,8 @@ def _start_game(
     )
     if seats is None:
         seats = table_seats(game)
-    turn_clock_for(game, next((s for s in seats if s.number == game.current_seat), None), now)
+    seat = next((s for s in seats if s.number == game.current_seat), None)
+    turn_clock_for(game, seat, now)
     game.save(force_insert=True)
     record_start(game)
     signals.send_about_game(signals.game_started, game, number=game.number)
@@ -93,5 +94,5 @@ def _start_game(
     signals.game_dealing.send(sender=Game, game=game, table=table, seats=seats)
     # A forfeit that passed the turn on, or ended the game, announced what follows.
     if not game.is_over and game.turn_number == turn:
-        announce_turn(game)
+        announce_turn(game, seat)
     return game

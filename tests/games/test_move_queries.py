@@ -64,6 +64,12 @@ def counted_move(capture: Any, move: Any) -> Counted:
     return counted
 
 
+def first_draw(capture: Any, game: Game, user: User) -> Counted:
+    """The statements of ``user``'s draw on the game's first turn, 5 s into it."""
+    with time_machine.travel(T0 + timedelta(seconds=5), tick=False):
+        return counted_move(capture, lambda: services.draw(game.pk, user, 0))
+
+
 def live(alice: User, bob: User, **settings: Any) -> Game:
     with time_machine.travel(T0, tick=False), seat_starts(0):
         return current_game(start_table(alice, bob, **{"turn_seconds": 60, **settings}))
@@ -74,10 +80,7 @@ def test_a_live_draw(
 ) -> None:
     game = live(alice, bob)
 
-    with time_machine.travel(T0 + timedelta(seconds=5), tick=False):
-        counted = counted_move(
-            django_capture_on_commit_callbacks, lambda: services.draw(game.pk, alice, 0)
-        )
+    counted = first_draw(django_capture_on_commit_callbacks, game, alice)
 
     assert len(counted) <= 13, counted.listing()
     assert counted.reads("games_seat") <= 5, counted.listing()
@@ -224,10 +227,7 @@ def test_a_move_by_a_player_with_no_timeouts_updates_no_seat(
 ) -> None:
     game = live(alice, bob)
 
-    with time_machine.travel(T0 + timedelta(seconds=5), tick=False):
-        counted = counted_move(
-            django_capture_on_commit_callbacks, lambda: services.draw(game.pk, alice, 0)
-        )
+    counted = first_draw(django_capture_on_commit_callbacks, game, alice)
 
     assert counted.writes("games_seat") == 0, counted.listing()
     assert counted.writes("games_draft") == 0, counted.listing()
@@ -238,10 +238,7 @@ def test_the_game_update_names_only_the_moved_columns(
 ) -> None:
     game = live(alice, bob)
 
-    with time_machine.travel(T0 + timedelta(seconds=5), tick=False):
-        counted = counted_move(
-            django_capture_on_commit_callbacks, lambda: services.draw(game.pk, alice, 0)
-        )
+    counted = first_draw(django_capture_on_commit_callbacks, game, alice)
 
     [update] = counted.of("UPDATE", "games_game")
     assert '"state" =' in update.sql and '"turn_deadline" =' in update.sql
@@ -255,10 +252,7 @@ def test_a_move_after_two_timeouts_resets_the_count(
     game = live(alice, bob)
     Seat.objects.filter(table_id=game.table_id, number=0).update(timeouts_in_a_row=2)
 
-    with time_machine.travel(T0 + timedelta(seconds=5), tick=False):
-        counted = counted_move(
-            django_capture_on_commit_callbacks, lambda: services.draw(game.pk, alice, 0)
-        )
+    counted = first_draw(django_capture_on_commit_callbacks, game, alice)
 
     assert Seat.objects.get(table_id=game.table_id, number=0).timeouts_in_a_row == 0
     assert counted.writes("games_seat") == 1, counted.listing()
@@ -283,3 +277,24 @@ def test_a_stale_draft_is_never_shown_and_is_gone_with_the_game(
     services.resign(game.pk, bob)
 
     assert not Draft.objects.filter(game=game).exists()
+
+
+def test_the_after_commit_work_of_a_live_turn_reads_only_the_headers_push(
+    alice: User, bob: User, queued: Queued, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The receivers know who plays the next turn from the move's facts; what they still
+    read is the players' header push (``live.publish_players``: issue 26 sends the count
+    with the move instead)."""
+    game = live(alice, bob)
+    with (
+        time_machine.travel(T0 + timedelta(seconds=5), tick=False),
+        django_capture_on_commit_callbacks() as callbacks,
+    ):
+        services.draw(game.pk, alice, 0)
+
+    with count_everywhere() as counted:
+        for callback in callbacks:
+            callback()
+
+    assert [s.table for s in counted.queries] == ["games_seat"], counted.listing()
+    assert [name for name, _ in queued] == ["expire_turn", "prove_forced_turn"]
