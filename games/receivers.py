@@ -131,8 +131,9 @@ def queue_turn_tasks(
     kind: str,
     **kwargs: Any,
 ) -> None:
-    """Queue what keeps the turn moving: the bot's move if the seat is a bot's, the
-    timeout at the deadline, the reminder.
+    """Queue what keeps the turn moving: the bot's move if the seat is a bot's; the
+    timeout at the deadline and the reminder if they are due before the next sweep
+    (:func:`games.tasks.queue_expiry`; the sweep queues the others as they come near).
 
     Only now, after commit: a task started earlier could load the game before the move
     that began the turn and find nothing to do. Each task carries the turn number and

@@ -250,7 +250,9 @@ def test_the_sweep_ends_a_turn_whose_task_was_lost_and_leaves_the_others(
     assert later.version == 0
 
 
-def test_the_sweep_leaves_a_turn_its_own_task_is_about_to_end(alice: User, bob: User) -> None:
+def test_the_sweep_leaves_a_turn_its_own_task_is_about_to_end(
+    alice: User, bob: User, queued: list[Any]
+) -> None:
     game = live_game(alice, bob)
 
     with time_machine.travel(T0 + timedelta(seconds=60, milliseconds=500), tick=False):
@@ -258,6 +260,8 @@ def test_the_sweep_leaves_a_turn_its_own_task_is_about_to_end(alice: User, bob: 
 
     game.refresh_from_db()
     assert game.version == 0
+    # At most its task again (a second one does nothing), never the turn ended here.
+    assert queued in ([], [("expire_turn", (game.pk, 1), game.turn_deadline)])
 
 
 def test_a_sweep_is_two_queries_when_nothing_is_due(alice: User, bob: User) -> None:
