@@ -76,7 +76,7 @@ BaseDatabaseWrapper.run_and_clear_commit_hooks = _noting_commits  # type: ignore
 _query_log_path = os.environ.get("BENCH_QUERY_LOG", "")
 _query_log = open(_query_log_path, "a", buffering=1) if _query_log_path else None  # noqa: SIM115
 _request = threading.local()
-_execute = CursorWrapper._execute
+_execute = CursorWrapper._execute  # type: ignore[attr-defined]
 
 
 def request_line(scope: dict[str, Any], count: int) -> str:
@@ -107,7 +107,7 @@ def _finished(sender: object, **_: object) -> None:
 
 
 if _query_log is not None:
-    CursorWrapper._execute = _counting  # type: ignore[method-assign]
+    CursorWrapper._execute = _counting  # type: ignore[attr-defined]
     request_started.connect(_started, dispatch_uid="bench_web_probe_started")
     request_finished.connect(_finished, dispatch_uid="bench_web_probe_finished")
 # Read per request, so it may change once the app is built (before any request comes).
