@@ -7,9 +7,9 @@ their vacations are locked by the vacation and chat services alone, never while 
 is held (a move that ends a vacation updates it under the game's lock and locks nothing
 more).
 
-This module imports only the models, the errors, the settings, the engine's value types
-and a read (:func:`~games.selectors.seats.seat_of`): any service may use it, and it uses
-none, so the services need no imports inside functions to reach a lock.
+This module imports only the models, the errors, the settings and the engine's value
+types: any service may use it, and it uses none, so the services need no imports inside
+functions to reach a lock.
 """
 
 from __future__ import annotations
@@ -33,12 +33,13 @@ from games.errors import (
     TimeUp,
 )
 from games.models import Game, Seat, Table, Vacation
-from games.selectors.seats import seat_of
 
 
 @dataclass(frozen=True)
 class LockedTurn:
-    """A game locked for one writer, with its state and the seat that acts."""
+    """A player's turn in a game locked (or read, for the solver) for a draft or for
+    help: the game, its state and the seat whose turn it is. A move itself takes the
+    loaded game and its seats (:mod:`games.services.move`)."""
 
     game: Game
     state: GameState
@@ -149,15 +150,6 @@ def ensure_may_chat(user: User, table: Table) -> None:
     refusal = policy(user, table) if policy is not None else None
     if refusal:
         raise Barred(refusal)
-
-
-def lock_for_player(game_id: int, user: User, version: int) -> LockedTurn:
-    """Lock the game and check that ``user`` may move now on the ``version`` they saw."""
-    game = lock_game(game_id)
-    ensure_in_play(game)
-    seat = seat_of(game, user)
-    ensure_may_move(game, seat, user, version)
-    return LockedTurn(game, game.engine_state(), seat)
 
 
 def ensure_in_play(game: Game) -> None:
