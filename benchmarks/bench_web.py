@@ -31,7 +31,9 @@ loads its game page, opens the page's two sockets and posts moves as htmx does.
    same pace and as many times (a signed-in POST that locks a row of its game, bumps a
    counter and answers a small fragment, through the same daphne, PostgreSQL and pool);
    after part 2, ``--pushes`` such posts one at a time. Each move figure is printed with
-   its ratio to the same figure of the floor.
+   its ratio to the same figure of the floor, daphne's CPU per move with the floor's
+   per post, and the SQL statements of each request (:mod:`benchmarks.web_probe` counts
+   them in the request's thread: its view and what its commit runs there).
 
 The last line sums up: ``move p50 X ms p95 Y ms; push p50 X ms p95 Y ms``.
 """
@@ -73,8 +75,8 @@ from config.runstack import web_processes  # noqa: E402
 BENCH_SUFFIX = "_bench_web"
 REDIS_DB = 14
 TURN_SECONDS = 600
-"""Live turns long enough that no turn of an idle game runs out during a run, short
-enough that each move queues its turn's timeout task, as live games do."""
+"""Live turns long enough that no turn of an idle game runs out during a run (so no
+timeout task is queued: the sweep queues one only as a deadline comes near)."""
 DRAWS_PER_GAME = 70
 """A two-player game deals 28 of 106 tiles: 78 are left to draw."""
 AIM_MOVE_P95_MS = 50.0
@@ -179,6 +181,8 @@ class Results:
     floor: list[MoveTiming] = field(default_factory=list)
     """The floor's posts at part 1's pace, over the same pages."""
     floor_seconds: float = 0.0
+    floor_cpu: float = 0.0
+    """Seconds of CPU that daphne spent during the floor's posts at part 1's pace."""
     floor_one_at_a_time: list[MoveTiming] = field(default_factory=list)
 
 
@@ -247,7 +251,7 @@ async def run_moves(
     results.move_pages = {game: pages for game, pages, _, _ in tables}
     per_game = draws_per_game(args)
     rng = random.Random(args.seed)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), daphne.cpu_seconds()
     floors = await asyncio.gather(
         *(
             play_draws(game, pages, 0, turn, n, args.think, random.Random(rng.random()), True)
@@ -255,6 +259,7 @@ async def run_moves(
         )
     )
     results.floor_seconds = time.perf_counter() - started
+    results.floor_cpu = daphne.cpu_seconds() - cpu
     results.floor = [timing for game in floors for timing in game]
     rng = random.Random(args.seed)
     started, cpu = time.perf_counter(), daphne.cpu_seconds()
@@ -326,6 +331,23 @@ def read_commits(log: Path) -> dict[tuple[int, int], float]:
     return commits
 
 
+def read_queries(log: Path) -> dict[str, list[int]]:
+    """The statements of each POST, from the probe's log, by kind: ``"move"`` (a draw)
+    and ``"floor"`` (a floor post); other requests are left out."""
+    found: dict[str, list[int]] = {"move": [], "floor": []}
+    if not log.exists():
+        return found
+    for line in log.read_text().splitlines():
+        method, path, count = line.split()
+        if method != "POST":
+            continue
+        if path.startswith("/bench/floor/"):
+            found["floor"].append(int(count))
+        elif path.endswith("/draw/"):
+            found["move"].append(int(count))
+    return found
+
+
 def push_delays(
     pages: Iterable[Browser], moves: Iterable[MoveTiming], commits: dict[tuple[int, int], float]
 ) -> tuple[list[float], int]:
@@ -373,7 +395,10 @@ def quantiles(values: list[float]) -> tuple[float, float, float]:
 
 
 def report(
-    results: Results, commits: dict[tuple[int, int], float], args: argparse.Namespace
+    results: Results,
+    commits: dict[tuple[int, int], float],
+    args: argparse.Namespace,
+    queries: dict[str, list[int]] | None = None,
 ) -> int:
     """Print the table and the summary line; returns the exit status."""
     moves = [m.milliseconds for m in results.moves if m.committed]
@@ -424,9 +449,19 @@ def report(
         f"and its {len(results.push_pages)} pushes",
         flush=True,
     )
+    move_cpu = results.moves_cpu / max(1, len(results.moves)) * 1000
+    floor_cpu = results.floor_cpu / max(1, len(results.floor)) * 1000
     print(
         f"floor: {len(floor_answers)} posts in {results.floor_seconds:.1f} s, "
-        f"{floor_refused} refused"
+        f"{floor_refused} refused; daphne CPU {floor_cpu:.1f} ms per floor post"
+    )
+    asked = queries or {}
+    move_queries, floor_queries = asked.get("move", []), asked.get("floor", [])
+    print(
+        f"queries per request: move p50 {quantiles([float(q) for q in move_queries])[0]:.0f} "
+        f"max {max(move_queries, default=0)}; "
+        f"floor p50 {quantiles([float(q) for q in floor_queries])[0]:.0f} "
+        f"max {max(floor_queries, default=0)}"
     )
     print(f"{'ratio to the floor':46} {'':6} {'p50':>8} {'p95':>8}")
     for name, values, base in (
@@ -436,6 +471,8 @@ def report(
     ):
         (p50, p95, _), (f50, f95, _) = quantiles(values), quantiles(base)
         print(f"{name:46} {'':6} {p50 / f50:8.2f} {p95 / f95:8.2f}")
+    cpu_ratio = move_cpu / floor_cpu if floor_cpu else math.nan
+    print(f"{'move / floor: daphne CPU per post':46} {'':6} {cpu_ratio:8.2f}")
     move_p50, move_p95, _ = quantiles(to_commit)
     push_p50, push_p95, _ = quantiles(pushes)
     print(
@@ -454,8 +491,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     redis = with_path(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"), f"/{args.redis_db}")
     bench_db = create_database(database, args.database_suffix)
     work = Path(tempfile.mkdtemp(prefix="bench-web-"))
-    commit_log = work / "commits.log"
-    env = site_env(bench_db, redis, work / "static", BENCH_COMMIT_LOG=str(commit_log))
+    commit_log, query_log = work / "commits.log", work / "queries.log"
+    env = site_env(
+        bench_db,
+        redis,
+        work / "static",
+        BENCH_COMMIT_LOG=str(commit_log),
+        BENCH_QUERY_LOG=str(query_log),
+    )
     env["DJANGO_SETTINGS_MODULE"] = args.settings
     os.environ.update({k: env[k] for k in ("DATABASE_URL", "REDIS_URL", "DEBUG", "EMAIL_URL")})
     os.environ.update(DJANGO_SETTINGS_MODULE="config.settings", LOG_LEVEL="WARNING")
@@ -496,7 +539,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         connections.close_all()
         if not args.keep_db:
             drop_database(bench_db)
-    return report(results, read_commits(commit_log), args)
+    return report(results, read_commits(commit_log), args, read_queries(query_log))
 
 
 if __name__ == "__main__":

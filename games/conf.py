@@ -101,9 +101,10 @@ def chat_per_day() -> int:
 
 
 def eta_horizon_seconds() -> float:
-    """``GAMES_ETA_HORIZON_SECONDS``: a turn's timeout (or reminder) task is queued when
-    the turn starts only if it is due within this many seconds (900); later ones are
-    queued by the sweep as they come near.
+    """``GAMES_ETA_HORIZON_SECONDS``: the furthest ahead a task is queued to run at a
+    moment (900): a standing order's draw, and the cap of a turn's timeout (or reminder),
+    which is queued only within the sweeps' look-ahead
+    (:func:`games.services.sweeps.look_ahead`).
 
     A Redis broker re-delivers a task it has held longer than its visibility timeout (an
     hour), so tasks due days ahead are never queued.

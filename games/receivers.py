@@ -19,9 +19,10 @@ The line between the two sides:
   notifications (their emails follow in :mod:`notifications.receivers`), and
   computing a member's deadlines again after a vacation changed.
 
-Receivers take ids and load what they need afresh: by now the game may have moved on
-(a bot's task run at once may already have played the turn), and each says what it does
-when the turn it heard of is over.
+Receivers take ids and the facts the move knew (who plays the turn that started, and
+whether it is to be proven), and load afresh only what they write from: by now the game
+may have moved on (a bot's task run at once may already have played the turn), and each
+says what it does when the turn it heard of is over.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from common.publish import publish_user
 from games import live, signals, tasks
 from games.conf import bot_delay, play_now_bot_seconds
 from games.models import Game, Seat, Table
-from games.services import forced, notifications
+from games.services import notifications
 
 
 def push_move(sender: type, game_id: int, version: int, **kwargs: Any) -> None:
@@ -101,24 +102,14 @@ def push_user(sender: type, user_id: int, **kwargs: Any) -> None:
 def tell_player_turn_started(
     sender: type,
     game_id: int,
-    table_id: int,
     turn_number: int,
-    seat: int,
     clock: str,
+    member_id: int | None,
     **kwargs: Any,
 ) -> None:
     """A correspondence player is notified that their turn began (live games are played
     with the page open; a bot needs no telling). Nothing if the turn is over already."""
-    if clock != Table.Clock.CORRESPONDENCE:
-        return
-    user_id = (
-        Seat.objects.filter(
-            table_id=table_id, number=seat, kind=Seat.Kind.PLAYER, user__isnull=False
-        )
-        .values_list("user_id", flat=True)
-        .first()
-    )
-    if user_id is None:
+    if clock != Table.Clock.CORRESPONDENCE or member_id is None:
         return
     # One transaction: the notification's own announcement waits for its row's commit.
     with transaction.atomic():
@@ -128,40 +119,40 @@ def tell_player_turn_started(
             .first()
         )
         if game is not None:
-            notifications.turn_started(game, user_id)
+            notifications.turn_started(game, member_id)
 
 
 def queue_turn_tasks(
     sender: type,
     game_id: int,
-    table_id: int,
     turn_number: int,
-    seat: int,
     deadline: datetime | None,
     reminder_at: datetime | None,
+    kind: str,
     **kwargs: Any,
 ) -> None:
-    """Queue what keeps the turn moving: the bot's move if the seat is a bot's, the
-    timeout at the deadline, the reminder.
+    """Queue what keeps the turn moving: the bot's move if the seat is a bot's; the
+    timeout at the deadline and the reminder if they are due before the next sweep
+    (:func:`games.tasks.queue_expiry`; the sweep queues the others as they come near).
 
     Only now, after commit: a task started earlier could load the game before the move
     that began the turn and find nothing to do. Each task carries the turn number and
     does nothing once the turn is over, so one that arrives late or twice is harmless.
     """
-    is_bot = Seat.objects.filter(table_id=table_id, number=seat, kind=Seat.Kind.BOT).exists()
-    if is_bot:
+    if kind == Seat.Kind.BOT:
         tasks.play_bot_turn.apply_async((game_id, turn_number), countdown=bot_delay())
     _queue_clock(game_id, turn_number, deadline, reminder_at)
 
 
 def prove_forced_turn(
-    sender: type, game_id: int, turn_number: int, seat: int, **kwargs: Any
+    sender: type, game_id: int, turn_number: int, wants_proof: bool, **kwargs: Any
 ) -> None:
     """A member's turn began: the bots' queue proves whether it has any play (for a
-    member who gave the standing order, or who may be offered it). Only queued here:
-    the solver never runs in the request that made the move."""
-    game = Game.objects.select_related("table").filter(pk=game_id, turn_number=turn_number).first()
-    if game is not None and forced.wants_proof(game) is not None:
+    member who gave the standing order, or who may be offered it: the move that
+    started the turn asked :func:`games.selectors.forced.proof_wanted`). Only queued
+    here: the solver never runs in the request that made the move, and the task does
+    nothing once the turn is over."""
+    if wants_proof:
         tasks.prove_forced_turn.delay(game_id, turn_number)
 
 

@@ -28,14 +28,16 @@ move_committed = Signal()
 
 ``game_id``, ``table_id``; ``version``: the game's version after the move (its number in
 the move log); ``seat``: the seat that moved; ``turn_number``: the turn it was made in;
-``by``: who made it (a :class:`~games.models.Move.By` value: user, bot, timeout)."""
+``by``: who made it (a :class:`~games.models.Move.By` value: user, bot, timeout);
+``page``: the id of the page that sent it (its answer shows the move), or ``""``."""
 
 turn_ended = Signal()
 """A turn of a game is over: a move finished it, or finished the game (sender: ``Game``).
 
 ``game_id``, ``table_id``; ``turn_number``: the turn that ended; ``seat``: whose turn it
 was; ``ended_at``: the moment of the move that ended it; ``clock``: the table's kind of
-clock (``Table.Clock``: only correspondence turns have notifications to settle)."""
+clock (``Table.Clock``: only correspondence turns have notifications to settle);
+``member_id``: the member who played the turn (``None``: a bot's seat)."""
 
 turn_started = Signal()
 """A turn began: after the previous one ended, or as the first of a new game
@@ -43,7 +45,11 @@ turn_started = Signal()
 
 ``game_id``, ``table_id``, ``turn_number``; ``seat``: whose turn it is; ``deadline`` and
 ``reminder_at``: its clock as it started (datetimes, or ``None``); ``clock``: the table's
-kind of clock (``Table.Clock``: only a correspondence player is told)."""
+kind of clock (``Table.Clock``: only a correspondence player is told); who plays it, as
+the move that started it loaded the seat: ``kind`` (a ``Seat.Kind`` value: a bot's turn
+is queued for the bot), ``member_id`` (the member, ``None`` for a bot) and
+``wants_proof`` (whether the bots' queue is to prove that the turn has a play:
+:func:`games.selectors.forced.proof_wanted`)."""
 
 turn_reclocked = Signal()
 """The clock of the turn in progress changed without a move: a vacation of its player
@@ -65,7 +71,8 @@ that forfeit every game of the round forfeit this one here
 call the move's service itself: a move ends a game through the round, so the two would
 import each other.
 
-``game`` and ``table``: the rows, locked by the deal."""
+``game`` and ``table``: the rows, locked by the deal; ``seats``: the table's seats in
+order, read by the deal (the forfeits move from them: no read of their own)."""
 
 game_finished = Signal()
 """A game ended: someone went out, the pool ran dry, or every other player left

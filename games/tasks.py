@@ -47,9 +47,10 @@ def seat_bot_for_waiting_table(table_id: int) -> None:
 
 
 def queue_expiry(game_id: int, turn_number: int, deadline: datetime) -> bool:
-    """Queue the timeout of a turn for its deadline, if that is near enough (else the
-    sweep queues it when it comes near). Returns whether it was queued."""
-    if deadline - timezone.now() > timedelta(seconds=eta_horizon_seconds()):
+    """Queue the timeout of a turn for its deadline, if that is within the sweeps'
+    look-ahead (else a sweep queues it when it comes near: most turns end by a move long
+    before, and their task would only find them over). Returns whether it was queued."""
+    if not _near(deadline):
         return False
     expire_turn.apply_async((game_id, turn_number), eta=deadline)
     return True
@@ -57,10 +58,17 @@ def queue_expiry(game_id: int, turn_number: int, deadline: datetime) -> bool:
 
 def queue_reminder(game_id: int, turn_number: int, moment: datetime) -> bool:
     """Queue the "time is running out" reminder of a turn, like :func:`queue_expiry`."""
-    if moment - timezone.now() > timedelta(seconds=eta_horizon_seconds()):
+    if not _near(moment):
         return False
     remind_turn.apply_async((game_id, turn_number), eta=moment)
     return True
+
+
+def _near(moment: datetime) -> bool:
+    # The horizon of queued tasks stays the cap (a Redis broker hands out again what it
+    # held past its visibility timeout), should the sweeps ever be set further apart.
+    ahead = min(sweeps.look_ahead(), timedelta(seconds=eta_horizon_seconds()))
+    return moment - timezone.now() <= ahead
 
 
 # The engine gives a bot about 5 s per decision and a River turn takes two: past 20 s

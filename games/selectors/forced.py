@@ -7,7 +7,20 @@ from datetime import datetime
 from itertools import pairwise
 
 from accounts.models import User
-from games.models import ForcedTurn, Game, Move
+from games.models import ForcedTurn, Game, Move, Seat
+
+
+def proof_wanted(game: Game, seat: Seat | None) -> int | None:
+    """The member to prove the turn of ``seat`` (the one to move in ``game``) for, if
+    any: one who gave the standing order, or who has not answered its offer yet (a proof
+    lets the page offer it). Only in single-draw games, only for a member's seat. From
+    the rows given (the seat with its member, as a move loads them): no query."""
+    if game.is_over or seat is None or seat.kind != Seat.Kind.PLAYER or seat.user is None:
+        return None
+    if game.engine_ruleset().draw_mode != "single":
+        return None
+    return seat.user.pk if seat.user.draws_forced_turns is not False else None
+
 
 TURN_SAMPLE = 20
 """How many recent turns of people the delay before a standing order's draw is taken

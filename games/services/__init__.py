@@ -17,8 +17,8 @@ Modules, by idea: :mod:`.locking` (the row locks and the checks made under them;
 leaf that imports no service), :mod:`.lobby` (tables and seats), :mod:`.turns` (moves by players,
 bots and the turn clock), :mod:`.drafts` (the turn in progress), :mod:`.rounds`
 (games of a round), :mod:`.results` (a game's result rows: played, or superseded by a
-ruling; the round's standings are read from them), :mod:`.core` (the locked path every
-move takes).
+ruling; the round's standings are read from them), :mod:`.move` (the one path every
+move takes: load the locked game with its seats, judge, clock, store, announce).
 Correspondence play: :mod:`.clock` (deadlines, banks), :mod:`.sweeps` (due turns),
 :mod:`.abandonment` (timeouts in a row, forfeits, resigning), :mod:`.vacations`,
 :mod:`.notifications`. Leagues: :mod:`.adjudication` (a round stopped at a deadline).

@@ -2,7 +2,7 @@
 
 A correspondence game must not wait for ever on someone who has gone. Each seat counts
 its turns that ran out of time in a row (``Seat.timeouts_in_a_row``); any move of the
-player resets it (:func:`games.services.core.commit_action` sees to that, in the move's
+player resets it (:func:`games.services.move.make_move` sees to that, in the move's
 transaction). When it reaches the table's ``timeouts_to_forfeit`` the player forfeits
 the game, in the table's chosen way: they drop out (engine :class:`~engine.actions.Forfeit`,
 scored as a loser, play goes on without them and the last seat in play wins) or a bot
@@ -25,15 +25,14 @@ from engine import game as engine
 from games import signals
 from games.errors import GameFinished, InvalidMove, TableError
 from games.models import BotLevel, Game, Move, Seat, Table
-from games.selectors.seats import seat_of
-from games.services.core import commit_action
-from games.services.locking import LockedTurn, lock_game, lock_seat, lock_seat_of_table
+from games.services.locking import lock_seat_of_table
+from games.services.move import LoadedGame, load_game, loaded, make_move
 from games.services.occupancy import record_change_at_table
 
 TAKEOVER_BOT_LEVEL = BotLevel.NORMAL
 
 
-def resign(game_id: int, user: User) -> Game:
+def resign(game_id: int, user: User, *, page: str = "") -> Game:
     """``user`` gives up ``game_id``, on their turn or anyone's.
 
     No version is needed: resigning does not depend on what the player saw. Raises
@@ -41,25 +40,25 @@ def resign(game_id: int, user: User) -> Game:
     :class:`~games.errors.InvalidMove` when the player has left the game already.
     """
     with transaction.atomic():
-        game = lock_game(game_id)
-        if game.is_over:
+        load = load_game(game_id)
+        if load.game.is_over:
             raise GameFinished("This game is over.")
-        seat = seat_of(game, user)
-        state = game.engine_state()
-        if seat in state.dropped:
+        seat = load.seat_of(user)
+        if seat in load.state.dropped:
             raise InvalidMove("You have already left this game.")
-        return commit_action(LockedTurn(game, state, seat), engine.Resign(), Move.By.USER, user)
+        return make_move(load, seat, engine.Resign(), Move.By.USER, user, page=page)
 
 
-def count_timeout(game: Game, seat_number: int) -> Game:
+def count_timeout(load: LoadedGame, seat_number: int) -> Game:
     """Count a turn of ``seat_number`` that just ran out of time; forfeit at the limit.
 
-    Runs in the transaction of the timeout, with the game locked (the seat row is locked
-    after it, in the order every writer follows). The count and the forfeit it leads to
-    are part of the timeout, not reactions to it: made in its transaction, a forfeit
-    happens exactly once, and never to a seat whose count a later move has reset.
+    Runs in the transaction of the timeout, with the game loaded: the seat is the loaded
+    row, which no other writer changes while the game is locked
+    (:mod:`games.services.move`). The count and the forfeit it leads to are part of the
+    timeout, not reactions to it: made in its transaction, a forfeit happens exactly
+    once, and never to a seat whose count a later move has reset.
     """
-    seat = lock_seat(game, seat_number)
+    game, seat = load.game, load.seat(seat_number)
     if seat is None or seat.kind != Seat.Kind.PLAYER:
         return game
     seat.timeouts_in_a_row += 1
@@ -72,10 +71,9 @@ def count_timeout(game: Game, seat_number: int) -> Game:
         _hand_to_bot(seat, game)
         return game
     seat.save(update_fields=["timeouts_in_a_row"])
-    state = game.engine_state()
-    if game.is_over or seat_number in state.dropped:
+    if game.is_over or seat_number in load.state.dropped:
         return game
-    return commit_action(LockedTurn(game, state, seat_number), engine.Forfeit(), Move.By.TIMEOUT)
+    return make_move(load, seat_number, engine.Forfeit(), Move.By.TIMEOUT)
 
 
 def hand_seat_to_bot(table_id: int, seat_number: int) -> bool:
@@ -144,9 +142,10 @@ def _forfeit_for_the_round(table_id: int, seat_number: int) -> bool:
         seat.forfeits_each_game = True
         seat.save(update_fields=["forfeits_each_game"])
         if game is not None:
-            turn = LockedTurn(game, game.engine_state(), seat_number)
-            if seat_number not in turn.state.dropped:
-                commit_action(turn, engine.Forfeit(), Move.By.RULING)
+            # Loaded after the seat's write: the move sees the seat as it now is.
+            load = loaded(game)
+            if seat_number not in load.state.dropped:
+                make_move(load, seat_number, engine.Forfeit(), Move.By.RULING)
     return True
 
 
@@ -183,13 +182,12 @@ def forfeit_seat(game_id: int, seat_number: int) -> Game:
     when the seat has left the game already (or the table has no such seat).
     """
     with transaction.atomic():
-        game = lock_game(game_id)
-        if game.is_over:
+        load = load_game(game_id)
+        if load.game.is_over:
             raise GameFinished("This game is over.")
-        state = game.engine_state()
-        if seat_number in state.dropped:
+        if seat_number in load.state.dropped:
             raise InvalidMove("That seat has already left this game.")
-        return commit_action(LockedTurn(game, state, seat_number), engine.Forfeit(), Move.By.RULING)
+        return make_move(load, seat_number, engine.Forfeit(), Move.By.RULING)
 
 
 def _hand_to_bot(seat: Seat, game: Game | None) -> None:
@@ -211,22 +209,20 @@ def _hand_to_bot(seat: Seat, game: Game | None) -> None:
         )
 
 
-def forfeit_at_the_deal(sender: object, game: Game, table: Table, **_: object) -> None:
+def forfeit_at_the_deal(
+    sender: object, game: Game, table: Table, seats: list[Seat], **_: object
+) -> None:
     """The seats that forfeit every game (:attr:`Seat.forfeits_each_game`) forfeit this
     one as it is dealt, in the deal's transaction (:data:`games.signals.game_dealing`):
     no turn of theirs is announced or clocked, and a worker lost after the commit leaves
     nobody waiting for them. A forfeit that ends the game deals the round's next one,
     which does the same."""
-    numbers = list(
-        table.seats.filter(forfeits_each_game=True)
-        .order_by("number")
-        .values_list("number", flat=True)
-    )
+    load = LoadedGame(game, seats)
+    numbers = [seat.number for seat in seats if seat.forfeits_each_game]
     for number in numbers:
         if game.is_over:
             return
-        turn = LockedTurn(game, game.engine_state(), number)
-        commit_action(turn, engine.Forfeit(), Move.By.RULING)
+        make_move(load, number, engine.Forfeit(), Move.By.RULING)
 
 
 signals.game_dealing.connect(forfeit_at_the_deal, sender=Game, dispatch_uid="forfeit_at_the_deal")

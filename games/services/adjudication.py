@@ -22,8 +22,8 @@ from django.db import transaction
 from engine import game as engine
 from games.errors import TableError
 from games.models import Game, Move, Table
-from games.services.core import commit_action
-from games.services.locking import LockedTurn, lock_game, lock_table, lock_table_of
+from games.services.locking import lock_table, lock_table_of
+from games.services.move import LoadedGame, load_game, make_move
 
 # A game can end between finding it and locking it (its last move races the stop); the
 # round's next game is then the one in play. Each retry follows a move that ended a
@@ -50,11 +50,11 @@ def stop_round(table_id: int, *, forfeit_to_move: bool = False) -> Table:
                     return table
                 continue
             # Game, then table: the lock order of every writer.
-            game = lock_game(in_play.pk)
-            if game.is_over:
+            load = load_game(in_play.pk)
+            if load.game.is_over:
                 continue
-            _cut_round_after(game)
-            _stop(game, forfeit_to_move)
+            _cut_round_after(load.game)
+            _stop(load, forfeit_to_move)
             return Table.objects.get(pk=table_id)
     raise TableError("The round kept moving on; try again.")
 
@@ -70,14 +70,10 @@ def _cut_round_after(game: Game) -> None:
     table.save(update_fields=["round", "games_in_round"])
 
 
-def _stop(game: Game, forfeit_to_move: bool) -> None:
-    state = game.engine_state()
+def _stop(load: LoadedGame, forfeit_to_move: bool) -> None:
     if forfeit_to_move:
-        turn = LockedTurn(game, state, state.current_player)
-        game = commit_action(turn, engine.Forfeit(), Move.By.RULING)
-        if game.is_over:
+        make_move(load, load.state.current_player, engine.Forfeit(), Move.By.RULING)
+        if load.game.is_over:
             return
-        state = game.engine_state()
     # Logged against the seat to move: the stop comes on that turn.
-    turn = LockedTurn(game, state, state.current_player)
-    commit_action(turn, engine.Adjudicate(), Move.By.RULING)
+    make_move(load, load.state.current_player, engine.Adjudicate(), Move.By.RULING)

@@ -2,12 +2,14 @@
 
 A turn's deadline is stored on the game (``turn_deadline``, and ``turn_reminder_at`` for
 "time is running out"), so the sweeps find every turn that is due with one indexed
-query. It is computed when the turn starts (:func:`start_turn_clock`) and again whenever
+query. It is computed when the turn starts (:func:`turn_clock_for`) and again whenever
 a vacation of the player changes (:func:`reclock_turn`); when the turn ends, the seat's
-time bank is settled (:func:`end_turn_clock`). These run inside the transaction of the
-move, with the game row locked; the clock's tasks are queued by the receivers of the
-signals sent after commit (:func:`announce_turn`, and :data:`~games.signals.turn_reclocked`
-from :func:`reclock_turn`). The game page reads the clock through
+time bank is settled (:func:`settle_bank`). These run inside the transaction of the
+move, with the game row locked, on the rows the move loaded (its seats, and the
+players' vacations read once: :func:`vacations_of`), and write nothing themselves; the
+clock's tasks are queued by the receivers of the signals sent after commit
+(:func:`announce_turn`, and :data:`~games.signals.turn_reclocked` from
+:func:`reclock_turn`). The game page reads the clock through
 :mod:`games.selectors.clock`, which also maps a table's settings to its
 :class:`~engine.clock.TimeControl` (:func:`~games.selectors.clock.time_control`).
 
@@ -20,10 +22,9 @@ mid-turn moves no deadline: their next turn is counted in the new zone.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
-
-from django.db.models import F
 
 from common.signals import send_after_commit
 from engine.clock import (
@@ -37,32 +38,50 @@ from engine.clock import (
 from games import signals
 from games.models import Game, Seat, Vacation
 from games.selectors.clock import time_control, turn_zone
+from games.selectors.forced import proof_wanted
 from games.selectors.vacations import GRACE
 
 
-def pauses_of(user_id: int | None, since: datetime) -> list[Pause]:
-    """The member's vacations that end after ``since`` (the clock may stop in them).
+def vacations_of(user_ids: Iterable[int], since: datetime) -> dict[int, list[Pause]]:
+    """The vacations of these members that end after ``since``, by member, in one query:
+    all of them, those too short to stop a clock too (:func:`stopping` picks the others;
+    a vacation in progress ends with the member's move however short it is)."""
+    found: dict[int, list[Pause]] = {}
+    rows = Vacation.objects.filter(user_id__in=set(user_ids), ends_at__gt=since)
+    for user_id, starts_at, ends_at in rows.values_list("user_id", "starts_at", "ends_at"):
+        found.setdefault(user_id, []).append((starts_at, ends_at))
+    return found
 
-    A vacation shorter than :data:`~games.selectors.vacations.GRACE` (ended within it of
-    its start) takes no day from the allowance, so it stops no clock either: else ending
-    one after 59 minutes, every hour, would keep an opponent waiting without end, for
-    free (review wave 3, S10). What stops the clock is what the allowance is charged."""
+
+def stopping(vacations: Iterable[Pause], since: datetime) -> list[Pause]:
+    """The ``vacations`` that stop a clock counted from ``since``: those that end after
+    it and last at least :data:`~games.selectors.vacations.GRACE`.
+
+    A vacation shorter than the grace (ended within it of its start) takes no day from
+    the allowance, so it stops no clock either: else ending one after 59 minutes, every
+    hour, would keep an opponent waiting without end, for free (review wave 3, S10).
+    What stops the clock is what the allowance is charged."""
+    return [(start, end) for start, end in vacations if end > since and end >= start + GRACE]
+
+
+def pauses_of(user_id: int | None, since: datetime) -> list[Pause]:
+    """The member's vacations that stop a clock counted from ``since`` (one query)."""
     if user_id is None:
         return []
-    vacations = Vacation.objects.filter(
-        user_id=user_id, ends_at__gt=since, ends_at__gte=F("starts_at") + GRACE
-    )
-    return list(vacations.values_list("starts_at", "ends_at"))
+    return stopping(vacations_of([user_id], since).get(user_id, []), since)
 
 
-def start_turn_clock(game: Game, now: datetime) -> None:
-    """Start the clock of ``game``'s current turn at ``now`` (the game is not saved).
+def turn_clock_for(
+    game: Game, seat: Seat | None, now: datetime, pauses: list[Pause] | None = None
+) -> None:
+    """Start the clock of ``game``'s current turn, ``seat``'s, at ``now`` (the game is not
+    saved). ``pauses``: the player's vacations that stop it, when the caller has read
+    them (:func:`vacations_of`); ``None`` reads them here if they may stop it.
 
     Only a person at a correspondence table gets a reminder, and only their clock stops
     for their vacations: live games are played while everyone is there, and a bot is
     never away.
     """
-    seat = _current_seat(game)
     game.turn_started_at = now
     game.turn_zone = ""
     if seat is None:
@@ -70,7 +89,10 @@ def start_turn_clock(game: Game, now: datetime) -> None:
         return
     control = time_control(game.table)
     person = seat.kind == Seat.Kind.PLAYER and control.is_correspondence
-    pauses = pauses_of(seat.user_id, now) if person else []
+    if not person:
+        pauses = []
+    elif pauses is None:
+        pauses = pauses_of(seat.user_id, now)
     if person and control.weekend_pause and seat.user is not None:
         game.turn_zone = seat.user.zone.key
     clock = turn_clock(control, now, seat.bank_seconds, pauses, turn_zone(game))
@@ -78,26 +100,32 @@ def start_turn_clock(game: Game, now: datetime) -> None:
     game.turn_reminder_at = clock.reminder_at if person else None
 
 
-def announce_turn(game: Game) -> None:
-    """After commit, announce the turn ``game`` is now in, with its clock: it has just
-    started (the game is saved). Its tasks and notifications follow from the signal."""
+def announce_turn(game: Game, seat: Seat | None) -> None:
+    """After commit, announce the turn ``game`` is now in, ``seat``'s (as loaded, with
+    its member), with its clock: it has just started (the game is saved). Its tasks and
+    notifications follow from the signal, which tells them who plays the turn, so that
+    they need not read it again."""
+    member = seat.user_id if seat is not None and seat.kind == Seat.Kind.PLAYER else None
     signals.send_about_game(
         signals.turn_started,
         game,
         seat=game.current_seat,
         clock=game.table.clock,
+        kind=seat.kind if seat is not None else "",
+        member_id=member,
+        wants_proof=proof_wanted(game, seat) is not None,
         **_turn_clock(game),
     )
 
 
-def reclock_turn(game: Game, now: datetime) -> bool:
+def reclock_turn(game: Game, seat: Seat, now: datetime) -> bool:
     """Compute the current turn's deadline again (the player's vacations changed); the
-    game must be locked. Returns whether anything changed; saves if so.
+    game must be locked and ``seat`` be the one whose turn it is. Returns whether
+    anything changed; saves if so.
 
     The reminder is recomputed only if it is still to come: one already sent stays sent.
     """
-    seat = _current_seat(game)
-    if game.is_over or seat is None:
+    if game.is_over or game.current_seat != seat.number:
         return False
     control = time_control(game.table)
     if not control.is_correspondence or seat.kind != Seat.Kind.PLAYER:
@@ -114,16 +142,16 @@ def reclock_turn(game: Game, now: datetime) -> bool:
     return True
 
 
-def resumed_deadline(game: Game, held_seconds: int, now: datetime) -> datetime:
-    """The deadline of ``game``'s turn resumed at ``now`` after a moderator's hold that
-    left ``held_seconds`` until its deadline (``game.held_at`` is when it was held).
+def resumed_deadline(game: Game, seat: Seat | None, held_seconds: int, now: datetime) -> datetime:
+    """The deadline of ``game``'s turn (``seat``'s) resumed at ``now`` after a
+    moderator's hold that left ``held_seconds`` until its deadline (``game.held_at`` is
+    when it was held).
 
     The time left is what the clock would have counted of them (without the player's
     vacations and weekends), counted again from ``now`` the same way: a hold released
     on a Saturday gives the player their time from Monday, as if there had been none.
     """
     assert game.held_at is not None
-    seat = _current_seat(game)
     control = time_control(game.table)
     person = seat is not None and seat.kind == Seat.Kind.PLAYER and control.is_correspondence
     pauses = pauses_of(seat.user_id, game.held_at) if person and seat is not None else []
@@ -133,25 +161,23 @@ def resumed_deadline(game: Game, held_seconds: int, now: datetime) -> datetime:
     return instant_after(now, left, pauses, weekends)
 
 
-def end_turn_clock(game: Game, seat_number: int, now: datetime) -> None:
-    """Settle the bank of the seat whose turn ends now: unused time in, overtime out.
+def settle_bank(game: Game, seat: Seat, pauses: list[Pause], now: datetime) -> int:
+    """The bank of ``seat``, whose turn ends ``now``, once settled: unused time in,
+    overtime out (nothing is written). ``pauses``: the player's vacations that stop the
+    ended turn's clock.
 
-    Runs before the game's clock fields move on to the next turn: the turn's length is
+    Before the game's clock fields move on to the next turn: the turn's length is
     measured from its ``turn_started_at``, without the player's vacations and (at a
-    table that pauses on weekends) the weekends of the turn's zone.
+    table that pauses on weekends) the weekends of the turn's zone, the one kept on the
+    game for it, whatever the player's zone is now.
     """
     control = time_control(game.table)
     if control.bank_seconds == 0:
-        return
-    seat = Seat.objects.filter(table_id=game.table_id, number=seat_number).first()
-    if seat is None:
-        return
-    pauses = pauses_of(seat.user_id, game.turn_started_at) if control.is_correspondence else []
+        return seat.bank_seconds
+    stops = pauses if control.is_correspondence else []
     weekends = weekend_zone_of(control, turn_zone(game))
-    used = active_seconds(game.turn_started_at, now, pauses, weekends)
-    bank = bank_after_turn(control, seat.bank_seconds, used)
-    if bank != seat.bank_seconds:
-        Seat.objects.filter(pk=seat.pk).update(bank_seconds=bank)
+    used = active_seconds(game.turn_started_at, now, stops, weekends)
+    return bank_after_turn(control, seat.bank_seconds, used)
 
 
 def _turn_clock(game: Game) -> dict[str, Any]:
@@ -161,10 +187,3 @@ def _turn_clock(game: Game) -> dict[str, Any]:
         "deadline": game.turn_deadline,
         "reminder_at": game.turn_reminder_at,
     }
-
-
-def _current_seat(game: Game) -> Seat | None:
-    if game.current_seat is None:
-        return None
-    seats = Seat.objects.select_related("user")
-    return seats.filter(table_id=game.table_id, number=game.current_seat).first()

@@ -43,10 +43,9 @@ from engine.views import view_for
 from games.conf import forced_draw_bounds, forced_steps, help_seconds
 from games.errors import GameActionError
 from games.models import ForcedTurn, Game, Move, Seat
-from games.selectors.forced import recent_turn_seconds
+from games.selectors.forced import proof_wanted, recent_turn_seconds
 from games.selectors.notifications import GameNotice
-from games.services.core import commit_action
-from games.services.locking import lock_for_player
+from games.services.move import load_for_player, make_move
 from notifications.services.notices import create
 
 logger = logging.getLogger("games.services")
@@ -63,32 +62,18 @@ class Proof:
     forced_turn: ForcedTurn | None
 
 
-def seated_member(game: Game) -> int | None:
-    """The member who plays the seat whose turn it is (``None``: a bot's, or nobody's)."""
+def wants_proof(game: Game) -> int | None:
+    """The member to prove the turn in progress for, if any
+    (:func:`~games.selectors.forced.proof_wanted`: the rule, which a move applies to
+    the seats it loaded and announces with the turn)."""
     if game.current_seat is None:
         return None
-    return (
-        Seat.objects.filter(
-            table_id=game.table_id,
-            number=game.current_seat,
-            kind=Seat.Kind.PLAYER,
-            user__isnull=False,
-        )
-        .values_list("user_id", flat=True)
+    seat = (
+        Seat.objects.select_related("user")
+        .filter(table_id=game.table_id, number=game.current_seat)
         .first()
     )
-
-
-def wants_proof(game: Game) -> int | None:
-    """The member to prove the turn for, if any: one who gave the standing order, or
-    who has not answered its offer yet (a proof lets the page offer it)."""
-    if game.is_over or game.engine_ruleset().draw_mode != "single":
-        return None
-    member_id = seated_member(game)
-    if member_id is None:
-        return None
-    answer = User.objects.filter(pk=member_id).values_list("draws_forced_turns", flat=True).first()
-    return member_id if answer is not False else None
+    return proof_wanted(game, seat)
 
 
 def prove_turn(game_id: int, turn_number: int, budget: Budget | None = None) -> Proof | None:
@@ -199,12 +184,12 @@ def draw_for_member(game_id: int, turn_number: int, version: int) -> Game | None
         if forced.draw_at is None or timezone.now() < forced.draw_at:
             return None  # not planned, or planned for later: a task run early does nothing
         try:
-            turn = lock_for_player(game_id, forced.member, version)
+            load, seat = load_for_player(game_id, forced.member, version)
         except GameActionError:
             return None  # moved on, held, barred or out of time: the draw is theirs to make
-        if turn.game.turn_number != turn_number or turn.seat != forced.seat:
+        if load.game.turn_number != turn_number or seat != forced.seat:
             return None
-        game = commit_action(turn, engine.Draw(), Move.By.ORDER, forced.member)
+        game = make_move(load, seat, engine.Draw(), Move.By.ORDER, forced.member)
         ForcedTurn.objects.filter(pk=forced.pk).update(drawn_for_them=True)
         _tell(game, forced)
         return game

@@ -2,7 +2,7 @@
 
 These build on :mod:`games.services.drafts`: whatever they compute ends as a saved draft
 (``save_draft``, which checks every tile against the rack and the table) or as a move
-committed through :mod:`games.services.core`, so they cannot put a tile anywhere the
+committed through :mod:`games.services.move`, so they cannot put a tile anywhere the
 player could not have put it by hand.
 
 The solver runs on a worker, never in the web process: the page's request checks what
@@ -52,9 +52,9 @@ from games.models import Game, HelpAsked, Move
 from games.selectors.drafts import DraftView, working_table
 from games.selectors.replay import ShownSet, mark_new
 from games.selectors.seats import seat_of
-from games.services.core import commit_action
 from games.services.drafts import save_draft, tiles_named
-from games.services.locking import LockedTurn, lock_for_player, lock_game
+from games.services.locking import LockedTurn, lock_game
+from games.services.move import load_for_player, make_move
 
 _HINT_CACHE_SECONDS = 3600
 """A hint is kept while its game version could still be the current one."""
@@ -244,7 +244,9 @@ def river_take_asked(game_id: int, user: User, version: int, index: int) -> None
         raise InvalidMove("There is no such tile in the River.")
 
 
-def take_from_river_arranged(game_id: int, user: User, version: int, index: int) -> Game:
+def take_from_river_arranged(
+    game_id: int, user: User, version: int, index: int, *, page: str = ""
+) -> Game:
     """River: take the tile at ``index`` (and the newer ones) and play it.
 
     The key tile cannot go into a draft (it is not on the rack), so the solver lays it,
@@ -270,9 +272,10 @@ def take_from_river_arranged(game_id: int, user: User, version: int, index: int)
             f"{key} cannot be played this turn: there is no way to lay {names} on the table."
         )
     with transaction.atomic():
-        locked = lock_for_player(game_id, user, version)
-        _recheck(turn, locked.game, working)
-        return commit_action(locked, engine.TakeFromRiver(index, table), Move.By.USER, user)
+        load, seat = load_for_player(game_id, user, version)
+        _recheck(turn, load.game, working)
+        action = engine.TakeFromRiver(index, table)
+        return make_move(load, seat, action, Move.By.USER, user, page=page)
 
 
 # --- helpers -----------------------------------------------------------------------

@@ -21,6 +21,7 @@ from games.errors import GameFinished, InvalidRuling
 from games.models import Game
 from games.services.clock import announce_turn, resumed_deadline
 from games.services.locking import lock_game
+from games.services.move import load_game
 
 
 def hold_clocks(game_id: int, now: datetime | None = None) -> Game:
@@ -47,16 +48,18 @@ def release_clocks(game_id: int, now: datetime | None = None) -> Game | None:
     (or has ended meanwhile, by a ruling)."""
     now = timezone.now() if now is None else now
     with transaction.atomic():
-        game = lock_game(game_id)
+        load = load_game(game_id)
+        game = load.game
         if game.held_at is None:
             return None
+        seat = load.seat(game.current_seat) if game.current_seat is not None else None
         if game.held_seconds is not None and not game.is_over:
-            game.turn_deadline = resumed_deadline(game, game.held_seconds, now)
+            game.turn_deadline = resumed_deadline(game, seat, game.held_seconds, now)
         # The turn's start moves on by the time held, so the time the player has used
         # (and their time bank's settling) counts none of the hold.
         game.turn_started_at += now - game.held_at
         game.held_at = game.held_seconds = None
         game.save(update_fields=["held_at", "held_seconds", "turn_deadline", "turn_started_at"])
         if not game.is_over:
-            announce_turn(game)
+            announce_turn(game, seat)
     return game

@@ -7,9 +7,9 @@ their vacations are locked by the vacation and chat services alone, never while 
 is held (a move that ends a vacation updates it under the game's lock and locks nothing
 more).
 
-This module imports only the models, the errors, the settings, the engine's value types
-and a read (:func:`~games.selectors.seats.seat_of`): any service may use it, and it uses
-none, so the services need no imports inside functions to reach a lock.
+This module imports only the models, the errors, the settings and the engine's value
+types: any service may use it, and it uses none, so the services need no imports inside
+functions to reach a lock.
 """
 
 from __future__ import annotations
@@ -33,12 +33,13 @@ from games.errors import (
     TimeUp,
 )
 from games.models import Game, Seat, Table, Vacation
-from games.selectors.seats import seat_of
 
 
 @dataclass(frozen=True)
 class LockedTurn:
-    """A game locked for one writer, with its state and the seat that acts."""
+    """A player's turn in a game locked (or read, for the solver) for a draft or for
+    help: the game, its state and the seat whose turn it is. A move itself takes the
+    loaded game and its seats (:mod:`games.services.move`)."""
 
     game: Game
     state: GameState
@@ -151,9 +152,8 @@ def ensure_may_chat(user: User, table: Table) -> None:
         raise Barred(refusal)
 
 
-def lock_for_player(game_id: int, user: User, version: int) -> LockedTurn:
-    """Lock the game and check that ``user`` may move now on the ``version`` they saw."""
-    game = lock_game(game_id)
+def ensure_in_play(game: Game) -> None:
+    """:class:`GameFinished` or :class:`GameHeld`: nobody moves in ``game`` now."""
     if game.is_over:
         raise GameFinished("This game is over.")
     if game.held_at is not None:
@@ -161,7 +161,11 @@ def lock_for_player(game_id: int, user: User, version: int) -> LockedTurn:
             "A moderator has paused this game while a case about it is open: the clocks "
             "are stopped and nobody moves until it resumes."
         )
-    seat = seat_of(game, user)
+
+
+def ensure_may_move(game: Game, seat: int, user: User, version: int) -> None:
+    """The checks of a player's move made under the lock of ``game`` (in play: see
+    :func:`ensure_in_play`), ``user`` playing ``seat`` and having seen ``version``."""
     ensure_may_play(user, game.table)
     # The version comes before the turn: a move sent twice, or from a page that missed
     # a move, is told to reload rather than that it is somebody else's turn.
@@ -181,4 +185,3 @@ def lock_for_player(game_id: int, user: User, version: int) -> LockedTurn:
             "Your time for this turn ran out, so this move was not played: the turn ends "
             "as the rules say for a turn out of time."
         )
-    return LockedTurn(game, game.engine_state(), seat)

@@ -32,7 +32,7 @@ from engine.round import game_places
 from engine.state import GameState
 from games import signals
 from games.errors import InvalidRuling
-from games.models import Game, Result
+from games.models import Game, Result, Seat
 from games.selectors.players import game_players
 from games.services.locking import lock_game, lock_table_of
 from games.services.rounds import game_recorded
@@ -54,9 +54,12 @@ class SeatCorrection:
     undoing puts every seat back where it was); then the seats it leaves out keep theirs."""
 
 
-def record_played(game: Game, state: GameState, now: datetime) -> Game | None:
+def record_played(
+    game: Game, state: GameState, now: datetime, seats: list[Seat] | None = None
+) -> Game | None:
     """Write the result of ``game``, which ``state`` (its last move) has just ended, and
-    go on with the round. Returns the round's next game, or ``None`` when it is over.
+    go on with the round (``seats``: the table's seats in order, as the move loaded
+    them). Returns the round's next game, or ``None`` when it is over.
 
     Runs inside the move's transaction, with ``game`` locked by :func:`~.locking.lock_game`.
     """
@@ -83,7 +86,7 @@ def record_played(game: Game, state: GameState, now: datetime) -> Game | None:
         )
         for seat in range(state.players)
     )
-    return game_recorded(table, game, now)
+    return game_recorded(table, game, now, seats)
 
 
 def supersede(

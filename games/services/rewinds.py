@@ -32,8 +32,7 @@ from games import signals
 from games.errors import GameFinished, InvalidRuling
 from games.models import Draft, Game, Move
 from games.services.clock import announce_turn
-from games.services.core import store_state
-from games.services.locking import lock_game
+from games.services.move import LoadedGame, load_game, store_state
 
 
 def rewind(
@@ -45,7 +44,8 @@ def rewind(
     rewind redone after its restore) is no longer the game's last move."""
     now = timezone.now() if now is None else now
     with transaction.atomic():
-        game = lock_game(game_id)
+        load = load_game(game_id)
+        game = load.game
         if after is not None and not _is_last(game, after, "restore"):
             raise InvalidRuling(
                 "The game has been played on since the rewind was taken back: "
@@ -57,7 +57,7 @@ def rewind(
             raise InvalidRuling(
                 f"Rewind to an earlier turn than the present one ({game.turn_number})."
             )
-        _log_ruling(game, engine.Rewind(turn, seed=secrets.token_hex(16)), now)
+        _log_ruling(load, engine.Rewind(turn, seed=secrets.token_hex(16)), now)
     return game
 
 
@@ -67,13 +67,13 @@ def restore(game_id: int, rewind_seq: int, now: datetime | None = None) -> Game:
     made since (the rewind is no longer the game's last move)."""
     now = timezone.now() if now is None else now
     with transaction.atomic():
-        game = lock_game(game_id)
-        if not _is_last(game, rewind_seq, "rewind"):
+        load = load_game(game_id)
+        if not _is_last(load.game, rewind_seq, "rewind"):
             raise InvalidRuling(
                 "The game has been played on since the rewind: it can no longer be taken back."
             )
-        _log_ruling(game, engine.Restore(), now)
-    return game
+        _log_ruling(load, engine.Restore(), now)
+    return load.game
 
 
 def _is_last(game: Game, seq: int, kind: str) -> bool:
@@ -82,10 +82,11 @@ def _is_last(game: Game, seq: int, kind: str) -> bool:
     return last is not None and last.seq == seq and last.action.get("type") == kind
 
 
-def _log_ruling(game: Game, action: engine.Action, now: datetime) -> None:
-    """Log ``action`` as a ruling's move of the locked ``game``, store the replayed
-    state, restart the turn's clock (or keep it waiting while the game is held),
-    forget the drafts and tell the table."""
+def _log_ruling(load: LoadedGame, action: engine.Action, now: datetime) -> None:
+    """Log ``action`` as a ruling's move of the loaded game, store the replayed state,
+    restart the turn's clock (or keep it waiting while the game is held), forget the
+    drafts and tell the table."""
+    game = load.game
     state = game.engine_state()
     game.version += 1
     Move.objects.create(
@@ -96,7 +97,7 @@ def _log_ruling(game: Game, action: engine.Action, now: datetime) -> None:
         turn_number=state.turn_number,
         by=Move.By.RULING,
     )
-    store_state(game, game.replay_state(), now)
+    store_state(load, game.replay_state(), now)
     if game.held_at is not None:
         # Still held by the case's pause: the clock waits, with the whole turn to come.
         left = game.turn_deadline - now if game.turn_deadline is not None else None
@@ -112,5 +113,5 @@ def _log_ruling(game: Game, action: engine.Action, now: datetime) -> None:
         turn_number=state.turn_number,
         by=str(Move.By.RULING),
     )
-    if game.held_at is None:
-        announce_turn(game)
+    if game.held_at is None and game.current_seat is not None:
+        announce_turn(game, load.seat(game.current_seat))

@@ -16,8 +16,9 @@ from common.signals import send_after_commit
 from engine.round import Round
 from games import signals
 from games.conf import new_round_seed
-from games.models import Game, Result, Table
-from games.services.clock import announce_turn, start_turn_clock
+from games.models import Game, Result, Seat, Table
+from games.selectors.seats import table_seats
+from games.services.clock import announce_turn, turn_clock_for
 from games.services.occupancy import record_start
 
 
@@ -34,9 +35,12 @@ def start_round(table: Table, now: datetime) -> Game:
     return _start_game(table, round_, 0, None, now)
 
 
-def game_recorded(table: Table, game: Game, now: datetime) -> Game | None:
+def game_recorded(
+    table: Table, game: Game, now: datetime, seats: list[Seat] | None = None
+) -> Game | None:
     """Go on after ``game``'s result is written: start the round's next game, or finish
-    the table after its last. ``table`` is locked by the caller (after the game).
+    the table after its last. ``table`` is locked by the caller (after the game);
+    ``seats``: its seats in order, as the move that ended the game loaded them.
 
     Returns the next game, or ``None`` when the round is over.
     """
@@ -45,7 +49,7 @@ def game_recorded(table: Table, game: Game, now: datetime) -> Game | None:
         raise ValueError(f"table {table.pk} has no round")
     index = game.number - 1
     if not round_.is_last(index):
-        return _start_game(table, round_, index + 1, game.starting_seat, now)
+        return _start_game(table, round_, index + 1, game.starting_seat, now, seats)
     table.status = Table.Status.FINISHED
     table.finished_at = now
     table.save(update_fields=["status", "finished_at"])
@@ -59,7 +63,12 @@ def game_recorded(table: Table, game: Game, now: datetime) -> Game | None:
 
 
 def _start_game(
-    table: Table, round_: Round, index: int, previous_starter: int | None, now: datetime
+    table: Table,
+    round_: Round,
+    index: int,
+    previous_starter: int | None,
+    now: datetime,
+    seats: list[Seat] | None = None,
 ) -> Game:
     state = round_.game(index, previous_starter)
     game = Game(
@@ -74,13 +83,16 @@ def _start_game(
         turn_number=state.turn_number,
         current_seat=state.current_player,
     )
-    start_turn_clock(game, now)
+    if seats is None:
+        seats = table_seats(game)
+    seat = next((s for s in seats if s.number == game.current_seat), None)
+    turn_clock_for(game, seat, now)
     game.save(force_insert=True)
     record_start(game)
     signals.send_about_game(signals.game_started, game, number=game.number)
     turn = game.turn_number
-    signals.game_dealing.send(sender=Game, game=game, table=table)
+    signals.game_dealing.send(sender=Game, game=game, table=table, seats=seats)
     # A forfeit that passed the turn on, or ended the game, announced what follows.
     if not game.is_over and game.turn_number == turn:
-        announce_turn(game)
+        announce_turn(game, seat)
     return game

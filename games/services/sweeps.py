@@ -1,15 +1,21 @@
 """The sweeps: turns whose deadline (or reminder) is due, found in the database.
 
-A turn's task is queued when the turn starts, to run at its deadline. A task can be
-lost (a worker stopped, the broker emptied) and a correspondence task due days ahead is
-not queued at all (a Redis broker would deliver it again every hour), so Celery beat
-runs these sweeps every ``GAMES_SWEEP_SECONDS``:
+A turn's timeout (and reminder) task runs at its moment, and is queued by these sweeps
+as the moment comes near (within :func:`look_ahead`), or when the turn starts if it is
+that near already: nearly every turn ends by a move long before its deadline, so a task
+queued at its start would only come, at the old deadline, to find the turn over (and
+lock its game for nothing); and a correspondence task due days ahead cannot be queued
+at all (a Redis broker would deliver it again every hour). A queued task can also be
+lost (a worker stopped, the broker emptied). So Celery beat runs these sweeps every
+``GAMES_SWEEP_SECONDS``, on every node behind a lock (``config/beat.py``):
 
 * what is due is processed at once, game by game, each in its own transaction, passing
   over a game whose row another writer holds (``SKIP LOCKED``): that writer is ending
   the turn, or the next sweep comes back;
 * what falls due before the next sweep, and was too far ahead to be queued when its
-  turn started, gets its task queued for the exact moment.
+  turn started, gets its task queued for the exact moment. Two sweeps in a row look
+  ahead over a common stretch, so a turn due in it may get two tasks: the turn number
+  and the row lock make the second do nothing.
 
 Each is one query on an index of ``(status, turn_deadline)`` (or ``turn_reminder_at``),
 whatever the number of games in play. A turn is ended exactly once however many tasks
@@ -25,7 +31,7 @@ from datetime import datetime, timedelta
 
 from django.db.models import F
 
-from games.conf import eta_horizon_seconds, sweep_seconds
+from games.conf import sweep_seconds
 from games.models import Game
 
 SWEEP_LIMIT = 500
@@ -83,14 +89,21 @@ def _sweep(
     return SweepResult(len(due), done, len(coming), time.perf_counter() - started)
 
 
+def look_ahead() -> timedelta:
+    """How far ahead a sweep queues what falls due: one and a half times the time
+    between sweeps, so that the next sweep, even a little late, finds it queued. A task
+    due within it is queued at once wherever a moment is set (a turn's start, a
+    reclock); anything later waits for a sweep."""
+    return timedelta(seconds=1.5 * sweep_seconds())
+
+
 def _coming(now: datetime, field: str) -> list[tuple[int, int, datetime]]:
     """Turns due before the next sweep whose task was too far ahead to queue when they
     started (those nearer had theirs queued then)."""
-    ahead = now + timedelta(seconds=1.5 * sweep_seconds())
-    horizon = timedelta(seconds=eta_horizon_seconds())
+    ahead = look_ahead()
     rows = Game.objects.filter(
         status=Game.Status.PLAYING,
-        **{f"{field}__gt": now - GRACE, f"{field}__lte": ahead},
-        turn_started_at__lt=F(field) - horizon,
+        **{f"{field}__gt": now - GRACE, f"{field}__lte": now + ahead},
+        turn_started_at__lt=F(field) - ahead,
     ).values_list("pk", "turn_number", field)
     return list(rows)

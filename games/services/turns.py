@@ -1,8 +1,9 @@
 """The moves of a turn: by a player, by a bot, and by the turn clock.
 
 Each public function is one transaction: lock the game row, check, let the engine judge,
-save, log, and announce after commit (:mod:`games.services.core`). Players send back
-the ``version`` they were shown; a stale or repeated submission changes nothing.
+save, log, and announce after commit (:mod:`games.services.move`). Players send back
+the ``version`` they were shown; a stale or repeated submission changes nothing; and the
+id of the page that sent the move (``page``), whose answer shows it.
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ from games.errors import IllegalPlay, InvalidMove
 from games.models import Game, Move, Seat
 from games.selectors.drafts import working_table
 from games.services.abandonment import count_timeout
-from games.services.core import commit_action
 from games.services.drafts import draft_changed
-from games.services.locking import LockedTurn, lock_for_player, lock_game, lock_game_if_free
+from games.services.locking import LockedTurn, lock_game, lock_game_if_free
+from games.services.move import load_for_player, loaded, make_move
 
 logger = logging.getLogger("games.services")
 
@@ -37,51 +38,64 @@ TableNotation = Sequence[Sequence[str]]
 """A table as sets of tile notation: ``[["R7", "R8", "R9"], ["K1", "B1", "O1"]]``."""
 
 
-def play(game_id: int, user: User, version: int, table: TableNotation | None = None) -> Game:
+def play(
+    game_id: int,
+    user: User,
+    version: int,
+    table: TableNotation | None = None,
+    *,
+    page: str = "",
+) -> Game:
     """Play the turn in progress (``table=None``) or the explicit ``table`` given.
 
     Raises a :class:`~games.errors.GameActionError`: ``IllegalPlay`` carries the
     rules' sentence (``"R5 B6 R7 is neither a run ..."``).
     """
     with transaction.atomic():
-        turn = lock_for_player(game_id, user, version)
-        sets = working_table(turn.game, turn.state, turn.seat) if table is None else _parse(table)
-        return commit_action(turn, engine.Play(sets), Move.By.USER, user)
+        load, seat = load_for_player(game_id, user, version)
+        sets = working_table(load.game, load.state, seat) if table is None else _parse(table)
+        return make_move(load, seat, engine.Play(sets), Move.By.USER, user, page=page)
 
 
-def draw(game_id: int, user: User, version: int) -> Game:
+def draw(game_id: int, user: User, version: int, *, page: str = "") -> Game:
     """Draw from the pool (two with the River: then :func:`discard` one)."""
-    return _simple(game_id, user, version, engine.Draw())
+    return _simple(game_id, user, version, engine.Draw(), page)
 
 
-def pass_turn(game_id: int, user: User, version: int) -> Game:
+def pass_turn(game_id: int, user: User, version: int, *, page: str = "") -> Game:
     """Let the turn go by; only allowed when the pool is empty."""
-    return _simple(game_id, user, version, engine.Pass())
+    return _simple(game_id, user, version, engine.Pass(), page)
 
 
-def discard(game_id: int, user: User, version: int, tile: str) -> Game:
+def discard(game_id: int, user: User, version: int, tile: str, *, page: str = "") -> Game:
     """River: put one of the two tiles just drawn on the River, keeping the other."""
     try:
         action = engine.Discard(parse_tile(tile))
     except NotationError as err:
         raise InvalidMove(str(err)) from None
-    return _simple(game_id, user, version, action)
+    return _simple(game_id, user, version, action, page)
 
 
 def take_from_river(
-    game_id: int, user: User, version: int, index: int, table: TableNotation
+    game_id: int,
+    user: User,
+    version: int,
+    index: int,
+    table: TableNotation,
+    *,
+    page: str = "",
 ) -> Game:
     """River: take the tile at ``index`` and every newer one, playing ``table``."""
     with transaction.atomic():
-        turn = lock_for_player(game_id, user, version)
+        load, seat = load_for_player(game_id, user, version)
         action = engine.TakeFromRiver(index, _parse(table))
-        return commit_action(turn, action, Move.By.USER, user)
+        return make_move(load, seat, action, Move.By.USER, user, page=page)
 
 
-def _simple(game_id: int, user: User, version: int, action: engine.Action) -> Game:
+def _simple(game_id: int, user: User, version: int, action: engine.Action, page: str) -> Game:
     with transaction.atomic():
-        turn = lock_for_player(game_id, user, version)
-        return commit_action(turn, action, Move.By.USER, user)
+        load, seat = load_for_player(game_id, user, version)
+        return make_move(load, seat, action, Move.By.USER, user, page=page)
 
 
 def _parse(table: TableNotation) -> Layout:
@@ -113,11 +127,11 @@ def time_out_turn(game_id: int, turn_number: int, wait: bool = True) -> Game | N
             return None
         if game.turn_deadline is None or timezone.now() < game.turn_deadline:
             return None
-        seat = game.current_seat
-        turn = LockedTurn(game, game.engine_state(), seat)
-        action = engine.Timeout(changed=draft_changed(turn))
-        game = commit_action(turn, action, Move.By.TIMEOUT)
-        return count_timeout(game, seat)
+        # The seats are read only now: a sweep's passing visit reads nothing more.
+        load, seat = loaded(game), game.current_seat
+        action = engine.Timeout(changed=draft_changed(LockedTurn(game, load.state, seat)))
+        make_move(load, seat, action, Move.By.TIMEOUT)
+        return count_timeout(load, seat)
 
 
 def play_bot_move(game_id: int, turn_number: int, rng: random.Random | None = None) -> Game | None:
@@ -142,15 +156,16 @@ def play_bot_move(game_id: int, turn_number: int, rng: random.Random | None = No
         game = lock_game(game_id)
         if game.version != snapshot.version or game.held_at is not None:
             return None  # moved on, or paused by a moderator (the release re-announces)
-        turn = LockedTurn(game, game.engine_state(), seat.number)
+        load = loaded(game)
         try:
-            return commit_action(turn, action, Move.By.BOT)
+            return make_move(load, seat.number, action, Move.By.BOT)
         except (IllegalPlay, InvalidMove):
-            # The engine refuses before writing anything, so the transaction is clean.
-            # A bot's mistake must not stall a live game: it takes the clock's way out,
-            # which is legal in every state (draw, or pass, or finish a River draw).
+            # The engine refuses before writing anything, so the transaction is clean
+            # and the loaded game as it was. A bot's mistake must not stall a live game:
+            # it takes the clock's way out, which is legal in every state (draw, or
+            # pass, or finish a River draw).
             logger.exception("game %s: bot at seat %s chose a refused move", game_id, seat.number)
-            return commit_action(turn, engine.Timeout(changed=False), Move.By.BOT)
+            return make_move(load, seat.number, engine.Timeout(changed=False), Move.By.BOT)
 
 
 def choose_bot_action(

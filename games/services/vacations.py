@@ -138,7 +138,7 @@ def reclock_games_of(user_id: int) -> list[int]:
                 continue
             # Announced by reclock_turn after commit: the clock's tasks are queued for
             # the new deadline and the watchers told.
-            if reclock_turn(game, timezone.now()):
+            if reclock_turn(game, seat, timezone.now()):
                 changed.append(game_id)
     return changed
 

@@ -57,6 +57,22 @@ def game_action(view: View) -> View:
     return login_required(require_POST(wrapper))
 
 
+def move_action(view: View) -> View:
+    """:func:`game_action` for a move whose service loads the game for the player
+    (:func:`games.services.move.load_for_player`): the service asks whether the member
+    may see the game, under the game's lock and from the seats it loads, before
+    anything else, so the view does not ask again."""
+
+    @wraps(view)
+    def wrapper(request: AuthenticatedRequest, pk: int, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, pk, *args, **kwargs)
+        except GameActionError as error:
+            return refuse(request, pk, error)
+
+    return login_required(require_POST(wrapper))
+
+
 def _cleaned(
     request: AuthenticatedRequest, form_class: type[forms.Form], refusal: GameActionError
 ) -> dict[str, Any]:
@@ -106,19 +122,19 @@ def undo(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     return fragments(request, pk, "Your last change is undone.")
 
 
-@game_action
+@move_action
 def play(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """End the turn: play the working table as it is (the engine judges it)."""
     return _end_turn(request, pk, services.play)
 
 
-@game_action
+@move_action
 def draw(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """Draw from the pool (with the River, two tiles: then discard one)."""
     return _end_turn(request, pk, services.draw)
 
 
-@game_action
+@move_action
 def pass_turn(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """Let the turn go by (only once the pool is empty)."""
     return _end_turn(request, pk, services.pass_turn)
@@ -149,7 +165,7 @@ def standing_order(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     return fragments(request, pk, said)
 
 
-@game_action
+@move_action
 def discard(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """River: put one of the two tiles drawn on the River."""
     data = _version(request, DiscardForm)

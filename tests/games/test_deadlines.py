@@ -156,10 +156,10 @@ def test_the_timeout_task_for_a_turn_that_ended_does_nothing_however_often_it_ru
 # --- queueing the clock's tasks ---------------------------------------------------------
 
 
-def test_a_live_turn_queues_its_timeout_for_the_deadline(
+def test_a_600_second_live_turn_queues_no_task_at_its_start(
     alice: User, bob: User, queued: list[Any], django_capture_on_commit_callbacks: Any
 ) -> None:
-    game = live_game(alice, bob)
+    game = live_game(alice, bob, turn_seconds=600)
 
     with (
         time_machine.travel(T0 + timedelta(seconds=5), tick=False),
@@ -168,7 +168,45 @@ def test_a_live_turn_queues_its_timeout_for_the_deadline(
         services.draw(game.pk, user_at(game, game.current_seat or 0), 0)
 
     game.refresh_from_db()
-    assert queued == [("expire_turn", (game.pk, 2), game.turn_deadline)]
+    assert game.turn_number == 2
+    assert queued == []  # the sweep queues it as its deadline comes near
+
+
+def test_the_sweep_queues_the_turn_due_before_the_next_sweep_once(
+    alice: User, bob: User, queued: list[Any]
+) -> None:
+    game = live_game(alice, bob)
+    assert game.turn_deadline is not None
+    ahead = timedelta(seconds=1.5 * settings.GAMES_SWEEP_SECONDS)
+
+    with time_machine.travel(game.turn_deadline - ahead - timedelta(seconds=1), tick=False):
+        tasks.sweep_expired_turns.delay()
+    assert queued == []  # not yet: the next sweep is due first
+    with time_machine.travel(game.turn_deadline - ahead + timedelta(seconds=1), tick=False):
+        tasks.sweep_expired_turns.delay()
+
+    assert queued == [("expire_turn", (game.pk, 1), game.turn_deadline)]
+
+
+def test_a_turn_ended_by_a_move_never_gets_a_timeout_task(
+    alice: User, bob: User, queued: list[Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    game = live_game(alice, bob)
+    assert game.turn_deadline is not None
+    first_deadline = game.turn_deadline
+
+    with (
+        time_machine.travel(T0 + timedelta(seconds=20), tick=False),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        services.draw(game.pk, user_at(game, game.current_seat or 0), 0)
+    # Sweeps up to the first turn's old deadline and past it: the turn is over.
+    for seconds in range(25, 65, 5):
+        with time_machine.travel(T0 + timedelta(seconds=seconds), tick=False):
+            tasks.sweep_expired_turns.delay()
+
+    assert first_deadline < T0 + timedelta(seconds=65)
+    assert queued == []
 
 
 def test_a_correspondence_turn_days_ahead_is_left_to_the_sweep_until_it_comes_near(
@@ -212,7 +250,9 @@ def test_the_sweep_ends_a_turn_whose_task_was_lost_and_leaves_the_others(
     assert later.version == 0
 
 
-def test_the_sweep_leaves_a_turn_its_own_task_is_about_to_end(alice: User, bob: User) -> None:
+def test_the_sweep_leaves_a_turn_its_own_task_is_about_to_end(
+    alice: User, bob: User, queued: list[Any]
+) -> None:
     game = live_game(alice, bob)
 
     with time_machine.travel(T0 + timedelta(seconds=60, milliseconds=500), tick=False):
@@ -220,6 +260,8 @@ def test_the_sweep_leaves_a_turn_its_own_task_is_about_to_end(alice: User, bob: 
 
     game.refresh_from_db()
     assert game.version == 0
+    # At most its task again (a second one does nothing), never the turn ended here.
+    assert queued in ([], [("expire_turn", (game.pk, 1), game.turn_deadline)])
 
 
 def test_a_sweep_is_two_queries_when_nothing_is_due(alice: User, bob: User) -> None:

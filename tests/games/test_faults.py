@@ -147,7 +147,7 @@ def test_a_deadline_is_kept_when_the_worker_holding_it_is_killed(
 
 
 def test_pushes_and_tasks_resume_after_redis_restarts_empty(
-    alice: User, bob: User, site: str, main_worker: Worker, redis_server: RedisServer
+    alice: User, bob: User, site: str, main_worker: Worker, beat: Beat, redis_server: RedisServer
 ) -> None:
     game = live_game(alice, bob)
     keys = {0: session_of(alice), 1: session_of(bob)}
@@ -168,9 +168,9 @@ def test_pushes_and_tasks_resume_after_redis_restarts_empty(
             # A move after the restart: answered, and pushed to the open page.
             status, version = await draw_as_mover(site, game, keys)
             await asyncio.wait_for(watcher.game.arrival_of(version + 1), timeout=15)
-            # Its turn's timeout task went through the new Redis to the worker, which
-            # ends the turn at its deadline (no beat runs here: only the task can), and
-            # its push from the worker reaches the page too.
+            # Its turn's timeout task, queued by beat's sweep as the deadline came near,
+            # went through the new Redis to the worker, which ends the turn at its
+            # deadline, and its push from the worker reaches the page too.
             moved = await in_thread(lambda: Game.objects.get(pk=game.pk))
             assert moved.turn_deadline is not None
             pushed = await asyncio.wait_for(

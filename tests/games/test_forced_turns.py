@@ -167,7 +167,7 @@ def test_the_turn_start_proves_and_queues_the_draw_on_the_bots_queue(
     task runs at once, before its moment, and so does nothing; the moment is kept with
     the proof, and a task then draws)."""
     game = _game(alice, bob, True, NO_PLAY)
-    receivers.prove_forced_turn(Game, game_id=game.pk, turn_number=1, seat=0)
+    receivers.prove_forced_turn(Game, game_id=game.pk, turn_number=1, seat=0, wants_proof=True)
     row = ForcedTurn.objects.get(game=game, turn_number=1)
     assert row.draw_at is not None and not row.drawn_for_them
     assert not Move.objects.filter(game=game).exists()

@@ -26,8 +26,8 @@ from games import services
 from games.errors import DraftError, HelpBusy, StaleVersion
 from games.models import Draft, Game
 from games.services import help as solver_help
-from games.services.core import lock_game
 from games.services.drafts import move_tiles
+from games.services.locking import lock_game
 from games.solver_tasks import ask_arrange, ask_hint
 from tests.conftest import client_as
 from tests.engine.worst_cases import manipulation_case

@@ -102,6 +102,7 @@ def test_a_turn_that_is_over_by_the_time_it_is_heard_of_notifies_nobody(
         turn_number=first_turn,
         seat=first_seat,
         clock="correspondence",
+        member_id=user_at(game, first_seat).pk,
     )
     assert not Notification.objects.exists()
 
@@ -112,6 +113,7 @@ def test_a_turn_that_is_over_by_the_time_it_is_heard_of_notifies_nobody(
         turn_number=game.turn_number,
         seat=game.current_seat,
         clock="correspondence",
+        member_id=user_at(game, game.current_seat or 0).pk,
     )
     assert [(n.user_id, n.key) for n in Notification.objects.all()] == [
         (

@@ -16,8 +16,6 @@ LEAF_MAY_IMPORT = (
     "games.conf",
     "games.errors",
     "games.models",
-    # A read (the seat a member plays): selectors never import a service (reads-not-writes).
-    "games.selectors.seats",
 )
 
 

@@ -121,11 +121,13 @@ def test_a_move_is_announced_once_and_only_after_commit(
             "seat": seat,
             "turn_number": turn,
             "by": "user",
+            "page": "",
         }
     ]
     assert len(heard.of("turn_ended")) == 1
     ended = heard.of("turn_ended")[0]
     assert (ended["turn_number"], ended["seat"], ended["clock"]) == (turn, seat, "live")
+    assert ended["member_id"] == user.pk
     assert heard.of("turn_started") == [
         {
             "game_id": game.pk,
@@ -135,6 +137,10 @@ def test_a_move_is_announced_once_and_only_after_commit(
             "deadline": game.turn_deadline,
             "reminder_at": game.turn_reminder_at,
             "clock": "live",
+            # Who plays the turn, as the move loaded the seat: the receivers read nothing.
+            "kind": "player",
+            "member_id": user_at(game, game.current_seat or 0).pk,
+            "wants_proof": True,
         }
     ]
     assert not heard.of("game_finished")

@@ -5,6 +5,7 @@ from typing import Any
 
 import pytest
 import time_machine
+from django.test import override_settings
 
 from accounts.models import User
 from engine.actions import Action, Play
@@ -68,7 +69,8 @@ def test_a_timed_out_player_who_had_changed_the_table_draws_three(game: Game) ->
 
     assert game.moves.get().action == {"type": "timeout", "changed": True}
     assert rack_size(game, seat) == 6
-    assert not Draft.objects.exists()
+    game.refresh_from_db()
+    assert not Draft.objects.filter(turn_number=game.turn_number).exists()
 
 
 def test_a_draft_moved_back_to_the_start_is_no_change(game: Game) -> None:
@@ -97,7 +99,10 @@ def test_a_timeout_delivered_early_by_a_broker_tries_again_at_the_deadline(
     calls: list[tuple[Any, ...]] = []
     monkeypatch.setattr(tasks.expire_turn, "apply_async", lambda *a, **kw: calls.append((a, kw)))
 
-    tasks.expire_turn.run(game.pk, 1)  # as a worker runs it: not eagerly
+    assert game.turn_deadline is not None
+    # A few seconds early (its task is queued only as the deadline comes near).
+    with time_machine.travel(game.turn_deadline - timedelta(seconds=3), tick=False):
+        tasks.expire_turn.run(game.pk, 1)  # as a worker runs it: not eagerly
 
     assert calls == [(((game.pk, 1),), {"eta": game.turn_deadline})]
     assert Game.objects.get(pk=game.pk).version == 0
@@ -115,14 +120,18 @@ def test_a_timeout_for_a_turn_that_ended_does_nothing(game: Game) -> None:
     assert (game.version, game.turn_number) == (1, 2)
 
 
-def test_a_committed_turn_schedules_its_timeout_at_its_deadline(
+def test_a_committed_turn_due_before_the_next_sweep_schedules_its_timeout_at_once(
     game: Game, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
 ) -> None:
     calls: list[tuple[Any, ...]] = []
     monkeypatch.setattr(tasks.expire_turn, "apply_async", lambda *a, **kw: calls.append((a, kw)))
     assert game.current_seat is not None
 
-    with django_capture_on_commit_callbacks(execute=True):
+    # Sweeps an hour apart: the turn's deadline falls within their look-ahead.
+    with (
+        override_settings(GAMES_SWEEP_SECONDS=3600),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
         services.draw(game.pk, user_at(game, game.current_seat), 0)
 
     game.refresh_from_db()
