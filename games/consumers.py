@@ -7,8 +7,10 @@ Moves do not come through the socket: they are HTTP requests to the views.
 
 Whoever may see a game's table (:mod:`games.selectors.sight`) may watch it (a spectator sees no
 rack); visitors, and outsiders of a private club's table, are refused.
-What a spectator sees does not depend on who watches, so after a move the spectators of a
-game connected to one process share one render (:class:`SpectatorRenders`).
+What a spectator sees does not depend on who watches, only on the zone its times are
+written in, so after a move the spectators of a game connected to one process share one
+render per zone (:class:`SpectatorRenders`). Every push, the chat's too, is written in
+its reader's zone, as their page is (:func:`common.zones.reader_zone`).
 While the socket is open the member counts as looking at the game (:mod:`games.presence`,
 refreshed by a heartbeat), so no email about it is sent to them.
 
@@ -26,6 +28,7 @@ import asyncio
 import threading
 from collections import Counter, OrderedDict
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
@@ -33,6 +36,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from common.sockets import SlotConsumer
+from common.zones import UTC, reader_zone
 from games import page_connections, presence
 from games.conf import presence_seconds
 from games.live import chat_group, game_group
@@ -44,40 +48,47 @@ from games.selectors.sight import visible_game, visible_table
 Rendered = tuple[int, str]
 """A game's version and its live fragments as rendered for someone."""
 
+Watched = tuple[int, str]
+"""A game and the name of a time zone its spectators read it in."""
+
 
 class SpectatorRenders:
-    """The fragments spectators of a game see, rendered once per move for all of them.
+    """The fragments spectators of a game see, rendered once per move and time zone for
+    all of them.
 
     A consumer's database work runs on one thread, one call after another: with a render
     per connection, the last of twenty watchers would wait for nineteen renders. Nothing
-    in a spectator's fragments depends on who watches (no seat: no rack, no draft), so
-    the consumers of a game's spectators in this process await one render instead.
+    in a spectator's fragments depends on who watches (no seat: no rack, no draft) but
+    the zone its times are written in, so the consumers of a game's spectators in this
+    process that read the same zone await one render instead.
     """
 
     def __init__(self) -> None:
-        self._watchers: Counter[int] = Counter()
-        self._renders: dict[int, tuple[int, asyncio.Future[Rendered | None]]] = {}
+        self._watchers: Counter[Watched] = Counter()
+        self._renders: dict[Watched, tuple[int, asyncio.Future[Rendered | None]]] = {}
 
-    def join(self, game_id: int) -> None:
-        self._watchers[game_id] += 1
+    def join(self, game_id: int, zone: ZoneInfo) -> None:
+        self._watchers[(game_id, zone.key)] += 1
 
-    def leave(self, game_id: int) -> None:
-        self._watchers[game_id] -= 1
-        if self._watchers[game_id] <= 0:
-            del self._watchers[game_id]
-            self._renders.pop(game_id, None)
+    def leave(self, game_id: int, zone: ZoneInfo) -> None:
+        watched = (game_id, zone.key)
+        self._watchers[watched] -= 1
+        if self._watchers[watched] <= 0:
+            del self._watchers[watched]
+            self._renders.pop(watched, None)
 
-    async def render(self, game_id: int, version: int) -> Rendered | None:
-        """The spectators' fragments of ``version`` or newer.
+    async def render(self, game_id: int, zone: ZoneInfo, version: int) -> Rendered | None:
+        """The spectators' fragments of ``version`` or newer, with times in ``zone``.
 
         A render is shared by every event up to the version whose announcement started
         it: it reads the game after that version committed, so it shows it (or newer).
         """
-        started = self._renders.get(game_id)
+        watched = (game_id, zone.key)
+        started = self._renders.get(watched)
         loop = asyncio.get_running_loop()
         if started is None or started[0] < version or started[1].get_loop() is not loop:
-            render = database_sync_to_async(_render_game)(game_id, None, version)
-            started = self._renders[game_id] = (version, asyncio.ensure_future(render))
+            render = database_sync_to_async(_render_game)(game_id, None, version, zone)
+            started = self._renders[watched] = (version, asyncio.ensure_future(render))
         # Shielded: a watcher who leaves meanwhile must not cancel the others' render.
         return await asyncio.shield(started[1])
 
@@ -145,6 +156,8 @@ class GameConsumer(SlotConsumer):
     rendered_version = -1
     # A player's connection in the history moderators read (games.page_connections).
     connection_id: int | None = None
+    # The zone this reader's times are written in (common.zones.reader_zone).
+    zone: ZoneInfo = UTC
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -163,9 +176,7 @@ class GameConsumer(SlotConsumer):
             return
         self.table_id, plays = seated
         if not plays:
-            self.spectating = True
-            self.on_sufferance = True
-            spectator_renders.join(self.game_id)
+            self._spectate()
         self.group = game_group(self.game_id)
         self.chat = chat_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -193,7 +204,7 @@ class GameConsumer(SlotConsumer):
             await self.channel_layer.group_discard(self.chat, self.channel_name)
         if self.spectating:
             self.spectating = False
-            spectator_renders.leave(self.game_id)
+            spectator_renders.leave(self.game_id, self.zone)
         if was_present:
             await sync_to_async(presence.mark_absent)(self.game_id, self.user.pk, self.channel_name)
         if self.connection_id is not None:
@@ -208,7 +219,7 @@ class GameConsumer(SlotConsumer):
         if version <= self.rendered_version or not await self._still_sees():
             return
         if self.spectating:
-            await self._send(await spectator_renders.render(self.game_id, version))
+            await self._send(await spectator_renders.render(self.game_id, self.zone, version))
         else:
             await self._send_game(version)
 
@@ -216,6 +227,13 @@ class GameConsumer(SlotConsumer):
         """The turn's deadline moved, or a seat changed hands, without a move."""
         if await self._still_sees():
             await self._send_game()
+
+    def _spectate(self) -> None:
+        """Watch without a seat: share the renders of the spectators in the same zone."""
+        self.spectating = True
+        self.on_sufferance = True
+        self.zone = reader_zone(self.scope)
+        spectator_renders.join(self.game_id, self.zone)
 
     async def _still_sees(self) -> bool:
         """Whether this connection's user may still see the table; a spectator of a
@@ -278,15 +296,17 @@ def _is_seated(game_id: int, user: User) -> tuple[int, bool] | None:
     return table_id, plays
 
 
-def _render_game(game_id: int, user: User | None, version: int | None = None) -> Rendered | None:
-    """The live fragments for ``user``: of ``version`` or newer, or of the game as it is
-    now (``version=None``)."""
+def _render_game(
+    game_id: int, user: User | None, version: int | None = None, zone: ZoneInfo | None = None
+) -> Rendered | None:
+    """The live fragments for ``user`` (``None``: any spectator): of ``version`` or
+    newer, or of the game as it is now (``version=None``); times in ``zone``, by default
+    the user's, as their page has them."""
     loaded = snapshots.load(game_id, version)
     if loaded is None:
         return None
     game, seats = loaded
-    # A player's fragments show times in their time zone, as their page does.
-    with timezone.override(user.zone if user is not None else None):
+    with timezone.override(zone or (user.zone if user is not None else UTC)):
         return game.version, render_live_fragments(game, user, seats)
 
 
@@ -295,8 +315,10 @@ def _render_building(game_id: int, user: User, seat: object) -> str:
     if game is None or not isinstance(seat, int) or game.current_seat != seat:
         return ""
     if game.table.seats.filter(number=seat, user=user, kind="player").exists():
-        # The builder's own other tabs: show them the draft itself, not a notice.
-        return render_live_fragments(game, user)
+        # The builder's own other tabs: show them the draft itself, not a notice, with
+        # times in their zone (a push has no request to take it from).
+        with timezone.override(user.zone):
+            return render_live_fragments(game, user)
     return render_building_notice(game, seat)
 
 

@@ -167,11 +167,14 @@ CHAT_TEMPLATE = "games/_chat.html"
 
 
 def render_chat_lines(table_id: int, user: User) -> str:
-    """The table's chat as ``user`` may read it, ready for an out-of-band swap (empty if
-    the table is gone, or they may no longer see it: a socket opened while they were a
-    private club's member reads nothing once they are not)."""
+    """The table's chat as ``user`` may read it, its times in their zone, ready for an
+    out-of-band swap (empty if the table is gone, or they may no longer see it: a socket
+    opened while they were a private club's member reads nothing once they are not)."""
     table = Table.objects.filter(pk=table_id).first()
     if table is None or not may_see(user, table):
         return ""
     context = {"chat": table_chat(table, user), "oob": True}
-    return render_to_string(f"{CHAT_TEMPLATE}#lines", context)
+    # In the reader's zone, as their page has it: a push has no request whose zone is
+    # active (an answer's is the same one).
+    with timezone.override(user.zone):
+        return render_to_string(f"{CHAT_TEMPLATE}#lines", context)
