@@ -1,61 +1,49 @@
-"""The time zone a reader sees times in.
+"""A visitor's time zone, as their browser tells it: the cookie ``tz`` that
+``static/js/visitor-zone.js`` sets to ``Intl.DateTimeFormat().resolvedOptions().timeZone``.
 
-A member's zone is their profile's (``User.zone``). A visitor has none, so the pages'
-script writes the browser's own zone into the ``tz`` cookie (:data:`COOKIE`); the pages'
-middleware and the sockets (:func:`reader_zone`, from the scope's cookies) read it through
-:func:`zone_from_cookie`, so a page and the pushes that follow it agree.
-
->>> zone_from_cookie("Asia%2FTokyo"), zone_from_cookie("../../etc/passwd")
-(zoneinfo.ZoneInfo(key='Asia/Tokyo'), None)
+A signed-in member's zone is their profile's (``User.zone``); a visitor has no profile,
+so their pages and sockets read this cookie. It is whatever the browser sent: only a
+name of the IANA database is taken, anything else is no zone (the site's).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import cache
-from typing import Any
+from functools import lru_cache
 from urllib.parse import unquote
 from zoneinfo import ZoneInfo, available_timezones
 
-COOKIE = "tz"
-"""The cookie in which a visitor's browser names its time zone (an IANA name)."""
-
-UTC = ZoneInfo("UTC")
-"""The site's zone (``TIME_ZONE``): a visitor's whose browser named none."""
+ZONE_COOKIE = "tz"
+"""The cookie's name: short, as it travels with every request."""
 
 LONGEST_NAME = 64
-"""No IANA name is longer (``User.time_zone``'s length too)."""
+"""No IANA name is longer (the longest, ``America/Argentina/ComodRivadavia``, has 32)."""
+
+NOT_ZONES = frozenset({"localtime", "posixrules", "Factory"})
+"""Files of a system's zone database that name no zone of their own: ``localtime`` is
+the server's zone, whatever it is."""
 
 
-@cache
+@lru_cache(maxsize=1)
 def _known() -> frozenset[str]:
-    return frozenset(available_timezones())
+    return frozenset(available_timezones()) - NOT_ZONES
 
 
 def zone_from_cookie(value: str | None) -> ZoneInfo | None:
-    """The zone the ``tz`` cookie names, or ``None`` when it names none the IANA database
-    knows. The cookie is the browser's word, so anything may come: only a known name is
-    handed to ``ZoneInfo``, which would otherwise read a file named by it. Scripts write it
-    with ``encodeURIComponent`` (``Asia%2FTokyo``); a raw ``Asia/Tokyo`` is read too."""
-    if not value or len(value) > 3 * LONGEST_NAME:
+    """The zone a ``tz`` cookie names, or ``None`` for no cookie or no known zone.
+
+    Only a name the IANA database lists is taken (never a path, ``localtime`` or an
+    offset a browser never sends); a value percent-encoded by a script is read decoded.
+
+    >>> zone_from_cookie("Asia/Tokyo")
+    zoneinfo.ZoneInfo(key='Asia/Tokyo')
+    >>> zone_from_cookie("Europe%2FLisbon")
+    zoneinfo.ZoneInfo(key='Europe/Lisbon')
+    >>> zone_from_cookie("../../etc/passwd") is None, zone_from_cookie("") is None
+    (True, True)
+    """
+    if not value or len(value) > LONGEST_NAME * 3:
         return None
     name = unquote(value).strip()
-    if name not in _known():
+    if len(name) > LONGEST_NAME or name not in _known():
         return None
     return ZoneInfo(name)
-
-
-def reader_zone(scope: Mapping[str, Any]) -> ZoneInfo:
-    """The zone of a websocket's reader: the signed-in member's (their profile), else the
-    one their browser named in the ``tz`` cookie, else UTC, as their page had it.
-
-    >>> reader_zone({"cookies": {"tz": "Europe%2FLisbon"}}), reader_zone({"cookies": {}})
-    (zoneinfo.ZoneInfo(key='Europe/Lisbon'), zoneinfo.ZoneInfo(key='UTC'))
-    """
-    user = scope.get("user")
-    if user is not None and getattr(user, "is_authenticated", False):
-        zone = getattr(user, "zone", None)
-        if isinstance(zone, ZoneInfo):
-            return zone
-    cookies = scope.get("cookies") or {}
-    return zone_from_cookie(cookies.get(COOKIE)) or UTC

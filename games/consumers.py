@@ -10,7 +10,7 @@ rack); visitors, and outsiders of a private club's table, are refused.
 What a spectator sees does not depend on who watches, only on the zone its times are
 written in, so after a move the spectators of a game connected to one process share one
 render per zone (:class:`SpectatorRenders`). Every push, the chat's too, is written in
-its reader's zone, as their page is (:func:`common.zones.reader_zone`).
+its reader's zone, as their page is (:func:`common.sockets.reader_zone`).
 While the socket is open the member counts as looking at the game (:mod:`games.presence`,
 refreshed by a heartbeat), so no email about it is sent to them.
 
@@ -25,8 +25,7 @@ A member's header has a socket of its own: ``ws/notifications/``
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -35,14 +34,18 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from accounts.models import User
-from common.sockets import SlotConsumer
-from common.zones import UTC, reader_zone
+from common.sockets import UTC, SlotConsumer, reader_zone
 from games import page_connections, presence
 from games.conf import presence_seconds
 from games.live import chat_group, game_group
 from games.models import Game, Seat
-from games.rendering import render_building_notice, render_chat_lines, render_live_fragments
-from games.selectors.seats import table_seats
+from games.rendering import (
+    reader_of,
+    render_building_notice,
+    render_chat_lines,
+    render_fragments,
+)
+from games.selectors.live import kept, live_game, snapshot
 from games.selectors.sight import visible_game, visible_table
 
 Rendered = tuple[int, str]
@@ -96,48 +99,6 @@ class SpectatorRenders:
 spectator_renders = SpectatorRenders()
 
 
-class GameSnapshots:
-    """The game rows (with their table and seats) that this process's consumers loaded
-    last, one per game, so that the renders a move sets off read the game once.
-
-    After a move every connection to the game renders: each player their own view, the
-    spectators one between them. They all need the same committed row, and on a busy
-    server each query waits its turn for the database; so a render for "version V"
-    reuses a row already loaded at V or later. A render for any other reason (a page
-    connects, the clock changed without a move) loads afresh, and its row replaces the
-    one kept. Rows are only read, never saved.
-    """
-
-    def __init__(self, size: int = 512) -> None:
-        self._size = size
-        self._rows: OrderedDict[int, tuple[Game, list[Seat]]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def load(self, game_id: int, version: int | None = None) -> tuple[Game, list[Seat]] | None:
-        """The game at ``version`` or newer (``None``: as it is now) and its seats;
-        ``None`` if there is no such game."""
-        if version is not None:
-            with self._lock:
-                kept = self._rows.get(game_id)
-            if kept is not None and kept[0].version >= version:
-                return kept
-        game = Game.objects.select_related("table").filter(pk=game_id).first()
-        if game is None:
-            return None
-        loaded = (game, table_seats(game))
-        with self._lock:
-            kept = self._rows.get(game_id)
-            if kept is None or kept[0].version <= game.version:
-                self._rows[game_id] = loaded
-                self._rows.move_to_end(game_id)
-            while len(self._rows) > self._size:
-                self._rows.popitem(last=False)
-        return loaded
-
-
-snapshots = GameSnapshots()
-
-
 class GameConsumer(SlotConsumer):
     """``ws/games/<game_id>/``: pushes the game's live partials to one user."""
 
@@ -156,7 +117,7 @@ class GameConsumer(SlotConsumer):
     rendered_version = -1
     # A player's connection in the history moderators read (games.page_connections).
     connection_id: int | None = None
-    # The zone this reader's times are written in (common.zones.reader_zone).
+    # The zone this reader's times are written in (common.sockets.reader_zone).
     zone: ZoneInfo = UTC
 
     async def connect(self) -> None:
@@ -216,11 +177,15 @@ class GameConsumer(SlotConsumer):
 
     async def game_changed(self, event: dict[str, Any]) -> None:
         version = event.get("version", 0)
-        if version <= self.rendered_version or not await self._still_sees():
+        if version <= self.rendered_version:
             return
         if self.spectating:
-            await self._send(await spectator_renders.render(self.game_id, self.zone, version))
-        else:
+            # Rendered first (once for the zone): the snapshot it reads says whether the
+            # table is private, and so whether their sight must be asked again.
+            rendered = await spectator_renders.render(self.game_id, self.zone, version)
+            if await self._still_sees(version):
+                await self._send(rendered)
+        elif await self._still_sees(version):
             await self._send_game(version)
 
     async def game_clock(self, event: dict[str, Any]) -> None:
@@ -235,10 +200,15 @@ class GameConsumer(SlotConsumer):
         self.zone = reader_zone(self.scope)
         spectator_renders.join(self.game_id, self.zone)
 
-    async def _still_sees(self) -> bool:
+    async def _still_sees(self, version: int | None = None) -> bool:
         """Whether this connection's user may still see the table; a spectator of a
-        private table who no longer may is disconnected, and told nothing more."""
+        private table who no longer may is disconnected, and told nothing more. A table
+        public at ``version`` (its snapshot, read after that version committed, says so)
+        is seen by every member: nothing to ask."""
         if not self.on_sufferance:
+            return True
+        live = None if version is None else kept.get(self.game_id, version)
+        if live is not None and not live.private:
             return True
         if await database_sync_to_async(visible_table)(self.user, self.table_id) is not None:
             return True
@@ -301,13 +271,17 @@ def _render_game(
 ) -> Rendered | None:
     """The live fragments for ``user`` (``None``: any spectator): of ``version`` or
     newer, or of the game as it is now (``version=None``); times in ``zone``, by default
-    the user's, as their page has them."""
-    loaded = snapshots.load(game_id, version)
-    if loaded is None:
+    the user's, as their page has them. The game comes from its snapshot
+    (:func:`games.selectors.live.live_game`): a move's renders read it once per process,
+    or not at all where the move was made."""
+    live = live_game(game_id, version)
+    if live is None:
         return None
-    game, seats = loaded
+    # The turn that this version's move began has nothing built in it yet.
+    fresh_turn = version == live.version and live.turn_began
+    reader = reader_of(live, user, fresh_turn=fresh_turn)
     with timezone.override(zone or (user.zone if user is not None else UTC)):
-        return game.version, render_live_fragments(game, user, seats)
+        return live.version, render_fragments(live, reader)
 
 
 def _render_building(game_id: int, user: User, seat: object) -> str:
@@ -317,8 +291,9 @@ def _render_building(game_id: int, user: User, seat: object) -> str:
     if game.table.seats.filter(number=seat, user=user, kind="player").exists():
         # The builder's own other tabs: show them the draft itself, not a notice, with
         # times in their zone (a push has no request to take it from).
+        live = kept.get(game.pk, game.version) or snapshot(game)
         with timezone.override(user.zone):
-            return render_live_fragments(game, user)
+            return render_fragments(live, reader_of(live, user, table=game.table))
     return render_building_notice(game, seat)
 
 

@@ -23,6 +23,7 @@ from tests.conftest import communicator, db
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
+from tests.games.sockets import pushes_of_a_draw
 from tests.games.views_support import hidden_from, tiles_in, visible_to
 
 pytestmark = [
@@ -74,21 +75,6 @@ async def alice_socket(game: Game, alice: User) -> AsyncIterator[WebsocketCommun
     socket = await connect(game, alice)
     yield socket
     await socket.disconnect()
-
-
-async def pushes_of_a_draw(game: Game, watchers: list[User]) -> list[str]:
-    """What each of ``watchers``' sockets (in order) is pushed when the player to move
-    draws; ``game`` is then refreshed."""
-    sockets = [await connect(game, user) for user in watchers]
-    for socket in sockets:
-        await socket.receive_from()
-    mover = await db(user_at)(game, game.current_seat)
-    await db(services.draw)(game.pk, mover, game.version)
-    pushed = [await socket.receive_from() for socket in sockets]
-    for socket in sockets:
-        await socket.disconnect()
-    await db(game.refresh_from_db)()
-    return pushed
 
 
 async def test_a_visitor_is_refused(game: Game) -> None:
@@ -161,31 +147,6 @@ async def test_every_watcher_is_sent_the_new_state_after_a_move(
         await socket.disconnect()
 
 
-async def test_the_renders_of_a_move_read_the_game_once(
-    game: Game, alice: User, bob: User, carol: User, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    sockets = [await connect(game, user) for user in (alice, bob, carol)]
-    for socket in sockets:
-        await socket.receive_from()
-    loads: list[int] = []
-    table_seats = consumers.table_seats
-
-    def counted(found: Game) -> Any:
-        loads.append(found.version)
-        return table_seats(found)
-
-    monkeypatch.setattr(consumers, "table_seats", counted)
-    mover = await db(user_at)(game, game.current_seat)
-
-    await db(services.draw)(game.pk, mover, 0)
-
-    pushed = [await socket.receive_from() for socket in sockets]
-    for socket in sockets:
-        await socket.disconnect()
-    assert all('data-version="1"' in html for html in pushed)
-    assert loads == [1]
-
-
 async def test_spectators_share_one_render_per_zone_and_players_get_their_own(
     game: Game, alice: User, bob: User, carol: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -194,7 +155,9 @@ async def test_spectators_share_one_render_per_zone_and_players_get_their_own(
     renders: list[tuple[User | None, str | None]] = []
     render_game = consumers._render_game
 
-    def counted(game_id: int, user: User | None, version: int | None = None, zone: Any = None) -> Any:
+    def counted(
+        game_id: int, user: User | None, version: int | None = None, zone: Any = None
+    ) -> Any:
         if version is not None:
             renders.append((user, None if zone is None else zone.key))
         return render_game(game_id, user, version, zone)
