@@ -13,7 +13,10 @@ import contextlib
 import logging
 import math
 import time
+from collections.abc import Mapping
 from functools import lru_cache
+from typing import Any
+from zoneinfo import ZoneInfo
 
 import redis
 from asgiref.sync import sync_to_async
@@ -23,7 +26,12 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from redis.commands.core import Script
 from redis.exceptions import RedisError
 
+from common.zones import ZONE_COOKIE, zone_from_cookie
+
 logger = logging.getLogger(__name__)
+
+UTC = ZoneInfo("UTC")
+"""The site's zone (``TIME_ZONE``): a visitor's whose browser named none."""
 
 
 class SocketSlots:
@@ -196,3 +204,20 @@ class SlotConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await sync_to_async(SocketSlots.give_back, thread_sensitive=False)(
                 *slot, self.channel_name
             )
+
+
+def reader_zone(scope: Mapping[str, Any]) -> ZoneInfo:
+    """The zone a socket's reader sees times in, as their page had it: the signed-in
+    member's (their profile), else the one their browser named in the ``tz`` cookie
+    (:func:`common.zones.zone_from_cookie`), else UTC.
+
+    >>> reader_zone({"cookies": {"tz": "Europe%2FLisbon"}}), reader_zone({"cookies": {}})
+    (zoneinfo.ZoneInfo(key='Europe/Lisbon'), zoneinfo.ZoneInfo(key='UTC'))
+    """
+    user = scope.get("user")
+    if user is not None and getattr(user, "is_authenticated", False):
+        zone = getattr(user, "zone", None)
+        if isinstance(zone, ZoneInfo):
+            return zone
+    cookies = scope.get("cookies") or {}
+    return zone_from_cookie(cookies.get(ZONE_COOKIE)) or UTC

@@ -7,8 +7,10 @@ Moves do not come through the socket: they are HTTP requests to the views.
 
 Whoever may see a game's table (:mod:`games.selectors.sight`) may watch it (a spectator sees no
 rack); visitors, and outsiders of a private club's table, are refused.
-What a spectator sees does not depend on who watches, so after a move the spectators of a
-game connected to one process share one render (:class:`SpectatorRenders`).
+What a spectator sees does not depend on who watches, only on the zone its times are
+written in, so after a move the spectators of a game connected to one process share one
+render per zone (:class:`SpectatorRenders`). Every push, the chat's too, is written in
+its reader's zone, as their page is (:func:`common.sockets.reader_zone`).
 While the socket is open the member counts as looking at the game (:mod:`games.presence`,
 refreshed by a heartbeat), so no email about it is sent to them.
 
@@ -23,108 +25,78 @@ A member's header has a socket of its own: ``ws/notifications/``
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from accounts.models import User
-from common.sockets import SlotConsumer
+from common.sockets import UTC, SlotConsumer, reader_zone
 from games import page_connections, presence
 from games.conf import presence_seconds
 from games.live import chat_group, game_group
 from games.models import Game, Seat
-from games.rendering import render_building_notice, render_chat_lines, render_live_fragments
-from games.selectors.seats import table_seats
+from games.rendering import (
+    reader_of,
+    render_building_notice,
+    render_chat_lines,
+    render_fragments,
+)
+from games.selectors.live import kept, live_game, snapshot
 from games.selectors.sight import visible_game, visible_table
 
 Rendered = tuple[int, str]
 """A game's version and its live fragments as rendered for someone."""
 
+Watched = tuple[int, str]
+"""A game and the name of a time zone its spectators read it in."""
+
 
 class SpectatorRenders:
-    """The fragments spectators of a game see, rendered once per move for all of them.
+    """The fragments spectators of a game see, rendered once per move and time zone for
+    all of them.
 
     A consumer's database work runs on one thread, one call after another: with a render
     per connection, the last of twenty watchers would wait for nineteen renders. Nothing
-    in a spectator's fragments depends on who watches (no seat: no rack, no draft), so
-    the consumers of a game's spectators in this process await one render instead.
+    in a spectator's fragments depends on who watches (no seat: no rack, no draft) but
+    the zone its times are written in, so the consumers of a game's spectators in this
+    process that read the same zone await one render instead.
     """
 
     def __init__(self) -> None:
-        self._watchers: Counter[int] = Counter()
-        self._renders: dict[int, tuple[int, asyncio.Future[Rendered | None]]] = {}
+        self._watchers: Counter[Watched] = Counter()
+        self._renders: dict[Watched, tuple[int, asyncio.Future[Rendered | None]]] = {}
 
-    def join(self, game_id: int) -> None:
-        self._watchers[game_id] += 1
+    def join(self, game_id: int, zone: ZoneInfo) -> None:
+        self._watchers[(game_id, zone.key)] += 1
 
-    def leave(self, game_id: int) -> None:
-        self._watchers[game_id] -= 1
-        if self._watchers[game_id] <= 0:
-            del self._watchers[game_id]
-            self._renders.pop(game_id, None)
+    def leave(self, game_id: int, zone: ZoneInfo) -> None:
+        watched = (game_id, zone.key)
+        self._watchers[watched] -= 1
+        if self._watchers[watched] <= 0:
+            del self._watchers[watched]
+            self._renders.pop(watched, None)
 
-    async def render(self, game_id: int, version: int) -> Rendered | None:
-        """The spectators' fragments of ``version`` or newer.
+    async def render(self, game_id: int, zone: ZoneInfo, version: int) -> Rendered | None:
+        """The spectators' fragments of ``version`` or newer, with times in ``zone``.
 
         A render is shared by every event up to the version whose announcement started
         it: it reads the game after that version committed, so it shows it (or newer).
         """
-        started = self._renders.get(game_id)
+        watched = (game_id, zone.key)
+        started = self._renders.get(watched)
         loop = asyncio.get_running_loop()
         if started is None or started[0] < version or started[1].get_loop() is not loop:
-            render = database_sync_to_async(_render_game)(game_id, None, version)
-            started = self._renders[game_id] = (version, asyncio.ensure_future(render))
+            render = database_sync_to_async(_render_game)(game_id, None, version, zone)
+            started = self._renders[watched] = (version, asyncio.ensure_future(render))
         # Shielded: a watcher who leaves meanwhile must not cancel the others' render.
         return await asyncio.shield(started[1])
 
 
 spectator_renders = SpectatorRenders()
-
-
-class GameSnapshots:
-    """The game rows (with their table and seats) that this process's consumers loaded
-    last, one per game, so that the renders a move sets off read the game once.
-
-    After a move every connection to the game renders: each player their own view, the
-    spectators one between them. They all need the same committed row, and on a busy
-    server each query waits its turn for the database; so a render for "version V"
-    reuses a row already loaded at V or later. A render for any other reason (a page
-    connects, the clock changed without a move) loads afresh, and its row replaces the
-    one kept. Rows are only read, never saved.
-    """
-
-    def __init__(self, size: int = 512) -> None:
-        self._size = size
-        self._rows: OrderedDict[int, tuple[Game, list[Seat]]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def load(self, game_id: int, version: int | None = None) -> tuple[Game, list[Seat]] | None:
-        """The game at ``version`` or newer (``None``: as it is now) and its seats;
-        ``None`` if there is no such game."""
-        if version is not None:
-            with self._lock:
-                kept = self._rows.get(game_id)
-            if kept is not None and kept[0].version >= version:
-                return kept
-        game = Game.objects.select_related("table").filter(pk=game_id).first()
-        if game is None:
-            return None
-        loaded = (game, table_seats(game))
-        with self._lock:
-            kept = self._rows.get(game_id)
-            if kept is None or kept[0].version <= game.version:
-                self._rows[game_id] = loaded
-                self._rows.move_to_end(game_id)
-            while len(self._rows) > self._size:
-                self._rows.popitem(last=False)
-        return loaded
-
-
-snapshots = GameSnapshots()
 
 
 class GameConsumer(SlotConsumer):
@@ -145,6 +117,8 @@ class GameConsumer(SlotConsumer):
     rendered_version = -1
     # A player's connection in the history moderators read (games.page_connections).
     connection_id: int | None = None
+    # The zone this reader's times are written in (common.sockets.reader_zone).
+    zone: ZoneInfo = UTC
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -163,9 +137,7 @@ class GameConsumer(SlotConsumer):
             return
         self.table_id, plays = seated
         if not plays:
-            self.spectating = True
-            self.on_sufferance = True
-            spectator_renders.join(self.game_id)
+            self._spectate()
         self.group = game_group(self.game_id)
         self.chat = chat_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -193,7 +165,7 @@ class GameConsumer(SlotConsumer):
             await self.channel_layer.group_discard(self.chat, self.channel_name)
         if self.spectating:
             self.spectating = False
-            spectator_renders.leave(self.game_id)
+            spectator_renders.leave(self.game_id, self.zone)
         if was_present:
             await sync_to_async(presence.mark_absent)(self.game_id, self.user.pk, self.channel_name)
         if self.connection_id is not None:
@@ -205,11 +177,15 @@ class GameConsumer(SlotConsumer):
 
     async def game_changed(self, event: dict[str, Any]) -> None:
         version = event.get("version", 0)
-        if version <= self.rendered_version or not await self._still_sees():
+        if version <= self.rendered_version:
             return
         if self.spectating:
-            await self._send(await spectator_renders.render(self.game_id, version))
-        else:
+            # Rendered first (once for the zone): the snapshot it reads says whether the
+            # table is private, and so whether their sight must be asked again.
+            rendered = await spectator_renders.render(self.game_id, self.zone, version)
+            if await self._still_sees(version):
+                await self._send(rendered)
+        elif await self._still_sees(version):
             await self._send_game(version)
 
     async def game_clock(self, event: dict[str, Any]) -> None:
@@ -217,10 +193,22 @@ class GameConsumer(SlotConsumer):
         if await self._still_sees():
             await self._send_game()
 
-    async def _still_sees(self) -> bool:
+    def _spectate(self) -> None:
+        """Watch without a seat: share the renders of the spectators in the same zone."""
+        self.spectating = True
+        self.on_sufferance = True
+        self.zone = reader_zone(self.scope)
+        spectator_renders.join(self.game_id, self.zone)
+
+    async def _still_sees(self, version: int | None = None) -> bool:
         """Whether this connection's user may still see the table; a spectator of a
-        private table who no longer may is disconnected, and told nothing more."""
+        private table who no longer may is disconnected, and told nothing more. A table
+        public at ``version`` (its snapshot, read after that version committed, says so)
+        is seen by every member: nothing to ask."""
         if not self.on_sufferance:
+            return True
+        live = None if version is None else kept.get(self.game_id, version)
+        if live is not None and not live.private:
             return True
         if await database_sync_to_async(visible_table)(self.user, self.table_id) is not None:
             return True
@@ -278,16 +266,22 @@ def _is_seated(game_id: int, user: User) -> tuple[int, bool] | None:
     return table_id, plays
 
 
-def _render_game(game_id: int, user: User | None, version: int | None = None) -> Rendered | None:
-    """The live fragments for ``user``: of ``version`` or newer, or of the game as it is
-    now (``version=None``)."""
-    loaded = snapshots.load(game_id, version)
-    if loaded is None:
+def _render_game(
+    game_id: int, user: User | None, version: int | None = None, zone: ZoneInfo | None = None
+) -> Rendered | None:
+    """The live fragments for ``user`` (``None``: any spectator): of ``version`` or
+    newer, or of the game as it is now (``version=None``); times in ``zone``, by default
+    the user's, as their page has them. The game comes from its snapshot
+    (:func:`games.selectors.live.live_game`): a move's renders read it once per process,
+    or not at all where the move was made."""
+    live = live_game(game_id, version)
+    if live is None:
         return None
-    game, seats = loaded
-    # A player's fragments show times in their time zone, as their page does.
-    with timezone.override(user.zone if user is not None else None):
-        return game.version, render_live_fragments(game, user, seats)
+    # The turn that this version's move began has nothing built in it yet.
+    fresh_turn = version == live.version and live.turn_began
+    reader = reader_of(live, user, fresh_turn=fresh_turn)
+    with timezone.override(zone or (user.zone if user is not None else UTC)):
+        return live.version, render_fragments(live, reader)
 
 
 def _render_building(game_id: int, user: User, seat: object) -> str:
@@ -295,8 +289,11 @@ def _render_building(game_id: int, user: User, seat: object) -> str:
     if game is None or not isinstance(seat, int) or game.current_seat != seat:
         return ""
     if game.table.seats.filter(number=seat, user=user, kind="player").exists():
-        # The builder's own other tabs: show them the draft itself, not a notice.
-        return render_live_fragments(game, user)
+        # The builder's own other tabs: show them the draft itself, not a notice, with
+        # times in their zone (a push has no request to take it from).
+        live = kept.get(game.pk, game.version) or snapshot(game)
+        with timezone.override(user.zone):
+            return render_fragments(live, reader_of(live, user, table=game.table))
     return render_building_notice(game, seat)
 
 

@@ -38,7 +38,18 @@ from common.publish import publish_user
 from games import live, signals, tasks
 from games.conf import bot_delay, play_now_bot_seconds
 from games.models import Game, Seat, Table
+from games.selectors import live as live_games
 from games.services import notifications
+
+
+def seed_snapshot(sender: type, game_id: int, **kwargs: Any) -> None:
+    """Before the move's push: the game as its pages show it, read once here
+    (:func:`games.selectors.live.snapshot`), kept in this process for the answer and its
+    sockets and put in the cache for the other processes', so that none of the renders
+    the push sets off reads the game again. Should it fail, they read the database."""
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    if game is not None:
+        live_games.seed(live_games.snapshot(game))
 
 
 def push_move(sender: type, game_id: int, version: int, **kwargs: Any) -> None:
@@ -206,9 +217,10 @@ def push_chat(sender: type, table_id: int, **kwargs: Any) -> None:
     live.publish_chat(table_id)
 
 
-# (signal, receiver) in the order they run for one fact: the push first, so the pages
-# hear of a move before anything slower is done.
+# (signal, receiver) in the order they run for one fact: the push first (its snapshot
+# just before it), so the pages hear of a move before anything slower is done.
 RECEIVERS: list[tuple[Signal, Callable[..., None]]] = [
+    (signals.move_committed, seed_snapshot),
     (signals.move_committed, push_move),
     (signals.turn_ended, push_turn_ended),
     (signals.turn_ended, settle_turn_notifications),

@@ -22,24 +22,25 @@ The table's chat is a template of its own, ``templates/games/_chat.html``, inclu
 the game page and the table page; its live part ``lines`` (id ``table-chat-lines``) is
 rendered for one reader by :func:`render_chat_lines`.
 
-Context (from :func:`game_context`): ``game``
-(:class:`~games.selectors.rows.PublicGame`), ``view`` (the
-engine's :class:`~engine.views.PlayerView` for a seated player, its spectator view for
-anyone else), ``seats`` (:class:`SeatInfo` per seat), ``me`` (the viewer's seat or
-``None``), ``draft`` (:class:`~games.selectors.drafts.DraftView` of the viewer's turn,
-or ``None``), ``clock`` (:class:`~games.selectors.clock.GameClock`: the time control,
-each seat's bank, vacation and timeouts in a row, whether the turn's clock stands
-still), ``log`` (:class:`~games.selectors.move_log.MoveLog`: the moves so far as the
-viewer may know them, the tiles they just drew, the last play's tiles), ``user``,
-``oob``, ``forced_offer`` (the turn to name when the viewer is offered the standing
-order for forced turns: :func:`~games.selectors.forced.standing_order_offer`). The game
-model itself is never put in a context: its cached state holds every
-rack and the pool, and a template can reach any attribute.
+Context (from :func:`live_context`, for one :class:`Reader` of a game's snapshot,
+:class:`~games.selectors.live.LiveGame`, with no query; :func:`game_context` reads the
+snapshot afresh for a page): ``game`` (:class:`~games.selectors.rows.PublicGame`),
+``view`` (the engine's :class:`~engine.views.PlayerView` for a seated player, its
+spectator view for anyone else), ``seats`` (:class:`SeatInfo` per seat), ``me`` (the
+viewer's seat or ``None``), ``draft`` (:class:`~games.selectors.drafts.DraftView` of the
+viewer's turn, or ``None``), ``clock`` (:class:`~games.selectors.clock.GameClock`: the
+time control, each seat's bank, vacation and timeouts in a row, whether the turn's clock
+stands still), ``log`` (:class:`~games.selectors.move_log.MoveLog`: the moves so far as
+the viewer may know them, the tiles they just drew, the last play's tiles), ``oob``,
+``forced_offer`` (the turn to name when the viewer is offered the standing order for
+forced turns: :func:`~games.selectors.forced.standing_order_offer`). Neither the game
+model nor its snapshot is ever put in a context: they hold every rack and the pool, and
+a template can reach any attribute.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -47,16 +48,15 @@ from django.utils import timezone
 
 from accounts.models import User
 from engine.views import PlayerView, spectator_view, view_for
-from games.models import Game, Result, Seat, Table
+from games.models import Game, Seat, Table
 from games.selectors.chat import table_chat
-from games.selectors.clock import game_clock
-from games.selectors.drafts import DraftView, read_draft
+from games.selectors.clock import clock_at
+from games.selectors.drafts import DraftView, draft_of, draft_view
 from games.selectors.forced import standing_order_offer
-from games.selectors.move_log import move_log
+from games.selectors.live import LiveGame, snapshot
+from games.selectors.move_log import log_for
 from games.selectors.players import GamePlayers, game_players
-from games.selectors.rows import public_game
-from games.selectors.seats import table_seats
-from games.selectors.sight import may_see
+from games.selectors.sight import Sight, may_see, shown_belongs_to, table_sight
 
 TEMPLATE = "games/game.html"
 LIVE_PARTIALS = ("status", "players", "board", "rack", "log")
@@ -78,47 +78,113 @@ class SeatInfo:
     round_total: int
 
 
+@dataclass(frozen=True)
+class Reader:
+    """Whom a render is for, with what of theirs the game's snapshot does not hold.
+
+    ``user_id``: the member (``None``: any spectator, as a shared render is); ``seat``:
+    the seat they play, if any; ``sight``: how much of the table they see (whether the
+    league a private table belongs to is named); ``offer``: the standing order's offer
+    (:func:`~games.selectors.forced.standing_order_offer`); ``draft``: their turn in
+    progress, when it is theirs.
+    """
+
+    user_id: int | None = None
+    seat: int | None = None
+    sight: Sight = Sight.NONE
+    offer: int | None = None
+    draft: DraftView | None = None
+
+
+SPECTATOR = Reader()
+"""Anyone without a seat, as the spectators' shared render reads the game."""
+
+
+def reader_of(
+    live: LiveGame, user: User | None, *, table: Table | None = None, fresh_turn: bool = False
+) -> Reader:
+    """``user`` as a render of ``live`` reads it (``None``: :data:`SPECTATOR`). Asks the
+    database only what is theirs: the offer (while they have not answered it), the draft
+    of their turn in progress, and their sight of a private table that belongs to
+    something (``table``: the game's, if loaded). ``fresh_turn``: their turn began with
+    this version's move, so there is no draft to read (:attr:`LiveGame.turn_began`)."""
+    if user is None:
+        return SPECTATOR
+    me = live.seat_of(user.pk)
+    draft = None
+    if me is not None and not live.is_over and live.current_seat == me:
+        draft = _turn_in_progress(live, me, fresh_turn)
+    return Reader(
+        user_id=user.pk,
+        seat=me,
+        sight=_sight(live, user, table),
+        offer=None if me is None else standing_order_offer(live.game_id, user),
+        draft=draft,
+    )
+
+
+def _turn_in_progress(live: LiveGame, seat: int, fresh_turn: bool) -> DraftView:
+    if fresh_turn:
+        # Nothing built yet: the working table is the table, with no step to undo.
+        state = live.state
+        return draft_view(live, state, seat, state.table, editable=True, can_undo=False)
+    return draft_of(live, seat)
+
+
+def _sight(live: LiveGame, user: User, table: Table | None) -> Sight:
+    """The reader's sight, asked only where it shows: a private table that belongs to
+    something (elsewhere everyone reads the same)."""
+    if not (live.private and live.row.belongs_to):
+        return Sight.FULL
+    table = table or Table.objects.filter(pk=live.table_id).first()
+    return Sight.NONE if table is None else table_sight(user, table)
+
+
 def game_context(game: Game, user: User | None, seats: list[Seat] | None = None) -> dict[str, Any]:
     """The context of the game page and of its partials, for ``user`` (a member), or for
-    any spectator (``None``: what a member without a seat sees). ``seats``:
-    :func:`~games.selectors.seats.table_seats`, if already loaded."""
-    state = game.engine_state()
-    if seats is None:
-        seats = table_seats(game)
-    record = game_players(game, len(seats))
-    me = None if user is None else _my_seat(game, user, seats, record)
+    any spectator (``None``: what a member without a seat sees), read afresh from the
+    database. ``seats``: :func:`~games.selectors.seats.table_seats`, if already loaded."""
+    live = snapshot(game, seats)
+    return live_context(live, reader_of(live, user, table=game.table))
+
+
+def live_context(live: LiveGame, reader: Reader) -> dict[str, Any]:
+    """The context of the game's partials for ``reader`` from the game's snapshot, with
+    no query: what they may see of it (a player's own rack, a spectator none), the clock
+    at this moment, the moves in words as they may read them."""
+    state = live.state
+    me = reader.seat
     view = spectator_view(state) if me is None else view_for(state, me)
-    draft: DraftView | None = None
-    if user is not None and me is not None and not game.is_over and game.current_seat == me:
-        draft = read_draft(game, user, me)
-    totals = round_totals(game)
+    row = live.row
+    belongs_to, link = shown_belongs_to(
+        row.belongs_to, row.belongs_to_link, live.private, reader.sight
+    )
+    now = timezone.now()
     return {
-        "game": public_game(game, user, seats, record),
+        "game": replace(row, me=me, belongs_to=belongs_to, belongs_to_link=link),
         "view": view,
-        "seats": _seats(game, view, record, me, totals),
+        "seats": _seats(live.current_seat, view, live.players, me, live.totals),
         "me": me,
-        "draft": draft,
-        "clock": game_clock(game, timezone.now(), state.dropped, seats),
-        "log": move_log(game, record, me, None if user is None else user.pk),
-        "forced_offer": None if user is None or me is None else standing_order_offer(game, user),
-        "user": user,
+        "draft": reader.draft,
+        "clock": clock_at(live.clock, live.seat_times, live.vacations, state.dropped, now),
+        "log": log_for(live.timeline, me, reader.user_id, state),
+        "forced_offer": reader.offer,
         "oob": False,
     }
 
 
-def round_totals(game: Game) -> tuple[int, ...]:
-    """Each seat's score in the round so far. Results are written when a game ends, so
-    while the round's first game is in play there is nothing to read (every page of a
-    one-game table, and every push of its moves, is spared the query)."""
-    if game.number == 1 and not game.is_over:
-        return (0,) * game.engine_state().ruleset.players
-    return Result.objects.counting().of_table(game.table_id).totals(game.table)
-
-
 def render_live_fragments(game: Game, user: User | None, seats: list[Seat] | None = None) -> str:
     """The live partials for ``user`` (``None``: any spectator), concatenated, ready for
-    out-of-band swaps. ``seats``: :func:`~games.selectors.seats.table_seats`, if already loaded."""
-    context = {**game_context(game, user, seats), "oob": True}
+    out-of-band swaps, read afresh. ``seats``: :func:`~games.selectors.seats.table_seats`,
+    if already loaded."""
+    live = snapshot(game, seats)
+    return render_fragments(live, reader_of(live, user, table=game.table))
+
+
+def render_fragments(live: LiveGame, reader: Reader) -> str:
+    """The live partials of ``live`` for ``reader``, concatenated, ready for out-of-band
+    swaps (no query)."""
+    context = {**live_context(live, reader), "oob": True}
     return "".join(render_to_string(f"{TEMPLATE}#{name}", context) for name in LIVE_PARTIALS)
 
 
@@ -126,25 +192,19 @@ def render_building_notice(game: Game, seat: int) -> str:
     """The out-of-band notice that ``seat`` is building a move."""
     record = game_players(game)
     view = spectator_view(game.engine_state())
-    infos = _seats(game, view, record, None, (0,) * len(record.seats))
+    infos = _seats(game.current_seat, view, record, None, (0,) * len(record.seats))
     info = next((s for s in infos if s.number == seat), None)
     if info is None:
         return ""
     return render_to_string(f"{TEMPLATE}#{BUILDING_PARTIAL}", {"building": info, "oob": True})
 
 
-def _my_seat(game: Game, user: User, seats: list[Seat], record: GamePlayers) -> int | None:
-    """The seat ``user`` plays in ``game`` in play (the table's seat they sit in now), or
-    played to the end of it once it is over (whoever sits there now)."""
-    if game.is_over:
-        return record.seat_of(user.pk)
-    return next(
-        (s.number for s in seats if s.kind == Seat.Kind.PLAYER and s.user_id == user.pk), None
-    )
-
-
 def _seats(
-    game: Game, view: PlayerView, record: GamePlayers, me: int | None, totals: tuple[int, ...]
+    current_seat: int | None,
+    view: PlayerView,
+    record: GamePlayers,
+    me: int | None,
+    totals: tuple[int, ...],
 ) -> list[SeatInfo]:
     """The seats as ``me`` sees them, named by who played them (``record``); ``totals``:
     the round's totals by seat (the building notice shows none)."""
@@ -154,7 +214,7 @@ def _seats(
             name=players[-1].name,
             is_bot=players[-1].is_bot,
             is_me=number == me,
-            is_current=number == game.current_seat,
+            is_current=number == current_seat,
             rack_size=view.rack_sizes[number],
             initial_meld_done=view.initial_meld_done[number],
             round_total=totals[number],
@@ -167,11 +227,14 @@ CHAT_TEMPLATE = "games/_chat.html"
 
 
 def render_chat_lines(table_id: int, user: User) -> str:
-    """The table's chat as ``user`` may read it, ready for an out-of-band swap (empty if
-    the table is gone, or they may no longer see it: a socket opened while they were a
-    private club's member reads nothing once they are not)."""
+    """The table's chat as ``user`` may read it, its times in their zone, ready for an
+    out-of-band swap (empty if the table is gone, or they may no longer see it: a socket
+    opened while they were a private club's member reads nothing once they are not)."""
     table = Table.objects.filter(pk=table_id).first()
     if table is None or not may_see(user, table):
         return ""
     context = {"chat": table_chat(table, user), "oob": True}
-    return render_to_string(f"{CHAT_TEMPLATE}#lines", context)
+    # In the reader's zone, as their page has it: a push has no request whose zone is
+    # active (an answer's is the same one).
+    with timezone.override(user.zone):
+        return render_to_string(f"{CHAT_TEMPLATE}#lines", context)

@@ -17,5 +17,6 @@ its player sees it), :mod:`.notifications` (a member's list, unread count and em
 preferences), :mod:`.vacations` (the allowance and the vacations to come),
 :mod:`.rules_summary` (a table's rules in players' words), :mod:`.sight` (who may see a
 table, and how much), :mod:`.connections` (players' connections to a game's page, for a
-case's evidence).
+case's evidence), :mod:`.live` (a game at one version as its page and pushes show it,
+read once and kept in memory and in the cache: a copy of committed rows, never a fact).
 """

@@ -6,6 +6,7 @@ kept by :mod:`games.services.clock`."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -70,50 +71,133 @@ class GameClock:
         return next((s for s in self.seats if s.number == number), None)
 
 
+@dataclass(frozen=True)
+class ClockFacts:
+    """What a game's clock shows that the game row and its table say: plain values, so
+    a snapshot of the game (:mod:`games.selectors.live`) keeps them and its renders
+    compute the clock at their own moment (:func:`clock_at`)."""
+
+    kind: str
+    bank_seconds: int
+    timeouts_to_forfeit: int
+    weekend_pause: bool
+    turn_zone: str
+    deadline: datetime | None
+    current_seat: int | None
+    is_over: bool
+    held: bool
+
+    @classmethod
+    def of(cls, game: Game) -> ClockFacts:
+        table = game.table
+        return cls(
+            kind=table.clock,
+            bank_seconds=table.time_bank_seconds,
+            timeouts_to_forfeit=table.timeouts_to_forfeit,
+            weekend_pause=table.clock == Table.Clock.CORRESPONDENCE and table.weekend_pause,
+            turn_zone=game.turn_zone,
+            deadline=game.turn_deadline,
+            current_seat=game.current_seat,
+            is_over=game.is_over,
+            held=game.held_at is not None,
+        )
+
+
+@dataclass(frozen=True)
+class SeatTime:
+    """One seat's clock as the seat row has it (``user_id``: its player's, a member)."""
+
+    number: int
+    user_id: int | None
+    bank_seconds: int
+    timeouts_in_a_row: int
+
+
+@dataclass(frozen=True)
+class Away:
+    """A member's vacation that had not ended when it was read."""
+
+    user_id: int
+    starts_at: datetime
+    ends_at: datetime
+
+
+def seat_times(seats: Sequence[Seat]) -> tuple[SeatTime, ...]:
+    """The table's seats (in order) as their clocks read them."""
+    return tuple(
+        SeatTime(
+            number=seat.number,
+            user_id=seat.user_id if seat.kind == Seat.Kind.PLAYER else None,
+            bank_seconds=seat.bank_seconds,
+            timeouts_in_a_row=seat.timeouts_in_a_row,
+        )
+        for seat in seats
+    )
+
+
+def vacations_of(facts: ClockFacts, seats: Sequence[SeatTime], now: datetime) -> tuple[Away, ...]:
+    """The vacations of the seats' players not over at ``now``, earliest first; only a
+    correspondence clock stands still for one (a live game asks nothing)."""
+    user_ids = [s.user_id for s in seats if s.user_id]
+    if facts.kind != Table.Clock.CORRESPONDENCE or not user_ids:
+        return ()
+    upcoming = Vacation.objects.filter(user_id__in=user_ids, ends_at__gt=now).order_by("starts_at")
+    return tuple(
+        Away(user_id, starts_at, ends_at)
+        for user_id, starts_at, ends_at in upcoming.values_list("user_id", "starts_at", "ends_at")
+    )
+
+
 def game_clock(
     game: Game, now: datetime, dropped: tuple[int, ...] = (), seats: list[Seat] | None = None
 ) -> GameClock:
     """The clock of ``game`` for its page (``dropped``: the engine state's dropped seats;
     ``seats``: the table's seats in order, when the caller has them already)."""
-    table = game.table
-    if seats is None:
-        seats = in_seat_order(table)
-    correspondence = table.clock == Table.Clock.CORRESPONDENCE
-    user_ids = [s.user_id for s in seats if s.kind == Seat.Kind.PLAYER and s.user_id]
-    vacations: dict[int, tuple[datetime, datetime]] = {}
-    if correspondence and user_ids:
-        upcoming = Vacation.objects.filter(user_id__in=user_ids, ends_at__gt=now).order_by(
-            "starts_at"
-        )
-        for user_id, starts_at, ends_at in upcoming.values_list("user_id", "starts_at", "ends_at"):
-            vacations.setdefault(user_id, (starts_at, ends_at))
+    facts = ClockFacts.of(game)
+    times = seat_times(in_seat_order(game.table) if seats is None else seats)
+    return clock_at(facts, times, vacations_of(facts, times, now), dropped, now)
+
+
+def clock_at(
+    facts: ClockFacts,
+    seats: Sequence[SeatTime],
+    vacations: Sequence[Away],
+    dropped: Sequence[int],
+    now: datetime,
+) -> GameClock:
+    """The clock at ``now`` from what was read of it (no query): ``vacations`` read
+    earlier (:func:`vacations_of`) count if they have not ended by ``now``."""
+    away: dict[int, Away] = {}
+    for vacation in vacations:
+        if vacation.ends_at > now:
+            away.setdefault(vacation.user_id, vacation)
     infos = []
     for seat in seats:
-        away = vacations.get(seat.user_id) if seat.user_id is not None else None
+        gone = away.get(seat.user_id) if seat.user_id is not None else None
         infos.append(
             SeatClock(
                 number=seat.number,
                 bank_seconds=seat.bank_seconds,
                 timeouts_in_a_row=seat.timeouts_in_a_row,
-                vacation_from=away[0] if away else None,
-                vacation_until=away[1] if away else None,
-                on_vacation=away is not None and away[0] <= now,
+                vacation_from=gone.starts_at if gone else None,
+                vacation_until=gone.ends_at if gone else None,
+                on_vacation=gone is not None and gone.starts_at <= now,
                 dropped=seat.number in dropped,
             )
         )
-    current = next((s for s in infos if s.number == game.current_seat), None)
+    current = next((s for s in infos if s.number == facts.current_seat), None)
     paused = current.vacation_until if current is not None and current.on_vacation else None
-    weekend = correspondence and table.weekend_pause
+    weekend = facts.weekend_pause
     return GameClock(
-        kind=table.clock,
-        bank_seconds=table.time_bank_seconds,
-        timeouts_to_forfeit=table.timeouts_to_forfeit,
-        deadline=None if game.is_over else game.turn_deadline,
-        paused_until=None if game.is_over else paused,
+        kind=facts.kind,
+        bank_seconds=facts.bank_seconds,
+        timeouts_to_forfeit=facts.timeouts_to_forfeit,
+        deadline=None if facts.is_over else facts.deadline,
+        paused_until=None if facts.is_over else paused,
         seats=tuple(infos),
         weekend_pause=weekend,
-        weekend_until=weekend_end(game, now) if weekend else None,
-        weekend_zone=game.turn_zone if weekend else "",
+        weekend_until=weekend_end(facts, now) if weekend else None,
+        weekend_zone=facts.turn_zone if weekend else "",
     )
 
 
@@ -124,17 +208,21 @@ def turn_zone(game: Game) -> ZoneInfo | None:
     is UTC, as for the member (:attr:`accounts.models.User.zone`)."""
     if not (game.table.weekend_pause and game.turn_zone):
         return None
+    return _zone_named(game.turn_zone)
+
+
+def _zone_named(name: str) -> ZoneInfo:
     try:
-        return ZoneInfo(game.turn_zone)
+        return ZoneInfo(name)
     except (ValueError, LookupError):
         return ZoneInfo("UTC")
 
 
-def weekend_end(game: Game, now: datetime) -> datetime | None:
-    """When the weekend that stops ``game``'s turn clock at ``now`` ends, in the turn's
-    zone; ``None`` when it runs (a weekday there, or a turn no weekend stops: a bot's, a
-    game over or held by a moderator, whose clock waits for the release)."""
-    zone = turn_zone(game)
-    if game.is_over or game.held_at is not None or zone is None:
+def weekend_end(facts: ClockFacts, now: datetime) -> datetime | None:
+    """When the weekend that stops the turn's clock at ``now`` ends, in the turn's zone;
+    ``None`` when it runs (a weekday there, or a turn no weekend stops: a bot's, a game
+    over or held by a moderator, whose clock waits for the release)."""
+    if facts.is_over or facts.held or not (facts.weekend_pause and facts.turn_zone):
         return None
+    zone = _zone_named(facts.turn_zone)
     return next((end for start, end in weekends(zone, now, now) if start <= now < end), None)

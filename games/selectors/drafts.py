@@ -14,6 +14,8 @@ import logging
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
 
 import redis
 from django.core.cache import cache
@@ -28,6 +30,28 @@ from games.models import Draft, Game
 from games.selectors.seats import seat_of
 
 logger = logging.getLogger(__name__)
+
+
+class Turn(Protocol):
+    """What the drafts read of a game: a :class:`~games.models.Game`, or a snapshot of
+    one (:class:`games.selectors.live.LiveGame`)."""
+
+    @property
+    def pk(self) -> int: ...
+
+    @property
+    def turn_number(self) -> int: ...
+
+    @property
+    def current_seat(self) -> int | None: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def created_at(self) -> datetime: ...
+
+    def engine_state(self) -> GameState: ...
 
 
 @dataclass(frozen=True)
@@ -71,13 +95,18 @@ def read_draft(game: Game, user: User, seat: int | None = None) -> DraftView:
     that seat's number, if the caller knows it already."""
     if seat is None:
         seat = seat_of(game, user)
+    return draft_of(game, seat)
+
+
+def draft_of(game: Turn, seat: int) -> DraftView:
+    """The turn in progress of ``seat`` in ``game`` (a game, or a snapshot of one)."""
     state = game.engine_state()
     editable = not game.is_over and seat == game.current_seat
     table = working_table(game, state, seat) if editable else state.table
     return draft_view(game, state, seat, table, editable)
 
 
-def working_table(game: Game, state: GameState, seat: int) -> Layout:
+def working_table(game: Turn, state: GameState, seat: int) -> Layout:
     """The table ``seat`` is building this turn: its fresh draft, or the table as it is
     (``state``: the game's engine state)."""
     draft = _fresh_draft(game, seat)
@@ -85,7 +114,7 @@ def working_table(game: Game, state: GameState, seat: int) -> Layout:
 
 
 def draft_view(
-    game: Game,
+    game: Turn,
     state: GameState,
     seat: int,
     table: Layout,
@@ -127,7 +156,7 @@ def draft_view(
     )
 
 
-def undo_step(game: Game, seat: int) -> list[list[str]] | None:
+def undo_step(game: Turn, seat: int) -> list[list[str]] | None:
     """The working table before the last change of ``seat``'s turn, as saved (``None``:
     no step to undo, or the cache cannot be reached: the page works without it)."""
     try:
@@ -138,7 +167,7 @@ def undo_step(game: Game, seat: int) -> list[list[str]] | None:
     return step if isinstance(step, list) else None
 
 
-def undo_key(game: Game, seat: int) -> str:
+def undo_key(game: Turn, seat: int) -> str:
     """The cache key of the step to undo in ``seat``'s current turn of ``game``."""
     # The creation time too: a test database reuses ids, a cache outlives it.
     born = game.created_at.timestamp()
@@ -167,6 +196,6 @@ def tables_differ(before: Layout, after: Sequence[Sequence[Tile]]) -> bool:
     return as_bag != Counter(tuple(sorted(tile_set)) for tile_set in after if tile_set)
 
 
-def _fresh_draft(game: Game, seat: int) -> Draft | None:
+def _fresh_draft(game: Turn, seat: int) -> Draft | None:
     """The seat's draft for the game's current turn; an older one counts as none."""
-    return Draft.objects.filter(game=game, seat=seat, turn_number=game.turn_number).first()
+    return Draft.objects.filter(game_id=game.pk, seat=seat, turn_number=game.turn_number).first()

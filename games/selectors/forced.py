@@ -57,18 +57,18 @@ def recent_turn_seconds(game: Game, member_id: int) -> list[float]:
     return [seconds for _, seconds in chosen[:TURN_SAMPLE]]
 
 
-def standing_order_offer(game: Game, user: User) -> int | None:
-    """The turn to name in the offer of the standing order on ``game``'s page: the
+def standing_order_offer(game_id: int, user: User) -> int | None:
+    """The turn to name in the offer of the standing order on the game's page: the
     latest of ``user``'s turns there that the solver proved had no play and that they
     drew themselves. ``None`` once they answered, or while there is none."""
     if not user.is_authenticated or user.draws_forced_turns is not None:
         return None
     proven = (
-        ForcedTurn.objects.filter(game=game, member=user, drawn_for_them=False)
+        ForcedTurn.objects.filter(game_id=game_id, member=user, drawn_for_them=False)
         .order_by("-turn_number")
         .values_list("turn_number", flat=True)
     )
     drew = Move.objects.filter(
-        game=game, user=user, by=Move.By.USER, action__type="draw", turn_number__in=proven
+        game_id=game_id, user=user, by=Move.By.USER, action__type="draw", turn_number__in=proven
     )
     return drew.order_by("-turn_number").values_list("turn_number", flat=True).first()

@@ -73,6 +73,62 @@ class MoveLog:
     total: int = 0
 
 
+@dataclass(frozen=True)
+class ToldMove:
+    """A standing move as the log tells it to any reader: ``own`` to whoever made it
+    (their drawn tiles named), ``told`` to everyone else."""
+
+    seq: int
+    turn: int
+    seat: int
+    kind: str
+    at: datetime
+    own: str
+    told: str
+    maker: int | None
+    """The member who played the seat at this move (``None``: a bot)."""
+    recorded: bool = True
+    """Whether ``maker`` is known (a log named by fixed names knows no member)."""
+
+    def made_by(self, member: int | None) -> bool:
+        """Whether ``member`` made this move of their seat (``None``, or no record: yes)."""
+        return _made_by(self.maker, self.recorded, member)
+
+
+@dataclass(frozen=True)
+class OwnMove:
+    """A seat's latest standing move by one member (``maker``, as :class:`ToldMove` has
+    it) since the game last went back or forth in its history: the tiles it brought to
+    the rack, and its words if it was the clock running out."""
+
+    seq: int
+    seat: int
+    maker: int | None
+    recorded: bool
+    drawn: tuple[Tile, ...]
+    timeout: str
+
+    def made_by(self, member: int | None) -> bool:
+        return _made_by(self.maker, self.recorded, member)
+
+
+@dataclass(frozen=True)
+class GameTimeline:
+    """The game's moves told once for every reader (:func:`timeline`, the replay);
+    :func:`log_for` picks one reader's :class:`MoveLog` from it without replaying.
+
+    ``shown``: the latest ``LOG_LENGTH`` standing moves, oldest first; ``laid``: the rack
+    tiles of the latest play; ``own``: each seat's latest move per member (see
+    :class:`OwnMove`); ``total``: how many moves stand. Every seat's drawn tiles are in
+    here: a timeline stays on the server (like the game row), never in a context.
+    """
+
+    shown: tuple[ToldMove, ...] = ()
+    laid: tuple[str, ...] = ()
+    own: tuple[OwnMove, ...] = ()
+    total: int = 0
+
+
 def move_log(game: Game, names: Names, viewer: int | None, member: int | None = None) -> MoveLog:
     """The move log of ``game`` for the seat ``viewer`` (``names``: each seat's name, or
     the game's record of who played each seat at each move). With the record and the
@@ -83,64 +139,114 @@ def move_log(game: Game, names: Names, viewer: int | None, member: int | None = 
     (the rewind's own line says it happened), since they showed tiles that are back on a
     rack or in the pool; the case's evidence keeps them for its moderators."""
     moves = list(Move.objects.filter(game=game).order_by("seq"))
+    return log_for(timeline(game, moves, names), viewer, member, game.engine_state())
+
+
+def timeline(game: Game, moves: Sequence[Move], names: Names) -> GameTimeline:
+    """``moves`` (all of the game's, in order) replayed from the seed, once, and told
+    for every reader (:func:`move_log` says which moves stand)."""
     if not moves:
-        return MoveLog()
-    timeline = Timeline(
+        return GameTimeline()
+    replayed = Timeline(
         new_game(game.engine_ruleset(), game.seed, None if game.start_drawn else game.starting_seat)
     )
-    state = timeline.state
-    told: list[tuple[LogEntry, Action, GameState, GameState]] = []
+    state = replayed.state
+    steps: list[tuple[Move, Action, GameState, GameState]] = []
     for move in moves:
         before = state
         action = move.engine_action()
         try:
-            state = timeline.apply(action, move.seat)
+            state = replayed.apply(action, move.seat)
         except GameError:
-            return MoveLog()
-        mine = move.seat == viewer and _made_by(names, move, member)
-        who = names_at(names, move.seq)
-        words = describe_for(viewer if mine else None, move.seat, action, before, state, who)
-        if mine and move.by == Move.By.ORDER:
-            # The others read an ordinary draw; the player reads that it was made for them.
-            words = words.replace("You drew", "No play: your standing order drew", 1)
-        entry = LogEntry(
-            move.seq, move.turn_number, move.seat, mine, action.type, words, move.created_at
-        )
-        told.append((entry, action, before, state))
-    now = game.engine_state()
-    if state != now:
+            return GameTimeline()
+        steps.append((move, action, before, state))
+    if state != game.engine_state():
         # Only a game whose state was rewritten by hand (a test position) gets here: its
         # log would name tiles of another deal, so it says nothing.
-        return MoveLog()
-    standing = [told[index] for index in timeline.standing]
-    drawn: Counter[Tile] = Counter()
+        return GameTimeline()
+    standing = [steps[index] for index in replayed.standing]
+    recorded = isinstance(names, GamePlayers)
     laid: Counter[Tile] = Counter()
-    timeout = ""
-    for entry, action, before, after in standing:
+    own: dict[tuple[int, int | None], OwnMove] = {}
+    for move, action, before, after in standing:
         if isinstance(action, InHistory):
             # The game went back (or forth) in its history: nothing was just drawn or laid.
-            drawn, laid, timeout = Counter(), Counter(), ""
+            laid, own = Counter(), {}
             continue
         if isinstance(action, Play | TakeFromRiver):
             laid = _laid(before, after)
-        if entry.is_mine:
-            drawn = Counter(after.racks[entry.seat]) - Counter(before.racks[entry.seat])
-            timeout = entry.words if isinstance(action, Timeout) else ""
-    on_rack = Counter(now.racks[viewer]) if viewer is not None else Counter()
-    return MoveLog(
-        entries=tuple(reversed([entry for entry, *_ in standing[-LOG_LENGTH:]])),
-        drawn=tuple(format_tiles(sorted((drawn & on_rack).elements()))),
+        maker = _maker(names, move)
+        drawn = Counter(after.racks[move.seat]) - Counter(before.racks[move.seat])
+        timeout = ""
+        if isinstance(action, Timeout):
+            timeout = _told(names, move, action, before, after).own
+        own[(move.seat, maker)] = OwnMove(
+            move.seq, move.seat, maker, recorded, tuple(sorted(drawn.elements())), timeout
+        )
+    # Only the moves shown are put in words.
+    shown = [_told(names, *step) for step in standing[-LOG_LENGTH:]]
+    return GameTimeline(
+        shown=tuple(shown),
         laid=tuple(format_tiles(sorted(laid.elements()))),
-        timeout=timeout,
+        own=tuple(own.values()),
         total=len(standing),
     )
 
 
-def _made_by(names: Names, move: Move, member: int | None) -> bool:
-    """Whether ``member`` made ``move`` of their seat (unknown without the record: yes)."""
-    if member is None or not isinstance(names, GamePlayers):
-        return True
-    return names.at(move.seat, move.seq).member_id == member
+def log_for(
+    told: GameTimeline, viewer: int | None, member: int | None, state: GameState
+) -> MoveLog:
+    """The move log of the seat ``viewer`` (``None``: a spectator) played by ``member``
+    (see :func:`move_log`), picked from the game's :func:`timeline` without replaying;
+    ``state``: the game's now (a drawn tile is named while it is on the viewer's rack)."""
+    entries = []
+    for t in reversed(told.shown):
+        mine = t.seat == viewer and t.made_by(member)
+        words = t.own if mine else t.told
+        entries.append(LogEntry(t.seq, t.turn, t.seat, mine, t.kind, words, t.at))
+    own = [o for o in told.own if o.seat == viewer and o.made_by(member)]
+    latest = max(own, key=lambda o: o.seq, default=None)
+    drawn: Counter[Tile] = Counter()
+    if latest is not None and viewer is not None:
+        drawn = Counter(latest.drawn) & Counter(state.racks[viewer])
+    return MoveLog(
+        entries=tuple(entries),
+        drawn=tuple(format_tiles(sorted(drawn.elements()))),
+        laid=told.laid,
+        timeout="" if latest is None else latest.timeout,
+        total=told.total,
+    )
+
+
+def _told(
+    names: Names, move: Move, action: Action, before: GameState, after: GameState
+) -> ToldMove:
+    """``move`` in words for its maker and for everyone else."""
+    who = names_at(names, move.seq)
+    own = describe_for(move.seat, move.seat, action, before, after, who)
+    if move.by == Move.By.ORDER:
+        # The others read an ordinary draw; the player reads that it was made for them.
+        own = own.replace("You drew", "No play: your standing order drew", 1)
+    return ToldMove(
+        seq=move.seq,
+        turn=move.turn_number,
+        seat=move.seat,
+        kind=action.type,
+        at=move.created_at,
+        own=own,
+        told=describe_for(None, move.seat, action, before, after, who),
+        maker=_maker(names, move),
+        recorded=isinstance(names, GamePlayers),
+    )
+
+
+def _made_by(maker: int | None, recorded: bool, member: int | None) -> bool:
+    return member is None or not recorded or maker == member
+
+
+def _maker(names: Names, move: Move) -> int | None:
+    """The member who played ``move``'s seat at it, by the game's record (none: ``None``)."""
+    return names.at(move.seat, move.seq).member_id if isinstance(names, GamePlayers) else None
 
 
 def describe_for(

@@ -65,8 +65,13 @@ def belongs_to_shown(table: Table, sight: Sight) -> tuple[str, str]:
     """``(belongs_to, belongs_to_link)`` of ``table`` as a viewer with ``sight`` reads
     them: a private table's are named to full sight only. Never empty when the table's
     is not, so that pages still know the table is part of something (no "Play again")."""
-    if not table.belongs_to or not table.private or sight >= Sight.FULL:
-        return table.belongs_to, table.belongs_to_link
+    return shown_belongs_to(table.belongs_to, table.belongs_to_link, table.private, sight)
+
+
+def shown_belongs_to(belongs_to: str, link: str, private: bool, sight: Sight) -> tuple[str, str]:
+    """:func:`belongs_to_shown` from a table's values (a snapshot of a game keeps them)."""
+    if not belongs_to or not private or sight >= Sight.FULL:
+        return belongs_to, link
     return hidden_belongs_to(), ""
 
 

@@ -8,15 +8,15 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 
 from common.refusals import message_html, refused
 from common.requests import AuthenticatedRequest
 from games import errors
 from games.models import Game, Table
-from games.rendering import LIVE_PARTIALS, TEMPLATE, game_context
+from games.rendering import TEMPLATE, game_context, reader_of, render_fragments
 from games.selectors.chat import table_chat
 from games.selectors.listing import turn_label
+from games.selectors.live import kept, snapshot
 from games.selectors.rules_summary import rules_summary
 from games.selectors.sight import may_see, visible_game
 
@@ -95,8 +95,10 @@ def fragments(
         if notice:
             messages.success(request, notice)
         return redirect("games:game", pk=game_id)
-    context = {**game_context(game, request.user), "oob": True}
-    html = "".join(render_to_string(f"{TEMPLATE}#{name}", context) for name in LIVE_PARTIALS)
+    # A move's answer renders the snapshot its commit seeded (games.receivers).
+    seeded = None if moved is None else kept.get(moved.pk, moved.version)
+    live = seeded or snapshot(game)
+    html = render_fragments(live, reader_of(live, request.user, table=game.table))
     response = HttpResponse(html + message_html(notice, level="success"))
     response["HX-Reswap"] = "none"
     return response

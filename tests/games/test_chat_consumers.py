@@ -6,13 +6,16 @@ group hears "chat changed", and each connection renders what its own user may re
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from accounts.models import User
+from common.moments import when_in
 from games import services
 from games.models import Game, Table
 from games.models.table_settings import TableSettings
@@ -116,6 +119,49 @@ async def test_a_hidden_message_disappears_from_the_pages(
     await socket.disconnect()
     assert "something rude" not in html
     assert "No messages yet." in html
+
+
+def moved_to(user: User, name: str) -> User:
+    user.time_zone = name
+    user.save(update_fields=["time_zone"])
+    return user
+
+
+def time_of(said_at: datetime, zone: ZoneInfo) -> str:
+    """A chat line's time as a reader in ``zone`` reads it: the hour, the day and zone
+    in its title."""
+    local = said_at.astimezone(zone).replace(microsecond=0)
+    return (
+        f'<time datetime="{local.isoformat()}" title="{when_in(said_at, zone)}">'
+        f"{local:%H:%M}</time>"
+    )
+
+
+async def test_each_reader_reads_the_chat_in_their_own_zone_on_connect_and_in_a_push(
+    game: Game, alice: User, bob: User, carol: User
+) -> None:
+    readers = [
+        await db(moved_to)(alice, "Asia/Tokyo"),
+        await db(moved_to)(bob, "America/New_York"),
+        await db(moved_to)(carol, "Asia/Tokyo"),
+    ]
+    first = await db(chat.say)(game.table_id, bob, "good luck")
+    connected = [await open_socket(f"/ws/games/{game.pk}/", user) for user in readers]
+    on_connect = [await socket.receive_from() for socket in connected]
+    table_socket = await open_socket(f"/ws/tables/{game.table_id}/chat/", alice)
+    on_connect.append(await table_socket.receive_from())
+    sockets = [*connected, table_socket]
+
+    said = await db(chat.say)(game.table_id, alice, "thanks")
+
+    pushed = [await socket.receive_from() for socket in sockets]
+    for socket in sockets:
+        await socket.disconnect()
+    for user, start, push in zip([*readers, alice], on_connect, pushed, strict=True):
+        zone = ZoneInfo(user.time_zone)
+        assert time_of(first.created_at, zone) in start
+        assert time_of(said.created_at, zone) in push
+    assert "JST" in pushed[0] and "EST" in pushed[1]
 
 
 async def test_the_table_chat_socket_refuses_visitors_and_missing_tables(

@@ -6,6 +6,7 @@ Real Redis channel layer, real database transactions (moves commit, then push).
 import re
 from collections.abc import AsyncIterator
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 import pytest_asyncio
@@ -14,13 +15,15 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
 from accounts.models import User
+from common.moments import when_in
 from games import consumers, services
-from games.models import Game
+from games.models import Game, Move
 from games.services import NEW_SET, RACK
 from tests.conftest import communicator, db
 from tests.factories import UserFactory
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
+from tests.games.sockets import pushes_of_a_draw
 from tests.games.views_support import hidden_from, tiles_in, visible_to
 
 pytestmark = [
@@ -28,6 +31,27 @@ pytestmark = [
     pytest.mark.asyncio,
     pytest.mark.usefixtures("_close_thread_connections"),
 ]
+
+
+TOKYO, LISBON = "Asia/Tokyo", "Europe/Lisbon"
+
+
+def in_zone(user: User, name: str) -> User:
+    """``user`` now reading times in the zone ``name`` (as their socket's scope has them)."""
+    user.time_zone = name
+    user.save(update_fields=["time_zone"])
+    return user
+
+
+LIVE_IDS = ("game-status", "game-players", "game-board", "game-rack", "game-log")
+
+
+def part(html: str, element: str) -> str:
+    """The fragment of a push whose root element has the id ``element`` (one of
+    ``LIVE_IDS``), up to the next one."""
+    start = html.index(f'id="{element}"')
+    ends = [html.find(f'id="{other}"', start) for other in LIVE_IDS if other != element]
+    return html[start : min([end for end in ends if end > start], default=len(html))]
 
 
 def path(game: Game) -> str:
@@ -123,61 +147,55 @@ async def test_every_watcher_is_sent_the_new_state_after_a_move(
         await socket.disconnect()
 
 
-async def test_the_renders_of_a_move_read_the_game_once(
+async def test_spectators_share_one_render_per_zone_and_players_get_their_own(
     game: Game, alice: User, bob: User, carol: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sockets = [await connect(game, user) for user in (alice, bob, carol)]
-    for socket in sockets:
-        await socket.receive_from()
-    loads: list[int] = []
-    table_seats = consumers.table_seats
-
-    def counted(found: Game) -> Any:
-        loads.append(found.version)
-        return table_seats(found)
-
-    monkeypatch.setattr(consumers, "table_seats", counted)
-    mover = await db(user_at)(game, game.current_seat)
-
-    await db(services.draw)(game.pk, mover, 0)
-
-    pushed = [await socket.receive_from() for socket in sockets]
-    for socket in sockets:
-        await socket.disconnect()
-    assert all('data-version="1"' in html for html in pushed)
-    assert loads == [1]
-
-
-async def test_spectators_share_one_render_of_a_move_and_players_get_their_own(
-    game: Game, alice: User, bob: User, carol: User, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    watchers = [carol, *[await db(UserFactory)() for _ in range(2)]]
-    sockets = [await connect(game, user) for user in (alice, bob, *watchers)]
-    for socket in sockets:
-        await socket.receive_from()
-    renders: list[User | None] = []
+    in_tokyo = [await db(in_zone)(carol, TOKYO), await db(UserFactory)(time_zone=TOKYO)]
+    in_lisbon = await db(UserFactory)(time_zone=LISBON)
+    renders: list[tuple[User | None, str | None]] = []
     render_game = consumers._render_game
 
-    def counted(game_id: int, user: User | None, version: int | None = None) -> Any:
-        renders.append(user)
-        return render_game(game_id, user, version)
+    def counted(
+        game_id: int, user: User | None, version: int | None = None, zone: Any = None
+    ) -> Any:
+        if version is not None:
+            renders.append((user, None if zone is None else zone.key))
+        return render_game(game_id, user, version, zone)
 
     monkeypatch.setattr(consumers, "_render_game", counted)
-    mover = await db(user_at)(game, game.current_seat)
 
-    await db(services.draw)(game.pk, mover, 0)
+    pushed = await pushes_of_a_draw(game, [alice, bob, *in_tokyo, in_lisbon])
 
-    pushed = [await socket.receive_from() for socket in sockets]
-    for socket in sockets:
-        await socket.disconnect()
-    await db(game.refresh_from_db)()
     state = game.engine_state()
-    assert sorted(renders, key=str) == sorted([alice, bob, None], key=str)
-    assert pushed[2] == pushed[3] == pushed[4]
-    assert 'data-version="1"' in pushed[2]
-    assert tiles_in(pushed[2]) <= visible_to(state, None)
+    expected = [(alice, None), (bob, None), (None, TOKYO), (None, LISBON)]
+    assert sorted(renders, key=str) == sorted(expected, key=str)
+    assert pushed[2] == pushed[3] != pushed[4]
+    assert "+09:00" in pushed[2] and "+09:00" not in pushed[4]
+    for html in pushed[2:]:
+        assert 'data-version="1"' in html
+        assert tiles_in(html) <= visible_to(state, None)
     assert {str(t) for t in state.racks[0]} <= tiles_in(pushed[0])
     assert {str(t) for t in state.racks[1]} <= tiles_in(pushed[1])
+
+
+async def test_spectators_in_tokyo_and_lisbon_read_their_own_times(
+    alice: User, bob: User, carol: User, dave: User
+) -> None:
+    game = await db(lambda: current_game(start_table(alice, bob, clock="correspondence")))()
+    spectators = [await db(in_zone)(carol, TOKYO), await db(in_zone)(dave, LISBON)]
+
+    pushed = await pushes_of_a_draw(game, spectators)
+
+    moved_at = await db(lambda: Move.objects.get(game=game, seq=1).created_at)()
+    deadline = game.turn_deadline
+    assert deadline is not None
+    for html, name, other in zip(pushed, (TOKYO, LISBON), (LISBON, TOKYO), strict=True):
+        status, log = part(html, "game-status"), part(html, "game-log")
+        # The deadline and the move's time in the reader's zone, which they name.
+        assert f"due <strong>{when_in(deadline, ZoneInfo(name))}</strong>" in status
+        assert f">{when_in(moved_at, ZoneInfo(name))}</time>" in log
+        assert when_in(moved_at, ZoneInfo(other)) not in log
+    assert "JST" in pushed[0] and "WET" in pushed[1]
 
 
 async def test_a_reconnecting_watcher_is_sent_the_current_state(game: Game, alice: User) -> None:
@@ -215,6 +233,23 @@ async def test_others_hear_that_a_player_is_building_but_not_what(
         assert f'data-tile="{tile}"' in board
     for socket in sockets:
         await socket.disconnect()
+
+
+async def test_the_builders_other_tabs_read_her_times_in_her_zone(game: Game) -> None:
+    mover = await db(in_zone)(await db(user_at)(game, game.current_seat), TOKYO)
+    sockets = [await connect(game, mover) for _ in range(2)]
+    for socket in sockets:
+        await socket.receive_from()
+    tile = str(game.engine_state().racks[game.current_seat or 0][0])
+
+    await db(services.move_tiles)(game.pk, mover, [(tile, RACK)], NEW_SET)
+
+    pushed = [await socket.receive_from() for socket in sockets]
+    for socket in sockets:
+        await socket.disconnect()
+    for html in pushed:
+        assert f'data-tile="{tile}"' in part(html, "game-board")
+        assert "+09:00" in part(html, "game-status")
 
 
 async def through_the_site(game: Game, user: User, origin: bytes) -> WebsocketCommunicator:

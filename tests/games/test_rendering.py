@@ -12,6 +12,7 @@ from games import services
 from games.errors import GameActionError
 from games.models import Game, Table
 from games.rendering import game_context, render_live_fragments
+from games.selectors.live import LiveGame
 from games.selectors.rows import PublicGame
 from tests.games.conftest import current_game, start_table
 from tests.games.players import play_until_over, user_at
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.django_db
 def test_the_page_context_holds_no_model_and_no_secret(game: Game, alice: User) -> None:
     context = game_context(game, alice)
 
-    assert not any(isinstance(value, Game | Table) for value in context.values())
+    assert not any(isinstance(value, Game | Table | LiveGame) for value in context.values())
     assert {f.name for f in fields(PublicGame)}.isdisjoint({"state", "seed", "round"})
     view = context["view"]
     assert isinstance(view, PlayerView) and view.player == 0
