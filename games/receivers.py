@@ -33,7 +33,6 @@ from typing import Any
 from django.db import transaction
 from django.dispatch import Signal
 
-from common.publish import publish_user
 from games import live, signals, tasks
 from games.conf import bot_delay, play_now_bot_seconds
 from games.models import Game, Seat, Table
@@ -45,14 +44,29 @@ def push_move(sender: type, game_id: int, version: int, **kwargs: Any) -> None:
     live.publish_changed(game_id, version)
 
 
-def push_turn_ended(sender: type, table_id: int, **kwargs: Any) -> None:
-    """Whose move it is changed: every player at the table gets their header's count."""
-    live.publish_players(table_id)
+def count_turn_ended(sender: type, table_id: int, seat: int, **kwargs: Any) -> None:
+    """The member whose turn ended has one game fewer awaiting them: their header gets
+    its count. The others at the table are told nothing: their counts did not move."""
+    live.publish_counts([_member(table_id, seat, kwargs)])
 
 
-def push_game_started(sender: type, table_id: int, **kwargs: Any) -> None:
-    """A new game waits for its first move: the players' headers count it."""
-    live.publish_players(table_id)
+def count_turn_started(sender: type, table_id: int, seat: int, **kwargs: Any) -> None:
+    """The member whose turn began (a game's first turn too) has one game more awaiting
+    them: their header gets its count. A bot's seat has no header."""
+    live.publish_counts([_member(table_id, seat, kwargs)])
+
+
+def _member(table_id: int, seat: int, facts: dict[str, Any]) -> int | None:
+    """The member playing ``seat`` (``None``: a bot, or nobody): the fact's
+    ``member_id`` when the service put it there, else read from the seat."""
+    if "member_id" in facts:
+        member_id: int | None = facts["member_id"]
+        return member_id
+    return (
+        Seat.objects.filter(table_id=table_id, number=seat, kind=Seat.Kind.PLAYER)
+        .values_list("user_id", flat=True)
+        .first()
+    )
 
 
 def push_draft(sender: type, game_id: int, seat: int, **kwargs: Any) -> None:
@@ -69,7 +83,7 @@ def push_seat_handed_to_bot(sender: type, game_id: int, user_id: int, **kwargs: 
     """The table's clock shows the bot; the member who left sees the game leave their
     list of games awaiting them (and, given the seat back, come back to it)."""
     live.publish_clock(game_id)
-    publish_user(user_id)
+    live.publish_counts([user_id])
 
 
 def play_for_new_bot(sender: type, table_id: int, seat: int, **kwargs: Any) -> None:
@@ -94,8 +108,8 @@ def push_results(sender: type, table_id: int, **kwargs: Any) -> None:
 
 
 def push_user(sender: type, user_id: int, **kwargs: Any) -> None:
-    """The member's header (the games awaiting them) changed."""
-    publish_user(user_id)
+    """The member's header (the games awaiting them, the first of them) changed."""
+    live.publish_counts([user_id])
 
 
 def tell_player_turn_started(
@@ -219,9 +233,9 @@ def push_chat(sender: type, table_id: int, **kwargs: Any) -> None:
 # hear of a move before anything slower is done.
 RECEIVERS: list[tuple[Signal, Callable[..., None]]] = [
     (signals.move_committed, push_move),
-    (signals.turn_ended, push_turn_ended),
+    (signals.turn_ended, count_turn_ended),
     (signals.turn_ended, settle_turn_notifications),
-    (signals.game_started, push_game_started),
+    (signals.turn_started, count_turn_started),
     (signals.turn_started, tell_player_turn_started),
     (signals.turn_started, queue_turn_tasks),
     (signals.turn_started, prove_forced_turn),

@@ -308,6 +308,11 @@ class Seat(models.Model):
         return "Open seat"
 
 
+SOONEST_DUE = (Least("turn_deadline", "table__settles_at").asc(nulls_last=True), "pk")
+"""The order of the games awaiting a member: the soonest deadline first (the turn's, or
+the table's settling when it comes first: a league fixture's)."""
+
+
 class GameQuerySet(models.QuerySet["Game"]):
     def active(self) -> GameQuerySet:
         """Games in play."""
@@ -326,9 +331,14 @@ class GameQuerySet(models.QuerySet["Game"]):
 
     def awaiting(self, user: User) -> GameQuerySet:
         """Games where it is ``user``'s turn."""
+        return self.awaiting_any([user.pk])
+
+    def awaiting_any(self, user_ids: Iterable[int]) -> GameQuerySet:
+        """Games where it is the turn of one of the members ``user_ids`` (a game appears
+        once per member whose turn it is: ``table__seats__user_id`` says whose)."""
         # One filter() call: the three conditions must hold for the same seat row.
         return self.filter(
-            table__seats__user=user,
+            table__seats__user_id__in=list(user_ids),
             table__seats__kind=Seat.Kind.PLAYER,
             table__seats__number=F("current_seat"),
         )
@@ -336,8 +346,7 @@ class GameQuerySet(models.QuerySet["Game"]):
     def your_move(self, user: User) -> GameQuerySet:
         """Games in play where it is ``user``'s turn, the soonest deadline first (the
         turn's, or the table's settling when it comes first: a league fixture's)."""
-        due = Least("turn_deadline", "table__settles_at")
-        return self.active().awaiting(user).order_by(due.asc(nulls_last=True), "pk")
+        return self.active().awaiting(user).order_by(*SOONEST_DUE)
 
 
 class Game(models.Model):
