@@ -1,7 +1,8 @@
 """Pushing "this game changed" to the browsers watching it (Channels groups).
 
 One group per game, ``game-<id>``. A group message never carries game content: only
-``{"type": "game.changed", "version": V}``, ``{"type": "game.building", "seat": n}`` or
+``{"type": "game.changed", "version": V}`` (with ``"page"``, the random id of the
+page a move was made from, when one was), ``{"type": "game.building", "seat": n}`` or
 ``{"type": "game.clock"}`` (the turn's deadline moved: a vacation began or ended, a bot
 took a seat). Each consumer renders what its own user may see (:mod:`games.consumers`),
 so nothing secret ever travels through Redis.
@@ -22,6 +23,7 @@ the game finds it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from common.publish import send_all, user_group
@@ -33,9 +35,27 @@ def game_group(game_id: int) -> str:
     return f"game-{game_id}"
 
 
-def publish_changed(game_id: int, version: int) -> None:
-    """Tell the game's watchers that it is now at ``version``."""
-    _send(game_id, {"type": "game.changed", "version": version})
+def publish_changed(game_id: int, version: int, page: str = "") -> None:
+    """Tell the game's watchers that it is now at ``version``; ``page``: the page the
+    move was made from (:func:`page_id`), whose own answer showed it."""
+    message: dict[str, object] = {"type": "game.changed", "version": version}
+    if page:
+        message["page"] = page
+    _send(game_id, message)
+
+
+PAGE_ID = re.compile(r"[0-9A-Za-z-]{8,64}")
+
+
+def page_id(said: str | None) -> str:
+    """The id a game page gave itself when it loaded (random, sent as ``X-Game-Page``
+    with its requests and as ``page`` when its socket connects), or empty when what was
+    said is no such id: it only ever names a page, never a person.
+
+    >>> page_id("3f2a9c0d41b7e655"), page_id("<script>"), page_id(None)
+    ('3f2a9c0d41b7e655', '', '')
+    """
+    return said if said is not None and PAGE_ID.fullmatch(said) else ""
 
 
 def publish_building(game_id: int, seat: int) -> None:

@@ -37,11 +37,13 @@ from games import live, signals, tasks
 from games.conf import bot_delay, play_now_bot_seconds
 from games.models import Game, Seat, Table
 from games.services import forced, notifications
+from games.services.page_versions import round_shown_anew
 
 
-def push_move(sender: type, game_id: int, version: int, **kwargs: Any) -> None:
-    """The game's watchers hear that it is at a new version."""
-    live.publish_changed(game_id, version)
+def push_move(sender: type, game_id: int, version: int, page: str = "", **kwargs: Any) -> None:
+    """The game's watchers hear that it is at a new version (and from which page it was
+    made: that page's answer showed it)."""
+    live.publish_changed(game_id, version, page)
 
 
 def count_turn_ended(sender: type, table_id: int, seat: int, **kwargs: Any) -> None:
@@ -103,6 +105,9 @@ def play_for_new_bot(sender: type, table_id: int, seat: int, **kwargs: Any) -> N
 def push_results(sender: type, table_id: int, **kwargs: Any) -> None:
     """A ruling changed a game's result: the pages of the table's games show the round's
     totals (and the game its result) again. No game moved, so no version changed."""
+    # Bumped here, after the ruling's commit, not in it: the ruling holds its game and
+    # the table, and a move of another game of the round locks that game, then the table.
+    round_shown_anew(table_id)
     for game_id in Game.objects.filter(table_id=table_id).values_list("pk", flat=True):
         live.publish_clock(game_id)
 

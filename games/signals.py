@@ -28,7 +28,9 @@ move_committed = Signal()
 
 ``game_id``, ``table_id``; ``version``: the game's version after the move (its number in
 the move log); ``seat``: the seat that moved; ``turn_number``: the turn it was made in;
-``by``: who made it (a :class:`~games.models.Move.By` value: user, bot, timeout)."""
+``by``: who made it (a :class:`~games.models.Move.By` value: user, bot, timeout);
+``page``: the id of the game page a member made it from (its own answer shows it, so
+that page's socket is not sent it again), empty when no page made it."""
 
 turn_ended = Signal()
 """A turn of a game is over: a move finished it, or finished the game (sender: ``Game``).

@@ -188,6 +188,11 @@ class Table(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    chat_version = models.PositiveIntegerField(
+        default=0,
+        help_text="Counts the changes of the table's chat (said, hidden, shown again); a game "
+        "page says it when its socket connects.",
+    )
 
     # Deleting the table or game deletes the notifications about it.
     notifications = GenericRelation(
@@ -372,6 +377,14 @@ class Game(models.Model):
     state = models.JSONField(help_text="GameState.to_dict(): racks and pool. Never rendered.")
     version = models.PositiveIntegerField(
         default=0, help_text="The number of moves committed; clients send it back with a move."
+    )
+    # Not mixed into ``version``: a move is refused as stale by its version, and a clock
+    # change must not make a player's move stale.
+    live_version = models.PositiveIntegerField(
+        default=0,
+        help_text="Counts the changes the live page shows that are no move (a clock moved, "
+        "a hold, a seat handed over, a result corrected); a page says it when its socket "
+        "connects.",
     )
     turn_number = models.PositiveIntegerField(default=1)
     current_seat = models.PositiveSmallIntegerField(

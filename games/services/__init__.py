@@ -18,7 +18,7 @@ leaf that imports no service), :mod:`.lobby` (tables and seats), :mod:`.turns` (
 bots and the turn clock), :mod:`.drafts` (the turn in progress), :mod:`.rounds`
 (games of a round), :mod:`.results` (a game's result rows: played, or superseded by a
 ruling; the round's standings are read from them), :mod:`.core` (the locked path every
-move takes).
+move takes), :mod:`.page_versions` (the counts a game page's socket compares).
 Correspondence play: :mod:`.clock` (deadlines, banks), :mod:`.sweeps` (due turns),
 :mod:`.abandonment` (timeouts in a row, forfeits, resigning), :mod:`.vacations`,
 :mod:`.notifications`. Leagues: :mod:`.adjudication` (a round stopped at a deadline).

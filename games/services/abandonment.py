@@ -29,11 +29,12 @@ from games.selectors.seats import seat_of
 from games.services.core import commit_action
 from games.services.locking import LockedTurn, lock_game, lock_seat, lock_seat_of_table
 from games.services.occupancy import record_change_at_table
+from games.services.page_versions import game_shown_anew
 
 TAKEOVER_BOT_LEVEL = BotLevel.NORMAL
 
 
-def resign(game_id: int, user: User) -> Game:
+def resign(game_id: int, user: User, *, page: str = "") -> Game:
     """``user`` gives up ``game_id``, on their turn or anyone's.
 
     No version is needed: resigning does not depend on what the player saw. Raises
@@ -48,7 +49,8 @@ def resign(game_id: int, user: User) -> Game:
         state = game.engine_state()
         if seat in state.dropped:
             raise InvalidMove("You have already left this game.")
-        return commit_action(LockedTurn(game, state, seat), engine.Resign(), Move.By.USER, user)
+        turn = LockedTurn(game, state, seat)
+        return commit_action(turn, engine.Resign(), Move.By.USER, user, page=page)
 
 
 def count_timeout(game: Game, seat_number: int) -> Game:
@@ -169,6 +171,7 @@ def give_seat_back(table_id: int, seat_number: int, user_id: int) -> bool:
         seat.save(update_fields=["replaced_user", "user", "kind", "bot_level", "timeouts_in_a_row"])
         record_change_at_table(game, seat)
         if game is not None:
+            game_shown_anew(game)
             signals.send_about_game(
                 signals.seat_given_back, game, sender=Seat, seat=seat.number, user_id=user_id
             )
@@ -202,6 +205,7 @@ def _hand_to_bot(seat: Seat, game: Game | None) -> None:
     seat.save(update_fields=["replaced_user", "user", "kind", "bot_level", "timeouts_in_a_row"])
     record_change_at_table(game, seat)
     if game is not None:
+        game_shown_anew(game)
         signals.send_about_game(
             signals.seat_handed_to_bot,
             game,

@@ -38,6 +38,7 @@ from games import signals
 from games.models import Game, Seat, Vacation
 from games.selectors.clock import time_control, turn_zone
 from games.selectors.vacations import GRACE
+from games.services.page_versions import game_shown_anew
 
 
 def pauses_of(user_id: int | None, since: datetime) -> list[Pause]:
@@ -110,6 +111,7 @@ def reclock_turn(game: Game, now: datetime) -> bool:
         return False
     game.turn_deadline, game.turn_reminder_at = clock.deadline, reminder
     game.save(update_fields=["turn_deadline", "turn_reminder_at"])
+    game_shown_anew(game)
     send_after_commit(signals.turn_reclocked, Game, game_id=game.pk, **_turn_clock(game))
     return True
 

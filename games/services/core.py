@@ -51,13 +51,20 @@ logger = logging.getLogger("games.services")
 
 
 def commit_action(
-    turn: LockedTurn, action: engine.Action, by: Move.By, user: User | None = None
+    turn: LockedTurn,
+    action: engine.Action,
+    by: Move.By,
+    user: User | None = None,
+    *,
+    page: str = "",
 ) -> Game:
     """Apply ``action`` for ``turn.seat``, save the state, log the move and announce it.
 
     Must run inside ``transaction.atomic()`` with ``turn.game`` locked by
     :func:`~games.services.locking.lock_game`. The engine judges first: a refused action
     raises before anything is written, so the transaction has nothing to roll back.
+    ``page``: the id of the page the move was made from (its answer shows the move, so
+    that page's socket is not sent it again), or empty.
     """
     game, state = turn.game, turn.state
     try:
@@ -102,6 +109,7 @@ def commit_action(
         seat=turn.seat,
         turn_number=state.turn_number,
         by=str(by),
+        page=page,
     )
     if turn_changed:
         # The turn is over: whatever was being built for it is gone with it.

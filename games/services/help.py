@@ -183,7 +183,9 @@ def arrange_for_me(game_id: int, user: User, picked: Sequence[str]) -> DraftView
         return save_draft(game_id, user, table_to_json(table))
 
 
-def take_from_river_arranged(game_id: int, user: User, version: int, index: int) -> Game:
+def take_from_river_arranged(
+    game_id: int, user: User, version: int, index: int, *, page: str = ""
+) -> Game:
     """River: take the tile at ``index`` (and the newer ones) and play it.
 
     The key tile cannot go into a draft (it is not on the rack), so the solver lays it,
@@ -211,7 +213,8 @@ def take_from_river_arranged(game_id: int, user: User, version: int, index: int)
     with transaction.atomic():
         locked = lock_for_player(game_id, user, version)
         _recheck(turn, locked.game, working)
-        return commit_action(locked, engine.TakeFromRiver(index, table), Move.By.USER, user)
+        action = engine.TakeFromRiver(index, table)
+        return commit_action(locked, action, Move.By.USER, user, page=page)
 
 
 # --- helpers -----------------------------------------------------------------------

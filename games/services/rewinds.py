@@ -111,6 +111,7 @@ def _log_ruling(game: Game, action: engine.Action, now: datetime) -> None:
         seat=state.current_player,
         turn_number=state.turn_number,
         by=str(Move.By.RULING),
+        page="",
     )
     if game.held_at is None:
         announce_turn(game)

@@ -37,51 +37,60 @@ TableNotation = Sequence[Sequence[str]]
 """A table as sets of tile notation: ``[["R7", "R8", "R9"], ["K1", "B1", "O1"]]``."""
 
 
-def play(game_id: int, user: User, version: int, table: TableNotation | None = None) -> Game:
+def play(
+    game_id: int,
+    user: User,
+    version: int,
+    table: TableNotation | None = None,
+    *,
+    page: str = "",
+) -> Game:
     """Play the turn in progress (``table=None``) or the explicit ``table`` given.
 
     Raises a :class:`~games.errors.GameActionError`: ``IllegalPlay`` carries the
-    rules' sentence (``"R5 B6 R7 is neither a run ..."``).
+    rules' sentence (``"R5 B6 R7 is neither a run ..."``). ``page``, here and in the
+    other moves of a player: the page the move was sent from
+    (:func:`~games.services.core.commit_action`).
     """
     with transaction.atomic():
         turn = lock_for_player(game_id, user, version)
         sets = working_table(turn.game, turn.state, turn.seat) if table is None else _parse(table)
-        return commit_action(turn, engine.Play(sets), Move.By.USER, user)
+        return commit_action(turn, engine.Play(sets), Move.By.USER, user, page=page)
 
 
-def draw(game_id: int, user: User, version: int) -> Game:
+def draw(game_id: int, user: User, version: int, *, page: str = "") -> Game:
     """Draw from the pool (two with the River: then :func:`discard` one)."""
-    return _simple(game_id, user, version, engine.Draw())
+    return _simple(game_id, user, version, engine.Draw(), page)
 
 
-def pass_turn(game_id: int, user: User, version: int) -> Game:
+def pass_turn(game_id: int, user: User, version: int, *, page: str = "") -> Game:
     """Let the turn go by; only allowed when the pool is empty."""
-    return _simple(game_id, user, version, engine.Pass())
+    return _simple(game_id, user, version, engine.Pass(), page)
 
 
-def discard(game_id: int, user: User, version: int, tile: str) -> Game:
+def discard(game_id: int, user: User, version: int, tile: str, *, page: str = "") -> Game:
     """River: put one of the two tiles just drawn on the River, keeping the other."""
     try:
         action = engine.Discard(parse_tile(tile))
     except NotationError as err:
         raise InvalidMove(str(err)) from None
-    return _simple(game_id, user, version, action)
+    return _simple(game_id, user, version, action, page)
 
 
 def take_from_river(
-    game_id: int, user: User, version: int, index: int, table: TableNotation
+    game_id: int, user: User, version: int, index: int, table: TableNotation, *, page: str = ""
 ) -> Game:
     """River: take the tile at ``index`` and every newer one, playing ``table``."""
     with transaction.atomic():
         turn = lock_for_player(game_id, user, version)
         action = engine.TakeFromRiver(index, _parse(table))
-        return commit_action(turn, action, Move.By.USER, user)
+        return commit_action(turn, action, Move.By.USER, user, page=page)
 
 
-def _simple(game_id: int, user: User, version: int, action: engine.Action) -> Game:
+def _simple(game_id: int, user: User, version: int, action: engine.Action, page: str) -> Game:
     with transaction.atomic():
         turn = lock_for_player(game_id, user, version)
-        return commit_action(turn, action, Move.By.USER, user)
+        return commit_action(turn, action, Move.By.USER, user, page=page)
 
 
 def _parse(table: TableNotation) -> Layout:

@@ -17,9 +17,8 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST, require_safe
 
-from accounts.models import User
 from common.requests import AuthenticatedRequest
-from games import services
+from games import live, services
 from games.errors import DraftError, GameActionError, InvalidMove
 from games.forms import DiscardForm, MoveForm, PickForm, RiverForm, TableJSONForm, VersionForm
 from games.models import Game
@@ -120,12 +119,16 @@ def pass_turn(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     return _end_turn(request, pk, services.pass_turn)
 
 
-def _end_turn(
-    request: AuthenticatedRequest, pk: int, service: Callable[[int, User, int], Game]
-) -> HttpResponse:
+def _end_turn(request: AuthenticatedRequest, pk: int, service: Callable[..., Game]) -> HttpResponse:
     """A move that needs nothing from the page but the version it shows."""
-    moved = service(pk, request.user, _version(request)["version"])
+    moved = service(pk, request.user, _version(request)["version"], page=_page(request))
     return fragments(request, pk, moved=moved)
+
+
+def _page(request: AuthenticatedRequest) -> str:
+    """The page a move is sent from (``X-Game-Page``, set by ``static/js/game.js``): its
+    answer shows the move, so its socket is not sent the move again."""
+    return live.page_id(request.headers.get("X-Game-Page"))
 
 
 @game_action
@@ -149,7 +152,7 @@ def standing_order(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 def discard(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """River: put one of the two tiles drawn on the River."""
     data = _version(request, DiscardForm)
-    moved = services.discard(pk, request.user, data["version"], data["tile"])
+    moved = services.discard(pk, request.user, data["version"], data["tile"], page=_page(request))
     return fragments(request, pk, moved=moved)
 
 
@@ -157,14 +160,16 @@ def discard(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 def take_from_river(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """River: take a tile (and the newer ones) and play it at once."""
     data = _version(request, RiverForm)
-    moved = solver_help.take_from_river_arranged(pk, request.user, data["version"], data["index"])
+    moved = solver_help.take_from_river_arranged(
+        pk, request.user, data["version"], data["index"], page=_page(request)
+    )
     return fragments(request, pk, moved=moved)
 
 
 @game_action
 def resign(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """Give up the game (on anyone's turn): the player drops out and scores as a loser."""
-    moved = services.resign(pk, request.user)
+    moved = services.resign(pk, request.user, page=_page(request))
     return fragments(request, pk, "You resigned this game.", moved=moved)
 
 

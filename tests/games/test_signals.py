@@ -121,6 +121,7 @@ def test_a_move_is_announced_once_and_only_after_commit(
             "seat": seat,
             "turn_number": turn,
             "by": "user",
+            "page": "",
         }
     ]
     assert len(heard.of("turn_ended")) == 1
@@ -378,3 +379,28 @@ def test_a_ruling_announces_the_results_it_superseded_after_commit(
         {"game_id": game.pk, "table_id": game.table_id, "seats": [0], "source": "ruling"}
     ]
     assert "round_finished" not in heard.names()
+
+
+@pytest.mark.parametrize(
+    ("said", "named"),
+    [("3f2a9c0d41b7e655aa01", "3f2a9c0d41b7e655aa01"), ("<b>not an id</b>", ""), (None, "")],
+)
+def test_a_move_names_the_page_it_was_sent_from(
+    game: Game,
+    heard: Heard,
+    client: Any,
+    django_capture_on_commit_callbacks: Any,
+    said: str | None,
+    named: str,
+) -> None:
+    user = mover(game)
+    client.force_login(user)
+    headers = {"HTTP_HX_REQUEST": "true"}
+    if said is not None:
+        headers["HTTP_X_GAME_PAGE"] = said
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/games/{game.pk}/draw/", {"version": game.version}, **headers)
+
+    assert response.status_code == 200
+    assert [facts["page"] for facts in heard.of("move_committed")] == [named]
