@@ -249,7 +249,8 @@ class GameConsumer(SlotConsumer):
             await self._send_game(version)
 
     def _made_here(self, event: dict[str, Any]) -> bool:
-        """Whether the move was sent from this very page (its ``page`` id)."""
+        """Whether the move (or the draft's edit) was sent from this very page (its
+        ``page`` id)."""
         return bool(self.page_id) and event.get("page") == self.page_id
 
     async def game_clock(self, event: dict[str, Any]) -> None:
@@ -288,6 +289,8 @@ class GameConsumer(SlotConsumer):
             await database_sync_to_async(page_connections.seen)(self.connection_id)
 
     async def game_building(self, event: dict[str, Any]) -> None:
+        if self._made_here(event):
+            return  # the edit's answer showed this page its draft
         seat = event.get("seat")
         html: str = await database_sync_to_async(_render_building)(self.game_id, self.user, seat)
         if html:

@@ -2,7 +2,8 @@
 
 One group per game, ``game-<id>``. A group message never carries game content: only
 ``{"type": "game.changed", "version": V}`` (with ``"page"``, the random id of the
-page a move was made from, when one was), ``{"type": "game.building", "seat": n}`` or
+page a move was made from, when one was), ``{"type": "game.building", "seat": n}``
+(with ``"page"`` likewise) or
 ``{"type": "game.clock"}`` (the turn's deadline moved: a vacation began or ended, a bot
 took a seat). Each consumer renders what its own user may see (:mod:`games.consumers`),
 so nothing secret ever travels through Redis.
@@ -58,9 +59,13 @@ def page_id(said: str | None) -> str:
     return said if said is not None and PAGE_ID.fullmatch(said) else ""
 
 
-def publish_building(game_id: int, seat: int) -> None:
-    """Tell the game's watchers that ``seat`` is working on a move (no content)."""
-    _send(game_id, {"type": "game.building", "seat": seat})
+def publish_building(game_id: int, seat: int, page: str = "") -> None:
+    """Tell the game's watchers that ``seat`` is working on a move (no content); ``page``:
+    the page the edit was made on (:func:`page_id`), whose own answer showed it."""
+    message: dict[str, object] = {"type": "game.building", "seat": seat}
+    if page:
+        message["page"] = page
+    _send(game_id, message)
 
 
 def publish_clock(game_id: int) -> None:

@@ -71,9 +71,10 @@ def _member(table_id: int, seat: int, facts: dict[str, Any]) -> int | None:
     )
 
 
-def push_draft(sender: type, game_id: int, seat: int, **kwargs: Any) -> None:
-    """The watchers see that ``seat`` is building a move (never what)."""
-    live.publish_building(game_id, seat)
+def push_draft(sender: type, game_id: int, seat: int, page: str = "", **kwargs: Any) -> None:
+    """The watchers see that ``seat`` is building a move (never what); the builder's other
+    tabs see the draft, not the page it was built on (its answer showed it)."""
+    live.publish_building(game_id, seat, page)
 
 
 def push_clock(sender: type, game_id: int, **kwargs: Any) -> None:

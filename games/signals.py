@@ -118,7 +118,8 @@ draft_saved = Signal()
 """A player saved the turn they are building (sender: ``Game``): the table is unchanged,
 but the others may see that the seat is at work (never what it builds).
 
-``game_id``, ``seat``."""
+``game_id``, ``seat``; ``page``: the id of the game page the edit was sent from (its
+answer shows the draft), empty when none."""
 
 
 chat_changed = Signal()

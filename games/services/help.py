@@ -151,7 +151,7 @@ def note_help(turn: LockedTurn, kind: str) -> None:
             HelpAsked.objects.filter(**where).update(times=F("times") + 1)
 
 
-def arrange_for_me(game_id: int, user: User, picked: Sequence[str]) -> DraftView:
+def arrange_for_me(game_id: int, user: User, picked: Sequence[str], *, page: str = "") -> DraftView:
     """Lay the ``picked`` rack tiles, with those already put out this turn, on the table.
 
     The solver lays out the table as it was when the turn began plus those tiles, keeping
@@ -180,7 +180,7 @@ def arrange_for_me(game_id: int, user: User, picked: Sequence[str]) -> DraftView
         raise NoArrangement(f"There is no way to lay {names} on the table this turn.")
     with transaction.atomic():
         _recheck(turn, lock_game(game_id), working)
-        return save_draft(game_id, user, table_to_json(table))
+        return save_draft(game_id, user, table_to_json(table), page=page)
 
 
 def take_from_river_arranged(

@@ -83,21 +83,23 @@ def move(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     data = _cleaned(
         request, MoveForm, DraftError("Choose the tiles to move, then where to put them.")
     )
-    services.move_tiles(pk, request.user, data["picks"], data["target"], data.get("position"))
+    services.move_tiles(
+        pk, request.user, data["picks"], data["target"], data.get("position"), page=_page(request)
+    )
     return fragments(request, pk)
 
 
 @game_action
 def reset(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """Throw away the working table: the turn starts over from the table as it is."""
-    services.reset_draft(pk, request.user)
+    services.reset_draft(pk, request.user, page=_page(request))
     return fragments(request, pk, "Your turn starts over from the table as it was.")
 
 
 @game_action
 def undo(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """Take back the last change of the turn in progress (one step)."""
-    services.undo_draft(pk, request.user)
+    services.undo_draft(pk, request.user, page=_page(request))
     return fragments(request, pk, "Your last change is undone.")
 
 
@@ -179,7 +181,7 @@ def arrange(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     picked = _cleaned(
         request, PickForm, DraftError("Pick the tiles of your rack you want to lay first.")
     )
-    solver_help.arrange_for_me(pk, request.user, picked["tiles"])
+    solver_help.arrange_for_me(pk, request.user, picked["tiles"], page=_page(request))
     return fragments(
         request, pk, "The table is arranged with your tiles: check it, then end your turn."
     )
@@ -191,7 +193,7 @@ def use_hint(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     posted = _cleaned(
         request, TableJSONForm, DraftError("That hint is no longer there: ask for a new one.")
     )
-    services.save_draft(pk, request.user, posted["table"])
+    services.save_draft(pk, request.user, posted["table"], page=_page(request))
     return fragments(request, pk, "The hint is on the table: end your turn to play it.")
 
 

@@ -12,10 +12,11 @@ from channels.testing import WebsocketCommunicator
 from accounts.models import User
 from games import services
 from games.models import Game
-from games.services import chat, holds
+from games.services import NEW_SET, RACK, chat, holds
 from tests.conftest import communicator, db
 from tests.games.conftest import current_game, start_table
 from tests.games.players import user_at
+from tests.games.views_support import tiles_in
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -121,13 +122,23 @@ async def players(game: Game, alice: User, bob: User) -> tuple[User, User]:
     return mover, bob if mover == alice else alice
 
 
+async def pages_of(
+    game: Game, mover: User, other: User
+) -> tuple[WebsocketCommunicator, WebsocketCommunicator, WebsocketCommunicator]:
+    """The mover's page (``PAGE``) and her other tab, and the other player's page: all
+    current when they connect."""
+    return (
+        await connect(game, mover, showing(page=PAGE)),
+        await connect(game, mover, showing(page=OTHER_TAB)),
+        await connect(game, other, showing(page="5b1e0f9a2c3d4e5f6a7b")),
+    )
+
+
 async def test_the_movers_page_is_not_sent_its_own_move_but_her_other_tab_is(
     game: Game, alice: User, bob: User
 ) -> None:
     mover, other = await players(game, alice, bob)
-    here = await connect(game, mover, showing(page=PAGE))
-    tab = await connect(game, mover, showing(page=OTHER_TAB))
-    opponent = await connect(game, other, showing(page="5b1e0f9a2c3d4e5f6a7b"))
+    here, tab, opponent = await pages_of(game, mover, other)
 
     await db(services.draw)(game.pk, mover, 0, page=PAGE)
 
@@ -150,3 +161,19 @@ async def test_the_movers_page_still_hears_the_next_move(
     html = await here.receive_from()
     await here.disconnect()
     assert 'data-version="2"' in html
+
+
+async def test_the_builders_page_is_not_sent_its_own_draft_but_her_other_tab_is(
+    game: Game, alice: User, bob: User
+) -> None:
+    builder, other = await players(game, alice, bob)
+    here, tab, opponent = await pages_of(game, builder, other)
+    tile = str(game.engine_state().racks[game.current_seat or 0][0])
+
+    await db(services.move_tiles)(game.pk, builder, [(tile, RACK)], NEW_SET, page=PAGE)
+
+    assert tile in tiles_in(await tab.receive_from())  # her other tab shows the draft
+    assert "is building a move" in await opponent.receive_from()
+    assert await here.receive_nothing(timeout=0.5)
+    for socket in (here, tab, opponent):
+        await socket.disconnect()

@@ -179,7 +179,7 @@ def test_a_draft_is_announced_without_a_move(
     with django_capture_on_commit_callbacks(execute=True):
         services.reset_draft(game.pk, user)
     assert heard.names() == ["draft_saved"]
-    assert heard.of("draft_saved") == [{"game_id": game.pk, "seat": game.current_seat}]
+    assert heard.of("draft_saved") == [{"game_id": game.pk, "seat": game.current_seat, "page": ""}]
 
 
 def test_a_full_table_announces_its_first_game_and_turn_once(
