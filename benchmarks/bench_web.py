@@ -216,7 +216,7 @@ class PageBytes:
 
 
 def bytes_lines(before: PageBytes, after: PageBytes) -> list[str]:
-    """The bytes figures, old pages (before) and today's (after) side by side.
+    r"""The bytes figures, old pages (before) and today's (after) side by side.
 
     >>> before, after = PageBytes(16000, 9000, 15000, 10), PageBytes(300, 9000, 6000, 10)
     >>> print("\n".join(bytes_lines(before, after)).replace("; ", ";\n"))
