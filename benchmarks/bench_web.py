@@ -27,7 +27,16 @@ loads its game page, opens the page's two sockets and posts moves as htmx does.
    the move's commit (noted by the server) to the arrival of the game's fragments at
    each page. The same is reported for the players' pages during part 1.
 
-3. *The floor.* Before part 1, the same pages post to :mod:`benchmarks.floor` at the
+3. *Bytes.* Two more games, their players' pages open, ``--pushes`` moves each, one at
+   a time: in one the pages are old pages (they say nothing when their socket connects,
+   as pages did before issue 26: sent the game and the chat on connect, and each move
+   pushed back to the page that made it), in the other they are today's. Printed side by
+   side: the bytes the players' pages receive per move (the move's answer, and the
+   messages on both their sockets: the game's push and the header's count) and on
+   connecting. ``--old-pages`` makes the pages of parts 1 and 2 old ones too (to compare
+   the other figures with a run of today's pages).
+
+4. *The floor.* Before part 1, the same pages post to :mod:`benchmarks.floor` at the
    same pace and as many times (a signed-in POST that locks a row of its game, bumps a
    counter and answers a small fragment, through the same daphne, PostgreSQL and pool);
    after part 2, ``--pushes`` such posts one at a time. Each move figure is printed with
@@ -109,6 +118,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="settings module of daphne and the worker (to try a change of settings)",
     )
     parser.add_argument("--keep-db", action="store_true", help="leave the database for a look")
+    parser.add_argument(
+        "--old-pages",
+        action="store_true",
+        help="parts 1 and 2 with pages that say nothing when their socket connects",
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or args.moves < args.games or args.watchers < 2 or args.pushes < 1:
         parser.error("at least one game, a move per game, two watchers and one push")
@@ -126,6 +140,8 @@ class Plan:
     watched: int
     watchers: list[str]
     """Part 2: the game, its two players first, then members watching."""
+    bytes_games: list[tuple[int, list[str]]] = field(default_factory=list)
+    """Part 3: a game for old pages, then one for today's, each with its two players."""
 
 
 def prepare(games: int, watchers: int) -> Plan:
@@ -163,6 +179,9 @@ def prepare(games: int, watchers: int) -> Plan:
     pages = [member("host"), member("guest")]
     pages += [member(f"watcher{n}") for n in range(watchers - 2)]
     plan = Plan(tables, start(pages), [key for _, key in pages])
+    for kind in ("old", "new"):
+        players = [member(f"{kind}a"), member(f"{kind}b")]
+        plan.bytes_games.append((start(players), [key for _, key in players]))
     floor.create([game for game, _ in plan.games] + [plan.watched])
     return plan
 
@@ -184,6 +203,42 @@ class Results:
     floor_cpu: float = 0.0
     """Seconds of CPU that daphne spent during the floor's posts at part 1's pace."""
     floor_one_at_a_time: list[MoveTiming] = field(default_factory=list)
+    page_bytes: dict[str, PageBytes] = field(default_factory=dict)
+    """Part 3: ``old`` and ``new`` pages."""
+    bytes_pages: list[Browser] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PageBytes:
+    """What a game's two players' pages received (part 3): bytes per page when the socket
+    connected; per move, the answers and the sockets' messages, over both pages."""
+
+    connect: float
+    answer: float
+    pushes: float
+    moves: int
+
+
+def bytes_lines(before: PageBytes, after: PageBytes) -> list[str]:
+    r"""The bytes figures, old pages (before) and today's (after) side by side.
+
+    >>> before, after = PageBytes(16000, 9000, 15000, 10), PageBytes(300, 9000, 6000, 10)
+    >>> print("\n".join(bytes_lines(before, after)).replace("; ", ";\n"))
+    bytes to the players' pages per move: before answer 9000 + pushes 15000 = 24000;
+    after answer 9000 + pushes 6000 = 15000 (0.62x)
+    bytes to a page when its sockets connect: before 16000;
+    after 300
+    """
+    total_before, total_after = before.answer + before.pushes, after.answer + after.pushes
+    ratio = total_after / total_before if total_before else float("nan")
+    return [
+        "bytes to the players' pages per move: "
+        f"before answer {before.answer:.0f} + pushes {before.pushes:.0f} = {total_before:.0f}; "
+        f"after answer {after.answer:.0f} + pushes {after.pushes:.0f} = {total_after:.0f} "
+        f"({ratio:.2f}x)",
+        "bytes to a page when its sockets connect: "
+        f"before {before.connect:.0f}; after {after.connect:.0f}",
+    ]
 
 
 async def gather_limited(jobs: Iterable[Awaitable[object]], limit: int = 10) -> list[object]:
@@ -198,10 +253,13 @@ async def gather_limited(jobs: Iterable[Awaitable[object]], limit: int = 10) -> 
     return await asyncio.gather(*(one(job) for job in jobs))
 
 
-async def open_table(site: str, game_id: int, keys: list[str]) -> tuple[list[Browser], int, int]:
-    """The pages of a game's members, sockets open; returns them, the game's version and
-    the index of the page whose turn it is."""
-    pages = [Browser(site, key) for key in keys]
+async def open_table(
+    site: str, game_id: int, keys: list[str], old: bool = False
+) -> tuple[list[Browser], int, int]:
+    """The pages of a game's members (``old``: pages that say nothing when they connect),
+    sockets open; returns them, the game's version and the index of the page whose turn
+    it is."""
+    pages = [Browser(site, key, old) for key in keys]
     shown = [await page.open_game(game_id) for page in pages]
     for page in pages:
         await page.connect(game_id)
@@ -246,7 +304,9 @@ def draws_per_game(args: argparse.Namespace) -> list[int]:
 async def run_moves(
     site: str, plan: Plan, args: argparse.Namespace, results: Results, daphne: Web
 ) -> None:
-    opened = await gather_limited(open_table(site, game, keys) for game, keys in plan.games)
+    opened = await gather_limited(
+        open_table(site, game, keys, args.old_pages) for game, keys in plan.games
+    )
     tables = [(game, *table) for (game, _), table in zip(plan.games, opened, strict=True)]  # type: ignore[misc]
     results.move_pages = {game: pages for game, pages, _, _ in tables}
     per_game = draws_per_game(args)
@@ -285,8 +345,8 @@ async def run_moves(
 async def run_pushes(
     site: str, plan: Plan, args: argparse.Namespace, results: Results, daphne: Web
 ) -> None:
-    pages, version, turn = await open_table(site, plan.watched, plan.watchers[:2])
-    watching = [Browser(site, key) for key in plan.watchers[2:]]
+    pages, version, turn = await open_table(site, plan.watched, plan.watchers[:2], args.old_pages)
+    watching = [Browser(site, key, args.old_pages) for key in plan.watchers[2:]]
     await gather_limited(page.open_game(plan.watched) for page in watching)
     await gather_limited(page.connect(plan.watched) for page in watching)
     results.push_pages = pages + watching
@@ -311,14 +371,45 @@ async def run_pushes(
         await asyncio.sleep(0.05)
 
 
+async def run_bytes(site: str, plan: Plan, args: argparse.Namespace, results: Results) -> None:
+    """Part 3: the bytes the players' pages receive, old pages and today's."""
+    for kind, (game, keys) in zip(("old", "new"), plan.bytes_games, strict=True):
+        pages, version, turn = await open_table(site, game, keys, old=kind == "old")
+        results.bytes_pages += pages
+        await asyncio.sleep(0.3)  # the header's first counts, sent to every page
+        connected = sum(page.socket_bytes for page in pages) / len(pages)
+        sockets = sum(page.socket_bytes for page in pages)
+        answers = sum(page.answer_bytes for page in pages)
+        moves = 0
+        for _ in range(args.pushes):
+            arrivals = [page.game.arrival_of(version + 1) for page in pages]
+            timing = await pages[turn].move(game, "draw", version)
+            if not timing.committed:
+                results.missing_pushes += 1
+                break
+            _, pending = await asyncio.wait(arrivals, timeout=10)
+            results.missing_pushes += len(pending)
+            moves, version, turn = moves + 1, version + 1, 1 - turn
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.3)  # the last move's header counts
+        sockets = sum(page.socket_bytes for page in pages) - sockets
+        answers = sum(page.answer_bytes for page in pages) - answers
+        per_move = max(1, moves)
+        results.page_bytes[kind] = PageBytes(
+            connected, answers / per_move, sockets / per_move, moves
+        )
+
+
 async def run_clients(site: str, plan: Plan, args: argparse.Namespace, daphne: Web) -> Results:
     results = Results()
     try:
         await run_moves(site, plan, args, results, daphne)
         await run_pushes(site, plan, args, results, daphne)
+        await run_bytes(site, plan, args, results)
     finally:
         pages = [page for game in results.move_pages.values() for page in game]
-        await asyncio.gather(*(page.close() for page in pages + results.push_pages))
+        pages += results.push_pages + results.bytes_pages
+        await asyncio.gather(*(page.close() for page in pages))
     return results
 
 
@@ -351,12 +442,13 @@ def read_queries(log: Path) -> dict[str, list[int]]:
 def push_delays(
     pages: Iterable[Browser], moves: Iterable[MoveTiming], commits: dict[tuple[int, int], float]
 ) -> tuple[list[float], int]:
-    """Milliseconds from each committed move to its fragments at each page of its game,
-    and how many did not arrive."""
+    """Milliseconds from each committed move to its fragments at each page of its game
+    pushed them (not the page that made the move: its answer showed it), and how many
+    did not arrive."""
     delays, missing = [], 0
     for page in pages:
         for move in moves:
-            if not move.committed:
+            if not move.committed or (move.sent_by and move.sent_by == page.page_id):
                 continue
             arrived = page.game.first_showing(move.version + 1)
             committed = commits.get((move.game_id, move.version + 1))
@@ -463,6 +555,9 @@ def report(
         f"floor p50 {quantiles([float(q) for q in floor_queries])[0]:.0f} "
         f"max {max(floor_queries, default=0)}"
     )
+    if "old" in results.page_bytes and "new" in results.page_bytes:
+        for line in bytes_lines(results.page_bytes["old"], results.page_bytes["new"]):
+            print(line)
     print(f"{'ratio to the floor':46} {'':6} {'p50':>8} {'p95':>8}")
     for name, values, base in (
         ("move / floor: request to commit", to_commit, floor_commits),

@@ -6,6 +6,14 @@ CSRF cookie and gives the token htmx sends), opens the page's two sockets
 and posts moves as htmx does. Every live fragment of the game carries its version
 (``data-version`` of ``#game-status``); each socket notes when each version first
 arrived, so a push can be timed from the move's commit.
+
+A page connects its game socket as ``static/js/game.js`` does: saying what it shows
+(``?page=&v=&l=&c=``), so that a page that is current is sent nothing, and sending its
+page id with its moves (``X-Game-Page``), so that its own move's push is not sent back
+to it (the answer showed the move: it counts as the version's arrival there). An *old*
+page (``old=True``) says nothing, as pages did before: it is sent the game and the chat
+on connect and every push. Each page counts the bytes it receives: answers, and
+messages on its two sockets.
 """
 
 from __future__ import annotations
@@ -13,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import secrets
 import time
 from dataclasses import dataclass, field
 
@@ -23,6 +32,8 @@ CSRF_TOKEN = re.compile(r'"X-CSRFToken": "([^"]+)"')
 VERSION = re.compile(r'id="game-status"[^>]*\bdata-version="(\d+)"')
 FLOOR_COUNT = re.compile(r'id="floor" data-count="(\d+)"')
 IS_MINE = re.compile(r'id="game-status"[^>]*class="status is-mine"')
+LIVE = re.compile(r'id="game-status"[^>]*\bdata-live="(\d+)"')
+CHAT = re.compile(r'id="table-chat-lines"[^>]*\bdata-chat="(\d+)"')
 
 
 class BenchError(Exception):
@@ -54,6 +65,8 @@ class MoveTiming:
     status: int
     committed: bool
     sent_at: float
+    sent_by: str = ""
+    """The id of the page that sent it (empty: an old page, which says none)."""
 
     @property
     def milliseconds(self) -> float:
@@ -71,8 +84,11 @@ class GameSocket:
     def received(self, at: float, text: str) -> None:
         self.messages += 1
         version = version_in(text)
-        if version is None:
-            return
+        if version is not None:
+            self.shown(at, version)
+
+    def shown(self, at: float, version: int) -> None:
+        """The page shows ``version`` from ``at`` on (a push, or its own move's answer)."""
         self.arrivals.setdefault(version, at)
         for wanted, future in list(self._waiting.items()):
             if wanted <= version:
@@ -99,8 +115,14 @@ class GameSocket:
 class Browser:
     """One member's browser, signed in with a session cookie, on one game page."""
 
-    def __init__(self, site: str, session_key: str) -> None:
+    def __init__(self, site: str, session_key: str, old: bool = False) -> None:
         self.site = site
+        self.old = old
+        self.page_id = "" if old else secrets.token_hex(10)
+        self.shows = ""
+        """The query string the game socket connects with: what the page shows."""
+        self.answer_bytes = 0
+        self.socket_bytes = 0
         jar = aiohttp.CookieJar(unsafe=True)  # unsafe: it keeps cookies of an IP address
         jar.update_cookies({"sessionid": session_key}, URL(site))
         # No pool limit: a page's requests and its two sockets each have a connection.
@@ -120,13 +142,18 @@ class Browser:
         if token is None or version is None:
             raise BenchError(f"game page {game_id}: no CSRF token or version in the page")
         self.csrf_token = token[1]
+        live, chat = LIVE.search(html), CHAT.search(html)
+        if not self.old and live is not None and chat is not None:
+            self.shows = f"?page={self.page_id}&v={version}&l={live[1]}&c={chat[1]}"
         return version, IS_MINE.search(html) is not None
 
     async def connect(self, game_id: int) -> None:
-        """Open the page's sockets; returns once the game socket has sent the game."""
-        await self._open(f"/ws/games/{game_id}/", self.game.received)
+        """Open the page's sockets; returns once they are open and (an old page, or one
+        that says nothing) the game socket has sent the game."""
+        await self._open(f"/ws/games/{game_id}/{self.shows}", self.game.received)
         await self._open("/ws/notifications/", None)
-        await asyncio.wait_for(self.game.arrival_of(0), timeout=60)
+        if not self.shows:
+            await asyncio.wait_for(self.game.arrival_of(0), timeout=60)
 
     async def _open(self, path: str, on_text: object) -> None:
         socket = await self.http.ws_connect(f"{self.site}{path}", origin=self.site)
@@ -136,14 +163,21 @@ class Browser:
     async def _read(self, socket: aiohttp.ClientWebSocketResponse, on_text: object) -> None:
         async for message in socket:
             at = time.time()
-            if message.type == aiohttp.WSMsgType.TEXT and callable(on_text):
-                on_text(at, message.data)
+            if message.type == aiohttp.WSMsgType.TEXT:
+                self.socket_bytes += len(message.data.encode())
+                if callable(on_text):
+                    on_text(at, message.data)
 
     async def move(self, game_id: int, action: str, version: int) -> MoveTiming:
         """Post a move as htmx does; committed if the answer shows the next version."""
         url = f"{self.site}/games/{game_id}/{action}/"
         timing, html = await self._post(url, game_id, game_id, version)
         timing.committed = timing.status == 200 and version_in(html) == version + 1
+        self.answer_bytes += len(html.encode())
+        if timing.committed and self.page_id:
+            # Not pushed to this page: its answer shows the move.
+            timing.sent_by = self.page_id
+            self.game.shown(time.time(), version + 1)
         return timing
 
     async def floor(self, game_id: int, count: int) -> MoveTiming:
@@ -165,6 +199,8 @@ class Browser:
             "Origin": self.site,
             "Referer": f"{self.site}/games/{page_game}/",
         }
+        if self.page_id:
+            headers["X-Game-Page"] = self.page_id
         sent_at, sent = time.time(), time.perf_counter()
         async with self.http.post(url, data={"version": str(version)}, headers=headers) as answer:
             html = await answer.text()

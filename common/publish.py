@@ -1,13 +1,13 @@
 """Group messages to the browsers, sent from a thread of its own (Channels groups).
 
-A group message never carries content: it says only that something changed, and each
-consumer then renders what its own user may see, so nothing secret ever travels through
-Redis. Each app names its own groups and messages (a game's in :mod:`games.live`) and
-hands them to :func:`send_all`.
+A group message to many never carries content: it says only that something changed, and
+each consumer then renders what its own user may see, so nothing secret ever travels
+through Redis (a member's own group may be told their own count). Each app names its own
+groups and messages (a game's in :mod:`games.live`) and hands them to :func:`send_all`.
 
 One group per member, ``user-<id>``, for their header (the "your move" count, unread
-notifications): its only message is ``{"type": "notifications.changed"}``
-(:func:`publish_user`).
+notifications): ``{"type": "notifications.changed"}`` (:func:`publish_user`), and games'
+``your_move.changed`` with the member's own count (:func:`games.live.publish_counts`).
 
 The receivers of the apps' facts call these functions after commit: a push announces a
 state that is already committed, so a consumer that reloads it finds it.

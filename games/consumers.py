@@ -14,6 +14,13 @@ its reader's zone, as their page is (:func:`common.sockets.reader_zone`).
 While the socket is open the member counts as looking at the game (:mod:`games.presence`,
 refreshed by a heartbeat), so no email about it is sent to them.
 
+A page says what it shows when its socket connects (``?v=&l=&c=&page=``, from
+``static/js/game.js``: :class:`PageShows`): it is sent the game's fragments only if the
+game moved or changed since, the chat only if the chat did, and nothing when it is
+current. A page that says nothing (an old page) is sent both, as it always was. A move's
+push is not sent to the page the move was made from (its ``page`` id): the move's answer
+brought it; the mover's other tabs get it.
+
 The table's chat travels on the game's socket too (its group ``table-chat-<id>``): on
 "chat changed" each connection renders the chat its own user may read. The table page,
 which has no game socket, opens ``ws/tables/<id>/chat/`` (:class:`TableChatConsumer`).
@@ -26,7 +33,9 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qs
 from zoneinfo import ZoneInfo
 
 from asgiref.sync import sync_to_async
@@ -37,7 +46,7 @@ from accounts.models import User
 from common.sockets import UTC, SlotConsumer, reader_zone
 from games import page_connections, presence
 from games.conf import presence_seconds
-from games.live import chat_group, game_group
+from games.live import chat_group, game_group, page_id
 from games.models import Game, Seat
 from games.rendering import (
     reader_of,
@@ -119,6 +128,8 @@ class GameConsumer(SlotConsumer):
     connection_id: int | None = None
     # The zone this reader's times are written in (common.sockets.reader_zone).
     zone: ZoneInfo = UTC
+    # The id the page gave itself (games.live.page_id); empty for an old page.
+    page_id = ""
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -148,13 +159,34 @@ class GameConsumer(SlotConsumer):
             self.connection_id = await database_sync_to_async(page_connections.opened)(
                 self.game_id, user.pk
             )
-        # A reconnecting browser may have missed pushes: start from the current state,
-        # the chat with it (one message, as before the chat was there).
-        rendered = await database_sync_to_async(_render_game)(self.game_id, self.user)
-        chat: str = await database_sync_to_async(render_chat_lines)(self.table_id, self.user)
+        # After joining the groups: a change committed from now on is pushed, one
+        # committed before is in what is read next.
+        shows = PageShows.said(self.scope.get("query_string", b""))
+        self.page_id = shows.page
+        await self._catch_up(shows)
+
+    async def _catch_up(self, shows: PageShows) -> None:
+        """Send what the connecting page lacks, in one message: the game's fragments if it
+        moved or changed since the page's, the chat if it changed since the page's.
+
+        A reconnecting browser may have missed pushes; a page that just loaded has
+        missed nothing, and is sent nothing. A page that says nothing is sent both."""
+        game_behind = chat_behind = True
+        if shows.version is not None:
+            self.rendered_version = shows.version
+            now = await database_sync_to_async(_counts_now)(self.game_id)
+            if now is not None:
+                game_behind, chat_behind = shows.behind(*now)
+        rendered = None
+        if game_behind:
+            rendered = await database_sync_to_async(_render_game)(self.game_id, self.user)
+        chat = ""
+        if chat_behind:
+            chat = await database_sync_to_async(render_chat_lines)(self.table_id, self.user)
         if rendered is not None:
-            rendered = (rendered[0], rendered[1] + chat)
-        await self._send(rendered)
+            await self._send((rendered[0], rendered[1] + chat))
+        elif chat:
+            await self.send(text_data=chat)
 
     async def disconnect(self, code: int) -> None:
         was_present = self.slot is not None
@@ -179,6 +211,10 @@ class GameConsumer(SlotConsumer):
         version = event.get("version", 0)
         if version <= self.rendered_version:
             return
+        if self._made_here(event):
+            # The move's answer brought this page the move: nothing to render.
+            self.rendered_version = version
+            return
         if self.spectating:
             # Rendered first (once for the zone): the snapshot it reads says whether the
             # table is private, and so whether their sight must be asked again.
@@ -187,6 +223,11 @@ class GameConsumer(SlotConsumer):
                 await self._send(rendered)
         elif await self._still_sees(version):
             await self._send_game(version)
+
+    def _made_here(self, event: dict[str, Any]) -> bool:
+        """Whether the move (or the draft's edit) was sent from this very page (its
+        ``page`` id)."""
+        return bool(self.page_id) and event.get("page") == self.page_id
 
     async def game_clock(self, event: dict[str, Any]) -> None:
         """The turn's deadline moved, or a seat changed hands, without a move."""
@@ -236,6 +277,8 @@ class GameConsumer(SlotConsumer):
             await database_sync_to_async(page_connections.seen)(self.connection_id)
 
     async def game_building(self, event: dict[str, Any]) -> None:
+        if self._made_here(event):
+            return  # the edit's answer showed this page its draft
         seat = event.get("seat")
         html: str = await database_sync_to_async(_render_building)(self.game_id, self.user, seat)
         if html:
@@ -253,6 +296,53 @@ class GameConsumer(SlotConsumer):
         version, html = rendered
         self.rendered_version = max(self.rendered_version, version)
         await self.send(text_data=html)
+
+
+@dataclass(frozen=True)
+class PageShows:
+    """What a game page says it shows when its socket connects: the game's ``version``
+    and ``live_version`` and the chat's ``chat_version`` (``#game-status``'s data-version
+    and data-live, ``#table-chat-lines``' data-chat), and its ``page`` id. ``version``
+    ``None``: the page said nothing (an old page, a test)."""
+
+    version: int | None
+    live: int | None
+    chat: int | None
+    page: str
+
+    @classmethod
+    def said(cls, query_string: bytes) -> PageShows:
+        """From the socket's query string; what is not a count counts as unsaid.
+
+        >>> PageShows.said(b"v=7&l=1&c=3&page=3f2a9c0d41b7e655")
+        PageShows(version=7, live=1, chat=3, page='3f2a9c0d41b7e655')
+        >>> PageShows.said(b"")
+        PageShows(version=None, live=None, chat=None, page='')
+        """
+        said = parse_qs(query_string.decode("latin-1"))
+
+        def count(name: str) -> int | None:
+            value = said.get(name, [""])[0]
+            return int(value) if value.isdigit() and len(value) < 10 else None
+
+        return cls(count("v"), count("l"), count("c"), page_id(said.get("page", [""])[0]))
+
+    def behind(self, version: int, live: int, chat: int) -> tuple[bool, bool]:
+        """Whether the page's game and its chat differ from the counts now.
+
+        >>> PageShows(7, 1, 3, "").behind(7, 1, 3), PageShows(6, 1, 3, "").behind(7, 1, 4)
+        ((False, False), (True, True))
+        """
+        return (self.version, self.live) != (version, live), self.chat != chat
+
+
+def _counts_now(game_id: int) -> tuple[int, int, int] | None:
+    """The game's ``version`` and ``live_version`` and its table's ``chat_version``, in
+    one query; ``None`` if the game is gone."""
+    found = Game.objects.filter(pk=game_id).values_list(
+        "version", "live_version", "table__chat_version"
+    )
+    return found.first()
 
 
 def _is_seated(game_id: int, user: User) -> tuple[int, bool] | None:

@@ -18,7 +18,7 @@ from games.selectors.notifications import (
     turn_mail_skip,
     unseen_tables,
 )
-from games.selectors.your_move import next_your_move, your_move_ids
+from games.selectors.your_move import your_move_counts
 from notifications import kinds
 from notifications.models import Delivery
 from notifications.selectors import header
@@ -74,8 +74,8 @@ def register() -> None:
     kinds.register(*KINDS)
     add_link_check(unseen_tables)
     # One query serves the count and the next game (the header shows both).
-    header.add_count("your_move_ids", lambda counts: your_move_ids(counts.user))
-    header.add_count("your_move", lambda counts: len(counts.your_move_ids))
     header.add_count(
-        "next_game_id", lambda counts: next_your_move(counts.user, ids=counts.your_move_ids)
+        "your_move_waiting", lambda counts: your_move_counts([counts.user.pk])[counts.user.pk]
     )
+    header.add_count("your_move", lambda counts: counts.your_move_waiting.count)
+    header.add_count("next_game_id", lambda counts: counts.your_move_waiting.next_game_id)

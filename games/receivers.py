@@ -34,12 +34,12 @@ from typing import Any
 from django.db import transaction
 from django.dispatch import Signal
 
-from common.publish import publish_user
 from games import live, signals, tasks
 from games.conf import bot_delay, play_now_bot_seconds
 from games.models import Game, Seat, Table
 from games.selectors import live as live_games
 from games.services import notifications
+from games.services.page_versions import round_shown_anew
 
 
 def seed_snapshot(sender: type, game_id: int, **kwargs: Any) -> None:
@@ -52,24 +52,41 @@ def seed_snapshot(sender: type, game_id: int, **kwargs: Any) -> None:
         live_games.seed(live_games.snapshot(game))
 
 
-def push_move(sender: type, game_id: int, version: int, **kwargs: Any) -> None:
-    """The game's watchers hear that it is at a new version."""
-    live.publish_changed(game_id, version)
+def push_move(sender: type, game_id: int, version: int, page: str = "", **kwargs: Any) -> None:
+    """The game's watchers hear that it is at a new version (and from which page it was
+    made: that page's answer showed it)."""
+    live.publish_changed(game_id, version, page)
 
 
-def push_turn_ended(sender: type, table_id: int, **kwargs: Any) -> None:
-    """Whose move it is changed: every player at the table gets their header's count."""
-    live.publish_players(table_id)
+def count_turn_ended(sender: type, table_id: int, seat: int, **kwargs: Any) -> None:
+    """The member whose turn ended has one game fewer awaiting them: their header gets
+    its count. The others at the table are told nothing: their counts did not move."""
+    live.publish_counts([_member(table_id, seat, kwargs)])
 
 
-def push_game_started(sender: type, table_id: int, **kwargs: Any) -> None:
-    """A new game waits for its first move: the players' headers count it."""
-    live.publish_players(table_id)
+def count_turn_started(sender: type, table_id: int, seat: int, **kwargs: Any) -> None:
+    """The member whose turn began (a game's first turn too) has one game more awaiting
+    them: their header gets its count. A bot's seat has no header."""
+    live.publish_counts([_member(table_id, seat, kwargs)])
 
 
-def push_draft(sender: type, game_id: int, seat: int, **kwargs: Any) -> None:
-    """The watchers see that ``seat`` is building a move (never what)."""
-    live.publish_building(game_id, seat)
+def _member(table_id: int, seat: int, facts: dict[str, Any]) -> int | None:
+    """The member playing ``seat`` (``None``: a bot, or nobody): the fact's
+    ``member_id`` when the service put it there, else read from the seat."""
+    if "member_id" in facts:
+        member_id: int | None = facts["member_id"]
+        return member_id
+    return (
+        Seat.objects.filter(table_id=table_id, number=seat, kind=Seat.Kind.PLAYER)
+        .values_list("user_id", flat=True)
+        .first()
+    )
+
+
+def push_draft(sender: type, game_id: int, seat: int, page: str = "", **kwargs: Any) -> None:
+    """The watchers see that ``seat`` is building a move (never what); the builder's other
+    tabs see the draft, not the page it was built on (its answer showed it)."""
+    live.publish_building(game_id, seat, page)
 
 
 def push_clock(sender: type, game_id: int, **kwargs: Any) -> None:
@@ -81,7 +98,7 @@ def push_seat_handed_to_bot(sender: type, game_id: int, user_id: int, **kwargs: 
     """The table's clock shows the bot; the member who left sees the game leave their
     list of games awaiting them (and, given the seat back, come back to it)."""
     live.publish_clock(game_id)
-    publish_user(user_id)
+    live.publish_counts([user_id])
 
 
 def play_for_new_bot(sender: type, table_id: int, seat: int, **kwargs: Any) -> None:
@@ -101,13 +118,16 @@ def play_for_new_bot(sender: type, table_id: int, seat: int, **kwargs: Any) -> N
 def push_results(sender: type, table_id: int, **kwargs: Any) -> None:
     """A ruling changed a game's result: the pages of the table's games show the round's
     totals (and the game its result) again. No game moved, so no version changed."""
+    # Bumped here, after the ruling's commit, not in it: the ruling holds its game and
+    # the table, and a move of another game of the round locks that game, then the table.
+    round_shown_anew(table_id)
     for game_id in Game.objects.filter(table_id=table_id).values_list("pk", flat=True):
         live.publish_clock(game_id)
 
 
 def push_user(sender: type, user_id: int, **kwargs: Any) -> None:
-    """The member's header (the games awaiting them) changed."""
-    publish_user(user_id)
+    """The member's header (the games awaiting them, the first of them) changed."""
+    live.publish_counts([user_id])
 
 
 def tell_player_turn_started(
@@ -222,9 +242,9 @@ def push_chat(sender: type, table_id: int, **kwargs: Any) -> None:
 RECEIVERS: list[tuple[Signal, Callable[..., None]]] = [
     (signals.move_committed, seed_snapshot),
     (signals.move_committed, push_move),
-    (signals.turn_ended, push_turn_ended),
+    (signals.turn_ended, count_turn_ended),
     (signals.turn_ended, settle_turn_notifications),
-    (signals.game_started, push_game_started),
+    (signals.turn_started, count_turn_started),
     (signals.turn_started, tell_player_turn_started),
     (signals.turn_started, queue_turn_tasks),
     (signals.turn_started, prove_forced_turn),

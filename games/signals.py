@@ -29,7 +29,8 @@ move_committed = Signal()
 ``game_id``, ``table_id``; ``version``: the game's version after the move (its number in
 the move log); ``seat``: the seat that moved; ``turn_number``: the turn it was made in;
 ``by``: who made it (a :class:`~games.models.Move.By` value: user, bot, timeout);
-``page``: the id of the page that sent it (its answer shows the move), or ``""``."""
+``page``: the id of the game page a member made it from (its own answer shows it, so
+that page's socket is not sent it again), empty when no page made it."""
 
 turn_ended = Signal()
 """A turn of a game is over: a move finished it, or finished the game (sender: ``Game``).
@@ -123,7 +124,8 @@ draft_saved = Signal()
 """A player saved the turn they are building (sender: ``Game``): the table is unchanged,
 but the others may see that the seat is at work (never what it builds).
 
-``game_id``, ``seat``."""
+``game_id``, ``seat``; ``page``: the id of the game page the edit was sent from (its
+answer shows the draft), empty when none."""
 
 
 chat_changed = Signal()

@@ -1,7 +1,12 @@
 """``ws/notifications/`` (:class:`NotificationConsumer`) keeps a member's header up to
 date: their unread notifications and the counts other apps add (games: the "your move"
-count), from their own group ``user-<id>``. The group message carries nothing; each
-connection reads the counts for its own user.
+count), from their own group ``user-<id>``.
+
+``notifications.changed`` carries nothing: each connection reads the counts for its own
+user. ``your_move.changed`` carries the member's own "your move" count and the game to
+turn to next (:func:`games.live.publish_counts` sends it only to the members whose count
+a turn changed): the header shows it as it comes, without a query. Only the member's own
+group hears it, and it says nothing they could not read on their own page.
 """
 
 from __future__ import annotations
@@ -46,6 +51,9 @@ class NotificationConsumer(SlotConsumer):
     async def notifications_changed(self, event: dict[str, Any]) -> None:
         await self._send_counts()
 
+    async def your_move_changed(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=render_your_move(event.get("count", 0), event.get("next")))
+
     async def _send_counts(self) -> None:
         html: str = await database_sync_to_async(render_header_counts)(self.user)
         await self.send(text_data=html)
@@ -54,3 +62,9 @@ class NotificationConsumer(SlotConsumer):
 def render_header_counts(user: User) -> str:
     """The header's counts for ``user``, ready for out-of-band swaps."""
     return render_to_string(HEADER_TEMPLATE, {"header_counts": HeaderCounts(user), "oob": True})
+
+
+def render_your_move(count: int, next_game_id: int | None) -> str:
+    """The header's "your move" count as pushed, ready for an out-of-band swap."""
+    counts = {"your_move": count, "next_game_id": next_game_id}
+    return render_to_string(HEADER_TEMPLATE, {"header_counts": counts, "oob": True, "part": "move"})

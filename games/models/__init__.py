@@ -200,6 +200,11 @@ class Table(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    chat_version = models.PositiveIntegerField(
+        default=0,
+        help_text="Counts the changes of the table's chat (said, hidden, shown again); a game "
+        "page says it when its socket connects.",
+    )
 
     # Deleting the table or game deletes the notifications about it.
     notifications = GenericRelation(
@@ -325,6 +330,11 @@ class Seat(models.Model):
         return "Open seat"
 
 
+SOONEST_DUE = (Least("turn_deadline", "table__settles_at").asc(nulls_last=True), "pk")
+"""The order of the games awaiting a member: the soonest deadline first (the turn's, or
+the table's settling when it comes first: a league fixture's)."""
+
+
 class GameQuerySet(models.QuerySet["Game"]):
     def active(self) -> GameQuerySet:
         """Games in play."""
@@ -343,9 +353,14 @@ class GameQuerySet(models.QuerySet["Game"]):
 
     def awaiting(self, user: User) -> GameQuerySet:
         """Games where it is ``user``'s turn."""
+        return self.awaiting_any([user.pk])
+
+    def awaiting_any(self, user_ids: Iterable[int]) -> GameQuerySet:
+        """Games where it is the turn of one of the members ``user_ids`` (a game appears
+        once per member whose turn it is: ``table__seats__user_id`` says whose)."""
         # One filter() call: the three conditions must hold for the same seat row.
         return self.filter(
-            table__seats__user=user,
+            table__seats__user_id__in=list(user_ids),
             table__seats__kind=Seat.Kind.PLAYER,
             table__seats__number=F("current_seat"),
         )
@@ -353,8 +368,7 @@ class GameQuerySet(models.QuerySet["Game"]):
     def your_move(self, user: User) -> GameQuerySet:
         """Games in play where it is ``user``'s turn, the soonest deadline first (the
         turn's, or the table's settling when it comes first: a league fixture's)."""
-        due = Least("turn_deadline", "table__settles_at")
-        return self.active().awaiting(user).order_by(due.asc(nulls_last=True), "pk")
+        return self.active().awaiting(user).order_by(*SOONEST_DUE)
 
 
 class Game(models.Model):
@@ -380,6 +394,14 @@ class Game(models.Model):
     state = models.JSONField(help_text="GameState.to_dict(): racks and pool. Never rendered.")
     version = models.PositiveIntegerField(
         default=0, help_text="The number of moves committed; clients send it back with a move."
+    )
+    # Not mixed into ``version``: a move is refused as stale by its version, and a clock
+    # change must not make a player's move stale.
+    live_version = models.PositiveIntegerField(
+        default=0,
+        help_text="Counts the changes the live page shows that are no move (a clock moved, "
+        "a hold, a seat handed over, a result corrected); a page says it when its socket "
+        "connects.",
     )
     turn_number = models.PositiveIntegerField(default=1)
     current_seat = models.PositiveSmallIntegerField(

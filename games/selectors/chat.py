@@ -59,6 +59,8 @@ class TableChat:
     """The chat panel of a table for one reader."""
 
     table_id: int
+    # The table's chat_version when read (read before the lines: never newer than them).
+    version: int
     lines: list[ChatLine]
     muted: list[MutedMember]
     is_player: bool
@@ -85,6 +87,7 @@ def table_chat(table: Table, user: User) -> TableChat:
     )
     return TableChat(
         table_id=table.pk,
+        version=table.chat_version,
         lines=[_line(message, user) for message in reversed(newest)],
         muted=[MutedMember(pk, display or username) for pk, display, username in muted],
         is_player=is_player,

@@ -86,9 +86,11 @@ class GameRow:
 @dataclass(frozen=True)
 class PublicGame(GameRow):
     """The game page's heading: the row, with what the page follows (the version pushed,
-    the time per turn) and the game's result once it is over."""
+    the count of its other changes, the time per turn) and the game's result once it is
+    over."""
 
     version: int
+    live_version: int
     turn_seconds: int
     result: GameResult | None
 
@@ -161,6 +163,7 @@ def public_game(
     return PublicGame(
         **{field.name: getattr(row, field.name) for field in fields(GameRow)},
         version=game.version,
+        live_version=game.live_version,
         turn_seconds=game.table.turn_seconds,
         result=game_result(game),
     )

@@ -1,23 +1,55 @@
 """Your move: every game where it is the member's turn, the soonest deadline first.
 
 The page lists :func:`your_move_page` (:data:`PER_PAGE` games a page); the header shows
-how many :func:`your_move_ids` (through :mod:`games.selectors.header`); "next game" is
-:func:`next_your_move`.
+how many there are and the one to turn to next (:func:`your_move_counts`, through
+:mod:`games.notices`); the page's "next game" is :func:`next_your_move`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.paginator import Page, Paginator
+from django.db.models import Count, F, Window
 
 from accounts.models import User
-from games.models import Game
+from games.models import SOONEST_DUE, Game
 from games.selectors.rows import GameRow, game_rows
 
 PER_PAGE = 50
 """Games a page of "your move" lists: a member awaited in 500 games read 415 KB and
 waited 0.3-0.4 s for one unbounded list."""
+
+
+@dataclass(frozen=True)
+class YourMove:
+    """What a member's header shows of the games awaiting them: how many, and the first
+    of them (``None`` when there is none)."""
+
+    count: int
+    next_game_id: int | None
+
+
+def your_move_counts(user_ids: Collection[int]) -> dict[int, YourMove]:
+    """:class:`YourMove` of each member of ``user_ids``, in one query.
+
+    Each member's count and first game come from one row: the window counts the rows of
+    the member's partition before ``DISTINCT ON`` keeps its first, so no list of ids is
+    read (a member with forty correspondence games reads one row, not forty).
+    """
+    member = "table__seats__user_id"
+    firsts = (
+        Game.objects.active()
+        .awaiting_any(user_ids)
+        .annotate(waiting=Window(Count("pk"), partition_by=F(member)))
+        .order_by(member, *SOONEST_DUE)
+        .distinct(member)
+        .values_list(member, "pk", "waiting")
+    )
+    found = {user_id: YourMove(waiting, pk) for user_id, pk, waiting in firsts}
+    return {user_id: found.get(user_id, YourMove(0, None)) for user_id in user_ids}
 
 
 def your_move_games(user: User, limit: int | None = None) -> list[GameRow]:

@@ -18,7 +18,8 @@ leaf that imports no service), :mod:`.lobby` (tables and seats), :mod:`.turns` (
 bots and the turn clock), :mod:`.drafts` (the turn in progress), :mod:`.rounds`
 (games of a round), :mod:`.results` (a game's result rows: played, or superseded by a
 ruling; the round's standings are read from them), :mod:`.move` (the one path every
-move takes: load the locked game with its seats, judge, clock, store, announce).
+move takes: load the locked game with its seats, judge, clock, store, announce),
+:mod:`.page_versions` (the counts a game page's socket compares).
 Correspondence play: :mod:`.clock` (deadlines, banks), :mod:`.sweeps` (due turns),
 :mod:`.abandonment` (timeouts in a row, forfeits, resigning), :mod:`.vacations`,
 :mod:`.notifications`. Leagues: :mod:`.adjudication` (a round stopped at a deadline).

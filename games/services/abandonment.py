@@ -28,6 +28,7 @@ from games.models import BotLevel, Game, Move, Seat, Table
 from games.services.locking import lock_seat_of_table
 from games.services.move import LoadedGame, load_game, loaded, make_move
 from games.services.occupancy import record_change_at_table
+from games.services.page_versions import game_shown_anew
 
 TAKEOVER_BOT_LEVEL = BotLevel.NORMAL
 
@@ -168,6 +169,7 @@ def give_seat_back(table_id: int, seat_number: int, user_id: int) -> bool:
         seat.save(update_fields=["replaced_user", "user", "kind", "bot_level", "timeouts_in_a_row"])
         record_change_at_table(game, seat)
         if game is not None:
+            game_shown_anew(game)
             signals.send_about_game(
                 signals.seat_given_back, game, sender=Seat, seat=seat.number, user_id=user_id
             )
@@ -200,6 +202,7 @@ def _hand_to_bot(seat: Seat, game: Game | None) -> None:
     seat.save(update_fields=["replaced_user", "user", "kind", "bot_level", "timeouts_in_a_row"])
     record_change_at_table(game, seat)
     if game is not None:
+        game_shown_anew(game)
         signals.send_about_game(
             signals.seat_handed_to_bot,
             game,

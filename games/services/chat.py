@@ -25,6 +25,7 @@ from games.errors import ChatRefused, ChatTooFast, NotFound
 from games.models import ChatMessage, ChatMute, Game, Seat, Table
 from games.selectors.sight import may_see
 from games.services.locking import ensure_may_chat, lock_member
+from games.services.page_versions import chat_shown_anew
 
 MAX_LENGTH = 500
 """The longest message, in characters (the column's size)."""
@@ -77,6 +78,7 @@ def say(table_id: int, user: User, text: str) -> ChatMessage:
             audience=_audience(table, user, game),
             text=cleaned,
         )
+        chat_shown_anew(table.pk)
         _announce(message, user)
     return message
 
@@ -91,6 +93,7 @@ def set_hidden(message_id: int, hidden: bool, by: User) -> ChatMessage:
             raise NotFound("There is no such message.")
         message.hidden_at = timezone.now() if hidden else None
         message.save(update_fields=["hidden_at"])
+        chat_shown_anew(message.table_id)
         _announce(message, by)
     return message
 

@@ -40,6 +40,7 @@ from games.models import Game, Seat, Vacation
 from games.selectors.clock import time_control, turn_zone
 from games.selectors.forced import proof_wanted
 from games.selectors.vacations import GRACE
+from games.services.page_versions import game_shown_anew
 
 
 def vacations_of(user_ids: Iterable[int], since: datetime) -> dict[int, list[Pause]]:
@@ -138,6 +139,7 @@ def reclock_turn(game: Game, seat: Seat, now: datetime) -> bool:
         return False
     game.turn_deadline, game.turn_reminder_at = clock.deadline, reminder
     game.save(update_fields=["turn_deadline", "turn_reminder_at"])
+    game_shown_anew(game)
     send_after_commit(signals.turn_reclocked, Game, game_id=game.pk, **_turn_clock(game))
     return True
 

@@ -77,6 +77,8 @@ def move_tiles(
     picks: Sequence[tuple[str, Source]],
     target: Target,
     position: int | None = None,
+    *,
+    page: str = "",
 ) -> DraftView:
     """Move tiles, each from its source (``RACK`` or a set index, from 0), to one
     ``target`` (a set index, ``NEW_SET`` or ``RACK``), in the order given, at
@@ -113,17 +115,17 @@ def move_tiles(
         # Checks what the steps above do not: table tiles stay on the table.
         laid = [list(tile_set) for tile_set in parse_table(sets) if tile_set]
         _check_tiles(turn, laid)
-        return _save(turn, laid)
+        return _save(turn, laid, page=page)
 
 
-def reset_draft(game_id: int, user: User) -> DraftView:
+def reset_draft(game_id: int, user: User, *, page: str = "") -> DraftView:
     """Start the turn over: the working table becomes the table as it is."""
     with transaction.atomic():
         turn = _lock_own_turn(game_id, user)
-        return _save(turn, [list(tile_set) for tile_set in turn.state.table])
+        return _save(turn, [list(tile_set) for tile_set in turn.state.table], page=page)
 
 
-def undo_draft(game_id: int, user: User) -> DraftView:
+def undo_draft(game_id: int, user: User, *, page: str = "") -> DraftView:
     """Take back the last change of the turn in progress: the working table becomes what
     it was before it. One step: the undone change cannot be undone in turn."""
     with transaction.atomic():
@@ -138,12 +140,16 @@ def undo_draft(game_id: int, user: User) -> DraftView:
         # Checked like any saved draft: the step was taken in this very turn, but the
         # cache is not the database and proves nothing.
         _check_tiles(turn, sets)
-        return _save(turn, sets, remember=False)
+        return _save(turn, sets, remember=False, page=page)
 
 
-def save_draft(game_id: int, user: User, table: Sequence[Sequence[str]]) -> DraftView:
+def save_draft(
+    game_id: int, user: User, table: Sequence[Sequence[str]], *, page: str = ""
+) -> DraftView:
     """Replace the working table with ``table`` (sets of notation), checked: every tile
-    of the table stays on it, and the tiles added come from the player's rack."""
+    of the table stays on it, and the tiles added come from the player's rack.
+    ``page``, here and in the other edits: the page the edit was sent from (its answer
+    shows the draft, so that page's socket is not sent it again)."""
     with transaction.atomic():
         turn = _lock_own_turn(game_id, user)
         try:
@@ -151,7 +157,7 @@ def save_draft(game_id: int, user: User, table: Sequence[Sequence[str]]) -> Draf
         except InvalidAction as err:
             raise DraftError(str(err)) from None
         _check_tiles(turn, sets)
-        return _save(turn, sets)
+        return _save(turn, sets, page=page)
 
 
 # --- helpers -----------------------------------------------------------------------
@@ -172,7 +178,9 @@ def _working(turn: LockedTurn) -> Layout:
     return working_table(turn.game, turn.state, turn.seat)
 
 
-def _save(turn: LockedTurn, sets: list[list[Tile]], remember: bool = True) -> DraftView:
+def _save(
+    turn: LockedTurn, sets: list[list[Tile]], remember: bool = True, page: str = ""
+) -> DraftView:
     game, table = turn.game, _as_table(sets)
     _keep_undo_step(turn, table_to_json(_working(turn)) if remember else None)
     Draft.objects.update_or_create(
@@ -180,7 +188,7 @@ def _save(turn: LockedTurn, sets: list[list[Tile]], remember: bool = True) -> Dr
         seat=turn.seat,
         defaults={"turn_number": game.turn_number, "table": table_to_json(table)},
     )
-    send_after_commit(signals.draft_saved, Game, game_id=game.pk, seat=turn.seat)
+    send_after_commit(signals.draft_saved, Game, game_id=game.pk, seat=turn.seat, page=page)
     return draft_view(game, turn.state, turn.seat, table, editable=True, can_undo=remember)
 
 

@@ -207,7 +207,7 @@ def _picked_on_turn(
 
 
 def arrange_for_me(
-    game_id: int, user: User, picked: Sequence[str], version: int | None = None
+    game_id: int, user: User, picked: Sequence[str], version: int | None = None, *, page: str = ""
 ) -> DraftView:
     """Lay the ``picked`` rack tiles, with those already put out this turn, on the table
     (a worker's job; ``version``: the game version it was asked at, refused as stale
@@ -230,7 +230,7 @@ def arrange_for_me(
         raise NoArrangement(f"There is no way to lay {names} on the table this turn.")
     with transaction.atomic():
         _recheck(turn, lock_game(game_id), working)
-        return save_draft(game_id, user, table_to_json(table))
+        return save_draft(game_id, user, table_to_json(table), page=page)
 
 
 def river_take_asked(game_id: int, user: User, version: int, index: int) -> None:

@@ -22,6 +22,7 @@ from games.models import Game
 from games.services.clock import announce_turn, resumed_deadline
 from games.services.locking import lock_game
 from games.services.move import load_game
+from games.services.page_versions import game_shown_anew
 
 
 def hold_clocks(game_id: int, now: datetime | None = None) -> Game:
@@ -40,6 +41,7 @@ def hold_clocks(game_id: int, now: datetime | None = None) -> Game:
         game.held_at, game.held_seconds = now, left
         game.turn_deadline = game.turn_reminder_at = None
         game.save(update_fields=["held_at", "held_seconds", "turn_deadline", "turn_reminder_at"])
+        game_shown_anew(game)
     return game
 
 
@@ -60,6 +62,7 @@ def release_clocks(game_id: int, now: datetime | None = None) -> Game | None:
         game.turn_started_at += now - game.held_at
         game.held_at = game.held_seconds = None
         game.save(update_fields=["held_at", "held_seconds", "turn_deadline", "turn_started_at"])
+        game_shown_anew(game)
         if not game.is_over:
             announce_turn(game, seat)
     return game

@@ -21,6 +21,7 @@ from games.models.table_settings import TableSettings
 from games.services import notifications
 from games.services.locking import ensure_may_play, lock_seat_of_table, lock_table
 from games.services.occupancy import record_change_at_table
+from games.services.page_versions import game_shown_anew
 from games.services.rounds import start_round
 from notifications.models import Notification
 from notifications.services import notices
@@ -365,6 +366,7 @@ def _hand_over_turn(game: Game, seat: Seat, previous: int | None, now: datetime)
             )
         assert seat.user_id is not None
         notifications.turn_started(game, seat.user_id)
+    game_shown_anew(game)
     transaction.on_commit(partial(live.publish_changed, game.pk, game.version), robust=True)
     for user_id in (previous, seat.user_id):
         transaction.on_commit(partial(publish_user, user_id), robust=True)

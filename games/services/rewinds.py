@@ -112,6 +112,7 @@ def _log_ruling(load: LoadedGame, action: engine.Action, now: datetime) -> None:
         seat=state.current_player,
         turn_number=state.turn_number,
         by=str(Move.By.RULING),
+        page="",
     )
     if game.held_at is None and game.current_seat is not None:
         announce_turn(game, load.seat(game.current_seat))

@@ -49,7 +49,9 @@ def play(
     """Play the turn in progress (``table=None``) or the explicit ``table`` given.
 
     Raises a :class:`~games.errors.GameActionError`: ``IllegalPlay`` carries the
-    rules' sentence (``"R5 B6 R7 is neither a run ..."``).
+    rules' sentence (``"R5 B6 R7 is neither a run ..."``). ``page``, here and in the
+    other moves of a player: the page the move was sent from
+    (:func:`~games.services.move.make_move`).
     """
     with transaction.atomic():
         load, seat = load_for_player(game_id, user, version)

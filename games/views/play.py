@@ -19,10 +19,9 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST, require_safe
 
-from accounts.models import User
 from common.answers import Job
 from common.requests import AuthenticatedRequest
-from games import services
+from games import live, services
 from games.errors import DraftError, GameActionError, InvalidMove
 from games.forms import DiscardForm, MoveForm, PickForm, RiverForm, TableJSONForm, VersionForm
 from games.models import Game
@@ -104,21 +103,23 @@ def move(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     data = _cleaned(
         request, MoveForm, DraftError("Choose the tiles to move, then where to put them.")
     )
-    services.move_tiles(pk, request.user, data["picks"], data["target"], data.get("position"))
+    services.move_tiles(
+        pk, request.user, data["picks"], data["target"], data.get("position"), page=_page(request)
+    )
     return fragments(request, pk)
 
 
 @game_action
 def reset(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """Throw away the working table: the turn starts over from the table as it is."""
-    services.reset_draft(pk, request.user)
+    services.reset_draft(pk, request.user, page=_page(request))
     return fragments(request, pk, "Your turn starts over from the table as it was.")
 
 
 @game_action
 def undo(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """Take back the last change of the turn in progress (one step)."""
-    services.undo_draft(pk, request.user)
+    services.undo_draft(pk, request.user, page=_page(request))
     return fragments(request, pk, "Your last change is undone.")
 
 
@@ -140,12 +141,16 @@ def pass_turn(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     return _end_turn(request, pk, services.pass_turn)
 
 
-def _end_turn(
-    request: AuthenticatedRequest, pk: int, service: Callable[[int, User, int], Game]
-) -> HttpResponse:
+def _end_turn(request: AuthenticatedRequest, pk: int, service: Callable[..., Game]) -> HttpResponse:
     """A move that needs nothing from the page but the version it shows."""
-    moved = service(pk, request.user, _version(request)["version"])
+    moved = service(pk, request.user, _version(request)["version"], page=_page(request))
     return fragments(request, pk, moved=moved)
+
+
+def _page(request: AuthenticatedRequest) -> str:
+    """The page a move is sent from (``X-Game-Page``, set by ``static/js/game.js``): its
+    answer shows the move, so its socket is not sent the move again."""
+    return live.page_id(request.headers.get("X-Game-Page"))
 
 
 @game_action
@@ -169,7 +174,7 @@ def standing_order(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 def discard(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """River: put one of the two tiles drawn on the River."""
     data = _version(request, DiscardForm)
-    moved = services.discard(pk, request.user, data["version"], data["tile"])
+    moved = services.discard(pk, request.user, data["version"], data["tile"], page=_page(request))
     return fragments(request, pk, moved=moved)
 
 
@@ -185,7 +190,7 @@ def take_from_river(request: AuthenticatedRequest, pk: int) -> HttpResponse:
 @game_action
 def resign(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     """Give up the game (on anyone's turn): the player drops out and scores as a loser."""
-    moved = services.resign(pk, request.user)
+    moved = services.resign(pk, request.user, page=_page(request))
     return fragments(request, pk, "You resigned this game.", moved=moved)
 
 
@@ -206,7 +211,7 @@ def use_hint(request: AuthenticatedRequest, pk: int) -> HttpResponse:
     posted = _cleaned(
         request, TableJSONForm, DraftError("That hint is no longer there: ask for a new one.")
     )
-    services.save_draft(pk, request.user, posted["table"])
+    services.save_draft(pk, request.user, posted["table"], page=_page(request))
     return fragments(request, pk, "The hint is on the table: end your turn to play it.")
 
 

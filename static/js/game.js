@@ -763,6 +763,41 @@
     pill.querySelector(".live-text").textContent = words;
   }
 
+  // ---------- what the page shows, said to its socket ----------
+
+  // A random id for this page load. Its htmx requests carry it (X-Game-Page), so the push
+  // of a move made here is not sent back here: the move's answer brought it.
+  var pageId = (function () {
+    var bytes = new Uint8Array(12);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  })();
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    event.detail.headers["X-Game-Page"] = pageId;
+  });
+
+  // Each (re)connect of the game's socket says what the page shows at that moment
+  // (htmx.createWebSocket is the ws extension's hook for making sockets), and the server
+  // sends only what the page lacks: nothing to a page that is current.
+  if (window.htmx) {
+    var makeSocket = window.htmx.createWebSocket;
+    window.htmx.createWebSocket = function (url) {
+      var said = saidTo(url);
+      return makeSocket ? makeSocket(said) : new WebSocket(said, []);
+    };
+  }
+
+  function saidTo(url) {
+    if (!/\/ws\/games\/\d+\/$/.test(url)) return url;
+    var status = document.getElementById("game-status");
+    var lines = document.getElementById("table-chat-lines");
+    var query = ["page=" + pageId];
+    if (status && status.dataset.version) query.push("v=" + status.dataset.version, "l=" + (status.dataset.live || "0"));
+    if (lines && lines.dataset.chat) query.push("c=" + lines.dataset.chat);
+    return url + "?" + query.join("&");
+  }
+
   document.addEventListener("htmx:wsConnecting", fromGame(function () { liveState("connecting", "Connecting…"); }));
   document.addEventListener("htmx:wsOpen", fromGame(function () { liveState("open", "Live updates"); }));
   document.addEventListener("htmx:wsClose", fromGame(function () { liveState("closed", "Reconnecting…"); }));
@@ -804,7 +839,8 @@
     };
   }
   document.addEventListener("htmx:wsAfterMessage", refresh);
-  // The page counts the game's pushes (a test waits for the first one).
+  // The page counts the game's pushes (tests count them: a page that is current is sent
+  // none when it connects, the mover's page none for its own move).
   document.addEventListener("htmx:wsAfterMessage", fromGame(function () {
     var root = page();
     if (root) root.dataset.pushes = String(Number(root.dataset.pushes || 0) + 1);

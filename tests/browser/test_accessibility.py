@@ -214,10 +214,10 @@ def open_part(page: Page, path: str) -> None:
 
 def settle(page: Page) -> None:
     """Wait for what the page loads after itself: htmx's `load` requests and a game
-    page's first socket push."""
+    page's socket (a page that is current is sent nothing when it connects)."""
     page.wait_for_load_state("networkidle")
     if page.locator(".game-page[data-game]").count():
-        page.locator(".game-page[data-pushes]").wait_for(state="attached")
+        page.locator('.live-pill[data-live="open"]').wait_for(state="attached")
     page.wait_for_timeout(200)
 
 

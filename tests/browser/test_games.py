@@ -10,6 +10,7 @@ import random
 import re
 import subprocess
 import sys
+import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
@@ -39,10 +40,25 @@ pytestmark = pytest.mark.browser
 
 
 def open_game(page: Page, game: Game) -> None:
-    """Open the game page and wait for the socket's first push (the page counts them)."""
+    """Open the game page and wait until its socket is open and the page shows the game's
+    version (a page that is current is sent nothing when it connects; one that is behind,
+    a bot having moved meanwhile, is sent the game)."""
     page.goto(f"/games/{game.pk}/")
     expect(page.locator(".live-pill")).to_have_attribute("data-live", "open")
-    expect(page.locator(".game-page[data-pushes]")).to_have_count(1)
+    wait_until_current(page, game.pk)
+
+
+def wait_until_current(page: Page, game_id: int, timeout: float = 15) -> None:
+    """Wait until ``page`` shows the version the game has in the database (read afresh
+    at each look: a bot may move meanwhile)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        shown = page.locator("#game-status").get_attribute("data-version")
+        if shown == str(Game.objects.values_list("version", flat=True).get(pk=game_id)):
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the page still shows version {shown} after {timeout} s")
+        page.wait_for_timeout(50)
 
 
 def board_sets(page: Page) -> list[list[str]]:
@@ -367,3 +383,29 @@ def test_a_resignation_ends_the_game_for_both_and_the_round_goes_on(
     next_game = Game.objects.get(table=game.table, number=2)
     expect(other_page).to_have_url(re.compile(rf"/games/{next_game.pk}/$"))
     expect(other_page.locator("h1")).to_contain_text("Game 2")
+
+
+def test_the_movers_page_counts_no_push_for_its_own_move(
+    page: Page, other_page: Page, alice: User, bob: User
+) -> None:
+    game = current_game(start_table(alice, bob))
+    pages = {alice.pk: page, bob.pk: other_page}
+    here, there = pages[mover(game).pk], pages[waiter(game).pk]
+    log_in(here, mover(game))
+    log_in(there, waiter(game))
+    open_game(here, game)
+    open_game(there, game)
+
+    here.get_by_role("button", name="Draw a tile").click()
+
+    # The answer showed the mover her move; the other page was pushed it.
+    expect(here.locator("#game-status")).to_have_attribute("data-version", "1")
+    expect(there.locator(".game-page")).to_have_attribute("data-pushes", "1")
+    expect(there.locator("#game-status")).to_have_attribute("data-version", "1")
+    here.wait_for_timeout(500)  # a push would have come by now: the other page's did
+    expect(here.locator(".game-page[data-pushes]")).to_have_count(0)
+    # Reloaded, a page that is current is sent nothing either.
+    there.reload()
+    expect(there.locator(".live-pill")).to_have_attribute("data-live", "open")
+    there.wait_for_timeout(500)
+    expect(there.locator(".game-page[data-pushes]")).to_have_count(0)

@@ -118,6 +118,8 @@ def test_a_timeout_pushes_the_new_state_to_everyone_after_commit(
     pushed: list[tuple[str, dict[str, object]]] = []
     monkeypatch.setattr(publisher, "publish", pushed.extend)
     game = live_game(alice, bob)
+    late = user_at(game, game.current_seat or 0)
+    next_up = bob if late == alice else alice
 
     with (
         time_machine.travel(T0 + timedelta(seconds=61), tick=False),
@@ -125,11 +127,12 @@ def test_a_timeout_pushes_the_new_state_to_everyone_after_commit(
     ):
         services.time_out_turn(game.pk, 1)
 
-    # The game's watchers hear of the new version; each player's header of the turn.
+    # The game's watchers hear of the new version; the header of the player whose turn
+    # ended and of the one now to move get their new counts, with the first game.
     assert pushed == [
         (f"game-{game.pk}", {"type": "game.changed", "version": 1}),
-        (f"user-{alice.pk}", {"type": "notifications.changed"}),
-        (f"user-{bob.pk}", {"type": "notifications.changed"}),
+        (f"user-{late.pk}", {"type": "your_move.changed", "count": 0, "next": None}),
+        (f"user-{next_up.pk}", {"type": "your_move.changed", "count": 1, "next": game.pk}),
     ]
 
 

@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
+from django.db.backends.utils import CursorWrapper
 
 from accounts.models import User
 from common.publish import publish_user
@@ -36,9 +38,14 @@ async def connect(path: str, user: Any) -> tuple[bool, WebsocketCommunicator]:
     return connected, socket
 
 
-def counts(html: str) -> tuple[int, int]:
-    found = dict(re.findall(r'id="(your-move-count|notification-count)"[^>]*>(\d+)<', html))
-    return int(found["your-move-count"]), int(found["notification-count"])
+def counts(html: str) -> dict[str, int]:
+    """The header's counts in a push (a count pushed alone: only that one)."""
+    found = re.findall(r'id="(your-move-count|notification-count)"[^>]*>(\d+)<', html)
+    return {name: int(value) for name, value in found}
+
+
+def shown(your_move: int, unread: int) -> dict[str, int]:
+    return {"your-move-count": your_move, "notification-count": unread}
 
 
 async def test_a_visitor_gets_no_notification_socket() -> None:
@@ -59,16 +66,47 @@ async def test_the_header_counts_arrive_at_once_and_follow_every_change(
     assert connected
     html = await socket.receive_from(timeout=5)
     assert 'hx-swap-oob="true"' in html
-    assert counts(html) == (0, 0)
+    header = counts(html)
+    assert header == shown(0, 0)
 
     await database_sync_to_async(services.draw)(game.pk, first, 0)
 
     # The turn passed to them (their move count) and a notification came (unread).
-    seen = counts(await socket.receive_from(timeout=5))
-    while seen != (1, 1):
-        seen = counts(await socket.receive_from(timeout=5))
+    while header != shown(1, 1):
+        header.update(counts(await socket.receive_from(timeout=5)))
     await database_sync_to_async(notices.mark_read)(other)
-    assert counts(await socket.receive_from(timeout=5)) == (1, 0)
+    header.update(counts(await socket.receive_from(timeout=5)))
+    assert header == shown(1, 0)
+    await socket.disconnect()
+
+
+async def test_the_header_shows_a_pushed_count_without_a_query(
+    alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, socket = await connect("/ws/notifications/", alice)
+    await socket.receive_from(timeout=5)
+    queries: list[str] = []
+    execute = CursorWrapper.execute
+
+    def counted(cursor: CursorWrapper, sql: str, *args: Any, **kwargs: Any) -> Any:
+        queries.append(sql)
+        return execute(cursor, sql, *args, **kwargs)
+
+    monkeypatch.setattr(CursorWrapper, "execute", counted)
+
+    await database_sync_to_async(live.publish_counts)([alice.pk])  # one query, here
+    assert len(queries) == 1
+    html = await socket.receive_from(timeout=5)
+
+    assert counts(html) == {"your-move-count": 0}
+    assert 'data-next-your-move=""' in html
+    await get_channel_layer().group_send(
+        f"user-{alice.pk}", {"type": "your_move.changed", "count": 3, "next": 42}
+    )
+    html = await socket.receive_from(timeout=5)
+    assert counts(html) == {"your-move-count": 3}
+    assert 'data-next-your-move="42"' in html
+    assert len(queries) == 1  # the socket rendered both from the message alone
     await socket.disconnect()
 
 

@@ -8,10 +8,12 @@ import pytest
 import time_machine
 
 from accounts.models import User
-from common.publish import USER_CHANGED, publisher
+from common.publish import publisher
 from games import receivers, services, signals
 from games.models import Game, Result
+from games.models.table_settings import TableSettings
 from games.selectors.notifications import GameNotice, turn_key
+from games.services import SeatPlan
 from games.services.results import SeatCorrection, supersede
 from notifications.models import Notification
 from tests.games.clocks import HOUR, T0, at
@@ -61,7 +63,44 @@ def test_a_bot_taking_a_seat_shows_on_the_clock_and_in_the_leavers_header(
         services.time_out_turn(game.pk, game.turn_number)
 
     assert (f"game-{game.pk}", {"type": "game.clock"}) in pushed
-    assert (f"user-{leaver.pk}", USER_CHANGED) in pushed
+    gone = {"type": "your_move.changed", "count": 0, "next": None}
+    assert (f"user-{leaver.pk}", gone) in pushed
+
+
+def test_the_third_player_hears_nothing_of_a_turn_between_the_other_two(
+    alice: User,
+    bob: User,
+    carol: User,
+    dave: User,
+    pushed: Pushes,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    game = current_game(start_table(alice, bob, carol, dave))
+    seat = game.current_seat or 0
+    mover, next_up = user_at(game, seat), user_at(game, (seat + 1) % 4)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.draw(game.pk, mover, game.version)
+
+    told = {group for group, message in pushed if message["type"] == "your_move.changed"}
+    assert told == {f"user-{mover.pk}", f"user-{next_up.pk}"}
+    assert all(message["type"] != "notifications.changed" for _, message in pushed)
+
+
+def test_a_bots_turns_tell_no_header(
+    alice: User, pushed: Pushes, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        table = services.create_table(
+            alice, TableSettings(), [SeatPlan.taken_by(alice), SeatPlan.bot("easy")]
+        )
+    game = current_game(table)  # the bot's first turn, if it had it, is played
+    with django_capture_on_commit_callbacks(execute=True):
+        services.draw(game.pk, alice, game.version)  # the bot answers at once (eager)
+
+    # Alice's turns ended and began; the bot's turns told nobody.
+    told = [group for group, m in pushed if m["type"] == "your_move.changed"]
+    assert told and set(told) == {f"user-{alice.pk}"}
+    assert game.moves.filter(seat=1).exists()
 
 
 def test_a_ruling_refreshes_the_pages_of_every_game_of_the_round(
@@ -150,7 +189,8 @@ def test_every_signal_has_a_receiver_in_games_or_is_left_to_the_apps_above() -> 
         for name, value in vars(signals).items()
         if isinstance(value, type(signals.move_committed)) and value not in heard
     }
-    # Nothing in games follows from these yet; leagues and moderation will subscribe.
-    assert unheard - {"game_dealing"} == {"game_finished", "round_finished"}
+    # Nothing in games follows from these yet; leagues and moderation will subscribe. A
+    # game's start needs nothing of its own: its first turn's turn_started tells the header.
+    assert unheard - {"game_dealing"} == {"game_finished", "round_finished", "game_started"}
     # The deal's own signal, inside its transaction, is heard by the forfeits' service.
     assert signals.game_dealing.has_listeners(Game)

@@ -184,7 +184,7 @@ def test_a_draft_is_announced_without_a_move(
     with django_capture_on_commit_callbacks(execute=True):
         services.reset_draft(game.pk, user)
     assert heard.names() == ["draft_saved"]
-    assert heard.of("draft_saved") == [{"game_id": game.pk, "seat": game.current_seat}]
+    assert heard.of("draft_saved") == [{"game_id": game.pk, "seat": game.current_seat, "page": ""}]
 
 
 def test_a_full_table_announces_its_first_game_and_turn_once(
@@ -384,3 +384,28 @@ def test_a_ruling_announces_the_results_it_superseded_after_commit(
         {"game_id": game.pk, "table_id": game.table_id, "seats": [0], "source": "ruling"}
     ]
     assert "round_finished" not in heard.names()
+
+
+@pytest.mark.parametrize(
+    ("said", "named"),
+    [("3f2a9c0d41b7e655aa01", "3f2a9c0d41b7e655aa01"), ("<b>not an id</b>", ""), (None, "")],
+)
+def test_a_move_names_the_page_it_was_sent_from(
+    game: Game,
+    heard: Heard,
+    client: Any,
+    django_capture_on_commit_callbacks: Any,
+    said: str | None,
+    named: str,
+) -> None:
+    user = mover(game)
+    client.force_login(user)
+    headers = {"HTTP_HX_REQUEST": "true"}
+    if said is not None:
+        headers["HTTP_X_GAME_PAGE"] = said
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/games/{game.pk}/draw/", {"version": game.version}, **headers)
+
+    assert response.status_code == 200
+    assert [facts["page"] for facts in heard.of("move_committed")] == [named]
