@@ -3,7 +3,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0024_forced_turns"),
+        ("games", "0025_lobby_indexes"),
     ]
 
     operations = [
